@@ -1,0 +1,157 @@
+/* Binding of the common blocks' C models (csim/common/) to their co-simulation
+ * targets (rtl/common/common.cosim): generated port structs in, model structs
+ * through, generated port structs out. Parameters come from the RTL as
+ * elaborated (<TARGET>_PARAM_*), so model and RTL cannot be configured apart.
+ */
+#include "bind/common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The wrapper every binding uses: configuration, registers, and the pending
+ * next state that eval computes and commit applies. */
+#define MODEL_T(kind)                                                          \
+  typedef struct {                                                             \
+    common_##kind##_cfg_t cfg;                                                 \
+    common_##kind##_state_t s;                                                 \
+    common_##kind##_next_t nx;                                                 \
+  } kind##_model_t;                                                            \
+  static void kind##_reset(void *m) {                                          \
+    kind##_model_t *x = m;                                                     \
+    common_##kind##_reset(&x->s, &x->cfg);                                     \
+  }                                                                            \
+  static void kind##_commit(void *m) {                                         \
+    kind##_model_t *x = m;                                                     \
+    common_##kind##_commit(&x->cfg, &x->s, &x->nx);                            \
+  }                                                                            \
+  static void kind##_destroy(void *m) {                                        \
+    kind##_model_t *x = m;                                                     \
+    common_##kind##_free(&x->s);                                               \
+    free(x);                                                                   \
+  }                                                                            \
+  static void *kind##_create(const common_##kind##_cfg_t *cfg) {               \
+    kind##_model_t *x = calloc(1, sizeof *x);                                  \
+    if (!x) return NULL;                                                       \
+    x->cfg = *cfg;                                                             \
+    if (common_##kind##_init(&x->s, &x->cfg)) {                                \
+      free(x);                                                                 \
+      return NULL;                                                             \
+    }                                                                          \
+    return x;                                                                  \
+  }
+
+#define OPS(kind, T)                                                           \
+  {T##_create, kind##_reset, T##_eval, kind##_commit, kind##_destroy,          \
+   common_##kind##_bug_names}
+
+/* --- FIFO: one binding per width; data ports are copied as raw little-endian
+ * storage, which serves uint8_t..uint64_t and uint32_t[] ports alike. ------- */
+MODEL_T(fifo)
+#define FIFO_TARGET(T, U)                                                      \
+  static void *T##_create(unsigned bug) {                                      \
+    common_fifo_cfg_t cfg = {(unsigned)U##_PARAM_Width, (unsigned)U##_PARAM_Depth, bug}; \
+    return fifo_create(&cfg);                                                  \
+  }                                                                            \
+  static void T##_eval(void *m, const void *iv, void *ov) {                    \
+    fifo_model_t *x = m;                                                       \
+    const T##_in_t *in = iv;                                                   \
+    T##_out_t *out = ov;                                                       \
+    uint32_t data[COMMON_FIFO_MAX_WORDS] = {0};                                \
+    memcpy(data, &in->push_data_i, sizeof in->push_data_i);                    \
+    common_fifo_in_t mi = {in->push_i, data, in->pop_i};                       \
+    common_fifo_out_t mo;                                                      \
+    common_fifo_eval(&x->cfg, &x->s, &mi, &mo, &x->nx);                        \
+    memcpy(&out->pop_data_o, mo.pop_data, sizeof out->pop_data_o);             \
+    out->full_o = mo.full;                                                     \
+    out->empty_o = mo.empty;                                                   \
+    out->count_o = mo.count;                                                   \
+    out->overflow_o = mo.overflow;                                             \
+    out->underflow_o = mo.underflow;                                           \
+  }                                                                            \
+  const cosim_target_t T##_target = {&T##_glue, OPS(fifo, T)};
+
+FIFO_TARGET(common_fifo_w8_d5, COMMON_FIFO_W8_D5)
+FIFO_TARGET(common_fifo_w72_d4, COMMON_FIFO_W72_D4)
+
+/* --- credit counter ------------------------------------------------------- */
+MODEL_T(credit_counter)
+static void *common_credit_v3_c5_create(unsigned bug) {
+  common_credit_counter_cfg_t cfg = {(unsigned)COMMON_CREDIT_V3_C5_PARAM_NumVcs,
+                                     (unsigned)COMMON_CREDIT_V3_C5_PARAM_MaxCredits, bug};
+  return credit_counter_create(&cfg);
+}
+static void common_credit_v3_c5_eval(void *m, const void *iv, void *ov) {
+  credit_counter_model_t *x = m;
+  const common_credit_v3_c5_in_t *in = iv;
+  common_credit_v3_c5_out_t *out = ov;
+  common_credit_counter_in_t mi = {in->init_i, in->consume_i, in->consume_vc_i, in->return_i};
+  common_credit_counter_out_t mo;
+  common_credit_counter_eval(&x->cfg, &x->s, &mi, &mo, &x->nx);
+  /* credits_o packs VC v at bits [v*CntW +: CntW] */
+  unsigned cntw = 0;
+  while ((1u << cntw) <= x->cfg.max_credits) cntw++;
+  uint64_t packed = 0;
+  for (unsigned v = 0; v < x->cfg.num_vcs; v++) packed |= (uint64_t)mo.credits[v] << (v * cntw);
+  out->credits_o = packed;
+  out->avail_o = mo.avail;
+  out->underflow_o = mo.underflow;
+  out->overflow_o = mo.overflow;
+  out->bad_vc_o = mo.bad_vc;
+}
+const cosim_target_t common_credit_v3_c5_target = {&common_credit_v3_c5_glue,
+                                                   OPS(credit_counter, common_credit_v3_c5)};
+
+/* --- round-robin arbiter -------------------------------------------------- */
+MODEL_T(rr_arbiter)
+static void *common_arb_n5_create(unsigned bug) {
+  common_rr_arbiter_cfg_t cfg = {(unsigned)COMMON_ARB_N5_PARAM_NumReq, bug};
+  return rr_arbiter_create(&cfg);
+}
+static void common_arb_n5_eval(void *m, const void *iv, void *ov) {
+  rr_arbiter_model_t *x = m;
+  const common_arb_n5_in_t *in = iv;
+  common_arb_n5_out_t *out = ov;
+  common_rr_arbiter_in_t mi = {in->req_i, in->ack_i};
+  common_rr_arbiter_out_t mo;
+  common_rr_arbiter_eval(&x->cfg, &x->s, &mi, &mo, &x->nx);
+  out->gnt_o = (uint8_t)mo.gnt;
+  out->gnt_idx_o = (uint8_t)mo.gnt_idx;
+  out->gnt_valid_o = mo.gnt_valid;
+}
+const cosim_target_t common_arb_n5_target = {&common_arb_n5_glue, OPS(rr_arbiter, common_arb_n5)};
+
+/* --- CRC-32 ----------------------------------------------------------------- */
+MODEL_T(crc32)
+static void *common_crc32_b4_create(unsigned bug) {
+  common_crc32_cfg_t cfg = {bug};
+  return crc32_create(&cfg);
+}
+static void common_crc32_b4_eval(void *m, const void *iv, void *ov) {
+  crc32_model_t *x = m;
+  const common_crc32_b4_in_t *in = iv;
+  common_crc32_b4_out_t *out = ov;
+  common_crc32_in_t mi = {in->init_i, in->valid_i, in->data_i, in->keep_i};
+  common_crc32_out_t mo;
+  common_crc32_eval(&x->cfg, &x->s, &mi, &mo, &x->nx);
+  out->crc_o = mo.crc;
+  out->keep_err_o = mo.keep_err;
+}
+const cosim_target_t common_crc32_b4_target = {&common_crc32_b4_glue, OPS(crc32, common_crc32_b4)};
+
+/* --- LFSR ------------------------------------------------------------------- */
+MODEL_T(lfsr32)
+static void *common_lfsr32_s44257_create(unsigned bug) {
+  common_lfsr32_cfg_t cfg = {(uint32_t)COMMON_LFSR32_S44257_PARAM_Seed, bug};
+  return lfsr32_create(&cfg);
+}
+static void common_lfsr32_s44257_eval(void *m, const void *iv, void *ov) {
+  lfsr32_model_t *x = m;
+  const common_lfsr32_s44257_in_t *in = iv;
+  common_lfsr32_s44257_out_t *out = ov;
+  common_lfsr32_in_t mi = {in->en_i, in->load_i, in->seed_i};
+  common_lfsr32_out_t mo;
+  common_lfsr32_eval(&x->cfg, &x->s, &mi, &mo, &x->nx);
+  out->state_o = mo.state;
+  out->seed_err_o = mo.seed_err;
+}
+const cosim_target_t common_lfsr32_s44257_target = {&common_lfsr32_s44257_glue, OPS(lfsr32, common_lfsr32_s44257)};

@@ -1,0 +1,386 @@
+/* gluegen: generate the RTL<->C glue of one co-simulation target.
+ *
+ *   gluegen --xml T.xml --cosim rtl/B/B.cosim --target T --out DIR
+ *
+ * Reads the top module's ports and parameters from Verilator's --xml-only
+ * output (the RTL is the one source of truth) and the per-port annotations of
+ * the block's .cosim file, and writes into DIR:
+ *   T_ports.h    T_in_t / T_out_t, an X-macro port list, parameter values
+ *   T_glue.c     port tables and the cosim_glue_t descriptor
+ *   T_rtl.cpp    a C ABI around the Verilated class VT
+ *   T_netlist.cpp  the same around VT_netlist (the yosys netlist, `make synth`)
+ * Nobody edits these files; change the RTL or the .cosim file instead.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+
+#define MAX_PORTS 512
+#define MAX_PARAMS 64
+
+typedef struct {
+  char name[128];
+  unsigned width;
+  int is_input;
+  int cond;        /* outputs: index into outputs of the gating port, -1 */
+  int cond_value;
+} port_t;
+
+typedef struct {
+  char name[128];
+  unsigned long long value;
+} param_t;
+
+static port_t in_ports[MAX_PORTS], out_ports[MAX_PORTS];
+static unsigned n_in, n_out;
+static param_t params[MAX_PARAMS];
+static unsigned n_params;
+static char top[128], block[128];
+static int have_clk, have_rst;
+
+static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void die(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("gluegen: error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  exit(1);
+}
+
+static char *attr(xmlNodePtr n, const char *name) {
+  return (char *)xmlGetProp(n, (const xmlChar *)name);
+}
+
+/* Width of a dtype id: basicdtype with left/right, or 1 bit without. */
+static unsigned dtype_width(xmlXPathContextPtr xp, const char *id, const char *port) {
+  char q[256];
+  snprintf(q, sizeof q, "//typetable/*[@id='%s']", id);
+  xmlXPathObjectPtr r = xmlXPathEvalExpression((const xmlChar *)q, xp);
+  if (!r || !r->nodesetval || r->nodesetval->nodeNr != 1)
+    die("port '%s': dtype %s not found in the XML", port, id);
+  xmlNodePtr n = r->nodesetval->nodeTab[0];
+  if (strcmp((const char *)n->name, "basicdtype") != 0)
+    die("port '%s' has type <%s>: top-level ports of co-simulated blocks must be flat "
+        "logic vectors (see CONVENTIONS.md)", port, (const char *)n->name);
+  char *l = attr(n, "left"), *rr = attr(n, "right");
+  unsigned w = 1;
+  if (l && rr) {
+    long a = strtol(l, NULL, 10), b = strtol(rr, NULL, 10);
+    w = (unsigned)((a > b ? a - b : b - a) + 1);
+  }
+  xmlFree(l);
+  xmlFree(rr);
+  xmlXPathFreeObject(r);
+  return w;
+}
+
+/* Verilator prints constants as e.g. 32'h3 or 32'sh1f. */
+static unsigned long long parse_const(const char *s) {
+  const char *t = strchr(s, '\'');
+  if (!t) return strtoull(s, NULL, 10);
+  t++;
+  if (*t == 's') t++;
+  int base = *t == 'h' ? 16 : *t == 'b' ? 2 : *t == 'o' ? 8 : 10;
+  return strtoull(t + 1, NULL, base);
+}
+
+static void read_xml(const char *path) {
+  xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+  if (!doc) die("cannot parse %s", path);
+  xmlXPathContextPtr xp = xmlXPathNewContext(doc);
+  xmlXPathObjectPtr mods =
+      xmlXPathEvalExpression((const xmlChar *)"//netlist/module[@topModule='1']", xp);
+  if (!mods || !mods->nodesetval || mods->nodesetval->nodeNr != 1)
+    die("%s: no unique top module", path);
+  xmlNodePtr m = mods->nodesetval->nodeTab[0];
+  char *mn = attr(m, "name");
+  snprintf(top, sizeof top, "%s", mn);
+  xmlFree(mn);
+  for (xmlNodePtr v = m->children; v; v = v->next) {
+    if (v->type != XML_ELEMENT_NODE || strcmp((const char *)v->name, "var") != 0) continue;
+    char *name = attr(v, "name"), *dir = attr(v, "dir"), *dt = attr(v, "dtype_id");
+    char *isparam = attr(v, "param");
+    if (isparam && strcmp(isparam, "true") == 0) {
+      for (xmlNodePtr c = v->children; c; c = c->next) {
+        if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "const") == 0) {
+          char *cv = attr(c, "name");
+          if (n_params == MAX_PARAMS) die("too many parameters");
+          snprintf(params[n_params].name, sizeof params[0].name, "%s", name);
+          params[n_params++].value = parse_const(cv);
+          xmlFree(cv);
+        }
+      }
+    } else if (dir) {
+      if (strcmp(dir, "inout") == 0) die("port '%s' is inout: not supported", name);
+      int is_in = strcmp(dir, "input") == 0;
+      unsigned w = dtype_width(xp, dt, name);
+      if (strcmp(name, "clk_i") == 0 || strcmp(name, "rst_ni") == 0) {
+        if (!is_in || w != 1) die("'%s' must be a 1-bit input", name);
+        if (name[0] == 'c') have_clk = 1; else have_rst = 1;
+      } else {
+        if (n_in == MAX_PORTS || n_out == MAX_PORTS) die("more than %d ports", MAX_PORTS);
+        port_t *p = is_in ? &in_ports[n_in++] : &out_ports[n_out++];
+        snprintf(p->name, sizeof p->name, "%s", name);
+        p->width = w;
+        p->is_input = is_in;
+        p->cond = -1;
+      }
+    }
+    xmlFree(name); xmlFree(dir); xmlFree(dt); xmlFree(isparam);
+  }
+  if (!have_clk) die("top module '%s' has no clk_i input (see CONVENTIONS.md)", top);
+  if (!have_rst) die("top module '%s' has no rst_ni input (see CONVENTIONS.md)", top);
+  if (n_out == 0) die("top module '%s' has no outputs: nothing to compare", top);
+  xmlXPathFreeObject(mods);
+  xmlXPathFreeContext(xp);
+  xmlFreeDoc(doc);
+}
+
+static int find_out(const char *name) {
+  for (unsigned i = 0; i < n_out; i++)
+    if (strcmp(out_ports[i].name, name) == 0) return (int)i;
+  return -1;
+}
+
+/* The .cosim file: "target NAME TOP [P=V ...]" and
+ * "compare TOP.PORT when [!]PORT" lines; '#' starts a comment. */
+static void read_cosim(const char *path, const char *target) {
+  FILE *f = fopen(path, "r");
+  if (!f) die("cannot open %s: %s", path, strerror(errno));
+  char line[1024];
+  int lineno = 0, found = 0;
+  while (fgets(line, sizeof line, f)) {
+    lineno++;
+    char *hash = strchr(line, '#');
+    if (hash) *hash = 0;
+    char *tok[16];
+    int nt = 0;
+    for (char *t = strtok(line, " \t\r\n"); t && nt < 16; t = strtok(NULL, " \t\r\n")) tok[nt++] = t;
+    if (nt == 0) continue;
+    if (strcmp(tok[0], "target") == 0) {
+      if (nt < 3) die("%s:%d: expected 'target NAME TOP [Param=Value ...]'", path, lineno);
+      if (strcmp(tok[1], target) == 0) {
+        found = 1;
+        if (strcmp(tok[2], top) != 0)
+          die("%s:%d: target '%s' names top '%s' but the XML's top is '%s'", path, lineno,
+              target, tok[2], top);
+      }
+    } else if (strcmp(tok[0], "compare") == 0) {
+      char *dot = nt == 4 ? strchr(tok[1], '.') : NULL;
+      if (!dot || strcmp(tok[2], "when") != 0)
+        die("%s:%d: expected 'compare TOP.PORT when [!]PORT'", path, lineno);
+      *dot = 0;
+      if (strcmp(tok[1], top) != 0) continue; /* another module's annotation */
+      int p = find_out(dot + 1);
+      if (p < 0) die("%s:%d: '%s' is not an output of %s", path, lineno, dot + 1, top);
+      const char *c = tok[3];
+      int val = 1;
+      if (*c == '!') { val = 0; c++; }
+      int ci = find_out(c);
+      if (ci < 0) die("%s:%d: condition '%s' is not an output of %s", path, lineno, c, top);
+      if (out_ports[ci].width != 1) die("%s:%d: condition '%s' must be 1 bit wide", path, lineno, c);
+      if (ci == p) die("%s:%d: '%s' cannot gate itself", path, lineno, c);
+      out_ports[p].cond = ci;
+      out_ports[p].cond_value = val;
+    } else {
+      die("%s:%d: unknown directive '%s' (expected 'target' or 'compare')", path, lineno, tok[0]);
+    }
+  }
+  fclose(f);
+  if (!found) die("%s: no 'target %s' line", path, target);
+  /* block = the folder name of the .cosim file */
+  const char *end = strrchr(path, '/');
+  const char *beg = end;
+  while (beg && beg > path && beg[-1] != '/') beg--;
+  if (!end) die("%s: expected rtl/<block>/<block>.cosim", path);
+  snprintf(block, sizeof block, "%.*s", (int)(end - beg), beg);
+}
+
+static const char *ctype(unsigned w) {
+  return w <= 8 ? "uint8_t" : w <= 16 ? "uint16_t" : w <= 32 ? "uint32_t" : w <= 64 ? "uint64_t" : "uint32_t";
+}
+static unsigned words(unsigned w) { return (w + 31) / 32; }
+
+static FILE *open_out(const char *dir, const char *t, const char *suffix) {
+  char p[1024];
+  snprintf(p, sizeof p, "%s/%s%s", dir, t, suffix);
+  FILE *f = fopen(p, "w");
+  if (!f) die("cannot write %s: %s", p, strerror(errno));
+  return f;
+}
+
+static void upper(char *dst, const char *src, size_t n) {
+  size_t i = 0;
+  for (; src[i] && i + 1 < n; i++) dst[i] = (char)toupper((unsigned char)src[i]);
+  dst[i] = 0;
+}
+
+static void emit_struct(FILE *f, const char *t, const char *kind, port_t *ps, unsigned n) {
+  fprintf(f, "typedef struct %s_%s {\n", t, kind);
+  for (unsigned i = 0; i < n; i++) {
+    if (ps[i].width > 64)
+      fprintf(f, "  uint32_t %s[%u]; /* %u bits, word 0 = bits 31:0 */\n", ps[i].name,
+              words(ps[i].width), ps[i].width);
+    else
+      fprintf(f, "  %s %s; /* %u bit%s */\n", ctype(ps[i].width), ps[i].name, ps[i].width,
+              ps[i].width == 1 ? "" : "s");
+  }
+  fprintf(f, "} %s_%s_t;\n\n", t, kind);
+}
+
+static void emit_header(const char *dir, const char *t) {
+  char T[160];
+  upper(T, t, sizeof T);
+  FILE *f = open_out(dir, t, "_ports.h");
+  fprintf(f, "/* GENERATED by gluegen from rtl/%s (module %s). Do not edit. */\n", block, top);
+  fprintf(f, "#ifndef %s_PORTS_H\n#define %s_PORTS_H\n\n#include <stdint.h>\n#include \"cosim.h\"\n\n", T, T);
+  fprintf(f, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+  fprintf(f, "/* Parameters as elaborated by Verilator. */\n");
+  for (unsigned i = 0; i < n_params; i++)
+    fprintf(f, "#define %s_PARAM_%s %lluULL\n", T, params[i].name, params[i].value);
+  fprintf(f, "\n");
+  emit_struct(f, t, "in", in_ports, n_in);
+  emit_struct(f, t, "out", out_ports, n_out);
+  fprintf(f, "/* X-macro port lists: X(name, width_bits) */\n#define %s_INPUTS(X)", T);
+  for (unsigned i = 0; i < n_in; i++) fprintf(f, " \\\n  X(%s, %u)", in_ports[i].name, in_ports[i].width);
+  fprintf(f, "\n#define %s_OUTPUTS(X)", T);
+  for (unsigned i = 0; i < n_out; i++) fprintf(f, " \\\n  X(%s, %u)", out_ports[i].name, out_ports[i].width);
+  fprintf(f, "\n\nextern const cosim_glue_t %s_glue;\n\n", t);
+  fprintf(f, "void *%s_rtl_new(const char *trace_path);\n", t);
+  fprintf(f, "void %s_rtl_trace_open(void *h, const char *trace_path);\n", t);
+  fprintf(f, "void %s_rtl_reset(void *h);\n", t);
+  fprintf(f, "void %s_rtl_step(void *h, const %s_in_t *in, %s_out_t *out);\n", t, t, t);
+  fprintf(f, "void %s_rtl_free(void *h);\n\n", t);
+  fprintf(f, "#ifdef __cplusplus\n}\n#endif\n#endif\n");
+  fclose(f);
+}
+
+static void emit_ports_table(FILE *f, const char *t, const char *kind, port_t *ps, unsigned n) {
+  fprintf(f, "static const cosim_port_t %s_ports[] = {\n", kind);
+  for (unsigned i = 0; i < n; i++)
+    fprintf(f, "  {\"%s\", %u, sizeof(((%s_%s_t *)0)->%s), offsetof(%s_%s_t, %s), %d, %d},\n",
+            ps[i].name, ps[i].width, t, kind, ps[i].name, t, kind, ps[i].name, ps[i].cond,
+            ps[i].cond_value);
+  if (n == 0) fprintf(f, "  {0}\n");
+  fprintf(f, "};\n\n");
+}
+
+static void emit_rtl_ops(FILE *f, const char *t, const char *flavour) {
+  fprintf(f, "void *%s_%s_new(const char *trace_path);\n", t, flavour);
+  fprintf(f, "void %s_%s_trace_open(void *h, const char *trace_path);\n", t, flavour);
+  fprintf(f, "void %s_%s_reset(void *h);\n", t, flavour);
+  fprintf(f, "void %s_%s_step(void *h, const %s_in_t *in, %s_out_t *out);\n", t, flavour, t, t);
+  fprintf(f, "void %s_%s_free(void *h);\n", t, flavour);
+  fprintf(f, "static void %s_step_v(void *h, const void *in, void *out) { %s_%s_step(h, in, out); }\n",
+          flavour, t, flavour);
+  fprintf(f, "static const cosim_rtl_ops_t %s_ops = {%s_%s_new, %s_%s_trace_open, %s_%s_reset, "
+          "%s_step_v, %s_%s_free};\n\n", flavour, t, flavour, t, flavour, t, flavour, flavour, t, flavour);
+}
+
+/* The netlist flavour exists only in binaries built after `make synth`;
+ * those compile this file with -DNETCOSIM_NETLIST. */
+static void emit_glue_c(const char *dir, const char *t) {
+  FILE *f = open_out(dir, t, "_glue.c");
+  fprintf(f, "/* GENERATED by gluegen from rtl/%s (module %s). Do not edit. */\n", block, top);
+  fprintf(f, "#include <stddef.h>\n#include \"%s_ports.h\"\n\n", t);
+  emit_ports_table(f, t, "in", in_ports, n_in);
+  emit_ports_table(f, t, "out", out_ports, n_out);
+  emit_rtl_ops(f, t, "rtl");
+  fprintf(f, "#ifdef NETCOSIM_NETLIST\n");
+  emit_rtl_ops(f, t, "netlist");
+  fprintf(f, "#define NETLIST_OPS (&netlist_ops)\n#else\n#define NETLIST_OPS NULL\n#endif\n\n");
+  fprintf(f, "const cosim_glue_t %s_glue = {\n  \"%s\", \"%s\", \"%s\",\n  sizeof(%s_in_t), sizeof(%s_out_t),\n"
+          "  in_ports, out_ports, %u, %u,\n  rtl_ops, NETLIST_OPS\n};\n", t, t, top, block, t, t, n_in, n_out);
+  fclose(f);
+}
+
+/* One C++ shim per Verilated flavour: cls is the Verilated class prefix. */
+static void emit_shim(const char *dir, const char *t, const char *flavour, const char *cls) {
+  char sfx[64];
+  snprintf(sfx, sizeof sfx, "_%s.cpp", flavour);
+  FILE *f = open_out(dir, t, sfx);
+  fprintf(f, "// GENERATED by gluegen from rtl/%s (module %s). Do not edit.\n", block, top);
+  fprintf(f, "// C ABI around the Verilated class %s; one clock cycle per step.\n", cls);
+  fprintf(f, "#include <cstring>\n#include <memory>\n#include \"verilated.h\"\n#include \"verilated_fst_c.h\"\n");
+  fprintf(f, "#include \"%s.h\"\n#include \"%s_ports.h\"\n\n", cls, t);
+  fprintf(f, "namespace {\n// 400 MHz nominal clock: one cycle is 2500 ps, the rising edge at mid-cycle.\n"
+          "constexpr uint64_t kCyclePs = 2500, kHalfPs = 1250;\n"
+          "struct Rtl {\n  std::unique_ptr<VerilatedContext> ctx;\n  std::unique_ptr<%s> top;\n"
+          "  std::unique_ptr<VerilatedFstC> fst;\n  uint64_t cycle = 0;\n};\n\n", cls);
+  fprintf(f, "void apply(%s *top, const %s_in_t *in) {\n", cls, t);
+  for (unsigned i = 0; i < n_in; i++) {
+    if (in_ports[i].width > 64)
+      fprintf(f, "  for (int w = 0; w < %u; w++) top->%s[w] = in->%s[w];\n", words(in_ports[i].width),
+              in_ports[i].name, in_ports[i].name);
+    else
+      fprintf(f, "  top->%s = in->%s;\n", in_ports[i].name, in_ports[i].name);
+  }
+  fprintf(f, "}\n\nvoid sample(const %s *top, %s_out_t *out) {\n", cls, t);
+  for (unsigned i = 0; i < n_out; i++) {
+    if (out_ports[i].width > 64)
+      fprintf(f, "  for (int w = 0; w < %u; w++) out->%s[w] = top->%s[w];\n", words(out_ports[i].width),
+              out_ports[i].name, out_ports[i].name);
+    else
+      fprintf(f, "  out->%s = top->%s;\n", out_ports[i].name, out_ports[i].name);
+  }
+  fprintf(f, "}\n\nvoid zero_inputs(%s *top) {\n  %s_in_t z;\n  std::memset(&z, 0, sizeof z);\n"
+          "  apply(top, &z);\n}\n\nvoid dump(Rtl *r, uint64_t t) {\n  if (r->fst) r->fst->dump(t);\n}\n"
+          "}  // namespace\n\n", cls, t);
+  fprintf(f, "extern \"C\" void %s_%s_trace_open(void *h, const char *path) {\n"
+          "  Rtl *r = static_cast<Rtl *>(h);\n  if (r->fst || !path) return;\n"
+          "  r->fst.reset(new VerilatedFstC);\n  r->top->trace(r->fst.get(), 99);\n  r->fst->open(path);\n}\n\n",
+          t, flavour);
+  fprintf(f, "extern \"C\" void *%s_%s_new(const char *trace_path) {\n  Rtl *r = new Rtl;\n"
+          "  r->ctx.reset(new VerilatedContext);\n  r->ctx->traceEverOn(true);\n"
+          "  r->ctx->fatalOnError(false);\n"
+          "  r->top.reset(new %s{r->ctx.get(), \"TOP\"});\n"
+          "  %s_%s_trace_open(r, trace_path);\n  return r;\n}\n\n", t, flavour, cls, t, flavour);
+  fprintf(f, "extern \"C\" void %s_%s_reset(void *h) {\n  Rtl *r = static_cast<Rtl *>(h);\n"
+          "  zero_inputs(r->top.get());\n  r->top->clk_i = 0;\n  r->top->rst_ni = 1;\n  r->top->eval();\n"
+          "  r->top->rst_ni = 0;  // asynchronous, active low\n  r->top->eval();\n"
+          "  for (int i = 0; i < 2; i++) {\n    r->top->clk_i = 1;\n    r->top->eval();\n"
+          "    r->top->clk_i = 0;\n    r->top->eval();\n  }\n  r->top->rst_ni = 1;\n  r->top->eval();\n"
+          "  r->cycle = 0;\n}\n\n", t, flavour);
+  fprintf(f, "extern \"C\" void %s_%s_step(void *h, const %s_in_t *in, %s_out_t *out) {\n"
+          "  Rtl *r = static_cast<Rtl *>(h);\n  %s *top = r->top.get();\n  const uint64_t t = r->cycle * kCyclePs;\n"
+          "  top->clk_i = 0;\n  apply(top, in);\n  top->eval();\n  sample(top, out);\n  dump(r, t);\n"
+          "  top->clk_i = 1;\n  top->eval();\n  dump(r, t + kHalfPs);\n  r->cycle++;\n}\n\n",
+          t, flavour, t, t, cls);
+  fprintf(f, "extern \"C\" void %s_%s_free(void *h) {\n  Rtl *r = static_cast<Rtl *>(h);\n"
+          "  if (r->fst) {\n    r->fst->dump(r->cycle * kCyclePs);\n    r->fst->close();\n  }\n"
+          "  r->top->final();\n  delete r;\n}\n", t, flavour);
+  fclose(f);
+}
+
+int main(int argc, char **argv) {
+  const char *xml = NULL, *cosim = NULL, *target = NULL, *out = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--xml") && i + 1 < argc) xml = argv[++i];
+    else if (!strcmp(argv[i], "--cosim") && i + 1 < argc) cosim = argv[++i];
+    else if (!strcmp(argv[i], "--target") && i + 1 < argc) target = argv[++i];
+    else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+    else die("unknown argument '%s' (usage: gluegen --xml F --cosim F --target T --out DIR)", argv[i]);
+  }
+  if (!xml || !cosim || !target || !out)
+    die("usage: gluegen --xml F --cosim F --target T --out DIR");
+  for (const char *c = target; *c; c++)
+    if (!isalnum((unsigned char)*c) && *c != '_') die("target name '%s' is not a C identifier", target);
+  read_xml(xml);
+  read_cosim(cosim, target);
+  emit_header(out, target);
+  emit_glue_c(out, target);
+  char cls[200];
+  snprintf(cls, sizeof cls, "V%s", target);
+  emit_shim(out, target, "rtl", cls);
+  snprintf(cls, sizeof cls, "V%s_netlist", target);
+  emit_shim(out, target, "netlist", cls);
+  return 0;
+}

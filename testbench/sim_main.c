@@ -1,0 +1,140 @@
+/* The simulation binary of a block: build/bin/<block>_sim.
+ *
+ *   <block>_sim --test=NAME [--seed=N] [--cycles=N] [--trace[=FILE]]
+ *               [--mode=lockstep|netlist|model|rtl] [--inject-bug=NAME]
+ *               [--expect-fail=PORT|check@CYCLE] [--out=DIR] [--name=NAME] [--no-check]
+ *   <block>_sim --list
+ *
+ * Last line of every run: TEST PASSED, or TEST FAILED: <reason>.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+#define MAX_TESTS 256
+static const cosim_test_t *tests[MAX_TESTS];
+static unsigned n_tests;
+
+void cosim_register_test(const cosim_test_t *t) {
+  if (n_tests == MAX_TESTS) {
+    fprintf(stderr, "too many tests (raise MAX_TESTS in %s)\n", __FILE__);
+    exit(2);
+  }
+  tests[n_tests++] = t;
+}
+
+static const cosim_test_t *find_test(const char *name) {
+  for (unsigned i = 0; i < n_tests; i++)
+    if (!strcmp(tests[i]->name, name)) return tests[i];
+  return NULL;
+}
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: sim --test=NAME [--seed=N] [--cycles=N] [--trace[=FILE]]\n"
+          "           [--mode=lockstep|netlist|model|rtl] [--inject-bug=NAME]\n"
+          "           [--expect-fail=PORT@CYCLE|check@CYCLE] [--out=DIR] [--name=NAME] [--no-check]\n"
+          "       sim --list\n");
+}
+
+static int fail_usage(const char *fmt, const char *arg) {
+  printf("TEST FAILED: ");
+  printf(fmt, arg);
+  printf("\n");
+  usage(stderr);
+  return 2;
+}
+
+static bool parse_u64(const char *s, uint64_t *v) {
+  char *end;
+  errno = 0;
+  unsigned long long x = strtoull(s, &end, 0);
+  if (errno || end == s || *end || *s == '-') return false;
+  *v = x;
+  return true;
+}
+
+int main(int argc, char **argv) {
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  sim_opts_t o = {.seed = 1, .cycles = 10000, .mode = MODE_LOCKSTEP, .history = 8, .wave_window = 2000};
+  const char *test = NULL, *bug = NULL, *expect = NULL;
+  char out_dir[1024] = "";
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strncmp(a, "--test=", 7)) test = a + 7;
+    else if (!strncmp(a, "--name=", 7)) o.name = a + 7;
+    else if (!strncmp(a, "--seed=", 7)) {
+      if (!parse_u64(a + 7, &o.seed)) return fail_usage("bad --seed '%s' (expected an unsigned integer)", a + 7);
+    } else if (!strncmp(a, "--cycles=", 9)) {
+      if (!parse_u64(a + 9, &o.cycles) || !o.cycles) return fail_usage("bad --cycles '%s' (expected > 0)", a + 9);
+    } else if (!strcmp(a, "--trace")) o.trace_path = "";
+    else if (!strncmp(a, "--trace=", 8)) o.trace_path = a + 8;
+    else if (!strncmp(a, "--mode=", 7)) {
+      const char *m = a + 7;
+      if (!strcmp(m, "lockstep")) o.mode = MODE_LOCKSTEP;
+      else if (!strcmp(m, "netlist")) o.mode = MODE_NETLIST;
+      else if (!strcmp(m, "model")) o.mode = MODE_MODEL;
+      else if (!strcmp(m, "rtl")) o.mode = MODE_RTL;
+      else if (!strcmp(m, "stimulus")) o.mode = MODE_STIMULUS;
+      else return fail_usage("unknown --mode '%s' (lockstep, netlist, model or rtl)", m);
+    } else if (!strncmp(a, "--inject-bug=", 13)) bug = a + 13;
+    else if (!strncmp(a, "--expect-fail=", 14)) expect = a + 14;
+    else if (!strcmp(a, "--no-check")) o.no_check = true;
+    else if (!strncmp(a, "--out=", 6)) snprintf(out_dir, sizeof out_dir, "%s", a + 6);
+    else if (!strcmp(a, "--list")) {
+      for (unsigned k = 0; k < n_tests; k++)
+        printf("%-32s %-24s %s\n", tests[k]->name, tests[k]->target->glue->name, tests[k]->purpose);
+      return 0;
+    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    } else return fail_usage("unknown argument '%s'", a);
+  }
+  if (!test) return fail_usage("%s", "no --test given (--list shows them)");
+  if (!(o.test = find_test(test))) return fail_usage("no test '%s' in this binary (--list shows them)", test);
+
+  if (bug) {
+    const char *const *names = o.test->target->model.bug_names;
+    for (unsigned k = 1; names && names[k]; k++)
+      if (!strcmp(names[k], bug)) o.bug = k;
+    if (!o.bug) {
+      printf("TEST FAILED: model of %s has no planted bug '%s'; it has:", o.test->target->glue->name, bug);
+      for (unsigned k = 1; names && names[k]; k++) printf(" %s", names[k]);
+      printf("\n");
+      return 2;
+    }
+    o.bug_name = bug;
+  }
+  static char what[128];
+  if (expect) {
+    const char *at = strchr(expect, '@');
+    if (!at || at == expect || (size_t)(at - expect) >= sizeof what || !parse_u64(at + 1, &o.expect_cycle))
+      return fail_usage("bad --expect-fail '%s' (expected PORT@CYCLE or check@CYCLE)", expect);
+    snprintf(what, sizeof what, "%.*s", (int)(at - expect), expect);
+    o.expect_what = what;
+  }
+  /* Outside the testlist (no --name), the rerun line repeats this command
+   * line exactly, with the seed made explicit. */
+  static char rerun[2048];
+  if (!o.name) {
+    size_t k = (size_t)snprintf(rerun, sizeof rerun, "%s --seed=%" PRIu64, argv[0], o.seed);
+    for (int i = 1; i < argc && k < sizeof rerun; i++)
+      if (strncmp(argv[i], "--seed=", 7) && strncmp(argv[i], "--trace", 7))
+        k += (size_t)snprintf(rerun + k, sizeof rerun - k, " %s", argv[i]);
+    o.rerun = rerun;
+  }
+  const char *name = o.name ? o.name : test;
+  if (!*out_dir) snprintf(out_dir, sizeof out_dir, "build/sim/%s.%" PRIu64, name, o.seed);
+  o.out_dir = out_dir;
+  static char trace[1100];
+  if (o.trace_path && !*o.trace_path) {
+    snprintf(trace, sizeof trace, "%s/waves.fst", out_dir);
+    o.trace_path = trace;
+  }
+  return sim_run(&o) ? 1 : 0;
+}

@@ -1,0 +1,236 @@
+# netcosim — the only entry point. `make help` lists the targets; README.md explains them.
+#
+# Everything generated goes under build/. The co-simulation targets (one RTL
+# top module + parameter set each) are declared in rtl/<block>/<block>.cosim;
+# each gets generated glue (build/glue/T/), a Verilated archive
+# (build/verilated/T/) and, after `make synth`, a Verilated yosys netlist.
+
+SHELL       := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS   += --no-print-directory
+
+BUILD   := build
+JOBS    ?= $(shell nproc)
+R       ?= smoke
+T       ?=
+SEED    ?= 1
+WAVES   ?= 0
+MODE    ?=
+SHARD   ?= 1/1
+VERILATOR_ROOT ?= /usr/share/verilator
+
+# --- what exists -------------------------------------------------------------
+COSIM_FILES := $(wildcard rtl/*/*.cosim)
+$(BUILD)/mk/targets.mk: $(COSIM_FILES) mk/targets.awk
+	@mkdir -p $(@D)
+	@awk -f mk/targets.awk $(COSIM_FILES) > $@.tmp && mv $@.tmp $@
+-include $(BUILD)/mk/targets.mk
+TARGETS := $(foreach b,$(BLOCKS),$(TARGETS_$(b)))
+
+# --- compilers ---------------------------------------------------------------
+CC       := gcc
+CXX      := g++
+CWARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+CFLAGS   := -std=c11 -O2 -g $(CWARN) -DNETCOSIM_SRCDIR='"$(CURDIR)"'
+ASANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+VINC     := -I$(VERILATOR_ROOT)/include -I$(VERILATOR_ROOT)/include/vltstd
+VDEFS    := -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
+CXXFLAGS := -std=c++17 -O2 -g -faligned-new -Wno-unused-result $(VINC) $(VDEFS)
+VERILATOR_FLAGS := --cc --trace-fst -O3 --x-assign fast --x-initial fast --noassert -Wno-fatal
+VRUNTIME := verilated verilated_fst_c verilated_threads
+LDLIBS   := -lz -pthread -lm
+
+INC_ALL   = -Itestbench -Icsim $(foreach b,$(BLOCKS),-Icsim/$(b)) $(foreach t,$(TARGETS),-I$(BUILD)/glue/$(t))
+ENGINE_SRC := testbench/engine.c testbench/waves.c testbench/rng.c testbench/sim_main.c
+
+# Sources of a block's simulator: its model, binding and tests.
+model_src = $(filter-out csim/$(1)/test_%.c,$(wildcard csim/$(1)/*.c))
+block_src = $(ENGINE_SRC) $(call model_src,$(1)) testbench/bind/$(1).c $(wildcard regress/tests/$(1)_*.c)
+c_obj     = $(patsubst %.c,$(BUILD)/$(2)/%.o,$(1))
+
+# --- setup ---------------------------------------------------------------------
+.PHONY: help deps
+help:
+	@echo "netcosim make targets:"
+	@echo "  make deps                   install missing Debian packages (idempotent)"
+	@echo "  make test                   lint + unit tests + smoke regression (ASan/UBSan); what CI runs"
+	@echo "  make regress R=<tag>        tagged regression (smoke, nightly, negative), parallel; SHARD=k/N"
+	@echo "  make sim T=<test> SEED=<n> [WAVES=1] [MODE=model|rtl|netlist]   one test"
+	@echo "  make waves T=<test> [SEED=<n>]   open the test's waveform in GTKWave"
+	@echo "  make wave-png T=<test> [SEED=<n>] render the same view to a PNG (headless)"
+	@echo "  make lint                   verilator -Wall and yosys synth of every block"
+	@echo "  make synth                  yosys per target: cells, depth; netlist for MODE=netlist"
+	@echo "  make bench                  simulation speed table, build/bench.json"
+	@echo "  make unit                   C model unit tests"
+	@echo "  make clean                  remove build/"
+
+deps:
+	@./mk/deps.sh
+
+# --- generated glue and Verilated builds, per target ---------------------------
+# $(1) = target
+define TARGET_RULES
+$(BUILD)/xml/$(1).xml: rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f $$(shell sed 's/^/.\//' rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f 2>/dev/null) $(BUILD)/mk/targets.mk
+	@mkdir -p $$(@D)
+	@echo "  XML      $(1)"
+	@verilator --xml-only -Wno-fatal --top-module $(TOP_$(1)) $(VPARAMS_$(1)) -f rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f \
+	  --xml-output $$@ -Mdir $(BUILD)/xml/$(1).d
+
+$(BUILD)/glue/$(1)/$(1)_ports.h $(BUILD)/glue/$(1)/$(1)_glue.c $(BUILD)/glue/$(1)/$(1)_rtl.cpp $(BUILD)/glue/$(1)/$(1)_netlist.cpp &: \
+    $(BUILD)/xml/$(1).xml rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).cosim $(BUILD)/bin/gluegen
+	@mkdir -p $(BUILD)/glue/$(1)
+	@echo "  GLUE     $(1)"
+	@$(BUILD)/bin/gluegen --xml $$< --cosim rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).cosim --target $(1) --out $(BUILD)/glue/$(1)
+
+$(BUILD)/verilated/$(1)/V$(1)__ALL.a: $(BUILD)/xml/$(1).xml
+	@echo "  VERILATE $(1)"
+	@rm -rf $(BUILD)/verilated/$(1) && mkdir -p $(BUILD)/verilated/$(1)
+	@verilator $(VERILATOR_FLAGS) --prefix V$(1) --top-module $(TOP_$(1)) $(VPARAMS_$(1)) \
+	  -f rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f -Mdir $(BUILD)/verilated/$(1)
+	+@$(MAKE) -s -C $(BUILD)/verilated/$(1) -f V$(1).mk V$(1)__ALL.a OPT_FAST=-O2 OPT_SLOW=-O1 >/dev/null
+
+$(BUILD)/obj/glue/$(1)_rtl.o: $(BUILD)/glue/$(1)/$(1)_rtl.cpp $(BUILD)/verilated/$(1)/V$(1)__ALL.a
+	@mkdir -p $$(@D)
+	@$(CXX) $(CXXFLAGS) -Itestbench -I$(BUILD)/glue/$(1) -I$(BUILD)/verilated/$(1) -c $$< -o $$@
+
+$(BUILD)/obj/glue/$(1)_glue.o: $(BUILD)/glue/$(1)/$(1)_glue.c
+	@mkdir -p $$(@D)
+	@$(CC) $(CFLAGS) -Itestbench -c $$< -o $$@
+
+$(BUILD)/obj/glue/$(1)_glue_netlist.o: $(BUILD)/glue/$(1)/$(1)_glue.c
+	@mkdir -p $$(@D)
+	@$(CC) $(CFLAGS) -DNETCOSIM_NETLIST -Itestbench -c $$< -o $$@
+
+# gate level: yosys netlist of the same target, Verilated under the class V$(1)_netlist
+$(BUILD)/synth/$(1).v $(BUILD)/synth/$(1).stat &: $$(shell sed 's/^/.\//' rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f 2>/dev/null) $(BUILD)/mk/targets.mk
+	@mkdir -p $(BUILD)/synth
+	@echo "  SYNTH    $(1)"
+	@yosys -q -l $(BUILD)/synth/$(1).log -p "read_verilog -sv $$$$(tr '\n' ' ' < rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f); \
+	  chparam $(YPARAMS_$(1)) $(TOP_$(1)); synth -top $(TOP_$(1)) -flatten; \
+	  tee -q -o $(BUILD)/synth/$(1).stat stat; tee -q -a $(BUILD)/synth/$(1).stat ltp -noff; \
+	  write_verilog -noattr $(BUILD)/synth/$(1).v"
+
+$(BUILD)/netlist/$(1)/V$(1)_netlist__ALL.a: $(BUILD)/synth/$(1).v
+	@echo "  VERILATE $(1) (netlist)"
+	@rm -rf $(BUILD)/netlist/$(1) && mkdir -p $(BUILD)/netlist/$(1)
+	@verilator $(VERILATOR_FLAGS) -Wno-lint -Wno-style --prefix V$(1)_netlist --top-module $(TOP_$(1)) \
+	  $$< -Mdir $(BUILD)/netlist/$(1)
+	+@$(MAKE) -s -C $(BUILD)/netlist/$(1) -f V$(1)_netlist.mk V$(1)_netlist__ALL.a OPT_FAST=-O2 OPT_SLOW=-O1 >/dev/null
+
+$(BUILD)/obj/glue/$(1)_netlist.o: $(BUILD)/glue/$(1)/$(1)_netlist.cpp $(BUILD)/netlist/$(1)/V$(1)_netlist__ALL.a
+	@mkdir -p $$(@D)
+	@$(CXX) $(CXXFLAGS) -Itestbench -I$(BUILD)/glue/$(1) -I$(BUILD)/netlist/$(1) -c $$< -o $$@
+endef
+$(foreach t,$(TARGETS),$(eval $(call TARGET_RULES,$(t))))
+
+ALL_PORTS_H := $(foreach t,$(TARGETS),$(BUILD)/glue/$(t)/$(t)_ports.h)
+
+# Verilator runtime, compiled once for all targets.
+$(BUILD)/obj/vlt/%.o: $(VERILATOR_ROOT)/include/%.cpp
+	@mkdir -p $(@D)
+	@$(CXX) $(CXXFLAGS) -c $< -o $@
+VRUNTIME_OBJ := $(patsubst %,$(BUILD)/obj/vlt/%.o,$(VRUNTIME))
+
+# --- C objects: normal and sanitizer flavours ----------------------------------
+$(BUILD)/obj/%.o: %.c | $(ALL_PORTS_H)
+	@mkdir -p $(@D)
+	@$(CC) $(CFLAGS) $(INC_ALL) -MMD -MP -c $< -o $@
+$(BUILD)/asan/%.o: %.c | $(ALL_PORTS_H)
+	@mkdir -p $(@D)
+	@$(CC) $(CFLAGS) $(ASANFLAGS) $(INC_ALL) -MMD -MP -c $< -o $@
+-include $(shell find $(BUILD)/obj $(BUILD)/asan -name '*.d' 2>/dev/null)
+
+$(BUILD)/bin/gluegen: testbench/gluegen.c
+	@mkdir -p $(@D)
+	@$(CC) $(CFLAGS) $$(xml2-config --cflags) $< $$(xml2-config --libs) -o $@
+
+$(BUILD)/bin/regress: regress/regress.c
+	@mkdir -p $(@D)
+	@$(CC) $(CFLAGS) $< -o $@
+
+# --- one simulator per block: build/bin/<b>_sim, build/asan/bin/<b>_sim, build/bin/<b>_netlist_sim
+define BLOCK_RULES
+$(1)_RTL_OBJ := $(foreach t,$(TARGETS_$(1)),$(BUILD)/obj/glue/$(t)_rtl.o $(BUILD)/verilated/$(t)/V$(t)__ALL.a)
+$(BUILD)/bin/$(1)_sim: $(call c_obj,$(call block_src,$(1)),obj) $(foreach t,$(TARGETS_$(1)),$(BUILD)/obj/glue/$(t)_glue.o) $$($(1)_RTL_OBJ) $(VRUNTIME_OBJ)
+	@mkdir -p $$(@D)
+	@echo "  LINK     $$@"
+	@$(CXX) $$^ $(LDLIBS) -o $$@
+$(BUILD)/asan/bin/$(1)_sim: $(call c_obj,$(call block_src,$(1)),asan) $(foreach t,$(TARGETS_$(1)),$(BUILD)/obj/glue/$(t)_glue.o) $$($(1)_RTL_OBJ) $(VRUNTIME_OBJ)
+	@mkdir -p $$(@D)
+	@echo "  LINK     $$@ (ASan+UBSan)"
+	@$(CXX) -fsanitize=address,undefined $$^ $(LDLIBS) -o $$@
+$(BUILD)/bin/$(1)_netlist_sim: $(call c_obj,$(call block_src,$(1)),obj) $(foreach t,$(TARGETS_$(1)),$(BUILD)/obj/glue/$(t)_glue_netlist.o $(BUILD)/obj/glue/$(t)_netlist.o $(BUILD)/netlist/$(t)/V$(t)_netlist__ALL.a) $$($(1)_RTL_OBJ) $(VRUNTIME_OBJ)
+	@mkdir -p $$(@D)
+	@echo "  LINK     $$@"
+	@$(CXX) $$^ $(LDLIBS) -o $$@
+$(BUILD)/asan/bin/$(1)_netlist_sim: $(call c_obj,$(call block_src,$(1)),asan) $(foreach t,$(TARGETS_$(1)),$(BUILD)/obj/glue/$(t)_glue_netlist.o $(BUILD)/obj/glue/$(t)_netlist.o $(BUILD)/netlist/$(t)/V$(t)_netlist__ALL.a) $$($(1)_RTL_OBJ) $(VRUNTIME_OBJ)
+	@mkdir -p $$(@D)
+	@echo "  LINK     $$@ (ASan+UBSan)"
+	@$(CXX) -fsanitize=address,undefined $$^ $(LDLIBS) -o $$@
+$(BUILD)/bin/test_$(1): $(call c_obj,$(call model_src,$(1)) csim/$(1)/test_$(1).c,obj)
+	@mkdir -p $$(@D)
+	@$(CC) $$^ -lm -o $$@
+$(BUILD)/asan/bin/test_$(1): $(call c_obj,$(call model_src,$(1)) csim/$(1)/test_$(1).c,asan)
+	@mkdir -p $$(@D)
+	@$(CC) -fsanitize=address,undefined $$^ -lm -o $$@
+endef
+$(foreach b,$(BLOCKS),$(eval $(call BLOCK_RULES,$(b))))
+
+SIMS      := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_sim)
+ASAN_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_sim)
+NETLIST_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_netlist_sim)
+ASAN_NETLIST_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_netlist_sim)
+UNITS     := $(foreach b,$(BLOCKS),$(if $(wildcard csim/$(b)/test_$(b).c),$(BUILD)/asan/bin/test_$(b)))
+
+.PHONY: build build-asan build-netlist
+build: $(SIMS) $(BUILD)/bin/regress
+build-asan: $(ASAN_SIMS) $(ASAN_NETLIST_SIMS) $(BUILD)/bin/regress
+build-netlist: $(NETLIST_SIMS)
+
+# --- user targets --------------------------------------------------------------
+.PHONY: test lint unit regress sim waves wave-png synth bench clean
+
+# What CI runs (.ci/run): everything from a fresh clone.
+test: deps
+	@$(MAKE) lint
+	@$(MAKE) unit
+	@$(MAKE) regress R=smoke BIN_DIR=$(BUILD)/asan/bin
+
+lint: deps
+	@./mk/lint.sh
+
+unit: $(UNITS)
+	@for u in $(UNITS); do echo "== $$u"; $$u || exit 1; done
+
+BIN_DIR ?= $(BUILD)/bin
+regress: deps
+	@$(MAKE) -j$(JOBS) $(if $(filter $(BUILD)/asan/bin,$(BIN_DIR)),build-asan,build build-netlist)
+	@$(BUILD)/bin/regress --tag $(R) --jobs $(JOBS) --shard $(SHARD) --bin-dir $(BIN_DIR) --out $(BUILD)/regress
+
+sim: deps
+	@test -n "$(T)" || { echo "usage: make sim T=<test> SEED=<n> [WAVES=1] [MODE=model|rtl|netlist]"; exit 2; }
+	@$(MAKE) -j$(JOBS) build $(if $(filter netlist,$(MODE)),build-netlist)
+	@$(BUILD)/bin/regress --run $(T) --seed $(SEED) --bin-dir $(BUILD)/bin --out $(BUILD)/sim \
+	  $(if $(filter 1,$(WAVES)),--waves) $(if $(MODE),--mode $(MODE))
+
+waves: deps
+	@test -n "$(T)" || { echo "usage: make waves T=<test> [SEED=<n>]"; exit 2; }
+	@test -f $(BUILD)/sim/$(T).$(SEED)/view.gtkw || $(MAKE) sim T=$(T) SEED=$(SEED) WAVES=1 || true
+	@gtkwave $(BUILD)/sim/$(T).$(SEED)/view.gtkw
+
+wave-png: deps
+	@test -n "$(T)" || { echo "usage: make wave-png T=<test> [SEED=<n>]"; exit 2; }
+	@test -f $(BUILD)/sim/$(T).$(SEED)/view.gtkw || $(MAKE) sim T=$(T) SEED=$(SEED) WAVES=1 || true
+	@./mk/wave-png.sh $(BUILD)/sim/$(T).$(SEED)/view.gtkw $(BUILD)/sim/$(T).$(SEED)/waves.png
+
+synth: deps
+	@$(MAKE) -j$(JOBS) $(foreach t,$(TARGETS),$(BUILD)/synth/$(t).stat)
+	@./mk/synth-report.sh $(foreach t,$(TARGETS),$(t):$(TOP_$(t)))
+
+bench: deps
+	@$(MAKE) -j$(JOBS) build
+	@./mk/bench.sh $(foreach t,$(TARGETS),$(t))
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# make bench: simulation speed of every co-simulation target: the C model
+# alone, the Verilated RTL alone, the lockstep, and the lockstep with an FST
+# trace, each driven by the target's random test with its scoreboard off.
+#
+# All modes share the test's stimulus, which for blocks this small costs as
+# much as the simulators, so besides raw cycles/s the table gives the net cost
+# per cycle (mode minus a stimulus-only run) and the ratios of net costs.
+# Ratios come from one run on a shared machine; they are reported, never asserted.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CYCLES=${BENCH_CYCLES:-2000000}
+out=build/bench
+mkdir -p "$out"
+json=build/bench.json
+
+rate() { # bin test mode [extra] -> cycles/s
+  local log="$out/$2.$3${4:-}.log"
+  "$1" --test="$2" --mode="$3" --cycles="$CYCLES" --seed=1 --no-check --out="$out/$2.$3" "${@:4}" > "$log" 2>&1 || true
+  awk '{for(i=1;i<=NF;i++) if($i=="rate:") r=$(i+1)} END{print r+0}' "$log"
+}
+net() { awk -v r="$1" -v s="$2" 'BEGIN{ v = 1e9/r - 1e9/s; if (v < 0.01) v = 0.01; printf "%.2f", v }'; }
+
+printf '%-22s %10s %10s %10s %10s | %8s %8s %8s %8s | %9s %9s\n' target "model c/s" "rtl c/s" "lockstep" "lock+fst" \
+  "model ns" "rtl ns" "lock ns" "fst ns" "rtl/model" "lock/rtl"
+printf '%-22s %43s | %35s | %19s\n' "" "raw simulated cycles per second" "net ns per cycle (minus stimulus)" "net cost ratios"
+echo "{\"cycles\": $CYCLES, \"clock_mhz\": 400, \"targets\": [" > "$json"
+first=1
+for bin in build/bin/*_sim; do
+  [[ $bin == *_netlist_sim ]] && continue
+  declare -A done=()
+  while read -r test target _; do
+    [[ $test == *_random && -z ${done[$target]:-} ]] || continue
+    done[$target]=1
+    s=$(rate "$bin" "$test" stimulus)
+    m=$(rate "$bin" "$test" model); r=$(rate "$bin" "$test" rtl)
+    l=$(rate "$bin" "$test" lockstep); t=$(rate "$bin" "$test" lockstep --trace)
+    mn=$(net "$m" "$s"); rn=$(net "$r" "$s"); ln=$(net "$l" "$s"); tn=$(net "$t" "$s")
+    sp=$(awk -v a="$rn" -v b="$mn" 'BEGIN{printf "%.1f", a/b}')
+    lr=$(awk -v a="$ln" -v b="$rn" 'BEGIN{printf "%.2f", a/b}')
+    printf '%-22s %10.0f %10.0f %10.0f %10.0f | %8s %8s %8s %8s | %8sx %8sx\n' "$target" "$m" "$r" "$l" "$t" \
+      "$mn" "$rn" "$ln" "$tn" "$sp" "$lr"
+    [[ $first -eq 1 ]] || echo ',' >> "$json"; first=0
+    printf '  {"target": "%s", "test": "%s", "stimulus_cps": %s, "model_cps": %s, "rtl_cps": %s, "lockstep_cps": %s, "lockstep_fst_cps": %s, "net_ns": {"model": %s, "rtl": %s, "lockstep": %s, "lockstep_fst": %s}, "rtl_over_model": %s, "lockstep_over_rtl": %s}' \
+      "$target" "$test" "$s" "$m" "$r" "$l" "$t" "$mn" "$rn" "$ln" "$tn" "$sp" "$lr" >> "$json"
+  done < <("$bin" --list)
+  unset done
+done
+printf '\n]}\n' >> "$json"
+echo "targets (reported, not asserted): model >= 10x faster than RTL; lockstep <= 1.5x the time of RTL alone"
+echo "bench: $json"

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# make deps: install the Debian packages netcosim needs, only those missing.
+# Idempotent, and quick (one dpkg-query) when everything is present.
+set -euo pipefail
+
+pkgs=(
+  build-essential   # gcc, g++, make
+  verilator         # RTL simulation and lint (5.006 on Debian 12)
+  yosys             # synthesis and the gate-level netlist (0.23 on Debian 12)
+  gtkwave           # waveform viewer, fst2vcd
+  libsystemc-dev    # SystemC top level
+  libxml2-dev       # gluegen reads Verilator's XML
+  zlib1g-dev        # FST writer
+  xvfb xauth        # headless GTKWave for make wave-png
+  gnuplot-nox       # plots in reports
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+  [[ $p == \#* ]] && continue
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ $status == "install ok installed" ]] || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "deps: installing ${missing[*]}"
+sudo=""
+[[ $(id -u) -ne 0 ]] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "deps: done"

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# make synth: summarise yosys results per co-simulation target: generic cells
+# (yosys `synth`, no liberty: counts, not area), flip-flops, and logic depth
+# (`ltp -noff`, the longest combinational path in cells). Writes
+# build/synth/report.md, the table docs/<block>.md quotes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rep=build/synth/report.md
+{
+  echo "| target | module | cells | flip-flops | logic depth (ltp) |"
+  echo "|---|---|---:|---:|---:|"
+  for tm in "$@"; do
+    t=${tm%%:*} m=${tm#*:}
+    s=build/synth/$t.stat
+    cells=$(awk '/Number of cells:/{n=$NF} END{print n}' "$s")
+    ffs=$(awk '/\$_.*DFF.*_|\$_SDFF|\$_DFFE/{n+=$NF} END{print n+0}' "$s")
+    depth=$(grep -o 'length=[0-9]*' "$s" | tail -1 | cut -d= -f2)
+    echo "| $t | $m | $cells | $ffs | $depth |"
+  done
+} > "$rep"
+cat "$rep"
+echo "synth: $rep; netlists in build/synth/*.v (gate-level lockstep: make sim T=<test> MODE=netlist)"

@@ -1,0 +1,24 @@
+# Turns rtl/<block>/<block>.cosim files into make variables (build/mk/targets.mk).
+# Per target T: BLOCK_T, TOP_T, VPARAMS_T (Verilator -G flags), YPARAMS_T (yosys chparam).
+# With -v fmt=sh: one line per target instead, "T BLOCK TOP -GP=V ...", for scripts.
+FNR == 1 { n = split(FILENAME, parts, "/"); block = parts[n - 1] }
+{ sub(/#.*/, "") }
+$1 == "target" {
+  t = $2
+  if (t in seen) { printf "%s:%d: target '%s' defined twice\n", FILENAME, FNR, t > "/dev/stderr"; exit 1 }
+  seen[t] = 1
+  vp = ""; yp = ""
+  for (i = 4; i <= NF; i++) {
+    if ($i !~ /^[A-Za-z_][A-Za-z0-9_]*=[0-9]+$/) {
+      printf "%s:%d: parameter '%s' must be Name=decimal\n", FILENAME, FNR, $i > "/dev/stderr"; exit 1
+    }
+    split($i, kv, "=")
+    vp = vp " -G" kv[1] "=" kv[2]
+    yp = yp " -set " kv[1] " " kv[2]
+  }
+  if (fmt == "sh") { print t, block, $3 vp; next }
+  printf "TARGETS_%s += %s\nBLOCK_%s := %s\nTOP_%s := %s\n", block, t, t, block, t, $3
+  printf "VPARAMS_%s :=%s\nYPARAMS_%s :=%s\n", t, vp, t, yp
+  blocks[block] = 1
+}
+END { if (fmt != "sh") for (b in blocks) printf "BLOCKS += %s\n", b }

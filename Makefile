@@ -44,9 +44,11 @@ LDLIBS   := -lz -pthread -lm
 INC_ALL   = -Itestbench -Icsim $(foreach b,$(BLOCKS),-Icsim/$(b)) $(foreach t,$(TARGETS),-I$(BUILD)/glue/$(t))
 ENGINE_SRC := testbench/engine.c testbench/waves.c testbench/rng.c testbench/sim_main.c
 
-# Sources of a block's simulator: its model, binding and tests.
-model_src = $(filter-out csim/$(1)/test_%.c,$(wildcard csim/$(1)/*.c))
-block_src = $(ENGINE_SRC) $(call model_src,$(1)) testbench/bind/$(1).c $(wildcard regress/tests/$(1)_*.c)
+# Sources of a block's simulator: all C models (blocks reuse each other's,
+# e.g. cp samples with the common LFSR), the block's binding and its tests.
+MODEL_SRC := $(filter-out %/test_%.c,$(wildcard csim/*/*.c))
+UNIT_SRC  := $(wildcard csim/*/test_*.c)
+block_src = $(ENGINE_SRC) $(MODEL_SRC) testbench/bind/$(1).c $(wildcard regress/tests/$(1)_*.c)
 c_obj     = $(patsubst %.c,$(BUILD)/$(2)/%.o,$(1))
 
 # --- setup ---------------------------------------------------------------------
@@ -168,12 +170,6 @@ $(BUILD)/asan/bin/$(1)_netlist_sim: $(call c_obj,$(call block_src,$(1)),asan) $(
 	@mkdir -p $$(@D)
 	@echo "  LINK     $$@ (ASan+UBSan)"
 	@$(CXX) -fsanitize=address,undefined $$^ $(LDLIBS) -o $$@
-$(BUILD)/bin/test_$(1): $(call c_obj,$(call model_src,$(1)) csim/$(1)/test_$(1).c,obj)
-	@mkdir -p $$(@D)
-	@$(CC) $$^ -lm -o $$@
-$(BUILD)/asan/bin/test_$(1): $(call c_obj,$(call model_src,$(1)) csim/$(1)/test_$(1).c,asan)
-	@mkdir -p $$(@D)
-	@$(CC) -fsanitize=address,undefined $$^ -lm -o $$@
 endef
 $(foreach b,$(BLOCKS),$(eval $(call BLOCK_RULES,$(b))))
 
@@ -181,7 +177,15 @@ SIMS      := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_sim)
 ASAN_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_sim)
 NETLIST_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_netlist_sim)
 ASAN_NETLIST_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_netlist_sim)
-UNITS     := $(foreach b,$(BLOCKS),$(if $(wildcard csim/$(b)/test_$(b).c),$(BUILD)/asan/bin/test_$(b)))
+UNITS     := $(patsubst %.c,$(BUILD)/asan/bin/%,$(notdir $(UNIT_SRC)))
+
+# C model unit tests: one binary per csim/<block>/test_*.c, sanitizers on.
+define UNIT_RULES
+$(BUILD)/asan/bin/$(basename $(notdir $(1))): $(call c_obj,$(MODEL_SRC) $(1),asan)
+	@mkdir -p $$(@D)
+	@$(CC) -fsanitize=address,undefined $$^ -lm -o $$@
+endef
+$(foreach u,$(UNIT_SRC),$(eval $(call UNIT_RULES,$(u))))
 
 .PHONY: build build-asan build-netlist
 build: $(SIMS) $(BUILD)/bin/regress
@@ -200,7 +204,8 @@ test: deps
 lint: deps
 	@./mk/lint.sh
 
-unit: $(UNITS)
+unit: deps
+	@$(MAKE) -j$(JOBS) $(UNITS)
 	@for u in $(UNITS); do echo "== $$u"; $$u || exit 1; done
 
 BIN_DIR ?= $(BUILD)/bin

@@ -9,7 +9,7 @@ waivers=rtl/lint.vlt
 
 for f in rtl/*/*.f; do
   block=$(basename "$(dirname "$f")")
-  for sv in $(cat "$f"); do
+  for sv in $(grep "^rtl/$block/" "$f"); do
     mod=$(basename "$sv" .sv)
     [[ $mod == *_pkg ]] && continue
     if ! out=$(verilator --lint-only -Wall "$waivers" --top-module "$mod" -f "$f" 2>&1); then

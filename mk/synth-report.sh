@@ -12,6 +12,7 @@ rep=build/synth/report.md
   for tm in "$@"; do
     t=${tm%%:*} m=${tm#*:}
     s=build/synth/$t.stat
+    if [[ ! -s $s ]]; then echo "| $t | $m | failed: see build/synth/$t.log | | |"; continue; fi
     cells=$(awk '/Number of cells:/{n=$NF} END{print n}' "$s")
     ffs=$(awk '/\$_.*DFF.*_|\$_SDFF|\$_DFFE/{n+=$NF} END{print n+0}' "$s")
     depth=$(grep -o 'length=[0-9]*' "$s" | tail -1 | cut -d= -f2)

@@ -1,8 +1,10 @@
 # Turns rtl/<block>/<block>.cosim files into make variables (build/mk/targets.mk).
 # Per target T: BLOCK_T, TOP_T, VPARAMS_T (Verilator -G flags), YPARAMS_T (yosys chparam).
-# With -v fmt=sh: one line per target instead, "T BLOCK TOP -GP=V ...", for scripts.
+# "gate T" lines: T's yosys netlist is built and co-simulated (GATE_TARGETS).
+# With -v fmt=sh: one line per target instead, "T BLOCK TOP GATE -GP=V ...", for scripts.
 FNR == 1 { n = split(FILENAME, parts, "/"); block = parts[n - 1] }
 { sub(/#.*/, "") }
+$1 == "gate" { gate[$2] = 1; printf "GATE_TARGETS += %s\n", $2 > (fmt == "sh" ? "/dev/null" : "/dev/stdout"); next }
 $1 == "target" {
   t = $2
   if (t in seen) { printf "%s:%d: target '%s' defined twice\n", FILENAME, FNR, t > "/dev/stderr"; exit 1 }
@@ -16,9 +18,12 @@ $1 == "target" {
     vp = vp " -G" kv[1] "=" kv[2]
     yp = yp " -set " kv[1] " " kv[2]
   }
-  if (fmt == "sh") { print t, block, $3 vp; next }
+  if (fmt == "sh") { line[t] = t " " block " " $3; params[t] = vp; order[++nt] = t; next }
   printf "TARGETS_%s += %s\nBLOCK_%s := %s\nTOP_%s := %s\n", block, t, t, block, t, $3
   printf "VPARAMS_%s :=%s\nYPARAMS_%s :=%s\n", t, vp, t, yp
   blocks[block] = 1
 }
-END { if (fmt != "sh") for (b in blocks) printf "BLOCKS += %s\n", b }
+END {
+  if (fmt == "sh") { for (k = 1; k <= nt; k++) print line[order[k]], (order[k] in gate) ? "gate" : "-", params[order[k]] }
+  else for (b in blocks) printf "BLOCKS += %s\n", b
+}

@@ -311,7 +311,8 @@ int sim_run(const sim_opts_t *o) {
   if (failed && r.kind != FAIL_SETUP && can_trace && !traced && !expected) {
     uint64_t from = r.cycle > o->wave_window ? r.cycle - o->wave_window : 0;
     run_result_t r2;
-    run_once(o, fst, from, r.cycle, true, &r2);
+    /* a final-check failure needs the whole run again, to reach the check */
+    run_once(o, fst, from, r.kind == FAIL_FINISH ? UINT64_MAX : r.cycle, true, &r2);
     traced = true;
     if (r2.kind != r.kind || r2.cycle != r.cycle)
       printf("warning: the traced rerun did not fail the same way (%s): the test is not deterministic\n",

@@ -150,8 +150,8 @@ static int find_out(const char *name) {
   return -1;
 }
 
-/* The .cosim file: "target NAME TOP [P=V ...]" and
- * "compare TOP.PORT when [!]PORT" lines; '#' starts a comment. */
+/* The .cosim file: "target NAME TOP [P=V ...]", "compare TOP.PORT when [!]PORT"
+ * and "gate NAME" lines; '#' starts a comment. */
 static void read_cosim(const char *path, const char *target) {
   FILE *f = fopen(path, "r");
   if (!f) die("cannot open %s: %s", path, strerror(errno));
@@ -190,8 +190,10 @@ static void read_cosim(const char *path, const char *target) {
       if (ci == p) die("%s:%d: '%s' cannot gate itself", path, lineno, c);
       out_ports[p].cond = ci;
       out_ports[p].cond_value = val;
+    } else if (strcmp(tok[0], "gate") == 0) {
+      if (nt != 2) die("%s:%d: expected 'gate TARGET'", path, lineno); /* read by the Makefile */
     } else {
-      die("%s:%d: unknown directive '%s' (expected 'target' or 'compare')", path, lineno, tok[0]);
+      die("%s:%d: unknown directive '%s' (expected target, compare or gate)", path, lineno, tok[0]);
     }
   }
   fclose(f);

@@ -21,9 +21,9 @@ module common_crc32 (
   logic        keep_legal;
 
   // yosys 0.23 reads neither `return` nor direction-less arguments.
-  function automatic logic [31:0] feed_byte(input logic [31:0] crc, input logic [7:0] b);
+  function automatic logic [31:0] feed_byte(input logic [31:0] crc_in, input logic [7:0] b);
     logic [31:0] c;
-    c = crc ^ {24'h0, b};
+    c = crc_in ^ {24'h0, b};
     for (int i = 0; i < 8; i++) begin
       c = c[0] ? ((c >> 1) ^ Poly) : (c >> 1);
     end

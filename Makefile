@@ -108,7 +108,7 @@ $(BUILD)/obj/glue/$(1)_glue_netlist.o: $(BUILD)/glue/$(1)/$(1)_glue.c
 $(BUILD)/synth/$(1).v $(BUILD)/synth/$(1).stat &: $$(shell sed 's/^/.\//' rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f 2>/dev/null) $(BUILD)/mk/targets.mk
 	@mkdir -p $(BUILD)/synth
 	@echo "  SYNTH    $(1)"
-	@yosys -q -l $(BUILD)/synth/$(1).log -p "read_verilog -sv $$$$(tr '\n' ' ' < rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f); \
+	@ulimit -v 16000000; yosys -q -l $(BUILD)/synth/$(1).log -p "read_verilog -sv $$$$(tr '\n' ' ' < rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f); \
 	  chparam $(YPARAMS_$(1)) $(TOP_$(1)); synth -top $(TOP_$(1)) -flatten; \
 	  tee -q -o $(BUILD)/synth/$(1).stat stat; tee -q -a $(BUILD)/synth/$(1).stat ltp -noff; \
 	  write_verilog -noattr $(BUILD)/synth/$(1).v"
@@ -154,6 +154,8 @@ $(BUILD)/bin/regress: regress/regress.c
 # --- one simulator per block: build/bin/<b>_sim, build/asan/bin/<b>_sim, build/bin/<b>_netlist_sim
 define BLOCK_RULES
 $(1)_RTL_OBJ := $(foreach t,$(TARGETS_$(1)),$(BUILD)/obj/glue/$(t)_rtl.o $(BUILD)/verilated/$(t)/V$(t)__ALL.a)
+# the netlist simulator: gate targets with their netlist, the others as in the RTL build
+$(1)_NETLIST_OBJ := $(foreach t,$(TARGETS_$(1)),$(if $(filter $(t),$(GATE_TARGETS)),$(BUILD)/obj/glue/$(t)_glue_netlist.o $(BUILD)/obj/glue/$(t)_netlist.o $(BUILD)/netlist/$(t)/V$(t)_netlist__ALL.a,$(BUILD)/obj/glue/$(t)_glue.o))
 $(BUILD)/bin/$(1)_sim: $(call c_obj,$(call block_src,$(1)),obj) $(foreach t,$(TARGETS_$(1)),$(BUILD)/obj/glue/$(t)_glue.o) $$($(1)_RTL_OBJ) $(VRUNTIME_OBJ)
 	@mkdir -p $$(@D)
 	@echo "  LINK     $$@"
@@ -162,11 +164,11 @@ $(BUILD)/asan/bin/$(1)_sim: $(call c_obj,$(call block_src,$(1)),asan) $(foreach 
 	@mkdir -p $$(@D)
 	@echo "  LINK     $$@ (ASan+UBSan)"
 	@$(CXX) -fsanitize=address,undefined $$^ $(LDLIBS) -o $$@
-$(BUILD)/bin/$(1)_netlist_sim: $(call c_obj,$(call block_src,$(1)),obj) $(foreach t,$(TARGETS_$(1)),$(BUILD)/obj/glue/$(t)_glue_netlist.o $(BUILD)/obj/glue/$(t)_netlist.o $(BUILD)/netlist/$(t)/V$(t)_netlist__ALL.a) $$($(1)_RTL_OBJ) $(VRUNTIME_OBJ)
+$(BUILD)/bin/$(1)_netlist_sim: $(call c_obj,$(call block_src,$(1)),obj) $$($(1)_NETLIST_OBJ) $$($(1)_RTL_OBJ) $(VRUNTIME_OBJ)
 	@mkdir -p $$(@D)
 	@echo "  LINK     $$@"
 	@$(CXX) $$^ $(LDLIBS) -o $$@
-$(BUILD)/asan/bin/$(1)_netlist_sim: $(call c_obj,$(call block_src,$(1)),asan) $(foreach t,$(TARGETS_$(1)),$(BUILD)/obj/glue/$(t)_glue_netlist.o $(BUILD)/obj/glue/$(t)_netlist.o $(BUILD)/netlist/$(t)/V$(t)_netlist__ALL.a) $$($(1)_RTL_OBJ) $(VRUNTIME_OBJ)
+$(BUILD)/asan/bin/$(1)_netlist_sim: $(call c_obj,$(call block_src,$(1)),asan) $$($(1)_NETLIST_OBJ) $$($(1)_RTL_OBJ) $(VRUNTIME_OBJ)
 	@mkdir -p $$(@D)
 	@echo "  LINK     $$@ (ASan+UBSan)"
 	@$(CXX) -fsanitize=address,undefined $$^ $(LDLIBS) -o $$@
@@ -230,7 +232,7 @@ wave-png: deps
 	@./mk/wave-png.sh $(BUILD)/sim/$(T).$(SEED)/view.gtkw $(BUILD)/sim/$(T).$(SEED)/waves.png
 
 synth: deps
-	@$(MAKE) -j$(JOBS) $(foreach t,$(TARGETS),$(BUILD)/synth/$(t).stat)
+	@$(MAKE) -j$(JOBS) -k $(foreach t,$(TARGETS),$(BUILD)/synth/$(t).stat) || true
 	@./mk/synth-report.sh $(foreach t,$(TARGETS),$(t):$(TOP_$(t)))
 
 bench: deps

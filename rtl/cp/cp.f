@@ -1,0 +1,12 @@
+rtl/common/common_lfsr32.sv
+rtl/cp/cp_pkg.sv
+rtl/cp/cp_config.sv
+rtl/cp/cp_queue_monitor.sv
+rtl/cp/cp_sampler.sv
+rtl/cp/cp_quantiser.sv
+rtl/cp/cp_fb_calc.sv
+rtl/cp/cp_flow_table.sv
+rtl/cp/cp_feedback.sv
+rtl/cp/cp_bcn_out.sv
+rtl/cp/cp_counters.sv
+rtl/cp/cp.sv

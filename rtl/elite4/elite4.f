@@ -1,0 +1,12 @@
+rtl/common/common_fifo.sv
+rtl/common/common_credit_counter.sv
+rtl/common/common_rr_arbiter.sv
+rtl/common/common_crc32.sv
+rtl/elite4/elite4_pkg.sv
+rtl/elite4/elite4_route_decode.sv
+rtl/elite4/elite4_input_unit.sv
+rtl/elite4/elite4_vc_alloc.sv
+rtl/elite4/elite4_switch_alloc.sv
+rtl/elite4/elite4_output_unit.sv
+rtl/elite4/elite4_counters.sv
+rtl/elite4/elite4.sv

@@ -1,0 +1,46 @@
+// Decodes the front tag of a HEAD's route word. Spec: docs/elite4.md §3.
+//
+// Tags 0..NumPorts-1 name a port, 13 asks for any up-link, 14 broadcasts to
+// the port range held in the next tag; anything else is illegal. The used
+// tag(s) are removed and 0xF shifted in, so a route that runs out of tags
+// ends in an illegal tag.
+module elite4_route_decode #(
+  parameter int unsigned NumPorts = 8
+) (
+  input  logic [31:0]         route_i,
+  output logic                legal_o,
+  output logic                up_o,       // adaptive: any up-link
+  output logic                bcast_o,
+  output logic [NumPorts-1:0] mask_o,     // requested ports (explicit or broadcast)
+  output logic [31:0]         stripped_o  // the route word the HEAD leaves with
+);
+
+  logic [3:0] tag, range_tag;
+  logic [1:0] lo, hi;
+
+  always_comb begin
+    tag       = route_i[3:0];
+    range_tag = route_i[7:4];
+    lo        = range_tag[3:2];
+    hi        = range_tag[1:0];
+    legal_o   = 1'b0;
+    up_o      = 1'b0;
+    bcast_o   = 1'b0;
+    mask_o    = '0;
+    if (32'(tag) < NumPorts) begin
+      legal_o = 1'b1;
+      mask_o  = NumPorts'(1) << tag;
+    end else if (tag == elite4_pkg::TagUp) begin
+      legal_o = 1'b1;
+      up_o    = 1'b1;
+    end else if (tag == elite4_pkg::TagBcast && lo <= hi && 32'(hi) < NumPorts) begin
+      legal_o = 1'b1;
+      bcast_o = 1'b1;
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        mask_o[p] = (p >= 32'(lo)) && (p <= 32'(hi));
+      end
+    end
+    stripped_o = (tag == elite4_pkg::TagBcast) ? {8'hFF, route_i[31:8]} : {4'hF, route_i[31:4]};
+  end
+
+endmodule

@@ -19,6 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "unit.h"
+
 #include "common/common_lfsr32.h"
 #include "cp.h"
 
@@ -26,82 +28,10 @@
 /* Harness                                                                              */
 /* ------------------------------------------------------------------------------------ */
 
-typedef struct {
-    unsigned long passed;
-    unsigned long failed;
-    uint64_t rng; /* splitmix64 state: the only source of randomness */
-} tctx_t;
-
-static bool check_impl(tctx_t *t, bool ok, const char *file, int line, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
-static bool check_impl(tctx_t *t, bool ok, const char *file, int line, const char *fmt, ...)
-{
-    if (ok) {
-        t->passed++;
-        return true;
-    }
-    t->failed++;
-    printf("FAIL %s:%d: ", file, line);
-    va_list ap;
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    return false;
-}
-
-/* CHECK(t, condition, printf-style message): records pass/fail; evaluates to the result. */
-#define CHECK(t, cond, ...) check_impl((t), (cond) ? true : false, __FILE__, __LINE__, __VA_ARGS__)
-
-static uint64_t rnd64(tctx_t *t)
-{
-    uint64_t z = (t->rng += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
+static uint64_t rnd64(tctx_t *t) { return unit_splitmix64(&t->rng); }
 static uint32_t rnd32(tctx_t *t) { return (uint32_t)(rnd64(t) >> 32); }
 static uint64_t rnd_below(tctx_t *t, uint64_t n) { return n == 0 ? 0 : rnd64(t) % n; }
 static bool rnd_pct(tctx_t *t, unsigned pct) { return rnd_below(t, 100) < pct; }
-
-/* Capture what a call prints to stderr. Falls back to not capturing if tmpfile fails. */
-typedef struct {
-    FILE *tmp;
-    int saved_fd;
-} capture_t;
-
-static void capture_begin(capture_t *c)
-{
-    fflush(stderr);
-    c->saved_fd = -1;
-    c->tmp = tmpfile();
-    if (c->tmp == NULL)
-        return;
-    c->saved_fd = dup(fileno(stderr));
-    if (c->saved_fd < 0 || dup2(fileno(c->tmp), fileno(stderr)) < 0) {
-        if (c->saved_fd >= 0)
-            close(c->saved_fd);
-        fclose(c->tmp);
-        c->tmp = NULL;
-        c->saved_fd = -1;
-    }
-}
-
-static void capture_end(capture_t *c, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    fflush(stderr);
-    if (c->tmp == NULL)
-        return;
-    dup2(c->saved_fd, fileno(stderr));
-    close(c->saved_fd);
-    rewind(c->tmp);
-    size_t n = fread(buf, 1, len - 1, c->tmp);
-    buf[n] = '\0';
-    fclose(c->tmp);
-}
 
 static unsigned count_lines(const char *s)
 {
@@ -2109,6 +2039,5 @@ int main(int argc, char **argv)
 
     if (t.failed != 0)
         printf("rerun: %s --seed=%" PRIu64 " --cycles=%lu\n", argv[0], seed, cycles);
-    printf("%lu passed, %lu failed\n", t.passed, t.failed);
-    return t.failed == 0 ? 0 : 1;
+    return unit_summary(&t);
 }

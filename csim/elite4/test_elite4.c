@@ -28,88 +28,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "unit.h"
+
 #include "elite4.h"
 
 /* ------------------------------------------------------------------------------------ */
 /* Harness                                                                              */
 /* ------------------------------------------------------------------------------------ */
 
-typedef struct {
-    unsigned long passed;
-    unsigned long failed;
-    uint64_t rng; /* splitmix64 state: the only source of randomness */
-} tctx_t;
-
-static bool check_impl(tctx_t *t, bool ok, const char *file, int line, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
-static bool check_impl(tctx_t *t, bool ok, const char *file, int line, const char *fmt, ...)
-{
-    if (ok) {
-        t->passed++;
-        return true;
-    }
-    t->failed++;
-    printf("FAIL %s:%d: ", file, line);
-    va_list ap;
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    return false;
-}
-
-/* CHECK(t, condition, printf-style message): records pass/fail; evaluates to the result. */
-#define CHECK(t, cond, ...) check_impl((t), (cond) ? true : false, __FILE__, __LINE__, __VA_ARGS__)
-
-static uint64_t rnd64(uint64_t *st)
-{
-    uint64_t z = (*st += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
+static uint64_t rnd64(uint64_t *st) { return unit_splitmix64(st); }
 static uint32_t rnd32(uint64_t *st) { return (uint32_t)(rnd64(st) >> 32); }
 static unsigned rnd_below(uint64_t *st, unsigned n) { return (unsigned)(rnd64(st) % n); }
 static bool rnd_pct(uint64_t *st, unsigned pct) { return rnd_below(st, 100) < pct; }
-
-/* Capture what init prints to stderr, so bad-cfg tests can check the message. */
-typedef struct {
-    FILE *tmp;
-    int saved_fd;
-} capture_t;
-
-static void capture_begin(capture_t *c)
-{
-    fflush(stderr);
-    c->saved_fd = -1;
-    c->tmp = tmpfile();
-    if (c->tmp == NULL)
-        return;
-    c->saved_fd = dup(fileno(stderr));
-    if (c->saved_fd < 0 || dup2(fileno(c->tmp), fileno(stderr)) < 0) {
-        if (c->saved_fd >= 0)
-            close(c->saved_fd);
-        fclose(c->tmp);
-        c->tmp = NULL;
-        c->saved_fd = -1;
-    }
-}
-
-static void capture_end(capture_t *c, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    fflush(stderr);
-    if (c->tmp == NULL)
-        return;
-    dup2(c->saved_fd, fileno(stderr));
-    close(c->saved_fd);
-    rewind(c->tmp);
-    size_t n = fread(buf, 1, len - 1, c->tmp);
-    buf[n] = '\0';
-    fclose(c->tmp);
-}
 
 /* Reference CRC-32 (table-driven, independent of the model): of body words, bytes
    little-endian. This is the value a TAIL carries. */
@@ -1785,6 +1715,5 @@ int main(int argc, char **argv)
     test_random(&t, cycles);
     test_bugs_random(&t);
 
-    printf("%lu passed, %lu failed\n", t.passed, t.failed);
-    return t.failed != 0;
+    return unit_summary(&t);
 }

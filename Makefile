@@ -240,7 +240,7 @@ synth: deps
 
 bench: deps
 	@$(MAKE) -j$(JOBS) build
-	@./mk/bench.sh $(foreach t,$(TARGETS),$(t))
+	@./mk/bench.sh $(BLOCKS)
 
 clean:
 	rm -rf $(BUILD)

@@ -26,8 +26,8 @@ printf '%-22s %10s %10s %10s %10s | %8s %8s %8s %8s | %9s %9s\n' target "model c
 printf '%-22s %43s | %35s | %19s\n' "" "raw simulated cycles per second" "net ns per cycle (minus stimulus)" "net cost ratios"
 echo "{\"cycles\": $CYCLES, \"clock_mhz\": 400, \"targets\": [" > "$json"
 first=1
-for bin in build/bin/*_sim; do
-  [[ $bin == *_netlist_sim ]] && continue
+for block in "$@"; do
+  bin=build/bin/${block}_sim
   declare -A done=()
   while read -r test target _; do
     [[ $test == *_random && -z ${done[$target]:-} ]] || continue
@@ -46,6 +46,20 @@ for bin in build/bin/*_sim; do
   done < <("$bin" --list)
   unset done
 done
-printf '\n]}\n' >> "$json"
+printf '\n]' >> "$json"
 echo "targets (reported, not asserted): model >= 10x faster than RTL; lockstep <= 1.5x the time of RTL alone"
+
+# Experiments built on the blocks: their own speed measures, as CSV files.
+extra=()
+if [[ -x build/bin/cp_hotspot_sim ]]; then
+  echo; echo "cp hotspot experiment (simulated seconds per wall second, growth with N):"
+  NS=${BENCH_NS:-"16 32 64 128 256"} BENCH_CMS=${BENCH_CMS:-"none ecm"} ./mk/cp-hotspot.sh bench
+  extra+=("\"cp_hotspot\": \"build/reports/cp_hotspot/bench.csv\"")
+fi
+if [[ -x build/bin/elite4_fabric_sim && -x mk/elite4-reports.sh ]]; then
+  echo; echo "elite4 fabric (node-cycles per second, all-model vs all-RTL):"
+  ./mk/elite4-reports.sh bench
+  extra+=("\"elite4_fabric\": \"build/reports/elite4/bench.csv\"")
+fi
+printf ', "experiments": {%s}}\n' "$(IFS=,; echo "${extra[*]}")" >> "$json"
 echo "bench: $json"

@@ -4,6 +4,8 @@
  */
 #include "cphs_params.h"
 
+#include "bind/cp.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -298,9 +300,19 @@ int cphs_params_check(const cphs_params_t *p, char *err, size_t errlen)
                     p->ingress / CPHS_KB, p->n);
     if (p->cm != CPHS_CM_NONE) {
         if (p->w > 15) return fail(err, errlen, "w=%u must be 0..15", p->w);
-        if (p->qeq == 0 || p->bcnmax <= p->qeq) return fail(err, errlen, "need 0 < qeq < bcnmax");
-        if (p->qeq_flow == 0 || p->bcnmax_flow <= p->qeq_flow)
-            return fail(err, errlen, "need 0 < qeq_flow < bcnmax_flow");
+        /* The CP's own validation (the checks its APPLY does), so a bad scenario gets
+           the message naming the register, e.g. "cp: BCNMAX=... must be above QEQ=...". */
+        cp_regs_t r;
+        cp_regs_default(&r);
+        r.mode = CP_MODE_ECM;
+        r.qeq = p->qeq;
+        r.w = p->w;
+        r.bcnmax = p->bcnmax;
+        r.qeq_flow = p->qeq_flow;
+        r.bcnmax_flow = p->bcnmax_flow;
+        char why[200];
+        if (cp_regs_check(&r, (unsigned)CP_EXP_PARAM_QW, why, sizeof why))
+            return fail(err, errlen, "%s", why);
         if ((p->cm == CPHS_CM_E2CM) && p->probe_bytes == 0)
             return fail(err, errlen, "e2cm needs probe_kb > 0");
     }

@@ -113,6 +113,14 @@ $(BUILD)/synth/$(1).v $(BUILD)/synth/$(1).stat &: $$(shell sed 's/^/.\//' rtl/$(
 	  tee -q -o $(BUILD)/synth/$(1).stat stat; tee -q -a $(BUILD)/synth/$(1).stat ltp -noff; \
 	  write_verilog -noattr $(BUILD)/synth/$(1).v"
 
+# per-module figures: the same target synthesized without flattening (make synth only)
+$(BUILD)/synth/$(1).modules: $$(shell sed 's/^/.\//' rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f 2>/dev/null) $(BUILD)/mk/targets.mk
+	@mkdir -p $(BUILD)/synth
+	@echo "  SYNTH    $(1) (per module)"
+	@ulimit -v 16000000; yosys -q -l $(BUILD)/synth/$(1).modules.log -p "read_verilog -sv $$$$(tr '\n' ' ' < rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f); \
+	  chparam $(YPARAMS_$(1)) $(TOP_$(1)); synth -top $(TOP_$(1)); \
+	  tee -q -o $$@.tmp stat; tee -q -a $$@.tmp ltp -noff" && mv $$@.tmp $$@
+
 $(BUILD)/netlist/$(1)/V$(1)_netlist__ALL.a: $(BUILD)/synth/$(1).v
 	@echo "  VERILATE $(1) (netlist)"
 	@rm -rf $(BUILD)/netlist/$(1) && mkdir -p $(BUILD)/netlist/$(1)
@@ -177,9 +185,10 @@ $(foreach b,$(BLOCKS),$(eval $(call BLOCK_RULES,$(b))))
 
 # Experiments built on the blocks (each a fragment with its own binary).
 include mk/cp_hotspot.mk
+include mk/elite4_fabric.mk
 
-SIMS      := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_sim) $(CPHS_SIMS)
-ASAN_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_sim) $(CPHS_ASAN_SIMS)
+SIMS      := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_sim) $(CPHS_SIMS) $(E4F_SIMS)
+ASAN_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_sim) $(CPHS_ASAN_SIMS) $(E4F_ASAN_SIMS)
 NETLIST_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_netlist_sim)
 ASAN_NETLIST_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_netlist_sim)
 UNITS     := $(patsubst %.c,$(BUILD)/asan/bin/%,$(notdir $(UNIT_SRC)))
@@ -235,7 +244,7 @@ wave-png: deps
 	@./mk/wave-png.sh $(BUILD)/sim/$(T).$(SEED)/view.gtkw $(BUILD)/sim/$(T).$(SEED)/waves.png
 
 synth: deps
-	@$(MAKE) -j$(JOBS) -k $(foreach t,$(TARGETS),$(BUILD)/synth/$(t).stat) || true
+	@$(MAKE) -j$(JOBS) -k $(foreach t,$(TARGETS),$(BUILD)/synth/$(t).stat $(BUILD)/synth/$(t).modules) || true
 	@./mk/synth-report.sh $(foreach t,$(TARGETS),$(t):$(TOP_$(t)))
 
 bench: deps

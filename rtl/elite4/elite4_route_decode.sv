@@ -29,7 +29,7 @@ module elite4_route_decode #(
     mask_o    = '0;
     if (32'(tag) < NumPorts) begin
       legal_o = 1'b1;
-      mask_o  = NumPorts'(1) << tag;
+      for (int unsigned p = 0; p < NumPorts; p++) mask_o[p] = (32'(tag) == p);
     end else if (tag == elite4_pkg::TagUp) begin
       legal_o = 1'b1;
       up_o    = 1'b1;

@@ -38,10 +38,16 @@ module elite4_vc_alloc #(
   logic                       ok, found;
   logic [PortW-1:0]           best;
   logic [CntW-1:0]            best_cred, c;
+  logic                       up_granted;
+  logic [PortW-1:0]           last_up;
   int unsigned                q, v, o;
 
+  // One-hot decodes and the pointer update are written without shifters or
+  // adders inside the loop: synthesis would otherwise try to share 32 copies.
   always_comb begin
     q = 0; v = 0; o = 0;
+    up_granted = 1'b0;
+    last_up = '0;
     claimed      = '0;
     grant_o      = '0;
     grant_mask_o = '0;
@@ -64,9 +70,10 @@ module elite4_vc_alloc #(
             end
           end
           if (found) begin
-            want = NumPorts'(1) << best;
+            for (int unsigned p = 0; p < NumPorts; p++) want[p] = (32'(best) == p);
             ok = 1'b1;
-            uptr_d = (32'(best) == NumPorts - 1) ? '0 : best + 1'b1;
+            up_granted = 1'b1;
+            last_up = best;   // the last adaptive grant in this cycle's order
           end
         end else begin
           want = req_mask_i[q*NumPorts +: NumPorts];
@@ -84,6 +91,7 @@ module elite4_vc_alloc #(
         end
       end
     end
+    if (up_granted) uptr_d = (32'(last_up) == NumPorts - 1) ? '0 : last_up + 1'b1;
     aptr_d = (32'(aptr_q) == NumReq - 1) ? '0 : aptr_q + 1'b1;
   end
 

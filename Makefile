@@ -64,6 +64,8 @@ help:
 	@echo "  make lint                   verilator -Wall and yosys synth of every block"
 	@echo "  make synth                  yosys per target: cells, depth; netlist for MODE=netlist"
 	@echo "  make bench                  simulation speed table, build/bench.json"
+	@echo "  make cp-hotspot             seed 001's ECM/E2CM hotspot experiment (MATRIX=seed|full)"
+	@echo "  make elite4-reports         fat-tree throughput/latency/breakdown reports"
 	@echo "  make unit                   C model unit tests"
 	@echo "  make clean                  remove build/"
 

@@ -59,7 +59,7 @@ fi
 if [[ -x build/bin/elite4_fabric_sim && -x mk/elite4-reports.sh ]]; then
   echo; echo "elite4 fabric (node-cycles per second, all-model vs all-RTL):"
   ./mk/elite4-reports.sh bench
-  extra+=("\"elite4_fabric\": \"build/reports/elite4/bench.csv\"")
+  extra+=("\"elite4_fabric\": \"build/reports/elite4/bench/bench.csv\"")
 fi
 printf ', "experiments": {%s}}\n' "$(IFS=,; echo "${extra[*]}")" >> "$json"
 echo "bench: $json"

@@ -1,0 +1,542 @@
+/*
+ * build/bin/elite4_fabric_sim -- elite4 switches in radix-4 fat-trees with
+ * traffic endpoints; every switch the C model or the Verilated RTL.
+ *
+ *   elite4_fabric_sim [--test=NAME] [--seed=N] [--cycles=N] [--out=DIR]
+ *       [--mode=model|rtl] [--rtl=all|none|LIST] [--nodes=4|16|64|256]
+ *       [--traffic=uniform|complement|hotspot] [--load=X] [--body=N]
+ *       [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]
+ *       [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X]
+ *       [--records=on|off] [--inject-bug=NAME] [--expect-fail=check[@N]] [--trace[=DIR]]
+ *   elite4_fabric_sim --list
+ *
+ * Without --test (or --test=run) one run: the scoreboard, switch errors
+ * and deadlock detection are always on; reports go to --out (default
+ * build/reports/elite4/runs/<name>). --test=NAME runs a named check (its
+ * scenario first, then the flags, in order, override it) or `bench`.
+ * --cycles is the injection window; --warmup (default cycles / 5) starts the
+ * statistics window. --rtl=LIST: switch ids and ranges, e.g. 0,3,8-11.
+ * --inject-bug: an elite4 model bug (model instances only) or a fabric bug
+ * (fab_route_wrong_port, fab_nic_no_token). --expect-fail=check[@CYCLE]:
+ * passes only if the check fails (at that cycle); set-up errors still fail.
+ * First line `seed: N`; last line `TEST PASSED` or `TEST FAILED: <reason>`.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "e4f_fabric.h"
+#include "e4f_report.h"
+
+typedef enum { K_RUN, K_UNIFORM16, K_MODEL_VS_RTL, K_COMPLEMENT64, K_BENCH } e4f_kind_t;
+
+typedef struct {
+  const char *name;
+  e4f_kind_t kind;
+  const char *purpose;
+} e4f_check_t;
+
+static const e4f_check_t checks[] = {
+    {"fabric16_uniform", K_UNIFORM16,
+     "16 nodes, uniform 0.3, nacks: scoreboard, no errors, drains; min HEAD latency 5 (1 switch) and 13 (3) cycles"},
+    {"fabric16_model_vs_rtl", K_MODEL_VS_RTL,
+     "16 nodes: all-model, all-RTL and mixed fabrics give identical outputs every cycle and identical records"},
+    {"fabric_model_vs_rtl", K_MODEL_VS_RTL, "the same comparison on any fabric (--nodes, --traffic, ...)"},
+    {"fabric64_complement", K_COMPLEMENT64,
+     "64 nodes, complement (node i -> 63 - i) at full load: every packet delivered; bisection throughput"},
+    {"bench", K_BENCH, "64 nodes, uniform 0.3: node-cycles/s, all-model vs all-RTL (not a check)"},
+    {"run", K_RUN, "one run with the flags given (the default)"},
+};
+
+static const char *rerun_line;
+static bool parse_u64(const char *s, uint64_t *v);
+
+static int verdict_fail(const char *fmt, const char *arg) {
+  if (rerun_line) printf("rerun: %s\n", rerun_line);
+  printf("TEST FAILED: ");
+  printf(fmt, arg);
+  printf("\n");
+  return 1;
+}
+
+/* A check's verdict, inverted by --expect-fail=check[@CYCLE]: a failure
+ * carries the cycle it was seen in (the scoreboard's, the deadlock
+ * detector's, the first differing cycle, or the last cycle for checks made
+ * at the end of a run), and check@CYCLE must fail exactly there. */
+static int check_verdict(bool ok, const char *expect, const char *why, uint64_t cycle) {
+  char msg[900];
+  snprintf(msg, sizeof msg, "%s (check failed at cycle %" PRIu64 ")", why, cycle);
+  if (!expect) {
+    if (ok) {
+      printf("TEST PASSED\n");
+      return 0;
+    }
+    return verdict_fail("%s", msg);
+  }
+  if (ok) return verdict_fail("%s", "expected the check to fail, and it passed");
+  uint64_t want;
+  if (expect[5] == '@' && parse_u64(expect + 6, &want) && want != cycle) {
+    char m2[1000];
+    snprintf(m2, sizeof m2, "expected the check to fail at cycle %" PRIu64 ": %s", want, msg);
+    return verdict_fail("%s", m2);
+  }
+  printf("expected failure seen: %s\n", msg);
+  printf("TEST PASSED\n");
+  return 0;
+}
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: elite4_fabric_sim [--test=NAME] [--seed=N] [--cycles=N] [--out=DIR] [--mode=model|rtl]\n"
+             "         [--rtl=all|none|LIST] [--nodes=4|16|64|256] [--traffic=uniform|complement|hotspot]\n"
+             "         [--load=X] [--body=N] [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]\n"
+             "         [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X] [--records=on|off]\n"
+             "         [--inject-bug=NAME] [--expect-fail=check[@N]] [--trace[=DIR]]\n"
+             "       elite4_fabric_sim --list\n");
+}
+
+static bool parse_u64(const char *s, uint64_t *v) {
+  char *end;
+  errno = 0;
+  unsigned long long x = strtoull(s, &end, 0);
+  if (errno || end == s || *end || *s == '-') return false;
+  *v = x;
+  return true;
+}
+static bool parse_uint(const char *s, unsigned *v) {
+  uint64_t x;
+  if (!parse_u64(s, &x) || x > 1000000000u) return false;
+  *v = (unsigned)x;
+  return true;
+}
+static bool parse_double(const char *s, double *v) {
+  char *end;
+  errno = 0;
+  *v = strtod(s, &end);
+  return !errno && end != s && !*end;
+}
+
+/* "all", "none", or ids and ranges "0,3,8-11" -> rtl[]; false on a bad list. */
+static bool parse_rtl(const char *s, uint8_t *rtl, unsigned nsw, char *err, size_t len) {
+  memset(rtl, 0, E4F_MAX_SW);
+  if (!strcmp(s, "none")) return true;
+  if (!strcmp(s, "all")) {
+    memset(rtl, 1, nsw);
+    return true;
+  }
+  const char *p = s;
+  while (*p) {
+    char *end;
+    unsigned long a = strtoul(p, &end, 10), b = a;
+    if (end == p) break;
+    if (*end == '-') {
+      const char *q = end + 1;
+      b = strtoul(q, &end, 10);
+      if (end == q) break;
+    }
+    if (a > b || b >= nsw) {
+      snprintf(err, len, "--rtl=%s: switch ids are 0..%u", s, nsw - 1);
+      return false;
+    }
+    for (unsigned long k = a; k <= b; k++) rtl[k] = 1;
+    p = end;
+    if (*p == ',') p++;
+    else if (*p) break;
+  }
+  if (*p) {
+    snprintf(err, len, "--rtl=%s: expected all, none, or ids and ranges such as 0,3,8-11", s);
+    return false;
+  }
+  return true;
+}
+
+/* The named checks' scenarios (flags applied afterwards override them). */
+static void scenario(e4f_kind_t k, e4f_cfg_t *c) {
+  switch (k) {
+  case K_UNIFORM16:
+    c->nodes = 16, c->pattern = E4F_UNIFORM, c->load = 0.3, c->cycles = 20000, c->warmup = 4000, c->nack_rate = 0.01;
+    break;
+  case K_MODEL_VS_RTL:
+    c->nodes = 16, c->pattern = E4F_UNIFORM, c->load = 0.5, c->cycles = 8000, c->warmup = 1600, c->nack_rate = 0.01;
+    break;
+  case K_COMPLEMENT64:
+    c->nodes = 64, c->pattern = E4F_COMPLEMENT, c->load = 1.0, c->cycles = 5000, c->warmup = 1000;
+    break;
+  case K_BENCH:
+    c->nodes = 64, c->pattern = E4F_UNIFORM, c->load = 0.3, c->cycles = 10000, c->warmup = 2000, c->records = false;
+    break;
+  default: break;
+  }
+}
+
+typedef struct {
+  const char *test, *out, *name, *bug, *expect, *rtl, *mode;
+  bool warmup_set;
+} e4f_args_t;
+
+/* Apply one --key=value; 0, or -1 with a message. */
+static int apply_flag(e4f_cfg_t *c, e4f_args_t *a, const char *arg, char *err, size_t len) {
+  const char *eq = strchr(arg, '=');
+  const char *v = eq ? eq + 1 : "";
+  char key[40];
+  snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+  bool ok = true;
+  if (!strcmp(key, "--test")) a->test = v;
+  else if (!strcmp(key, "--out")) a->out = v;
+  else if (!strcmp(key, "--name")) a->name = v;
+  else if (!strcmp(key, "--seed")) ok = parse_u64(v, &c->seed);
+  else if (!strcmp(key, "--inject-bug")) a->bug = v;
+  else if (!strcmp(key, "--expect-fail")) a->expect = v;
+  else if (!strcmp(key, "--rtl")) a->rtl = v;
+  else if (!strcmp(key, "--mode")) a->mode = v;
+  else if (!strcmp(key, "--cycles")) ok = parse_u64(v, &c->cycles) && c->cycles > 0;
+  else if (!strcmp(key, "--warmup")) ok = parse_u64(v, &c->warmup), a->warmup_set = true;
+  else if (!strcmp(key, "--drain")) ok = parse_u64(v, &c->drain_max);
+  else if (!strcmp(key, "--watchdog")) ok = parse_u64(v, &c->watchdog) && c->watchdog > 0;
+  else if (!strcmp(key, "--nodes")) ok = parse_uint(v, &c->nodes);
+  else if (!strcmp(key, "--body")) ok = parse_uint(v, &c->nbody);
+  else if (!strcmp(key, "--hot-node")) ok = parse_uint(v, &c->hot_node);
+  else if (!strcmp(key, "--link-delay")) ok = parse_uint(v, &c->link_delay);
+  else if (!strcmp(key, "--src-queue")) ok = parse_uint(v, &c->src_queue);
+  else if (!strcmp(key, "--load")) ok = parse_double(v, &c->load);
+  else if (!strcmp(key, "--hot-frac")) ok = parse_double(v, &c->hot_frac);
+  else if (!strcmp(key, "--nack-rate")) ok = parse_double(v, &c->nack_rate);
+  else if (!strcmp(key, "--traffic")) ok = !e4f_pattern_parse(v, &c->pattern);
+  else if (!strcmp(key, "--vcs")) ok = !e4f_vc_policy_parse(v, &c->policy);
+  else if (!strcmp(key, "--records")) {
+    ok = !strcmp(v, "on") || !strcmp(v, "off");
+    c->records = !strcmp(v, "on");
+  } else if (!strcmp(key, "--trace")) c->trace_dir = eq ? v : "";
+  else if (!strcmp(key, "--no-check")) {
+    /* accepted for the kit's common flags; a fabric run always checks */
+  } else {
+    snprintf(err, len, "unknown argument '%s' (see --help)", arg);
+    return -1;
+  }
+  if (!ok) snprintf(err, len, "bad value in '%s' (see --help)", arg);
+  return ok ? 0 : -1;
+}
+
+/* The run's name: --name, the check's name, or one made of the parameters. */
+static void run_name(const e4f_cfg_t *c, const e4f_args_t *a, char *buf, size_t len) {
+  if (a->name && *a->name) snprintf(buf, len, "%s", a->name);
+  else if (a->test && strcmp(a->test, "run")) snprintf(buf, len, "%s", a->test);
+  else snprintf(buf, len, "n%u_%s_l%.3f", c->nodes, e4f_pattern_name(c->pattern), c->load);
+}
+
+/* One fabric run with its result; 0, or -1 if it could not be set up. */
+static int run_fabric(const e4f_cfg_t *c, e4f_fabric_t *f, e4f_result_t *r, char *err, size_t len) {
+  if (e4f_fabric_init(f, c, err, len)) return -1;
+  e4f_fabric_run(f);
+  e4f_result_compute(f, r);
+  return 0;
+}
+
+static void print_status(const e4f_fabric_t *f) {
+  if (f->sb.failed) printf("status: FAILED at cycle %" PRIu64 ": %s\n", f->sb.fail_cycle, f->sb.fail);
+  else printf("status: drained at cycle %" PRIu64 ", scoreboard clean, no switch error\n", f->cycle);
+}
+
+static bool write_out(e4f_fabric_t *f, const e4f_result_t *r, const char *name, const char *dir) {
+  if (e4f_write_reports(f, r, name, dir)) {
+    fprintf(stderr, "elite4_fabric_sim: cannot write reports to %s: %s\n", dir, strerror(errno));
+    return false;
+  }
+  printf("out: %s\n", dir);
+  return true;
+}
+
+/* ---- the named checks ------------------------------------------------------------- */
+
+/* fabric16_uniform: exact minimum latencies. With D = 1 a HEAD injected in
+ * cycle t reaches switch 1 in t + 1, leaves each switch 3 cycles after it
+ * arrived (docs/elite4.md §8) and reaches the next hop 1 cycle later: h
+ * switches take 3h + (h + 1) = 4h + 1 cycles to the destination NIC. */
+#define E4F_MIN_HEAD_1SW 5u  /* 4 * 1 + 1 */
+#define E4F_MIN_HEAD_3SW 13u /* 4 * 3 + 1 */
+#define E4F_SWITCH_HEAD 3u   /* the switch's contract */
+
+static bool check_uniform16(const e4f_fabric_t *f, const e4f_result_t *r, char *why, size_t len) {
+  const unsigned L = f->cfg.nbody + 2;
+  bool ok = true;
+  char line[700];
+  /* after a failed run only its failure is reported: the rest would measure nothing */
+  #define CHK(cond, ...) do { if (!ok) break; bool c_ = (cond); snprintf(line, sizeof line, __VA_ARGS__); \
+      printf("check: %-4s %s\n", c_ ? "ok" : "FAIL", line); \
+      if (!c_) { ok = false; snprintf(why, len, "%s", line); } } while (0)
+  CHK(!f->sb.failed, "scoreboard, switch errors and drain: %s", f->sb.failed ? f->sb.fail : "clean");
+  CHK(r->delivered == r->created, "every packet delivered exactly once (%" PRIu64 " of %" PRIu64 ")", r->delivered,
+      r->created);
+  CHK(r->n_by_len[1] && r->min_head[1] == E4F_MIN_HEAD_1SW,
+      "min HEAD latency over 1 switch (same leaf) = %u cycles: measured %u over %" PRIu64 " packets", E4F_MIN_HEAD_1SW,
+      r->min_head[1], r->n_by_len[1]);
+  CHK(r->n_by_len[3] && r->min_head[3] == E4F_MIN_HEAD_3SW,
+      "min HEAD latency over 3 switches = %u cycles: measured %u over %" PRIu64 " packets", E4F_MIN_HEAD_3SW,
+      r->min_head[3], r->n_by_len[3]);
+  CHK(r->min_pkt[1] == E4F_MIN_HEAD_1SW + L - 1 && r->min_pkt[3] == E4F_MIN_HEAD_3SW + L - 1,
+      "min packet latency (HEAD injected -> TAIL at NIC) = HEAD + %u flits: %u and %u cycles, measured %u and %u",
+      L - 1, E4F_MIN_HEAD_1SW + L - 1, E4F_MIN_HEAD_3SW + L - 1, r->min_pkt[1], r->min_pkt[3]);
+  if (f->cfg.records)
+    CHK(r->hops_seen && r->min_hop == E4F_SWITCH_HEAD && r->min_link == 1 && r->max_link == 1,
+        "per-hop records: min arrival->departure %u cycles (contract %u), every link %u..%u cycles (expected 1)",
+        r->min_hop, E4F_SWITCH_HEAD, r->min_link, r->max_link);
+  if (f->cfg.nack_rate > 0) CHK(r->retries > 0, "nacked packets retried: %" PRIu64, r->retries);
+  #undef CHK
+  return ok;
+}
+
+static bool check_complement64(const e4f_fabric_t *f, const e4f_result_t *r, char *why, size_t len) {
+  bool ok = !f->sb.failed && r->delivered == r->created;
+  if (f->sb.failed) snprintf(why, len, "%s", f->sb.fail);
+  else if (!ok) snprintf(why, len, "%" PRIu64 " of %" PRIu64 " packets delivered", r->delivered, r->created);
+  printf("check: %-4s every packet delivered exactly once, intact, in order (%" PRIu64 " of %" PRIu64 ")\n",
+         ok ? "ok" : "FAIL", r->delivered, r->created);
+  printf("result: complement bisection throughput %.4f flits/node/cycle accepted at offered %.4f "
+         "(%.1f MB/s per node at 4 B/flit, 400 MHz)\n",
+         r->accepted, r->offered, r->accepted * 4 * 400);
+  return ok;
+}
+
+/* fabric_model_vs_rtl: the same fabric three times (all model, all RTL,
+ * mixed), stepped together; the cycle digests of every switch output must
+ * agree in every cycle, and the per-packet records at the end. */
+static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, const char *dir, const char *expect) {
+  static const char *const label[] = {"model", "rtl", "mixed"};
+  e4f_fabric_t fab[3];
+  e4f_result_t res[3];
+  char err[512], why[700] = "";
+  uint64_t fail_at = 0;
+  static char tdir[3][1300];
+  for (unsigned k = 0; k < 3; k++) {
+    e4f_cfg_t c = *base;
+    c.digest = true;
+    memset(c.rtl, k == 1, sizeof c.rtl);
+    if (k == 2) {
+      e4f_topo_t t;
+      if (e4f_topo_build(&t, c.nodes)) return verdict_fail("bad --nodes=%s", "");
+      if (mixed) {
+        if (!parse_rtl(mixed, c.rtl, t.nsw, err, sizeof err)) return verdict_fail("%s", err);
+      } else {
+        for (unsigned s = 0; s < t.nsw; s++) c.rtl[s] = s % 2 == 0; /* even switches RTL */
+      }
+    }
+    if (k == 1) c.model_bug = 0; /* no model instance */
+    if (c.trace_dir) { /* one FST directory per fabric: their switches share ids */
+      snprintf(tdir[k], sizeof tdir[k], "%s/%s", c.trace_dir, label[k]);
+      if (e4f_mkdir_p(tdir[k])) return verdict_fail("cannot create %s", tdir[k]);
+      c.trace_dir = tdir[k];
+    }
+    if (e4f_fabric_init(&fab[k], &c, err, sizeof err)) {
+      for (unsigned j = 0; j <= k; j++) e4f_fabric_free(&fab[j]);
+      return verdict_fail("%s", err);
+    }
+  }
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  bool done[3] = {false, false, false}, same = true;
+  uint64_t c = 0;
+  while (!(done[0] && done[1] && done[2])) {
+    for (unsigned k = 0; k < 3; k++)
+      if (!done[k]) e4f_fabric_step(&fab[k]);
+    c = fab[1].cycle - 1;
+    for (unsigned k = 0; k < 3 && same; k += 2)
+      if (done[k] != done[1] || fab[k].cycle_digest != fab[1].cycle_digest) {
+        char d[300] = "the runs ended at different cycles";
+        if (!done[k] && !done[1]) e4f_fabric_diff(&fab[k], &fab[1], d, sizeof d);
+        snprintf(why, sizeof why, "%s vs rtl: switch outputs differ at cycle %" PRIu64 ": %s", label[k], c, d);
+        same = false;
+        fail_at = c;
+      }
+    if (!same) break;
+    for (unsigned k = 0; k < 3; k++)
+      if (!done[k]) done[k] = e4f_fabric_done(&fab[k]);
+  }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  for (unsigned k = 0; k < 3; k++) {
+    fab[k].wall_s = wall / 3;
+    e4f_result_compute(&fab[k], &res[k]);
+    char sub[1200], nm[260];
+    snprintf(sub, sizeof sub, "%s/%s", dir, label[k]);
+    snprintf(nm, sizeof nm, "%s_%s", name, label[k]);
+    e4f_result_print(&fab[k], &res[k], nm, stdout);
+    print_status(&fab[k]);
+    if (same) write_out(&fab[k], &res[k], nm, sub);
+  }
+  bool ok = same;
+  if (ok)
+    for (unsigned k = 0; k < 3 && ok; k += 2)
+      if (res[k].records_digest != res[1].records_digest || res[k].digest != res[1].digest ||
+          res[k].delivered != res[1].delivered) {
+        snprintf(why, sizeof why, "%s vs rtl: per-packet records differ (%016" PRIx64 " vs %016" PRIx64 ")",
+                 label[k], res[k].records_digest, res[1].records_digest);
+        ok = false;
+        fail_at = c;
+      }
+  if (ok)
+    printf("check: ok   switch outputs identical in all %" PRIu64 " cycles, per-packet records identical "
+           "(outputs %016" PRIx64 ", records %016" PRIx64 ")\n", c + 1, res[1].digest, res[1].records_digest);
+  else
+    printf("check: FAIL %s\n", why);
+  for (unsigned k = 0; k < 3 && ok; k++)
+    if (fab[k].sb.failed) {
+      snprintf(why, sizeof why, "%s run: %s", label[k], fab[k].sb.fail);
+      ok = false;
+      fail_at = fab[k].sb.fail_cycle;
+    }
+  if (same) printf("check: %-4s every run clean (scoreboard, switch errors, drained)\n", ok ? "ok" : "FAIL");
+  for (unsigned k = 0; k < 3; k++) e4f_fabric_free(&fab[k]);
+  return check_verdict(ok, expect, why, fail_at);
+}
+
+/* bench: the same 64-node run all-model then all-RTL; node-cycles/s. */
+static int bench(e4f_cfg_t *base, const char *dir) {
+  static const char *const label[] = {"model", "rtl"};
+  double ncs[2] = {0, 0};
+  char err[512], path[1200];
+  if (e4f_mkdir_p(dir)) return verdict_fail("cannot create %s", dir);
+  snprintf(path, sizeof path, "%s/bench.csv", dir);
+  FILE *csv = fopen(path, "w");
+  if (!csv) return verdict_fail("cannot write %s", path);
+  fprintf(csv, "switches,nodes,cycles,records,wall_s,fabric_cycles_per_s,node_cycles_per_s,switch_cycles_per_s\n");
+  for (unsigned k = 0; k < 2; k++) {
+    e4f_cfg_t c = *base;
+    memset(c.rtl, k, sizeof c.rtl);
+    if (k) c.model_bug = 0;
+    e4f_fabric_t f;
+    e4f_result_t r;
+    if (run_fabric(&c, &f, &r, err, sizeof err)) {
+      fclose(csv);
+      return verdict_fail("%s", err);
+    }
+    bool bad = f.sb.failed;
+    ncs[k] = r.node_cycles_per_s;
+    printf("bench: %-5s %u nodes, %u switches: %" PRIu64 " cycles in %.2f s = %.0f fabric cycles/s, %.0f node-cycles/s, "
+           "%.0f switch-cycles/s\n", label[k], c.nodes, f.topo.nsw, r.cycles_run, r.wall_s, r.cycles_per_s,
+           r.node_cycles_per_s, r.cycles_per_s * f.topo.nsw);
+    fprintf(csv, "%s,%u,%" PRIu64 ",%s,%.3f,%.0f,%.0f,%.0f\n", label[k], c.nodes, r.cycles_run,
+            c.records ? "on" : "off", r.wall_s, r.cycles_per_s, r.node_cycles_per_s, r.cycles_per_s * f.topo.nsw);
+    if (bad) printf("status: FAILED: %s\n", f.sb.fail);
+    e4f_fabric_free(&f);
+    if (bad) {
+      fclose(csv);
+      return verdict_fail("%s", "a bench run failed its checks");
+    }
+  }
+  fclose(csv);
+  printf("bench: model / RTL speed ratio %.2f (reported, not asserted)\nout: %s\n", ncs[0] / ncs[1], path);
+  printf("TEST PASSED\n");
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      usage(stdout);
+      return 0;
+    }
+    if (!strcmp(argv[i], "--list")) {
+      for (size_t k = 0; k < sizeof checks / sizeof checks[0]; k++) printf("%-24s %s\n", checks[k].name, checks[k].purpose);
+      return 0;
+    }
+  }
+  /* the seed is printed first, whatever happens next */
+  uint64_t seed = 1;
+  for (int i = 1; i < argc; i++)
+    if (!strncmp(argv[i], "--seed=", 7) && !parse_u64(argv[i] + 7, &seed)) {
+      printf("seed: %s\n", argv[i] + 7);
+      return verdict_fail("bad --seed '%s'", argv[i] + 7);
+    }
+  printf("seed: %" PRIu64 "\n", seed);
+  static char rerun[4096];
+  size_t k = (size_t)snprintf(rerun, sizeof rerun, "%s --seed=%" PRIu64, argv[0], seed);
+  for (int i = 1; i < argc && k < sizeof rerun; i++)
+    if (strncmp(argv[i], "--seed=", 7) && strncmp(argv[i], "--name=", 7) && strncmp(argv[i], "--out=", 6))
+      k += (size_t)snprintf(rerun + k, sizeof rerun - k, " %s", argv[i]);
+  rerun_line = rerun;
+
+  e4f_args_t a;
+  memset(&a, 0, sizeof a);
+  for (int i = 1; i < argc; i++)
+    if (!strncmp(argv[i], "--test=", 7)) a.test = argv[i] + 7;
+  e4f_kind_t kind = K_RUN;
+  if (a.test) {
+    size_t j = 0;
+    while (j < sizeof checks / sizeof checks[0] && strcmp(checks[j].name, a.test)) j++;
+    if (j == sizeof checks / sizeof checks[0]) return verdict_fail("no check '%s' (see --list)", a.test);
+    kind = checks[j].kind;
+  }
+  e4f_cfg_t c;
+  e4f_cfg_default(&c);
+  scenario(kind, &c);
+  char err[512];
+  for (int i = 1; i < argc; i++)
+    if (apply_flag(&c, &a, argv[i], err, sizeof err)) return verdict_fail("%s", err);
+  if (!a.warmup_set && kind == K_RUN) c.warmup = c.cycles / 5;
+  else if (!a.warmup_set && c.warmup >= c.cycles) c.warmup = c.cycles / 5;
+  c.seed = seed;
+  e4f_topo_t topo;
+  if (e4f_topo_build(&topo, c.nodes)) return verdict_fail("bad --nodes: %s", "4, 16, 64 or 256");
+  if (a.mode && strcmp(a.mode, "model") && strcmp(a.mode, "rtl"))
+    return verdict_fail("--mode=%s: model or rtl (the model-vs-RTL comparison is --test=fabric_model_vs_rtl)", a.mode);
+  memset(c.rtl, a.mode && !strcmp(a.mode, "rtl"), sizeof c.rtl);
+  if (a.rtl && kind != K_MODEL_VS_RTL && !parse_rtl(a.rtl, c.rtl, topo.nsw, err, sizeof err))
+    return verdict_fail("%s", err);
+  if (a.bug && strcmp(a.bug, "none")) {
+    for (unsigned b = 1; elite4_bug_names[b]; b++)
+      if (!strcmp(elite4_bug_names[b], a.bug)) c.model_bug = b;
+    for (unsigned b = 1; e4f_fab_bug_names[b]; b++)
+      if (!strcmp(e4f_fab_bug_names[b], a.bug)) c.fab_bug |= 1u << (b - 1);
+    if (!c.model_bug && !c.fab_bug) {
+      printf("planted bugs:");
+      for (unsigned b = 1; elite4_bug_names[b]; b++) printf(" %s", elite4_bug_names[b]);
+      for (unsigned b = 1; e4f_fab_bug_names[b]; b++) printf(" %s", e4f_fab_bug_names[b]);
+      printf("\n");
+      return verdict_fail("no planted bug '%s'", a.bug);
+    }
+  }
+  if (a.expect && strcmp(a.expect, "check") && strncmp(a.expect, "check@", 6))
+    return verdict_fail("--expect-fail=%s: only 'check' (a check's verdict) can be expected to fail", a.expect);
+  if (a.expect && (kind == K_RUN || kind == K_BENCH))
+    return verdict_fail("%s", "--expect-fail=check needs a named check (--test=NAME)");
+  char name[200], dir[1100];
+  run_name(&c, &a, name, sizeof name);
+  if (a.out && *a.out) snprintf(dir, sizeof dir, "%s", a.out);
+  else if (kind == K_BENCH) snprintf(dir, sizeof dir, "build/reports/elite4/bench");
+  else snprintf(dir, sizeof dir, "build/reports/elite4/runs/%s", name);
+  char tdir[1200];
+  if (c.trace_dir) { /* FSTs of the RTL instances next to the reports */
+    snprintf(tdir, sizeof tdir, "%s", *c.trace_dir ? c.trace_dir : dir);
+    c.trace_dir = tdir;
+    if (e4f_mkdir_p(tdir)) return verdict_fail("cannot create %s", tdir);
+  }
+
+  if (kind == K_MODEL_VS_RTL) return model_vs_rtl(&c, a.rtl, name, dir, a.expect);
+  if (kind == K_BENCH) return bench(&c, dir);
+
+  e4f_fabric_t f;
+  e4f_result_t r;
+  if (run_fabric(&c, &f, &r, err, sizeof err)) {
+    e4f_fabric_free(&f);
+    return verdict_fail("%s", err);
+  }
+  e4f_result_print(&f, &r, name, stdout);
+  print_status(&f);
+  bool wrote = write_out(&f, &r, name, dir);
+  char why[700] = "";
+  bool ok;
+  if (kind == K_UNIFORM16) ok = check_uniform16(&f, &r, why, sizeof why);
+  else if (kind == K_COMPLEMENT64) ok = check_complement64(&f, &r, why, sizeof why);
+  else {
+    ok = !f.sb.failed;
+    if (!ok) snprintf(why, sizeof why, "%s", f.sb.fail);
+  }
+  uint64_t fail_at = f.sb.failed ? f.sb.fail_cycle : f.cycle - 1;
+  e4f_fabric_free(&f);
+  if (!wrote) return verdict_fail("cannot write the reports to %s", dir);
+  return check_verdict(ok, a.expect, why, fail_at);
+}

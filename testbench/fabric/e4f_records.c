@@ -1,0 +1,89 @@
+/* elite4 fabric per-packet records: see e4f_records.h. */
+#include "e4f_records.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int e4f_records_init(e4f_records_t *r, uint32_t cap, uint64_t body_seed) {
+  memset(r, 0, sizeof *r);
+  r->cap = cap ? cap : 1024;
+  r->body_seed = body_seed;
+  r->p = malloc((size_t)r->cap * sizeof *r->p);
+  return r->p ? 0 : -ENOMEM;
+}
+
+void e4f_records_free(e4f_records_t *r) {
+  free(r->p);
+  r->p = NULL;
+  r->n = r->cap = 0;
+}
+
+int64_t e4f_records_new(e4f_records_t *r) {
+  if (r->n == r->cap) {
+    if (r->cap > UINT32_MAX / 2) return -1;
+    e4f_pkt_t *q = realloc(r->p, (size_t)r->cap * 2 * sizeof *q);
+    if (!q) return -1;
+    r->p = q;
+    r->cap *= 2;
+  }
+  e4f_pkt_t *k = &r->p[r->n];
+  memset(k, 0, sizeof *k);
+  k->t_create = k->t_inject = k->t_head_rx = k->t_tail_rx = k->t_done = E4F_NONE;
+  return r->n++;
+}
+
+/* splitmix64's finaliser: a cheap, well-mixed function of (seed, id, word) */
+uint32_t e4f_body_word(const e4f_records_t *r, uint32_t id, unsigned i) {
+  if (i == 0) return id;
+  uint64_t z = r->body_seed + 0x9e3779b97f4a7c15ULL * (((uint64_t)id << 8) + i);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return (uint32_t)(z ^ (z >> 31));
+}
+
+e4f_hop_t *e4f_records_hop(e4f_records_t *r, uint32_t id, unsigned sw) {
+  if (id >= r->n) return NULL;
+  e4f_pkt_t *k = &r->p[id];
+  for (unsigned h = k->nhops; h-- > 0;)
+    if (k->hop[h].sw == sw) return &k->hop[h];
+  return NULL;
+}
+
+static void cyc(FILE *f, uint32_t v) {
+  if (v == E4F_NONE) fputs(",", f);
+  else fprintf(f, ",%u", v);
+}
+
+void e4f_records_csv(const e4f_records_t *r, const e4f_topo_t *t, FILE *f, uint32_t from, uint32_t to) {
+  unsigned maxh = 2 * t->levels - 1;
+  fprintf(f, "id,src,dst,vc,seq,flits,switches,tries,created,injected,head_rx,tail_rx,acked,latency,net_latency");
+  for (unsigned h = 1; h <= maxh; h++)
+    fprintf(f, ",h%u_sw,h%u_level,h%u_in,h%u_out,h%u_arr,h%u_grant,h%u_dep", h, h, h, h, h, h, h);
+  fputc('\n', f);
+  for (uint32_t id = 0; id < r->n; id++) {
+    const e4f_pkt_t *k = &r->p[id];
+    if (k->t_create < from || k->t_create >= to) continue;
+    fprintf(f, "%u,%u,%u,%u,%u,%u,%u,%u", id, k->src, k->dst, k->vc, k->seq, k->nbody + 2u, k->nsw, k->tries);
+    cyc(f, k->t_create);
+    cyc(f, k->t_inject);
+    cyc(f, k->t_head_rx);
+    cyc(f, k->t_tail_rx);
+    cyc(f, k->t_done);
+    cyc(f, k->t_tail_rx == E4F_NONE ? E4F_NONE : k->t_tail_rx - k->t_create);
+    cyc(f, k->t_tail_rx == E4F_NONE || k->t_inject == E4F_NONE ? E4F_NONE : k->t_tail_rx - k->t_inject);
+    for (unsigned h = 0; h < maxh; h++) {
+      if (h < k->nhops) {
+        const e4f_hop_t *e = &k->hop[h];
+        fprintf(f, ",%u,%u,%u,", e->sw, e4f_sw_level(t, e->sw), e->in);
+        if (e->out != E4F_NO_PORT) fprintf(f, "%u", e->out);
+        cyc(f, e->arr);
+        cyc(f, e->grant);
+        cyc(f, e->dep);
+      } else {
+        fputs(",,,,,,,", f);
+      }
+    }
+    fputc('\n', f);
+  }
+}

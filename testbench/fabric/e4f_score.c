@@ -1,0 +1,79 @@
+/* elite4 fabric scoreboard: see e4f_score.h. */
+#include "e4f_score.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elite4/elite4.h"
+
+int e4f_score_init(e4f_score_t *sb, unsigned nodes, unsigned vcs) {
+  memset(sb, 0, sizeof *sb);
+  sb->nodes = nodes;
+  sb->vcs = vcs;
+  sb->last_seq = malloc((size_t)nodes * vcs * sizeof *sb->last_seq);
+  sb->next_seq = calloc((size_t)nodes * vcs, sizeof *sb->next_seq);
+  if (!sb->last_seq || !sb->next_seq) return -ENOMEM;
+  for (unsigned i = 0; i < nodes * vcs; i++) sb->last_seq[i] = -1;
+  return 0;
+}
+
+void e4f_score_free(e4f_score_t *sb) {
+  free(sb->last_seq);
+  free(sb->next_seq);
+  sb->last_seq = NULL;
+  sb->next_seq = NULL;
+}
+
+void e4f_failf(e4f_score_t *sb, uint64_t cycle, const char *fmt, ...) {
+  if (sb->failed) return;
+  sb->failed = true;
+  sb->fail_cycle = cycle;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(sb->fail, sizeof sb->fail, fmt, ap);
+  va_end(ap);
+}
+
+bool e4f_score_check(e4f_score_t *sb, const e4f_records_t *r, unsigned node, unsigned v, uint32_t head,
+                     const uint32_t *words, unsigned n, uint32_t tail, uint64_t c, uint32_t *id) {
+  *id = n ? words[0] : UINT32_MAX;
+  if (!n || words[0] >= r->n) {
+    e4f_failf(sb, c, "node %u VC %u: packet with %s at cycle %" PRIu64, node, v,
+              n ? "an unknown id" : "no body", c);
+    return false;
+  }
+  const e4f_pkt_t *k = &r->p[words[0]];
+  const unsigned pv = k->src * sb->vcs + k->vc;
+  const char *why = NULL;
+  if (tail != elite4_body_crc(words, n)) why = "TAIL CRC does not match the body";
+  else if (k->dst != node) why = "arrived at the wrong node";
+  else if (k->vc != v) why = "arrived on the wrong VC";
+  else if (head != 0xFFFFFFFFu) why = "arrived with route tags left in its HEAD";
+  else if (n != k->nbody) why = "arrived with a different body length";
+  else if (k->state == E4F_PKT_DELIVERED || k->state == E4F_PKT_DONE) why = "delivered twice";
+  else if ((int64_t)k->seq != sb->last_seq[pv] + 1) why = "out of order for its (source, VC)";
+  else
+    for (unsigned i = 1; i < n && !why; i++)
+      if (words[i] != e4f_body_word(r, words[0], i)) why = "arrived with a different body";
+  if (why) {
+    if (tail != elite4_body_crc(words, n)) sb->crc_bad++;
+    e4f_failf(sb, c,
+              "packet %u (node %u -> %u, VC %u, seq %u) %s: at node %u VC %u, cycle %" PRIu64
+              " (HEAD 0x%08x, %u body words, last seq delivered %" PRId64 ")",
+              words[0], k->src, k->dst, k->vc, k->seq, why, node, v, c, head, n, sb->last_seq[pv]);
+    return false;
+  }
+  return true;
+}
+
+void e4f_score_deliver(e4f_score_t *sb, e4f_records_t *r, uint32_t id, uint64_t c) {
+  e4f_pkt_t *k = &r->p[id];
+  sb->last_seq[k->src * sb->vcs + k->vc] = k->seq;
+  k->state = E4F_PKT_DELIVERED;
+  k->t_tail_rx = (uint32_t)c;
+  sb->delivered++;
+}

@@ -1,0 +1,41 @@
+/* elite4 fabric statistics: sample sets summarised as count, min,
+ * mean ± stddev, p50, p99, max (CONVENTIONS.md), in cycles and ns. */
+#ifndef E4F_STATS_H
+#define E4F_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define E4F_NS_PER_CYCLE 2.5 /* 400 MHz nominal clock */
+
+typedef struct {
+  uint32_t *v;
+  size_t n, cap;
+} e4f_samples_t;
+
+typedef struct {
+  uint64_t count;
+  double min, mean, sd, p50, p99, max; /* cycles; all 0 when count == 0 */
+} e4f_summary_t;
+
+void e4f_samples_init(e4f_samples_t *s);
+int e4f_samples_add(e4f_samples_t *s, uint32_t x); /* grows by doubling; 0 or -ENOMEM */
+void e4f_samples_free(e4f_samples_t *s);
+/* Summary (sorts the samples). Percentiles by nearest rank: the smallest
+ * sample with at least p % of the samples at or below it. */
+e4f_summary_t e4f_samples_summary(e4f_samples_t *s);
+
+/* "min / mean ± sd / p50 / p99 / max" cells of a markdown row, cycles then ns. */
+void e4f_summary_md(FILE *f, const e4f_summary_t *s);
+/* The same as CSV fields: count,min,mean,sd,p50,p99,max (cycles). */
+void e4f_summary_csv(FILE *f, const e4f_summary_t *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,63 @@
+/* elite4 fabric: radix-4 fat-trees (4-ary n-trees) of 8-port elite4
+ * switches, ports 0..3 down and 4..7 up, and their source routes.
+ *
+ * N = 4^n nodes (n = 1..4 levels: 4, 16, 64, 256 nodes), 4^(n-1) switches
+ * per level, switch id s = level * 4^(n-1) + w. Digits are base 4, digit 0
+ * the least significant.
+ *   node d      -> leaf switch (0, d div 4), down port d_0;
+ *   (l, w) up port 4 + j <-> (l + 1, w with digit l replaced by j), down port w_l;
+ *   top-level up ports: tied off (no peer).
+ * Route src -> dst: t = the lowest level whose subtree holds both (src and dst
+ * agree on every digit above t), then t adaptive up tags (13) and the down
+ * tags dst_t, dst_(t-1), ..., dst_0: 2t + 1 switches. (See docs/elite4.md
+ * "Fabrics" for the proof that any up choice reaches a switch whose down
+ * tag dst_t leads toward dst.) */
+#ifndef E4F_TOPO_H
+#define E4F_TOPO_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define E4F_MAX_LEVELS 4u
+#define E4F_MAX_NODES 256u
+#define E4F_MAX_PER_LEVEL 64u
+#define E4F_MAX_SW (E4F_MAX_LEVELS * E4F_MAX_PER_LEVEL)
+#define E4F_MAX_HOPS (2u * E4F_MAX_LEVELS - 1u)
+#define E4F_TOPO_PORTS 8u
+
+enum { E4F_PEER_NONE = 0, E4F_PEER_NIC, E4F_PEER_SW };
+
+/* What is on the other end of a switch port. */
+typedef struct {
+  uint8_t kind; /* E4F_PEER_* */
+  uint8_t port; /* the peer switch's port (E4F_PEER_SW) */
+  uint16_t id;  /* node (NIC) or switch id */
+} e4f_peer_t;
+
+typedef struct {
+  unsigned nodes, levels, per_level, nsw;
+  e4f_peer_t peer[E4F_MAX_SW][E4F_TOPO_PORTS];
+  uint16_t leaf_sw[E4F_MAX_NODES]; /* node d: on switch leaf_sw[d], port d % 4 */
+} e4f_topo_t;
+
+/* 0, or -EINVAL (nodes not 4, 16, 64 or 256). */
+int e4f_topo_build(e4f_topo_t *t, unsigned nodes);
+static inline unsigned e4f_sw_level(const e4f_topo_t *t, unsigned s) { return s / t->per_level; }
+static inline unsigned e4f_sw_index(const e4f_topo_t *t, unsigned s) { return s % t->per_level; }
+
+/* The route word from src to dst (the NIC's source route) and its switch
+ * count 2t + 1; tags[] gets the tags, front first. src == dst: a U-turn at
+ * the leaf (1 switch). */
+unsigned e4f_route(const e4f_topo_t *t, unsigned src, unsigned dst, uint32_t *word, uint8_t *tags);
+
+/* The wiring table, one row per switch port (CSV). */
+void e4f_topo_csv(const e4f_topo_t *t, FILE *f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -87,9 +87,9 @@ static void common_credit_v3_c5_eval(void *m, const void *iv, void *ov) {
   common_credit_counter_in_t mi = {in->init_i, in->consume_i, in->consume_vc_i, in->return_i};
   common_credit_counter_out_t mo;
   common_credit_counter_eval(&x->cfg, &x->s, &mi, &mo, &x->nx);
-  /* credits_o packs VC v at bits [v*CntW +: CntW] */
-  unsigned cntw = 0;
-  while ((1u << cntw) <= x->cfg.max_credits) cntw++;
+  /* credits_o packs VC v at bits [v*CntW +: CntW]; CntW = $clog2(MaxCredits+1),
+     the bit width of MaxCredits */
+  const unsigned cntw = 32u - (unsigned)__builtin_clz(x->cfg.max_credits);
   uint64_t packed = 0;
   for (unsigned v = 0; v < x->cfg.num_vcs; v++) packed |= (uint64_t)mo.credits[v] << (v * cntw);
   out->credits_o = packed;

@@ -37,7 +37,7 @@ ASANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 VINC     := -I$(VERILATOR_ROOT)/include -I$(VERILATOR_ROOT)/include/vltstd
 VDEFS    := -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
 CXXFLAGS := -std=c++17 -O2 -g -faligned-new -Wno-unused-result $(VINC) $(VDEFS)
-VERILATOR_FLAGS := --cc --trace-fst -O3 --x-assign fast --x-initial fast --noassert -Wno-fatal
+VERILATOR_FLAGS := --cc --trace-fst -O3 --x-assign fast --x-initial unique --noassert -Wno-fatal
 VRUNTIME := verilated verilated_fst_c verilated_threads
 LDLIBS   := -lz -pthread -lm
 
@@ -67,6 +67,7 @@ help:
 	@echo "  make cp-hotspot             seed 001's ECM/E2CM hotspot experiment (MATRIX=seed|full)"
 	@echo "  make elite4-reports         fat-tree throughput/latency/breakdown reports"
 	@echo "  make unit                   C model unit tests"
+	@echo "  make mutate [B=<block>] [MAX=<n> SEED=<s>]   mutation testing: every edit of a model/RTL line must fail a smoke test"
 	@echo "  make clean                  remove build/"
 
 deps:
@@ -209,7 +210,7 @@ build-asan: $(ASAN_SIMS) $(ASAN_NETLIST_SIMS) $(BUILD)/bin/regress
 build-netlist: $(NETLIST_SIMS)
 
 # --- user targets --------------------------------------------------------------
-.PHONY: test lint unit regress sim waves wave-png synth bench clean
+.PHONY: test lint unit regress sim waves wave-png synth bench mutate clean
 
 # What CI runs (.ci/run): everything from a fresh clone.
 test: deps
@@ -252,6 +253,11 @@ synth: deps
 bench: deps
 	@$(MAKE) -j$(JOBS) build
 	@./mk/bench.sh $(BLOCKS)
+
+# Mutation testing (mk/mutate.sh): report in build/mutate/report.txt.
+B ?= common
+mutate: deps
+	@./mk/mutate.sh --block $(B) $(if $(MAX),--max $(MAX) --seed $(SEED)) --jobs $(JOBS)
 
 clean:
 	rm -rf $(BUILD)

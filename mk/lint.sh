@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make lint: every RTL module through `verilator --lint-only -Wall` (default
-# parameters, and every co-simulated parameter set), then yosys read + synth of
-# every co-simulation target. Waivers live in rtl/lint.vlt, each with a reason.
+# parameters, and every co-simulated parameter set), each module's parameter
+# limits (rtl/<block>/<block>.limits: legal extremes elaborate, values just
+# outside stop with the module's $error), then yosys read + synth of every
+# co-simulation target. Waivers live in rtl/lint.vlt, each with a reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fail=0
@@ -18,6 +20,32 @@ for f in rtl/*/*.f; do
       echo "lint ok    $block/$mod"
     fi
   done
+done
+
+# Parameter limits (rtl/<block>/<block>.limits): each legal extreme must
+# elaborate in Verilator (-Wall clean) and yosys; each value just outside must
+# stop both, one of them with the module's own "<module>: <Param> must" $error
+# (the other may stop earlier, e.g. on a zero-width cast).
+for lim in rtl/*/*.limits; do
+  [[ -f $lim ]] || continue
+  f=${lim%.limits}.f
+  while read -r mod expect params; do
+    [[ -z $mod || $mod == \#* ]] && continue
+    # shellcheck disable=SC2086
+    vout=$(verilator --lint-only -Wall "$waivers" --top-module "$mod" $(sed -E 's/(^| )/\1-G/g' <<<"$params") -f "$f" 2>&1) \
+      && vrc=0 || vrc=$?
+    yout=$(yosys -q -p "read_verilog -sv $(tr '\n' ' ' < "$f"); chparam $(sed -E 's/([A-Za-z_0-9]+)=/-set \1 /g' <<<"$params") $mod; hierarchy -top $mod" 2>&1) \
+      && yrc=0 || yrc=$?
+    name=${params%%=*}
+    if [[ $expect == ok ]] && ((vrc || yrc)); then
+      echo "LIMIT FAIL $mod $params: legal, but does not elaborate"; echo "$vout"; echo "$yout"; fail=1
+    elif [[ $expect == error ]] && { ((vrc == 0 || yrc == 0)) || ! grep -q "$mod: $name must" <<<"$vout$yout"; }; then
+      echo "LIMIT FAIL $mod $params: illegal, but not refused by both tools with '$mod: $name must ...'"
+      echo "$vout"; echo "$yout"; fail=1
+    else
+      echo "limit ok   $mod $params ($expect)"
+    fi
+  done < "$lim"
 done
 
 while read -r target block top gate params; do

@@ -32,7 +32,8 @@ typedef struct cosim_port {
 
 /* The Verilated (or yosys-netlist) side: generated C ABI around V<target>. */
 typedef struct cosim_rtl_ops {
-  void *(*create)(const char *trace_path); /* NULL path: no trace */
+  void *(*create)(const char *trace_path, uint64_t seed); /* NULL path: no trace; the seed
+                                                            draws the registers' initial values */
   void (*trace_open)(void *h, const char *trace_path); /* start tracing mid-run */
   void (*reset)(void *h);                  /* rst_ni low for two clocks, then high */
   void (*step)(void *h, const void *in, void *out); /* apply in, settle, read out, rising edge */
@@ -63,6 +64,10 @@ typedef struct cosim_model_ops {
   void (*commit)(void *m);                                  /* clock edge */
   void (*destroy)(void *m);
   const char *const *bug_names;                             /* NULL-terminated, [0] = "none" */
+  /* optional: before reset, put garbage (legal for each field's type, never
+   * the reset value) in the registers and the pending next state, as the
+   * RTL's registers start random: a register the reset forgets shows */
+  void (*scramble)(void *m, uint64_t seed);
 } cosim_model_ops_t;
 
 typedef struct cosim_target {
@@ -114,6 +119,8 @@ void cosim_register_test(const cosim_test_t *t);
 /* Port helpers for bindings and tests (value of a port up to 64 bits). */
 uint64_t cosim_port_get(const cosim_port_t *p, const void *s);
 void     cosim_port_set(const cosim_port_t *p, void *s, uint64_t v);
+/* Width in bits of the input or output port called name, as elaborated; 0 if none. */
+unsigned cosim_port_width(const cosim_glue_t *g, const char *name);
 
 #ifdef __cplusplus
 }

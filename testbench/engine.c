@@ -58,6 +58,14 @@ void cosim_port_set(const cosim_port_t *p, void *s, uint64_t v) {
   memcpy((char *)s + p->offset, &v, p->bytes < 8 ? p->bytes : 8);
 }
 
+unsigned cosim_port_width(const cosim_glue_t *g, const char *name) {
+  for (unsigned i = 0; i < g->n_in; i++)
+    if (!strcmp(g->in_ports[i].name, name)) return g->in_ports[i].width;
+  for (unsigned i = 0; i < g->n_out; i++)
+    if (!strcmp(g->out_ports[i].name, name)) return g->out_ports[i].width;
+  return 0;
+}
+
 /* Clear the bits above a port's width, so that both sides see the same value
  * whatever the stimulus wrote (Verilated code assumes clean upper bits). */
 static void mask_ports(const cosim_port_t *ps, unsigned n, void *s) {
@@ -140,7 +148,7 @@ static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace
     snprintf(res->msg, sizeof res->msg, "model of %s rejected its configuration (see above)", g->name);
     return;
   }
-  if (ro) rtl = ro->create(trace_path && trace_from == 0 ? trace_path : NULL);
+  if (ro) rtl = ro->create(trace_path && trace_from == 0 ? trace_path : NULL, o->seed);
 
   unsigned hist_n = o->history ? o->history : 1;
   char *in = calloc(1, g->in_size), *out_m = calloc(1, g->out_size);
@@ -155,6 +163,7 @@ static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace
   cosim_rng_t rng;
   cosim_rng_seed(&rng, o->seed);
   if (t->init) t->init(ctx, &rng);
+  if (model && mo->scramble) mo->scramble(model, o->seed);
   if (model) mo->reset(model);
   if (rtl) ro->reset(rtl);
 

@@ -256,7 +256,7 @@ static void emit_header(const char *dir, const char *t) {
   fprintf(f, "\n#define %s_OUTPUTS(X)", T);
   for (unsigned i = 0; i < n_out; i++) fprintf(f, " \\\n  X(%s, %u)", out_ports[i].name, out_ports[i].width);
   fprintf(f, "\n\nextern const cosim_glue_t %s_glue;\n\n", t);
-  fprintf(f, "void *%s_rtl_new(const char *trace_path);\n", t);
+  fprintf(f, "void *%s_rtl_new(const char *trace_path, uint64_t seed);\n", t);
   fprintf(f, "void %s_rtl_trace_open(void *h, const char *trace_path);\n", t);
   fprintf(f, "void %s_rtl_reset(void *h);\n", t);
   fprintf(f, "void %s_rtl_step(void *h, const %s_in_t *in, %s_out_t *out);\n", t, t, t);
@@ -276,7 +276,7 @@ static void emit_ports_table(FILE *f, const char *t, const char *kind, port_t *p
 }
 
 static void emit_rtl_ops(FILE *f, const char *t, const char *flavour) {
-  fprintf(f, "void *%s_%s_new(const char *trace_path);\n", t, flavour);
+  fprintf(f, "void *%s_%s_new(const char *trace_path, uint64_t seed);\n", t, flavour);
   fprintf(f, "void %s_%s_trace_open(void *h, const char *trace_path);\n", t, flavour);
   fprintf(f, "void %s_%s_reset(void *h);\n", t, flavour);
   fprintf(f, "void %s_%s_step(void *h, const %s_in_t *in, %s_out_t *out);\n", t, flavour, t, t);
@@ -340,9 +340,13 @@ static void emit_shim(const char *dir, const char *t, const char *flavour, const
           "  Rtl *r = static_cast<Rtl *>(h);\n  if (r->fst || !path) return;\n"
           "  r->fst.reset(new VerilatedFstC);\n  r->top->trace(r->fst.get(), 99);\n  r->fst->open(path);\n}\n\n",
           t, flavour);
-  fprintf(f, "extern \"C\" void *%s_%s_new(const char *trace_path) {\n  Rtl *r = new Rtl;\n"
+  fprintf(f, "extern \"C\" void *%s_%s_new(const char *trace_path, uint64_t seed) {\n  Rtl *r = new Rtl;\n"
           "  r->ctx.reset(new VerilatedContext);\n  r->ctx->traceEverOn(true);\n"
           "  r->ctx->fatalOnError(false);\n"
+          "  // Registers start from random values (--x-initial unique) drawn from the\n"
+          "  // test's seed, not from 0: the reset alone must bring them to the model's.\n"
+          "  r->ctx->randReset(2);\n"
+          "  r->ctx->randSeed(static_cast<int>(seed %% 2147483646u) + 1);  // 0 would mean time\n"
           "  r->top.reset(new %s{r->ctx.get(), \"TOP\"});\n"
           "  %s_%s_trace_open(r, trace_path);\n  return r;\n}\n\n", t, flavour, cls, t, flavour);
   fprintf(f, "extern \"C\" void %s_%s_reset(void *h) {\n  Rtl *r = static_cast<Rtl *>(h);\n"

@@ -475,6 +475,17 @@ static void test_cc_vc_width(tctx_t *t)
         o = cc_idle(&one, &s);
         CHECK(t, !o.bad_vc && o.credits[0] == 0 && o.avail == 0,
               "cc num_vcs=1 max=1: consume vc0 -> 0");
+        /* Bits above VcW are outside the port: consume_vc = 2 is VC 0. */
+        cc_cycle(&one, &s, true, false, 0, 0);
+        cc_cycle(&one, &s, false, true, 2, 0);
+        o = cc_idle(&one, &s);
+        CHECK(t, !o.bad_vc && o.credits[0] == 0, "cc num_vcs=1: consume_vc=2 is VC 0 (1-bit port)");
+    }
+    const common_credit_counter_cfg_t four = {.num_vcs = 4, .max_credits = 2, .bug = 0};
+    if (CHECK(t, common_credit_counter_init(&s, &four) == 0, "cc init num_vcs=4")) {
+        cc_cycle(&four, &s, false, true, 4, 0);
+        o = cc_idle(&four, &s);
+        CHECK(t, !o.bad_vc && o.credits[0] == 1, "cc num_vcs=4: consume_vc=4 is VC 0 (VcW=2)");
     }
     const common_credit_counter_cfg_t sixteen = {.num_vcs = 16, .max_credits = 65535, .bug = 0};
     if (CHECK(t, common_credit_counter_init(&s, &sixteen) == 0, "cc init num_vcs=16 max=65535")) {
@@ -483,6 +494,10 @@ static void test_cc_vc_width(tctx_t *t)
         cc_cycle(&sixteen, &s, false, true, 15, 0);
         o = cc_idle(&sixteen, &s);
         CHECK(t, o.credits[15] == 65534 && !o.bad_vc, "cc num_vcs=16: consume vc15");
+        /* init_i reloads exactly the 16 VCs (no entry past the array: ASan/UBSan). */
+        cc_cycle(&sixteen, &s, true, false, 0, 0);
+        o = cc_idle(&sixteen, &s);
+        CHECK(t, o.credits[15] == 65535, "cc num_vcs=16: init reloads vc15");
     }
 }
 
@@ -573,6 +588,8 @@ static void test_cc_bad_cfg(tctx_t *t)
     cfg.max_credits = 65536;
     EXPECT_BAD_CFG(t, common_credit_counter_init(&s, &cfg), "max_credits=65536", "1..65535");
     cfg.max_credits = 8;
+    cfg.bug = 2; /* the first illegal one */
+    EXPECT_BAD_CFG(t, common_credit_counter_init(&s, &cfg), "bug=2", "0..1");
     cfg.bug = 9;
     EXPECT_BAD_CFG(t, common_credit_counter_init(&s, &cfg), "bug=9", "0..1");
     check_bug_names(t, common_credit_counter_bug_names, "credit_return_lost");
@@ -658,6 +675,13 @@ static void test_arb_rules(tctx_t *t)
     /* Request bits at and above NumReq are outside the port. */
     o = arb_cycle(&cfg, &s, 0xF0, true);
     CHECK(t, !o.gnt_valid && o.gnt == 0, "arb req bits >= NumReq ignored");
+
+    /* NumReq = 63: bit 63 is the one bit of req outside the port. */
+    const common_rr_arbiter_cfg_t c63 = {.num_req = 63, .bug = 0};
+    if (CHECK(t, common_rr_arbiter_init(&s, &c63) == 0, "arb init num_req=63")) {
+        o = arb_cycle(&c63, &s, UINT64_C(1) << 63, true);
+        CHECK(t, !o.gnt_valid && o.gnt == 0, "arb num_req=63: req bit 63 ignored");
+    }
 }
 
 /* Random requests (sticky until granted, plus noise), ack = 1: reference grant and fairness. */

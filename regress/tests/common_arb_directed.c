@@ -3,6 +3,9 @@
  * behind the pointer (wrap-around), and no request at all. */
 #include "common_arb_scoreboard.h"
 
+ARB_SCOREBOARD(common_arb_n5, COMMON_ARB_N5)
+#define ARB_N ((unsigned)COMMON_ARB_N5_PARAM_NumReq)
+
 static const struct { uint8_t req, ack; } script[] = {
     {0x1f, 1}, {0x1f, 1}, {0x1f, 1}, {0x1f, 1}, {0x1f, 1}, {0x1f, 1}, /* 0-5: rotation */
     {0x1f, 0}, {0x1f, 0},                                             /* 6-7: no ack: grant holds */
@@ -30,7 +33,7 @@ static bool check(void *ctx, uint64_t c, const void *in, const void *out, cosim_
                (unsigned)(c % ARB_N));
     return false;
   }
-  return arb_sb_check(ctx, in, out, msg);
+  return common_arb_n5_sb_check(ctx, in, out, msg);
 }
 
 static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {

@@ -3,6 +3,8 @@
  * consume on VC 3 (does not exist: bad_vc_o), init winning over everything. */
 #include "common_credit_scoreboard.h"
 
+CC_SCOREBOARD(common_credit_v3_c5, COMMON_CREDIT_V3_C5)
+
 static const struct { uint8_t init, consume, vc, ret; } script[] = {
     {0, 1, 1, 0}, {0, 1, 1, 0}, {0, 1, 1, 0}, {0, 1, 1, 0}, {0, 1, 1, 0}, /* 0-4: VC1 5 -> 0 */
     {0, 1, 1, 0},                                                           /* 5: underflow */
@@ -28,7 +30,7 @@ static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, voi
 
 static bool check(void *ctx, uint64_t c, const void *in, const void *out, cosim_msg_t *msg) {
   (void)c;
-  return cc_sb_check(ctx, in, out, msg);
+  return common_credit_v3_c5_sb_check(ctx, in, out, msg);
 }
 
 static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {

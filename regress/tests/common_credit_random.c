@@ -1,38 +1,52 @@
 /* Credit counter random: per-VC phases of sending faster or slower than
- * credits come back, occasional bad VC numbers and link re-inits. */
+ * credits come back, occasional bad VC numbers and link re-inits; on 3 VCs of
+ * 5 credits, and on the smallest counter, 1 VC of 1 credit (VcW is 1 there,
+ * not $clog2(1) = 0, and CntW is $clog2(2) = 1). */
 #include "common_credit_scoreboard.h"
+
+CC_SCOREBOARD(common_credit_v3_c5, COMMON_CREDIT_V3_C5)
+CC_SCOREBOARD(common_credit_v1_c1, COMMON_CREDIT_V1_C1)
 
 typedef struct {
   cc_sb_t sb;
   double p_consume, p_return;
 } cc_rand_t;
 
-static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, void *iv) {
-  (void)prev;
-  cc_rand_t *t = ctx;
-  common_credit_v3_c5_in_t *in = iv;
-  if (c % 50 == 0) {
-    t->p_consume = cosim_rng_chance(rng, 0.5) ? 0.9 : 0.3;
-    t->p_return = cosim_rng_chance(rng, 0.5) ? 0.9 : 0.2;
+#define CC_RANDOM_TEST(T, U)                                                                    \
+  static bool T##_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, void *iv) { \
+    (void)prev;                                                                                 \
+    cc_rand_t *t = ctx;                                                                         \
+    T##_in_t *in = iv;                                                                          \
+    const unsigned vcs = (unsigned)U##_PARAM_NumVcs;                                            \
+    if (c % 50 == 0) {                                                                          \
+      t->p_consume = cosim_rng_chance(rng, 0.5) ? 0.9 : 0.3;                                    \
+      t->p_return = cosim_rng_chance(rng, 0.5) ? 0.9 : 0.2;                                     \
+    }                                                                                           \
+    in->init_i = cosim_rng_chance(rng, 0.002);                                                  \
+    in->consume_i = cosim_rng_chance(rng, t->p_consume);                                        \
+    in->consume_vc_i = cosim_rng_chance(rng, 0.02) ? 3 : (uint8_t)cosim_rng_below(rng, vcs);   \
+    for (unsigned v = 0; v < vcs; v++)                                                          \
+      if (cosim_rng_chance(rng, t->p_return / vcs * 1.5)) in->return_i |= (uint8_t)(1u << v);  \
+    return true;                                                                                \
+  }                                                                                             \
+  static bool T##_check(void *ctx, uint64_t c, const void *in, const void *out, cosim_msg_t *m) { \
+    (void)c;                                                                                    \
+    return T##_sb_check(&((cc_rand_t *)ctx)->sb, in, out, m);                                   \
+  }                                                                                             \
+  static bool T##_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {                        \
+    (void)cycles;                                                                               \
+    return cc_sb_coverage(&((cc_rand_t *)ctx)->sb, msg);                                        \
   }
-  in->init_i = cosim_rng_chance(rng, 0.002);
-  in->consume_i = cosim_rng_chance(rng, t->p_consume);
-  in->consume_vc_i = cosim_rng_chance(rng, 0.02) ? 3 : (uint8_t)cosim_rng_below(rng, CC_VCS);
-  for (unsigned v = 0; v < CC_VCS; v++)
-    if (cosim_rng_chance(rng, t->p_return / CC_VCS * 1.5)) in->return_i |= (uint8_t)(1u << v);
-  return true;
-}
 
-static bool check(void *ctx, uint64_t c, const void *in, const void *out, cosim_msg_t *msg) {
-  (void)c;
-  return cc_sb_check(&((cc_rand_t *)ctx)->sb, in, out, msg);
-}
-
-static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
-  (void)cycles;
-  return cc_sb_coverage(&((cc_rand_t *)ctx)->sb, msg);
-}
+CC_RANDOM_TEST(common_credit_v3_c5, COMMON_CREDIT_V3_C5)
+CC_RANDOM_TEST(common_credit_v1_c1, COMMON_CREDIT_V1_C1)
 
 COSIM_TEST(common_credit_random, .target = &common_credit_v3_c5_target,
            .purpose = "credit counter random consume/return phases, bad VCs, re-init",
-           .ctx_size = sizeof(cc_rand_t), .drive = drive, .check = check, .finish = finish)
+           .ctx_size = sizeof(cc_rand_t), .drive = common_credit_v3_c5_drive,
+           .check = common_credit_v3_c5_check, .finish = common_credit_v3_c5_finish)
+
+COSIM_TEST(common_credit_single_random, .target = &common_credit_v1_c1_target,
+           .purpose = "credit counter random on the smallest one: 1 VC, 1 credit",
+           .ctx_size = sizeof(cc_rand_t), .drive = common_credit_v1_c1_drive,
+           .check = common_credit_v1_c1_check, .finish = common_credit_v1_c1_finish)

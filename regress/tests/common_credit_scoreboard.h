@@ -1,72 +1,74 @@
 /* Credit-counter scoreboard: a ledger per VC. From last cycle's credits and
  * operations it predicts this cycle's credits and error pulses (spec rules in
- * docs/common.md), and checks avail_o against the counts. */
+ * docs/common.md), checks avail_o against the counts and the ports against the
+ * spec's widths. Instantiated per target type, like the FIFO's. */
 #ifndef COMMON_CREDIT_SCOREBOARD_H
 #define COMMON_CREDIT_SCOREBOARD_H
 
 #include "bind/common.h"
+#include "common_widths.h"
 
-#define CC_VCS ((unsigned)COMMON_CREDIT_V3_C5_PARAM_NumVcs)
-#define CC_MAX ((unsigned)COMMON_CREDIT_V3_C5_PARAM_MaxCredits)
-#define CC_CNTW 3u /* $clog2(MaxCredits+1) for MaxCredits = 5 */
+#define CC_MAX_VCS 16 /* NumVcs legal range 1..16 */
 
 typedef struct {
-  unsigned cnt[CC_VCS];
+  unsigned cnt[CC_MAX_VCS];
   unsigned want_under, want_over, want_bad;
   bool started;
   unsigned seen_under, seen_over, seen_bad, seen_zero, seen_init;
 } cc_sb_t;
 
-static inline unsigned cc_credits(const common_credit_v3_c5_out_t *o, unsigned v) {
-  return (unsigned)(o->credits_o >> (v * CC_CNTW)) & ((1u << CC_CNTW) - 1);
-}
-
-static inline bool cc_sb_check(cc_sb_t *sb, const common_credit_v3_c5_in_t *in,
-                               const common_credit_v3_c5_out_t *out, cosim_msg_t *msg) {
-  if (!sb->started) { /* after reset every VC holds MaxCredits */
-    for (unsigned v = 0; v < CC_VCS; v++) sb->cnt[v] = CC_MAX;
-    sb->started = true;
+#define CC_SCOREBOARD(T, U)                                                                                     \
+  static bool T##_sb_check(cc_sb_t *sb, const T##_in_t *in, const T##_out_t *out, cosim_msg_t *msg) {          \
+    const unsigned vcs = (unsigned)U##_PARAM_NumVcs, max = (unsigned)U##_PARAM_MaxCredits;                      \
+    const unsigned cntw = spec_clog2(max + 1ULL); /* CntW */                                                    \
+    if (!sb->started) { /* after reset every VC holds MaxCredits */                                             \
+      const spec_width_t w[] = {{"consume_vc_i", vcs > 1 ? spec_clog2(vcs) : 1}, /* VcW */                      \
+                                {"return_i", vcs}, {"credits_o", vcs * cntw}, {"avail_o", vcs},                 \
+                                {"underflow_o", vcs}, {"overflow_o", vcs}};                                     \
+      if (!spec_widths_check(&T##_glue, w, 6, msg)) return false;                                               \
+      for (unsigned v = 0; v < vcs; v++) sb->cnt[v] = max;                                                      \
+      sb->started = true;                                                                                       \
+    }                                                                                                           \
+    for (unsigned v = 0; v < vcs; v++) {                                                                        \
+      unsigned got = (unsigned)(out->credits_o >> (v * cntw)) & ((1u << cntw) - 1);                             \
+      if (got != sb->cnt[v]) {                                                                                  \
+        cosim_fail(msg, "VC %u holds %u credits, the ledger says %u", v, got, sb->cnt[v]);                      \
+        return false;                                                                                           \
+      }                                                                                                         \
+      if (((out->avail_o >> v) & 1) != (got != 0)) {                                                            \
+        cosim_fail(msg, "avail_o[%u]=%u with %u credits", v, (out->avail_o >> v) & 1, got);                     \
+        return false;                                                                                           \
+      }                                                                                                         \
+    }                                                                                                           \
+    if (out->underflow_o != sb->want_under || out->overflow_o != sb->want_over || out->bad_vc_o != sb->want_bad) { \
+      cosim_fail(msg, "error pulses underflow=%x overflow=%x bad_vc=%u, expected %x %x %u", out->underflow_o,    \
+                 out->overflow_o, out->bad_vc_o, sb->want_under, sb->want_over, sb->want_bad);                  \
+      return false;                                                                                             \
+    }                                                                                                           \
+    /* this cycle's operations -> next cycle's expectation */                                                   \
+    sb->want_under = sb->want_over = sb->want_bad = 0;                                                          \
+    if (in->init_i) {                                                                                           \
+      for (unsigned v = 0; v < vcs; v++) sb->cnt[v] = max;                                                      \
+      sb->seen_init++;                                                                                          \
+      return true;                                                                                              \
+    }                                                                                                           \
+    sb->want_bad = in->consume_i && in->consume_vc_i >= vcs;                                                    \
+    for (unsigned v = 0; v < vcs; v++) {                                                                        \
+      bool cons = in->consume_i && in->consume_vc_i == v, ret = (in->return_i >> v) & 1;                        \
+      if (cons && !ret) {                                                                                       \
+        if (sb->cnt[v] == 0) sb->want_under |= 1u << v;                                                         \
+        else sb->cnt[v]--;                                                                                      \
+      } else if (ret && !cons) {                                                                                \
+        if (sb->cnt[v] == max) sb->want_over |= 1u << v;                                                        \
+        else sb->cnt[v]++;                                                                                      \
+      }                                                                                                         \
+      sb->seen_zero += sb->cnt[v] == 0;                                                                         \
+    }                                                                                                           \
+    sb->seen_under += sb->want_under != 0;                                                                      \
+    sb->seen_over += sb->want_over != 0;                                                                        \
+    sb->seen_bad += sb->want_bad;                                                                               \
+    return true;                                                                                                \
   }
-  for (unsigned v = 0; v < CC_VCS; v++) {
-    unsigned got = cc_credits(out, v);
-    if (got != sb->cnt[v]) {
-      cosim_fail(msg, "VC %u holds %u credits, the ledger says %u", v, got, sb->cnt[v]);
-      return false;
-    }
-    if (((out->avail_o >> v) & 1) != (got != 0)) {
-      cosim_fail(msg, "avail_o[%u]=%u with %u credits", v, (out->avail_o >> v) & 1, got);
-      return false;
-    }
-  }
-  if (out->underflow_o != sb->want_under || out->overflow_o != sb->want_over || out->bad_vc_o != sb->want_bad) {
-    cosim_fail(msg, "error pulses underflow=%x overflow=%x bad_vc=%u, expected %x %x %u", out->underflow_o,
-               out->overflow_o, out->bad_vc_o, sb->want_under, sb->want_over, sb->want_bad);
-    return false;
-  }
-  /* this cycle's operations -> next cycle's expectation */
-  sb->want_under = sb->want_over = sb->want_bad = 0;
-  if (in->init_i) {
-    for (unsigned v = 0; v < CC_VCS; v++) sb->cnt[v] = CC_MAX;
-    sb->seen_init++;
-    return true;
-  }
-  sb->want_bad = in->consume_i && in->consume_vc_i >= CC_VCS;
-  for (unsigned v = 0; v < CC_VCS; v++) {
-    bool cons = in->consume_i && in->consume_vc_i == v, ret = (in->return_i >> v) & 1;
-    if (cons && !ret) {
-      if (sb->cnt[v] == 0) sb->want_under |= 1u << v;
-      else sb->cnt[v]--;
-    } else if (ret && !cons) {
-      if (sb->cnt[v] == CC_MAX) sb->want_over |= 1u << v;
-      else sb->cnt[v]++;
-    }
-    sb->seen_zero += sb->cnt[v] == 0;
-  }
-  sb->seen_under += sb->want_under != 0;
-  sb->seen_over += sb->want_over != 0;
-  sb->seen_bad += sb->want_bad;
-  return true;
-}
 
 static inline bool cc_sb_coverage(const cc_sb_t *sb, cosim_msg_t *msg) {
   if (!sb->seen_under || !sb->seen_over || !sb->seen_bad || !sb->seen_zero || !sb->seen_init) {

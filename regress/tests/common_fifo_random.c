@@ -1,10 +1,12 @@
 /* FIFO random: phases that lean towards filling or draining (so full, empty
  * and both error pulses are all reached), random data, on an 8-bit FIFO of
- * depth 5 and a 72-bit one of depth 4 (wide ports travel as word arrays). */
+ * depth 5, a 72-bit one of depth 4 (wide ports travel as word arrays) and a
+ * 1-bit one of depth 3. */
 #include "common_fifo_scoreboard.h"
 
 FIFO_SCOREBOARD(common_fifo_w8_d5, COMMON_FIFO_W8_D5)
 FIFO_SCOREBOARD(common_fifo_w72_d4, COMMON_FIFO_W72_D4)
+FIFO_SCOREBOARD(common_fifo_w1_d3, COMMON_FIFO_W1_D3)
 
 typedef struct {
   fifo_sb_t sb;
@@ -43,6 +45,7 @@ static void pick_phase(fifo_rand_t *t, uint64_t c, cosim_rng_t *rng) {
 
 FIFO_RANDOM_TEST(common_fifo_w8_d5)
 FIFO_RANDOM_TEST(common_fifo_w72_d4)
+FIFO_RANDOM_TEST(common_fifo_w1_d3)
 
 COSIM_TEST(common_fifo_random, .target = &common_fifo_w8_d5_target,
            .purpose = "FIFO 8x5 random push/pop in fill/drain phases, scoreboard + coverage",
@@ -53,3 +56,8 @@ COSIM_TEST(common_fifo_wide_random, .target = &common_fifo_w72_d4_target,
            .purpose = "FIFO 72x4 random (ports wider than 64 bits)",
            .ctx_size = sizeof(fifo_rand_t), .drive = common_fifo_w72_d4_drive,
            .check = common_fifo_w72_d4_check, .finish = common_fifo_w72_d4_finish)
+
+COSIM_TEST(common_fifo_narrow_random, .target = &common_fifo_w1_d3_target,
+           .purpose = "FIFO 1x3 random (narrowest entry; CountW exact at Depth = 2^k-1)",
+           .ctx_size = sizeof(fifo_rand_t), .drive = common_fifo_w1_d3_drive,
+           .check = common_fifo_w1_d3_check, .finish = common_fifo_w1_d3_finish)

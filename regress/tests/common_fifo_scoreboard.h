@@ -1,13 +1,15 @@
 /* FIFO scoreboard shared by the FIFO tests: entries leave in push order and
  * intact, count/full/empty agree with the number of entries held, the error
- * pulses follow rejected operations, and the run reached every corner.
- * Instantiated per target type because port storage differs with Width. */
+ * pulses follow rejected operations, the ports have the spec's widths, and the
+ * run reached every corner. Instantiated per target type because port storage
+ * differs with Width. */
 #ifndef COMMON_FIFO_SCOREBOARD_H
 #define COMMON_FIFO_SCOREBOARD_H
 
 #include <string.h>
 
 #include "bind/common.h"
+#include "common_widths.h"
 
 #define FIFO_SB_MAX 64
 
@@ -15,6 +17,7 @@ typedef struct {
   uint32_t q[FIFO_SB_MAX][COMMON_FIFO_MAX_WORDS]; /* entries believed held, oldest first */
   unsigned head, n;
   bool want_overflow, want_underflow;            /* pulses due this cycle */
+  bool started;
   unsigned seen_full, seen_overflow, seen_underflow, seen_push_pop_full, pops;
 } fifo_sb_t;
 
@@ -22,6 +25,13 @@ typedef struct {
   static bool T##_sb_check(fifo_sb_t *sb, const T##_in_t *in, const T##_out_t *out,  \
                            cosim_msg_t *msg) {                                       \
     const unsigned depth = (unsigned)U##_PARAM_Depth;                                \
+    if (!sb->started) {                                                              \
+      const spec_width_t w[] = {{"push_data_i", (unsigned)U##_PARAM_Width},          \
+                                {"pop_data_o", (unsigned)U##_PARAM_Width},           \
+                                {"count_o", spec_clog2(depth + 1)}}; /* CountW */   \
+      if (!spec_widths_check(&T##_glue, w, 3, msg)) return false;                    \
+      sb->started = true;                                                            \
+    }                                                                                \
     if (out->count_o != sb->n) {                                                     \
       cosim_fail(msg, "count_o=%u but %u entries are held", out->count_o, sb->n);   \
       return false;                                                                  \

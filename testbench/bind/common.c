@@ -42,11 +42,25 @@
 
 #define OPS(kind, T)                                                           \
   {T##_create, kind##_reset, T##_eval, kind##_commit, kind##_destroy,          \
-   common_##kind##_bug_names}
+   common_##kind##_bug_names, kind##_scramble}
+
+/* 1..n-1: an index that is legal but not the reset value 0 (n >= 2). */
+static unsigned nonzero_below(cosim_rng_t *r, unsigned n) { return 1 + cosim_rng_below(r, n - 1); }
 
 /* --- FIFO: one binding per width; data ports are copied as raw little-endian
  * storage, which serves uint8_t..uint64_t and uint32_t[] ports alike. ------- */
 MODEL_T(fifo)
+static void fifo_scramble(void *m, uint64_t seed) {
+  fifo_model_t *x = m;
+  cosim_rng_t r;
+  cosim_rng_seed(&r, seed);
+  x->s.rd = nonzero_below(&r, x->cfg.depth);
+  x->s.wr = nonzero_below(&r, x->cfg.depth);
+  x->s.count = 1 + cosim_rng_below(&r, x->cfg.depth);
+  x->s.overflow = x->s.underflow = true;
+  x->nx.push_ok = x->nx.pop_ok = x->nx.overflow = x->nx.underflow = true;
+  for (unsigned i = 0; i < COMMON_FIFO_MAX_WORDS; i++) x->nx.push_data[i] = (uint32_t)cosim_rng_u64(&r);
+}
 #define FIFO_TARGET(T, U)                                                      \
   static void *T##_create(unsigned bug) {                                      \
     common_fifo_cfg_t cfg = {(unsigned)U##_PARAM_Width, (unsigned)U##_PARAM_Depth, bug}; \
@@ -72,56 +86,91 @@ MODEL_T(fifo)
 
 FIFO_TARGET(common_fifo_w8_d5, COMMON_FIFO_W8_D5)
 FIFO_TARGET(common_fifo_w72_d4, COMMON_FIFO_W72_D4)
+FIFO_TARGET(common_fifo_w1_d3, COMMON_FIFO_W1_D3)
 
 /* --- credit counter ------------------------------------------------------- */
 MODEL_T(credit_counter)
-static void *common_credit_v3_c5_create(unsigned bug) {
-  common_credit_counter_cfg_t cfg = {(unsigned)COMMON_CREDIT_V3_C5_PARAM_NumVcs,
-                                     (unsigned)COMMON_CREDIT_V3_C5_PARAM_MaxCredits, bug};
-  return credit_counter_create(&cfg);
-}
-static void common_credit_v3_c5_eval(void *m, const void *iv, void *ov) {
+static void credit_counter_scramble(void *m, uint64_t seed) {
   credit_counter_model_t *x = m;
-  const common_credit_v3_c5_in_t *in = iv;
-  common_credit_v3_c5_out_t *out = ov;
-  common_credit_counter_in_t mi = {in->init_i, in->consume_i, in->consume_vc_i, in->return_i};
-  common_credit_counter_out_t mo;
-  common_credit_counter_eval(&x->cfg, &x->s, &mi, &mo, &x->nx);
-  /* credits_o packs VC v at bits [v*CntW +: CntW]; CntW = $clog2(MaxCredits+1),
-     the bit width of MaxCredits */
-  const unsigned cntw = 32u - (unsigned)__builtin_clz(x->cfg.max_credits);
-  uint64_t packed = 0;
-  for (unsigned v = 0; v < x->cfg.num_vcs; v++) packed |= (uint64_t)mo.credits[v] << (v * cntw);
-  out->credits_o = packed;
-  out->avail_o = mo.avail;
-  out->underflow_o = mo.underflow;
-  out->overflow_o = mo.overflow;
-  out->bad_vc_o = mo.bad_vc;
+  cosim_rng_t r;
+  cosim_rng_seed(&r, seed);
+  const uint32_t vcs = (1u << x->cfg.num_vcs) - 1u; /* entries >= num_vcs are not registers */
+  for (unsigned v = 0; v < x->cfg.num_vcs; v++) {
+    x->s.cnt[v] = cosim_rng_below(&r, x->cfg.max_credits); /* never MaxCredits */
+    x->nx.cnt[v] = cosim_rng_below(&r, x->cfg.max_credits);
+  }
+  x->s.underflow = x->s.overflow = x->nx.underflow = x->nx.overflow = vcs;
+  x->s.bad_vc = x->nx.bad_vc = true;
 }
-const cosim_target_t common_credit_v3_c5_target = {&common_credit_v3_c5_glue,
-                                                   OPS(credit_counter, common_credit_v3_c5)};
+#define CREDIT_TARGET(T, U)                                                    \
+  static void *T##_create(unsigned bug) {                                      \
+    common_credit_counter_cfg_t cfg = {(unsigned)U##_PARAM_NumVcs,             \
+                                       (unsigned)U##_PARAM_MaxCredits, bug};   \
+    return credit_counter_create(&cfg);                                        \
+  }                                                                            \
+  static void T##_eval(void *m, const void *iv, void *ov) {                    \
+    credit_counter_model_t *x = m;                                             \
+    const T##_in_t *in = iv;                                                   \
+    T##_out_t *out = ov;                                                       \
+    common_credit_counter_in_t mi = {in->init_i, in->consume_i, in->consume_vc_i, in->return_i}; \
+    common_credit_counter_out_t mo;                                            \
+    common_credit_counter_eval(&x->cfg, &x->s, &mi, &mo, &x->nx);              \
+    /* credits_o packs VC v at bits [v*CntW +: CntW] */                        \
+    /* CntW = $clog2(MaxCredits+1): the bit width of MaxCredits */             \
+    const unsigned cntw = 32u - (unsigned)__builtin_clz(x->cfg.max_credits);   \
+    uint64_t packed = 0;                                                       \
+    for (unsigned v = 0; v < x->cfg.num_vcs; v++) packed |= (uint64_t)mo.credits[v] << (v * cntw); \
+    out->credits_o = packed;                                                   \
+    out->avail_o = mo.avail;                                                   \
+    out->underflow_o = mo.underflow;                                           \
+    out->overflow_o = mo.overflow;                                             \
+    out->bad_vc_o = mo.bad_vc;                                                 \
+  }                                                                            \
+  const cosim_target_t T##_target = {&T##_glue, OPS(credit_counter, T)};
+
+CREDIT_TARGET(common_credit_v3_c5, COMMON_CREDIT_V3_C5)
+CREDIT_TARGET(common_credit_v1_c1, COMMON_CREDIT_V1_C1)
 
 /* --- round-robin arbiter -------------------------------------------------- */
 MODEL_T(rr_arbiter)
-static void *common_arb_n5_create(unsigned bug) {
-  common_rr_arbiter_cfg_t cfg = {(unsigned)COMMON_ARB_N5_PARAM_NumReq, bug};
-  return rr_arbiter_create(&cfg);
-}
-static void common_arb_n5_eval(void *m, const void *iv, void *ov) {
+static void rr_arbiter_scramble(void *m, uint64_t seed) {
   rr_arbiter_model_t *x = m;
-  const common_arb_n5_in_t *in = iv;
-  common_arb_n5_out_t *out = ov;
-  common_rr_arbiter_in_t mi = {in->req_i, in->ack_i};
-  common_rr_arbiter_out_t mo;
-  common_rr_arbiter_eval(&x->cfg, &x->s, &mi, &mo, &x->nx);
-  out->gnt_o = (uint8_t)mo.gnt;
-  out->gnt_idx_o = (uint8_t)mo.gnt_idx;
-  out->gnt_valid_o = mo.gnt_valid;
+  cosim_rng_t r;
+  cosim_rng_seed(&r, seed);
+  x->s.ptr = nonzero_below(&r, x->cfg.num_req);
+  x->nx.ptr = nonzero_below(&r, x->cfg.num_req);
 }
-const cosim_target_t common_arb_n5_target = {&common_arb_n5_glue, OPS(rr_arbiter, common_arb_n5)};
+#define ARB_TARGET(T, U)                                                       \
+  static void *T##_create(unsigned bug) {                                      \
+    common_rr_arbiter_cfg_t cfg = {(unsigned)U##_PARAM_NumReq, bug};           \
+    return rr_arbiter_create(&cfg);                                            \
+  }                                                                            \
+  static void T##_eval(void *m, const void *iv, void *ov) {                    \
+    rr_arbiter_model_t *x = m;                                                 \
+    const T##_in_t *in = iv;                                                   \
+    T##_out_t *out = ov;                                                       \
+    common_rr_arbiter_in_t mi = {in->req_i, in->ack_i};                        \
+    common_rr_arbiter_out_t mo;                                                \
+    common_rr_arbiter_eval(&x->cfg, &x->s, &mi, &mo, &x->nx);                  \
+    out->gnt_o = mo.gnt;                                                       \
+    out->gnt_idx_o = (uint8_t)mo.gnt_idx;                                      \
+    out->gnt_valid_o = mo.gnt_valid;                                           \
+  }                                                                            \
+  const cosim_target_t T##_target = {&T##_glue, OPS(rr_arbiter, T)};
+
+ARB_TARGET(common_arb_n5, COMMON_ARB_N5)
+ARB_TARGET(common_arb_n4, COMMON_ARB_N4)
 
 /* --- CRC-32 ----------------------------------------------------------------- */
 MODEL_T(crc32)
+static void crc32_scramble(void *m, uint64_t seed) {
+  crc32_model_t *x = m;
+  cosim_rng_t r;
+  cosim_rng_seed(&r, seed);
+  x->s.c = (uint32_t)cosim_rng_u64(&r) & ~1u; /* bit 0 clear: never the reset 0xFFFFFFFF */
+  x->nx.c = (uint32_t)cosim_rng_u64(&r) & ~1u;
+  x->s.keep_err = x->nx.keep_err = true;
+}
 static void *common_crc32_b4_create(unsigned bug) {
   common_crc32_cfg_t cfg = {bug};
   return crc32_create(&cfg);
@@ -140,6 +189,15 @@ const cosim_target_t common_crc32_b4_target = {&common_crc32_b4_glue, OPS(crc32,
 
 /* --- LFSR ------------------------------------------------------------------- */
 MODEL_T(lfsr32)
+static void lfsr32_scramble(void *m, uint64_t seed) {
+  lfsr32_model_t *x = m;
+  cosim_rng_t r;
+  cosim_rng_seed(&r, seed);
+  x->s.lfsr = (uint32_t)cosim_rng_u64(&r) | 1u; /* non-zero, as the state always is */
+  if (x->s.lfsr == x->cfg.seed) x->s.lfsr ^= 2u; /* never the reset value */
+  x->nx.lfsr = (uint32_t)cosim_rng_u64(&r) | 1u;
+  x->s.seed_err = x->nx.seed_err = true;
+}
 static void *common_lfsr32_s44257_create(unsigned bug) {
   common_lfsr32_cfg_t cfg = {(uint32_t)COMMON_LFSR32_S44257_PARAM_Seed, bug};
   return lfsr32_create(&cfg);

@@ -90,7 +90,7 @@ static inline uint64_t twos(int64_t v, unsigned bits) { return (uint64_t)v & ((1
   }                                                                                  \
   const cosim_target_t T##_target = {                                                \
       &T##_glue,                                                                     \
-      {T##_create, cp_model_reset, T##_eval, cp_model_commit, cp_model_destroy, cp_bug_names}};
+      {T##_create, cp_model_reset, T##_eval, cp_model_commit, cp_model_destroy, cp_bug_names, NULL}};
 
 CP_TARGET(cp_q20_f8, CP_Q20_F8)
 CP_TARGET(cp_exp, CP_EXP)

@@ -77,7 +77,7 @@ static void e4_destroy(void *p) {
     }                                                                                 \
   }                                                                                   \
   const cosim_target_t T##_target = {                                                 \
-      &T##_glue, {T##_create, e4_reset, T##_eval, e4_commit, e4_destroy, elite4_bug_names}};
+      &T##_glue, {T##_create, e4_reset, T##_eval, e4_commit, e4_destroy, elite4_bug_names, NULL}};
 
 E4_TARGET(elite4_p8, ELITE4_P8)
 E4_TARGET(elite4_p4, ELITE4_P4)

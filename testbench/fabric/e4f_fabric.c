@@ -121,7 +121,7 @@ int e4f_fabric_init(e4f_fabric_t *f, const e4f_cfg_t *cfg, char *err, size_t err
     if (cfg->rtl[s]) {
       char path[1200];
       if (cfg->trace_dir) snprintf(path, sizeof path, "%s/sw%u.fst", cfg->trace_dir, s);
-      f->inst[s] = f->tgt->glue->rtl.create(cfg->trace_dir ? path : NULL);
+      f->inst[s] = f->tgt->glue->rtl.create(cfg->trace_dir ? path : NULL, cfg->seed + s); /* registers' start */
       if (f->inst[s]) f->tgt->glue->rtl.reset(f->inst[s]);
     } else {
       f->inst[s] = f->tgt->model.create(cfg->model_bug);

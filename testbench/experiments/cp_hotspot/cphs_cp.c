@@ -83,7 +83,7 @@ cphs_cp_t *cphs_cp_create(const cphs_params_t *p, unsigned port)
     c->digest = p->digest;
     c->dig = 0xcbf29ce484222325ull;
     if (c->rtl) {
-        c->h = tgt()->glue->rtl.create(NULL);
+        c->h = tgt()->glue->rtl.create(NULL, p->seed + port); /* registers' start */
         if (c->h) tgt()->glue->rtl.reset(c->h);
     } else {
         c->h = tgt()->model.create(p->inject_bug);

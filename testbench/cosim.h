@@ -38,6 +38,10 @@ typedef struct cosim_rtl_ops {
   void (*reset)(void *h);                  /* rst_ni low for two clocks, then high */
   void (*step)(void *h, const void *in, void *out); /* apply in, settle, read out, rising edge */
   void (*destroy)(void *h);
+  /* optional: the message of the first SystemVerilog assertion that failed
+   * since create (NULL = none). The engine checks it after every step and
+   * fails the run as assert:<label>. */
+  const char *(*assert_failed)(void *h);
 } cosim_rtl_ops_t;
 
 /* What the generator knows about a target. */
@@ -82,9 +86,15 @@ uint64_t cosim_rng_u64(cosim_rng_t *r);
 uint32_t cosim_rng_below(cosim_rng_t *r, uint32_t n);   /* uniform in [0, n) */
 bool     cosim_rng_chance(cosim_rng_t *r, double p);    /* true with probability p */
 
-/* A failure message from a test's checker. */
-typedef struct cosim_msg { char text[512]; } cosim_msg_t;
-void cosim_fail(cosim_msg_t *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A failure from a test's checker. Every check has a stable id
+ * ("<area>.<what>", e.g. "fifo.order"): a negative test names the check it
+ * expects to fire, --expect-fail=check:fifo.order@37, and any other failure
+ * fails the negative. */
+typedef struct cosim_msg {
+  char id[48];
+  char text[512];
+} cosim_msg_t;
+void cosim_fail(cosim_msg_t *m, const char *id, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* A test: stimulus plus an optional scoreboard. The engine calls, per cycle:
  * drive() -> [model eval, rtl step, compare] -> check() -> commit. */

@@ -23,12 +23,13 @@
 
 #define CYCLE_NS 2.5 /* nominal 400 MHz */
 
-typedef enum { FAIL_NONE, FAIL_MISMATCH, FAIL_CHECK, FAIL_FINISH, FAIL_SETUP } fail_kind_t;
+typedef enum { FAIL_NONE, FAIL_MISMATCH, FAIL_CHECK, FAIL_FINISH, FAIL_ASSERT, FAIL_SETUP } fail_kind_t;
 
 typedef struct {
   fail_kind_t kind;
   uint64_t cycle;          /* failing cycle */
   int port;                /* first mismatching output */
+  char what[128];          /* what failed: output port, check:<id> or assert:<label> */
   char msg[1024];
   uint64_t cycles_run;
   double wall_s;
@@ -168,6 +169,7 @@ static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace
   if (rtl) ro->reset(rtl);
 
   cosim_msg_t cm;
+  memset(&cm, 0, sizeof cm);
   double t0 = now_s();
   uint64_t c = 0;
   bool ended_early = false;
@@ -185,6 +187,19 @@ static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace
     if (rtl) ro->step(rtl, in, out_r);
     const char *ref = model ? out_m : out_r;
 
+    /* An RTL assertion that fired this cycle fails the run before any compare. */
+    const char *label = rtl && ro->assert_failed ? ro->assert_failed(rtl) : NULL;
+    if (label) {
+      res->kind = FAIL_ASSERT;
+      res->cycle = c;
+      snprintf(res->what, sizeof res->what, "assert:%s", label);
+      snprintf(res->msg, sizeof res->msg, "assertion %s failed at cycle %" PRIu64 " (%s)", label, c,
+               o->mode == MODE_NETLIST ? "netlist" : "rtl");
+      if (!quiet) printf("ASSERTION FAILED at cycle %" PRIu64 " (%.1f ns): %s\n", c, (double)c * CYCLE_NS, label);
+      c++;
+      break;
+    }
+
     /* Fast path: identical output structs (padding is zero on both sides). */
     if (model && rtl && memcmp(out_m, out_r, g->out_size) != 0) {
       for (unsigned i = 0; i < g->n_out; i++) {
@@ -200,6 +215,7 @@ static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace
           res->kind = FAIL_MISMATCH;
           res->cycle = c;
           res->port = (int)i;
+          snprintf(res->what, sizeof res->what, "%s", p->name);
           snprintf(res->msg, sizeof res->msg, "output %s differs at cycle %" PRIu64 " (model %s, %s %s)",
                    p->name, c, e, o->mode == MODE_NETLIST ? "netlist" : "rtl", a);
         }
@@ -234,6 +250,7 @@ static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace
     if (t->check && !o->no_check && (model || rtl) && !t->check(ctx, c, in, ref, &cm)) {
       res->kind = FAIL_CHECK;
       res->cycle = c;
+      snprintf(res->what, sizeof res->what, "check:%s", cm.id[0] ? cm.id : "unnamed");
       snprintf(res->msg, sizeof res->msg, "check failed at cycle %" PRIu64 ": %s", c, cm.text);
       if (!quiet) printf("CHECK FAILED at cycle %" PRIu64 " (%.1f ns): %s\n", c, (double)c * CYCLE_NS, cm.text);
       c++;
@@ -251,6 +268,7 @@ static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace
   if (res->kind == FAIL_NONE && c < stop_after && t->finish && !o->no_check && (model || rtl) && !t->finish(ctx, c, &cm)) {
     res->kind = FAIL_FINISH;
     res->cycle = c;
+    snprintf(res->what, sizeof res->what, "check:%s", cm.id[0] ? cm.id : "unnamed");
     snprintf(res->msg, sizeof res->msg, "final check failed after %" PRIu64 " cycles: %s", c, cm.text);
     if (!quiet) printf("CHECK FAILED at end: %s\n", cm.text);
   }
@@ -275,11 +293,6 @@ static int mkdir_p(const char *path) {
   return mkdir(tmp, 0777) && errno != EEXIST ? -1 : 0;
 }
 
-static const char *fail_what(const run_result_t *r, const cosim_glue_t *g) {
-  if (r->kind == FAIL_MISMATCH) return g->out_ports[r->port].name;
-  if (r->kind == FAIL_CHECK || r->kind == FAIL_FINISH) return "check";
-  return "setup";
-}
 
 static void print_rerun(const sim_opts_t *o, const char *name, bool waves) {
   if (o->rerun) printf("rerun: %s%s\n", o->rerun, waves ? " --trace" : "");
@@ -344,14 +357,14 @@ int sim_run(const sim_opts_t *o) {
       print_rerun(o, name, false);
       return 1;
     }
-    const char *what = fail_what(&r, g);
+    const char *what = r.kind == FAIL_SETUP ? "setup" : r.what;
     if (strcmp(what, o->expect_what) != 0 || r.cycle != o->expect_cycle) {
-      printf("TEST FAILED: expected a failure of %s at cycle %" PRIu64 ", got: %s\n", o->expect_what,
-             o->expect_cycle, r.msg);
+      printf("TEST FAILED: expected a failure of %s at cycle %" PRIu64 ", got %s at cycle %" PRIu64 ": %s\n",
+             o->expect_what, o->expect_cycle, what, r.cycle, r.msg);
       print_rerun(o, name, true);
       return 1;
     }
-    printf("expected failure caught: %s\n", r.msg);
+    printf("expected failure caught: %s@%" PRIu64 ": %s\n", what, r.cycle, r.msg);
     printf("TEST PASSED\n");
     return 0;
   }

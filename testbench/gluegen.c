@@ -284,7 +284,7 @@ static void emit_rtl_ops(FILE *f, const char *t, const char *flavour) {
   fprintf(f, "static void %s_step_v(void *h, const void *in, void *out) { %s_%s_step(h, in, out); }\n",
           flavour, t, flavour);
   fprintf(f, "static const cosim_rtl_ops_t %s_ops = {%s_%s_new, %s_%s_trace_open, %s_%s_reset, "
-          "%s_step_v, %s_%s_free};\n\n", flavour, t, flavour, t, flavour, t, flavour, flavour, t, flavour);
+          "%s_step_v, %s_%s_free, NULL};\n\n", flavour, t, flavour, t, flavour, t, flavour, flavour, t, flavour);
 }
 
 /* The netlist flavour exists only in binaries built after `make synth`;

@@ -38,7 +38,8 @@ bool cosim_rng_chance(cosim_rng_t *r, double p) {
   return (double)(cosim_rng_u64(r) >> 11) * 0x1.0p-53 < p;
 }
 
-void cosim_fail(cosim_msg_t *m, const char *fmt, ...) {
+void cosim_fail(cosim_msg_t *m, const char *id, const char *fmt, ...) {
+  snprintf(m->id, sizeof m->id, "%s", id);
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(m->text, sizeof m->text, fmt, ap);

@@ -2,7 +2,7 @@
  *
  *   <block>_sim --test=NAME [--seed=N] [--cycles=N] [--trace[=FILE]]
  *               [--mode=lockstep|netlist|model|rtl] [--inject-bug=NAME]
- *               [--expect-fail=PORT|check@CYCLE] [--out=DIR] [--name=NAME] [--no-check]
+ *               [--expect-fail=PORT@CYCLE|check:ID@CYCLE|assert:LABEL@CYCLE] [--out=DIR] [--name=NAME] [--no-check]
  *   <block>_sim --list
  *
  * Last line of every run: TEST PASSED, or TEST FAILED: <reason>.
@@ -38,7 +38,7 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: sim --test=NAME [--seed=N] [--cycles=N] [--trace[=FILE]]\n"
           "           [--mode=lockstep|netlist|model|rtl] [--inject-bug=NAME]\n"
-          "           [--expect-fail=PORT@CYCLE|check@CYCLE] [--out=DIR] [--name=NAME] [--no-check]\n"
+          "           [--expect-fail=PORT@CYCLE|check:ID@CYCLE|assert:LABEL@CYCLE] [--out=DIR] [--name=NAME] [--no-check]\n"
           "       sim --list\n");
 }
 
@@ -112,10 +112,18 @@ int main(int argc, char **argv) {
   }
   static char what[128];
   if (expect) {
-    const char *at = strchr(expect, '@');
+    const char *at = strrchr(expect, '@');
     if (!at || at == expect || (size_t)(at - expect) >= sizeof what || !parse_u64(at + 1, &o.expect_cycle))
-      return fail_usage("bad --expect-fail '%s' (expected PORT@CYCLE or check@CYCLE)", expect);
+      return fail_usage("bad --expect-fail '%s' (expected PORT@CYCLE, check:ID@CYCLE or assert:LABEL@CYCLE)",
+                        expect);
     snprintf(what, sizeof what, "%.*s", (int)(at - expect), expect);
+    /* A negative names exactly what must fire: an output of the target, a
+     * scoreboard check by id, or an RTL assertion by label. */
+    bool ok = (!strncmp(what, "check:", 6) && what[6]) || (!strncmp(what, "assert:", 7) && what[7]);
+    const cosim_glue_t *g = o.test->target->glue;
+    for (unsigned k = 0; !ok && k < g->n_out; k++) ok = !strcmp(g->out_ports[k].name, what);
+    if (!ok)
+      return fail_usage("bad --expect-fail '%s': not an output of the target, check:ID or assert:LABEL", expect);
     o.expect_what = what;
   }
   /* Outside the testlist (no --name), the rerun line repeats this command

@@ -29,7 +29,7 @@ static bool check(void *ctx, uint64_t c, const void *in, const void *out, cosim_
   /* the rotation of cycles 0-5 is the spec's, granted index = cycle mod 5 */
   const common_arb_n5_out_t *o = out;
   if (c <= 5 && o->gnt_idx_o != c % ARB_N) {
-    cosim_fail(msg, "with all requesting, grant %u went to %u, expected %u", (unsigned)c, o->gnt_idx_o,
+    cosim_fail(msg, "arb.rotation", "with all requesting, grant %u went to %u, expected %u", (unsigned)c, o->gnt_idx_o,
                (unsigned)(c % ARB_N));
     return false;
   }

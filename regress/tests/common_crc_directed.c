@@ -37,7 +37,7 @@ static bool check(void *ctx, uint64_t c, const void *in, const void *out, cosim_
   const common_crc32_b4_out_t *o = out;
   for (unsigned k = 0; k < sizeof known / sizeof known[0]; k++)
     if (known[k].cycle == c && o->crc_o != known[k].crc) {
-      cosim_fail(msg, "crc_o=0x%08x, the standard value is 0x%08x", o->crc_o, known[k].crc);
+      cosim_fail(msg, "crc.known_values", "crc_o=0x%08x, the standard value is 0x%08x", o->crc_o, known[k].crc);
       return false;
     }
   return crc_sb_check(ctx, in, out, msg);

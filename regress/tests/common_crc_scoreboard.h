@@ -25,12 +25,12 @@ static inline void crc_sb_init(crc_sb_t *sb) {
 static inline bool crc_sb_check(crc_sb_t *sb, const common_crc32_b4_in_t *in, const common_crc32_b4_out_t *out,
                                 cosim_msg_t *msg) {
   if (out->crc_o != (uint32_t)~sb->crc) {
-    cosim_fail(msg, "crc_o=0x%08x, software CRC of the %u bytes so far is 0x%08x", out->crc_o, sb->bytes,
+    cosim_fail(msg, "crc.software_crc", "crc_o=0x%08x, software CRC of the %u bytes so far is 0x%08x", out->crc_o, sb->bytes,
                (uint32_t)~sb->crc);
     return false;
   }
   if (out->keep_err_o != sb->want_err) {
-    cosim_fail(msg, "keep_err_o=%u, expected %u", out->keep_err_o, sb->want_err);
+    cosim_fail(msg, "crc.keep_err", "keep_err_o=%u, expected %u", out->keep_err_o, sb->want_err);
     return false;
   }
   static const unsigned legal_len[16] = {[1] = 1, [3] = 2, [7] = 3, [15] = 4};

@@ -32,16 +32,16 @@ typedef struct {
     for (unsigned v = 0; v < vcs; v++) {                                                                        \
       unsigned got = (unsigned)(out->credits_o >> (v * cntw)) & ((1u << cntw) - 1);                             \
       if (got != sb->cnt[v]) {                                                                                  \
-        cosim_fail(msg, "VC %u holds %u credits, the ledger says %u", v, got, sb->cnt[v]);                      \
+        cosim_fail(msg, "credit.ledger", "VC %u holds %u credits, the ledger says %u", v, got, sb->cnt[v]);                      \
         return false;                                                                                           \
       }                                                                                                         \
       if (((out->avail_o >> v) & 1) != (got != 0)) {                                                            \
-        cosim_fail(msg, "avail_o[%u]=%u with %u credits", v, (out->avail_o >> v) & 1, got);                     \
+        cosim_fail(msg, "credit.avail", "avail_o[%u]=%u with %u credits", v, (out->avail_o >> v) & 1, got);                     \
         return false;                                                                                           \
       }                                                                                                         \
     }                                                                                                           \
     if (out->underflow_o != sb->want_under || out->overflow_o != sb->want_over || out->bad_vc_o != sb->want_bad) { \
-      cosim_fail(msg, "error pulses underflow=%x overflow=%x bad_vc=%u, expected %x %x %u", out->underflow_o,    \
+      cosim_fail(msg, "credit.error_pulses", "error pulses underflow=%x overflow=%x bad_vc=%u, expected %x %x %u", out->underflow_o,    \
                  out->overflow_o, out->bad_vc_o, sb->want_under, sb->want_over, sb->want_bad);                  \
       return false;                                                                                             \
     }                                                                                                           \
@@ -72,7 +72,7 @@ typedef struct {
 
 static inline bool cc_sb_coverage(const cc_sb_t *sb, cosim_msg_t *msg) {
   if (!sb->seen_under || !sb->seen_over || !sb->seen_bad || !sb->seen_zero || !sb->seen_init) {
-    cosim_fail(msg, "coverage hole: underflow %u, overflow %u, bad VC %u, empty VC %u, init %u", sb->seen_under,
+    cosim_fail(msg, "credit.coverage", "coverage hole: underflow %u, overflow %u, bad VC %u, empty VC %u, init %u", sb->seen_under,
                sb->seen_over, sb->seen_bad, sb->seen_zero, sb->seen_init);
     return false;
   }

@@ -33,21 +33,21 @@ typedef struct {
       sb->started = true;                                                            \
     }                                                                                \
     if (out->count_o != sb->n) {                                                     \
-      cosim_fail(msg, "count_o=%u but %u entries are held", out->count_o, sb->n);   \
+      cosim_fail(msg, "fifo.count", "count_o=%u but %u entries are held", out->count_o, sb->n);   \
       return false;                                                                  \
     }                                                                                \
     if (out->full_o != (sb->n == depth) || out->empty_o != (sb->n == 0)) {           \
-      cosim_fail(msg, "full_o=%u empty_o=%u with %u of %u entries held", out->full_o, \
+      cosim_fail(msg, "fifo.full_empty", "full_o=%u empty_o=%u with %u of %u entries held", out->full_o, \
                  out->empty_o, sb->n, depth);                                        \
       return false;                                                                  \
     }                                                                                \
     if (out->overflow_o != sb->want_overflow || out->underflow_o != sb->want_underflow) { \
-      cosim_fail(msg, "overflow_o=%u underflow_o=%u, expected %u %u from last cycle", \
+      cosim_fail(msg, "fifo.error_pulses", "overflow_o=%u underflow_o=%u, expected %u %u from last cycle", \
                  out->overflow_o, out->underflow_o, sb->want_overflow, sb->want_underflow); \
       return false;                                                                  \
     }                                                                                \
     if (sb->n && memcmp(&out->pop_data_o, sb->q[sb->head], sizeof out->pop_data_o)) { \
-      cosim_fail(msg, "head entry is not the oldest pushed entry (pop #%u)", sb->pops); \
+      cosim_fail(msg, "fifo.order", "head entry is not the oldest pushed entry (pop #%u)", sb->pops); \
       return false;                                                                  \
     }                                                                                \
     bool pop_ok = in->pop_i && sb->n > 0;                                            \
@@ -75,7 +75,7 @@ typedef struct {
 /* Coverage: a FIFO test that never filled the FIFO proves little. */
 static inline bool fifo_sb_coverage(const fifo_sb_t *sb, cosim_msg_t *msg) {
   if (!sb->seen_full || !sb->seen_overflow || !sb->seen_underflow || !sb->seen_push_pop_full) {
-    cosim_fail(msg, "coverage hole: full %u, overflow %u, underflow %u, push+pop while full %u",
+    cosim_fail(msg, "fifo.coverage", "coverage hole: full %u, overflow %u, underflow %u, push+pop while full %u",
                sb->seen_full, sb->seen_overflow, sb->seen_underflow, sb->seen_push_pop_full);
     return false;
   }

@@ -29,7 +29,7 @@ static bool check(void *ctx, uint64_t c, const void *in, const void *out, cosim_
   const common_lfsr32_s44257_out_t *o = out;
   for (unsigned k = 0; k < sizeof known / sizeof known[0]; k++)
     if (known[k].cycle == c && o->state_o != known[k].state) {
-      cosim_fail(msg, "state_o=0x%08x, the spec says 0x%08x", o->state_o, known[k].state);
+      cosim_fail(msg, "lfsr.known_values", "state_o=0x%08x, the spec says 0x%08x", o->state_o, known[k].state);
       return false;
     }
   return lfsr_sb_check(ctx, in, out, msg);

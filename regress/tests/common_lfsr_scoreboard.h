@@ -28,12 +28,12 @@ static inline bool lfsr_sb_check(lfsr_sb_t *sb, const common_lfsr32_s44257_in_t 
     sb->started = true;
   }
   if (out->state_o != sb->s || out->state_o == 0) {
-    cosim_fail(msg, "state_o=0x%08x, reference 0x%08x after %llu steps", out->state_o, sb->s,
+    cosim_fail(msg, "lfsr.reference", "state_o=0x%08x, reference 0x%08x after %llu steps", out->state_o, sb->s,
                (unsigned long long)sb->steps);
     return false;
   }
   if (out->seed_err_o != sb->want_err) {
-    cosim_fail(msg, "seed_err_o=%u, expected %u", out->seed_err_o, sb->want_err);
+    cosim_fail(msg, "lfsr.seed_err", "seed_err_o=%u, expected %u", out->seed_err_o, sb->want_err);
     return false;
   }
   sb->want_err = in->load_i && in->seed_i == 0;

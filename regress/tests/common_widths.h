@@ -22,7 +22,7 @@ static inline bool spec_widths_check(const cosim_glue_t *g, const spec_width_t *
   for (unsigned k = 0; k < n; k++) {
     unsigned got = cosim_port_width(g, w[k].port);
     if (got != w[k].bits) {
-      cosim_fail(msg, "port %s of %s is %u bits wide, the spec says %u", w[k].port, g->name, got, w[k].bits);
+      cosim_fail(msg, "widths.port", "port %s of %s is %u bits wide, the spec says %u", w[k].port, g->name, got, w[k].bits);
       return false;
     }
   }

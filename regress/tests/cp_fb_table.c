@@ -151,7 +151,7 @@ static bool check(void *ctx, uint64_t c, const void *iv, const void *ov, cosim_m
   const cp_q20_f8_out_t *o = ov;
   const unsigned qw = (unsigned)CP_Q20_F8_PARAM_QW;
   if (o->cfg_err_o || o->ev_err_o) {
-    cosim_fail(msg, "unexpected error: cfg_err %u (code %u), ev_err %u (code %u)", o->cfg_err_o,
+    cosim_fail(msg, "cp.unexpected_error", "unexpected error: cfg_err %u (code %u), ev_err %u (code %u)", o->cfg_err_o,
                o->cfg_err_code_o, o->ev_err_o, o->ev_err_code_o);
     return false;
   }
@@ -160,23 +160,23 @@ static bool check(void *ctx, uint64_t c, const void *iv, const void *ov, cosim_m
   if (phase == 0) k--, phase = 3;  /* cycle t+3 is t+0 of the next row */
   if (k >= NROWS) return true;
   if (phase == 1 && table[k].ev == EV_ENQ && o->q_o != (uint32_t)table[k].q) {
-    cosim_fail(msg, "row %u: q_o = %u one cycle after the enqueue, expected %ld", (unsigned)k, o->q_o, table[k].q);
+    cosim_fail(msg, "cp.q_after_enqueue", "row %u: q_o = %u one cycle after the enqueue, expected %ld", (unsigned)k, o->q_o, table[k].q);
     return false;
   }
   if (table[k].ev != EV_ENQ) return true;
   bool want = table[k].type != CPT_NONE;
   /* the BCN shows at t+2 exactly: not at t+1, not later */
   if (phase == 1 && o->bcn_valid_o) {
-    cosim_fail(msg, "row %u: BCN one cycle after the enqueue (latency contract: 2)", (unsigned)k);
+    cosim_fail(msg, "cp.bcn_early", "row %u: BCN one cycle after the enqueue (latency contract: 2)", (unsigned)k);
     return false;
   }
   if (phase == 3 && o->bcn_valid_o) {
-    cosim_fail(msg, "row %u: BCN still valid three cycles after the enqueue", (unsigned)k);
+    cosim_fail(msg, "cp.bcn_late", "row %u: BCN still valid three cycles after the enqueue", (unsigned)k);
     return false;
   }
   if (phase != 2) return true;
   if (o->bcn_valid_o != want) {
-    cosim_fail(msg, "row %u: bcn_valid_o = %u two cycles after the enqueue, expected %u", (unsigned)k, o->bcn_valid_o,
+    cosim_fail(msg, "cp.bcn_valid", "row %u: bcn_valid_o = %u two cycles after the enqueue, expected %u", (unsigned)k, o->bcn_valid_o,
                want);
     return false;
   }
@@ -186,7 +186,7 @@ static bool check(void *ctx, uint64_t c, const void *iv, const void *ov, cosim_m
   int64_t qoff = sext(o->bcn_qoff_o, qw + 1), qd = sext(o->bcn_qdelta_o, qw + 1), fb = sext(o->bcn_fb_o, qw + 5);
   if (o->bcn_type_o != table[k].type || qoff != table[k].qoff || qd != table[k].qdelta || fb != table[k].fb ||
       o->bcn_qntzfb_o != table[k].qntz || o->bcn_cpid_o != 5 || o->bcn_dst_o != 9 || o->bcn_flow_o != 3) {
-    cosim_fail(msg,
+    cosim_fail(msg, "cp.bcn_fields",
                "row %u (Q %ld): BCN type %u Qoff %lld Qdelta %lld Fb %lld QntzFb %u cpid %u dst %u flow %u; "
                "expected type %d Qoff %ld Qdelta %ld Fb %ld QntzFb %d cpid 5 dst 9 flow 3",
                (unsigned)k, table[k].q, o->bcn_type_o, (long long)qoff, (long long)qd, (long long)fb, o->bcn_qntzfb_o,
@@ -203,7 +203,7 @@ static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
   unsigned enq = 0;
   for (unsigned k = 0; k < NROWS; k++) enq += table[k].ev == EV_ENQ;
   if (t->checked != enq) {
-    cosim_fail(msg, "only %u of %u table rows were checked", t->checked, enq);
+    cosim_fail(msg, "cp.rows_checked", "only %u of %u table rows were checked", t->checked, enq);
     return false;
   }
   return true;

@@ -228,19 +228,19 @@ static bool check_msg(cpr_t *t, const char *what, unsigned type, uint32_t qoff_b
   uint64_t w = g->r[2], d = (2 * w + 1) * qeq;
   int64_t q = (int64_t)qeq - qoff;
   if (q_is_known && (uint64_t)q != q_known) {
-    cosim_fail(msg, "%s: Qoff %lld says Q = %lld, the queue held %llu", what, (long long)qoff, (long long)q,
+    cosim_fail(msg, "cp.qoff", "%s: Qoff %lld says Q = %lld, the queue held %llu", what, (long long)qoff, (long long)q,
                (unsigned long long)q_known);
     return false;
   }
   if (fb != qoff - (int64_t)w * qd) {
-    cosim_fail(msg, "%s: Fb %lld != Qoff %lld − %llu·Qdelta %lld", what, (long long)fb, (long long)qoff,
+    cosim_fail(msg, "cp.fb_formula", "%s: Fb %lld != Qoff %lld − %llu·Qdelta %lld", what, (long long)fb, (long long)qoff,
                (unsigned long long)w, (long long)qd);
     return false;
   }
   unsigned want_type = (uint64_t)q > thresh ? 2u : fb < 0 ? 0u : 1u;
   unsigned want_q = want_type == 2 ? 63u : quant(fb, d);
   if (type != want_type || qntz != want_q || (want_type == 1 && fb <= 0)) {
-    cosim_fail(msg, "%s: type %u QntzFb %u for Q %lld Fb %lld (D %llu); expected type %u QntzFb %u", what, type, qntz,
+    cosim_fail(msg, "cp.quantiser", "%s: type %u QntzFb %u for Q %lld Fb %lld (D %llu); expected type %u QntzFb %u", what, type, qntz,
                (long long)q, (long long)fb, (unsigned long long)d, want_type, want_q);
     return false;
   }
@@ -262,16 +262,16 @@ static bool check(void *ctx, uint64_t c, const void *iv, const void *ov, cosim_m
 
   /* --- outputs of this cycle against the ledger and the register mirror --- */
   if (o->q_o != t->q) {
-    cosim_fail(msg, "q_o = %u, the ledger of accepted events says %llu", o->q_o, (unsigned long long)t->q);
+    cosim_fail(msg, "cp.q_ledger", "q_o = %u, the ledger of accepted events says %llu", o->q_o, (unsigned long long)t->q);
     return false;
   }
   if (o->ev_err_o != t->want_ev_err || o->ev_err_code_o != t->held_ev_code) {
-    cosim_fail(msg, "ev_err_o %u code %u, expected %u code %u", o->ev_err_o, o->ev_err_code_o, t->want_ev_err,
+    cosim_fail(msg, "cp.ev_err", "ev_err_o %u code %u, expected %u code %u", o->ev_err_o, o->ev_err_code_o, t->want_ev_err,
                t->held_ev_code);
     return false;
   }
   if (o->cfg_err_o != t->want_cfg_err || o->cfg_err_code_o != t->held_cfg_code) {
-    cosim_fail(msg, "cfg_err_o %u code %u, expected %u code %u", o->cfg_err_o, o->cfg_err_code_o, t->want_cfg_err,
+    cosim_fail(msg, "cp.cfg_err", "cfg_err_o %u code %u, expected %u code %u", o->cfg_err_o, o->cfg_err_code_o, t->want_cfg_err,
                t->held_cfg_code);
     return false;
   }
@@ -362,7 +362,7 @@ static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
   if (!hole && (t->fb_min > -15 * (int64_t)QMAX || t->fb_max < 14 * (int64_t)QMAX))
     hole = "Fb never came near its extremes (±16·QMax)";
   if (hole) {
-    cosim_fail(msg, "coverage hole: %s (Fb seen %lld..%lld)", hole, (long long)t->fb_min, (long long)t->fb_max);
+    cosim_fail(msg, "cp.coverage", "coverage hole: %s (Fb seen %lld..%lld)", hole, (long long)t->fb_min, (long long)t->fb_max);
     return false;
   }
   return true;

@@ -111,7 +111,7 @@ static bool check(void *ctx, uint64_t c, const void *in, const void *out, cosim_
   e4h_note_head(&t->h, l, t->head_seen);
   if (n_before == 0 && t->h.lat_n >= 1) t->first_lat = t->h.lat_min;  /* the first HEADs out */
   if (t->h.fail[0]) {
-    cosim_fail(msg, "%s", t->h.fail);
+    cosim_fail(msg, t->h.fail_id, "%s", t->h.fail);
     return false;
   }
   return true;
@@ -123,7 +123,7 @@ static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
          (unsigned long long)t->h.delivered, (unsigned long long)t->h.retries, (unsigned long long)t->first_lat);
   if (!e4h_finish(&t->h, cycles, msg)) return false;
   if (t->first_lat != 3) {
-    cosim_fail(msg, "uncontended HEAD latency %llu cycles, the contract is 3", (unsigned long long)t->first_lat);
+    cosim_fail(msg, "elite4.min_latency", "uncontended HEAD latency %llu cycles, the contract is 3", (unsigned long long)t->first_lat);
     return false;
   }
   return true;

@@ -91,6 +91,7 @@ typedef struct {
   uint64_t now;
   cosim_rng_t rng;            /* the receiving side's randomness (check() has no rng) */
   char fail[512];
+  char fail_id[48];           /* the check that failed first (see cosim_fail) */
 } e4h_t;
 
 static inline void e4h_init(e4h_t *h, unsigned P, unsigned V, unsigned depth, uint32_t up_mask, cosim_rng_t *rng) {
@@ -112,9 +113,10 @@ static inline void e4h_init(e4h_t *h, unsigned P, unsigned V, unsigned depth, ui
     }
 }
 
-static inline void e4h_failf(e4h_t *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static inline void e4h_failf(e4h_t *h, const char *fmt, ...) {
+static inline void e4h_failf(e4h_t *h, const char *id, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static inline void e4h_failf(e4h_t *h, const char *id, const char *fmt, ...) {
   if (h->fail[0]) return;
+  snprintf(h->fail_id, sizeof h->fail_id, "%s", id);
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(h->fail, sizeof h->fail, fmt, ap);
@@ -279,7 +281,7 @@ static inline void e4h_observe(e4h_t *h, const e4h_link_t *out, const bool *err,
       if (out[p].credit[v]) {
         h->credits[p][v]++;
         if (h->credits[p][v] > h->depth)
-          e4h_failf(h, "switch returned more credits than buffer slots on port %u VC %u", p, v);
+          e4h_failf(h, "elite4.credit_overflow", "switch returned more credits than buffer slots on port %u VC %u", p, v);
       }
     if (err[p]) {
       bool planted = false;
@@ -293,7 +295,7 @@ static inline void e4h_observe(e4h_t *h, const e4h_link_t *out, const bool *err,
         }
       }
       if (!planted)
-        e4h_failf(h, "unexpected error code %u on port %u at cycle %llu", err_code[p], p, (unsigned long long)c);
+        e4h_failf(h, "elite4.unexpected_error", "unexpected error code %u on port %u at cycle %llu", err_code[p], p, (unsigned long long)c);
     }
     if (!out[p].valid) continue;
     unsigned v = out[p].vc;
@@ -304,20 +306,20 @@ static inline void e4h_observe(e4h_t *h, const e4h_link_t *out, const bool *err,
       } else if (h->cur[p][v] >= 0 && h->early_tok[p][v] < 0) {
         h->early_tok[p][v] = (int)(out[p].data & 1); /* settled when our TAIL has gone */
       } else {
-        e4h_failf(h, "token on port %u VC %u with no packet waiting for one", p, v);
+        e4h_failf(h, "elite4.token_unexpected", "token on port %u VC %u with no packet waiting for one", p, v);
       }
       continue;
     }
     /* a data flit into our buffer (p, v) */
-    if (++h->rx_occ[p][v] > h->depth) e4h_failf(h, "switch overran our buffer on port %u VC %u", p, v);
+    if (++h->rx_occ[p][v] > h->depth) e4h_failf(h, "elite4.rx_overrun", "switch overran our buffer on port %u VC %u", p, v);
     h->owe[p][v]++;
     if (out[p].kind == ELITE4_HEAD) {
-      if (h->rx_pkt[p][v] >= 0) e4h_failf(h, "HEAD on port %u VC %u inside a packet", p, v);
+      if (h->rx_pkt[p][v] >= 0) e4h_failf(h, "elite4.head_in_packet", "HEAD on port %u VC %u inside a packet", p, v);
       h->rx_pkt[p][v] = 0;
       h->rx_n[p][v] = 0;
       h->rx_head[p][v] = out[p].data;
     } else if (h->rx_pkt[p][v] < 0) {
-      e4h_failf(h, "%s with no packet on port %u VC %u at cycle %llu", out[p].kind == ELITE4_BODY ? "BODY" : "TAIL",
+      e4h_failf(h, "elite4.body_without_head", "%s with no packet on port %u VC %u at cycle %llu", out[p].kind == ELITE4_BODY ? "BODY" : "TAIL",
                 p, v, (unsigned long long)c);
     } else if (out[p].kind == ELITE4_BODY) {
       if (h->rx_n[p][v] < E4H_MAXBODY) h->rx_body[p][v][h->rx_n[p][v]++] = out[p].data;
@@ -329,25 +331,25 @@ static inline void e4h_observe(e4h_t *h, const e4h_link_t *out, const bool *err,
       e4h_pkt_t *k = id < h->npkt ? &h->pkt[id] : NULL;
       int ack = 1;
       if (!crc_ok || !k) { /* the destination refuses it; the source retries */
-        if (!h->expect_errors) e4h_failf(h, "corrupt packet on port %u VC %u (CRC or id)", p, v);
+        if (!h->expect_errors) e4h_failf(h, "elite4.corrupt", "corrupt packet on port %u VC %u (CRC or id)", p, v);
         ack = 0;
       } else {
-        if (!(k->ports >> p & 1)) e4h_failf(h, "packet %u arrived on port %u, routed to 0x%x", id, p, k->ports);
+        if (!(k->ports >> p & 1)) e4h_failf(h, "elite4.wrong_port", "packet %u arrived on port %u, routed to 0x%x", id, p, k->ports);
         if (h->rx_head[p][v] != k->stripped)
-          e4h_failf(h, "packet %u left with route 0x%08x, expected 0x%08x", id, h->rx_head[p][v], k->stripped);
-        if (k->vc != v) e4h_failf(h, "packet %u sent on VC %u arrived on VC %u", id, k->vc, v);
+          e4h_failf(h, "elite4.route_strip", "packet %u left with route 0x%08x, expected 0x%08x", id, h->rx_head[p][v], k->stripped);
+        if (k->vc != v) e4h_failf(h, "elite4.vc", "packet %u sent on VC %u arrived on VC %u", id, k->vc, v);
         if (n != k->nbody || memcmp(h->rx_body[p][v], k->body, n * 4))
-          e4h_failf(h, "packet %u arrived with a different body", id);
+          e4h_failf(h, "elite4.body", "packet %u arrived with a different body", id);
         if (k->nack_once) {
           k->nack_once = false;
           ack = 0;
         } else {
-          if (k->delivered >> p & 1) e4h_failf(h, "packet %u delivered twice on port %u", id, p);
-          if (k->any_of && k->delivered) e4h_failf(h, "adaptive packet %u delivered on two up-links", id);
+          if (k->delivered >> p & 1) e4h_failf(h, "elite4.duplicate", "packet %u delivered twice on port %u", id, p);
+          if (k->any_of && k->delivered) e4h_failf(h, "elite4.adaptive_twice", "adaptive packet %u delivered on two up-links", id);
           k->delivered |= 1u << p;
           h->delivered++;
           if ((int)id < h->last_seq[k->src][v][p])
-            e4h_failf(h, "packet %u overtook a later one from port %u VC %u", id, k->src, v);
+            e4h_failf(h, "elite4.order", "packet %u overtook a later one from port %u VC %u", id, k->src, v);
           h->last_seq[k->src][v][p] = (int)id;
         }
       }
@@ -380,12 +382,12 @@ static inline void e4h_note_head(e4h_t *h, const e4h_link_t *out, uint64_t *head
  * before `settled` delivered where it was routed and acknowledged. */
 static inline bool e4h_finish(e4h_t *h, uint64_t settled, cosim_msg_t *msg) {
   if (h->fail[0]) {
-    cosim_fail(msg, "%s", h->fail);
+    cosim_fail(msg, h->fail_id, "%s", h->fail);
     return false;
   }
   for (unsigned k = 0; k < h->ninj; k++)
     if (!h->inj[k].seen) {
-      cosim_fail(msg, "planted violation %u on port %u at cycle %llu was not flagged with error %u", h->inj[k].kind,
+      cosim_fail(msg, "elite4.violation_not_flagged", "planted violation %u on port %u at cycle %llu was not flagged with error %u", h->inj[k].kind,
                  h->inj[k].port, (unsigned long long)h->inj[k].cycle, h->inj[k].expect_code);
       return false;
     }
@@ -394,7 +396,7 @@ static inline bool e4h_finish(e4h_t *h, uint64_t settled, cosim_msg_t *msg) {
       if (k->t_created >= settled) continue;
       bool ok = k->ports == 0 || (k->any_of ? k->delivered != 0 : k->delivered == k->ports);
       if (!ok || !k->done) {
-        cosim_fail(msg, "packet %u (port %u VC %u, route 0x%08x) not %s: delivered to 0x%x of 0x%x", id, k->src,
+        cosim_fail(msg, "elite4.delivery", "packet %u (port %u VC %u, route 0x%08x) not %s: delivered to 0x%x of 0x%x", id, k->src,
                    k->vc, k->route, k->done ? "delivered" : "finished", k->delivered, k->ports);
         return false;
       }

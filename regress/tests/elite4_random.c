@@ -67,7 +67,7 @@ static void traffic(e4r_t *t, cosim_rng_t *rng) {
     e4h_observe(&t->h, l, err, code);                                             \
     e4h_note_head(&t->h, l, t->head_seen);                                              \
     if (t->h.fail[0]) {                                                                 \
-      cosim_fail(msg, "%s", t->h.fail);                                                 \
+      cosim_fail(msg, t->h.fail_id, "%s", t->h.fail);                                                 \
       return false;                                                                     \
     }                                                                                   \
     return true;                                                                        \
@@ -79,12 +79,12 @@ static void traffic(e4r_t *t, cosim_rng_t *rng) {
            (unsigned long long)t->h.lat_min, t->h.lat_n ? (double)t->h.lat_sum / (double)t->h.lat_n : 0.0); \
     if (!e4h_finish(&t->h, cycles > 3000 ? cycles - 3000 : 0, msg)) return false;       \
     if (t->h.lat_n && t->h.lat_min != 3) {                                              \
-      cosim_fail(msg, "minimum HEAD latency %llu cycles, the contract is 3",            \
+      cosim_fail(msg, "elite4.min_latency", "minimum HEAD latency %llu cycles, the contract is 3",            \
                  (unsigned long long)t->h.lat_min);                                     \
       return false;                                                                     \
     }                                                                                   \
     if (t->h.delivered < 100 && cycles > 20000) {                                       \
-      cosim_fail(msg, "coverage hole: only %llu packets delivered", (unsigned long long)t->h.delivered); \
+      cosim_fail(msg, "elite4.coverage", "coverage hole: only %llu packets delivered", (unsigned long long)t->h.delivered); \
       return false;                                                                     \
     }                                                                                   \
     return true;                                                                        \

@@ -17,6 +17,9 @@ T       ?=
 SEED    ?= 1
 WAVES   ?= 0
 MODE    ?=
+BUG     ?=
+CYCLES  ?=
+ARGS    ?=
 SHARD   ?= 1/1
 VERILATOR_ROOT ?= /usr/share/verilator
 
@@ -58,11 +61,12 @@ help:
 	@echo "  make deps                   install missing Debian packages (idempotent)"
 	@echo "  make test                   lint + unit tests + smoke regression (ASan/UBSan); what CI runs"
 	@echo "  make regress R=<tag>        tagged regression (smoke, nightly, negative), parallel; SHARD=k/N"
-	@echo "  make sim T=<test> SEED=<n> [WAVES=1] [MODE=model|rtl|netlist]   one test"
-	@echo "  make waves T=<test> [SEED=<n>]   open the test's waveform in GTKWave"
-	@echo "  make wave-png T=<test> [SEED=<n>] render the same view to a PNG (headless)"
+	@echo "  make sim T=<test> SEED=<n> [WAVES=1] [MODE=lockstep|model|rtl|netlist] [BUG=<planted bug>]"
+	@echo "           [CYCLES=<n>] [ARGS='--expect-fail=WHAT@CYCLE --no-check']   one test (what a failure's rerun line says)"
+	@echo "  make waves T=<test> [SEED=.. MODE=.. BUG=.. CYCLES=.. ARGS=..]   open that run's waveform in GTKWave"
+	@echo "  make wave-png T=<test> [same variables]   render the same view to build/sim/<test>.<seed>/waves.png"
 	@echo "  make lint                   verilator -Wall and yosys synth of every block"
-	@echo "  make synth                  yosys per target: cells, depth; netlist for MODE=netlist"
+	@echo "  make synth [B=<block>] [T=<target>]   yosys per target: cells, depth; netlist for MODE=netlist"
 	@echo "  make bench                  simulation speed table, build/bench.json"
 	@echo "  make cp-hotspot             seed 001's ECM/E2CM hotspot experiment (MATRIX=seed|full)"
 	@echo "  make elite4-reports         fat-tree throughput/latency/breakdown reports"
@@ -154,6 +158,9 @@ $(BUILD)/asan/%.o: %.c | $(ALL_PORTS_H)
 	@$(CC) $(CFLAGS) $(ASANFLAGS) $(INC_ALL) -MMD -MP -c $< -o $@
 -include $(shell find $(BUILD)/obj $(BUILD)/asan -name '*.d' 2>/dev/null)
 
+# waves.c reads and writes FST with GTKWave's fstapi (linked in via verilated_fst_c)
+$(BUILD)/obj/testbench/waves.o $(BUILD)/asan/testbench/waves.o: CFLAGS += -isystem $(VERILATOR_ROOT)/include/gtkwave
+
 $(BUILD)/bin/gluegen: testbench/gluegen.c
 	@mkdir -p $(@D)
 	@$(CC) $(CFLAGS) $$(xml2-config --cflags) $< $$(xml2-config --libs) -o $@
@@ -230,34 +237,44 @@ regress: deps
 	@$(MAKE) -j$(JOBS) $(if $(filter $(BUILD)/asan/bin,$(BIN_DIR)),build-asan,build build-netlist)
 	@$(BUILD)/bin/regress --tag $(R) --jobs $(JOBS) --shard $(SHARD) --bin-dir $(BIN_DIR) --out $(BUILD)/regress
 
+# make sim / waves / wave-png: every variable is checked by one program,
+# build/bin/regress --run ... --make, before anything is built or run (exit 2
+# and the variable named on bad input). Single quotes in values are escaped.
+shq = '$(subst ','\'',$(1))'
+RUN_ARGS = --run $(call shq,$(T)) --make --seed $(call shq,$(SEED)) --cycles $(call shq,$(CYCLES)) \
+  --mode $(call shq,$(MODE)) --bug $(call shq,$(BUG)) --args $(call shq,$(ARGS)) --bin-dir $(BUILD)/bin --out $(BUILD)/sim
+SIM_USAGE = usage: make $@ T=<test> [SEED=<n>] [MODE=lockstep|model|rtl|netlist] [BUG=<planted bug>] [CYCLES=<n>] [ARGS=...]
 sim: deps
-	@test -n "$(T)" || { echo "usage: make sim T=<test> SEED=<n> [WAVES=1] [MODE=model|rtl|netlist]"; exit 2; }
+	@test -n "$(T)" || { echo "$(SIM_USAGE) [WAVES=1]"; exit 2; }
+	@case "$(WAVES)" in 0|1) ;; *) echo "make sim: WAVES='$(WAVES)': expected 0 or 1"; exit 2;; esac
+	@$(MAKE) $(BUILD)/bin/regress >/dev/null && $(BUILD)/bin/regress $(RUN_ARGS) --check
 	@$(MAKE) -j$(JOBS) build $(if $(filter netlist,$(MODE)),build-netlist)
-	@$(BUILD)/bin/regress --run $(T) --seed $(SEED) --bin-dir $(BUILD)/bin --out $(BUILD)/sim \
-	  $(if $(filter 1,$(WAVES)),--waves) $(if $(MODE),--mode $(MODE))
+	@$(BUILD)/bin/regress $(RUN_ARGS) $(if $(filter 1,$(WAVES)),--waves)
 
-waves: deps
-	@test -n "$(T)" || { echo "usage: make waves T=<test> [SEED=<n>]"; exit 2; }
-	@test -f $(BUILD)/sim/$(T).$(SEED)/view.gtkw || $(MAKE) sim T=$(T) SEED=$(SEED) WAVES=1 || true
-	@gtkwave $(BUILD)/sim/$(T).$(SEED)/view.gtkw
+# The view of exactly the run these variables make: reused if that run left
+# one (and the simulator is not newer), else the run is repeated with a trace.
+waves wave-png: deps
+	@test -n "$(T)" || { echo "$(SIM_USAGE)"; exit 2; }
+	@$(MAKE) $(BUILD)/bin/regress >/dev/null && $(BUILD)/bin/regress $(RUN_ARGS) --view $(if $(filter waves,$@),gtkwave,png) --check
+	@$(MAKE) -j$(JOBS) build $(if $(filter netlist,$(MODE)),build-netlist)
+	@$(BUILD)/bin/regress $(RUN_ARGS) --view $(if $(filter waves,$@),gtkwave,png)
 
-wave-png: deps
-	@test -n "$(T)" || { echo "usage: make wave-png T=<test> [SEED=<n>]"; exit 2; }
-	@test -f $(BUILD)/sim/$(T).$(SEED)/view.gtkw || $(MAKE) sim T=$(T) SEED=$(SEED) WAVES=1 || true
-	@./mk/wave-png.sh $(BUILD)/sim/$(T).$(SEED)/view.gtkw $(BUILD)/sim/$(T).$(SEED)/waves.png
-
+# B=<block> limits synthesis to that block's targets, T=<target> to one.
+SYNTH_TARGETS = $(if $(T),$(T),$(if $(B),$(TARGETS_$(B)),$(TARGETS)))
 synth: deps
-	@$(MAKE) -j$(JOBS) -k $(foreach t,$(TARGETS),$(BUILD)/synth/$(t).stat $(BUILD)/synth/$(t).modules) || true
-	@./mk/synth-report.sh $(foreach t,$(TARGETS),$(t):$(TOP_$(t)))
+	@$(if $(B),$(if $(filter $(B),$(BLOCKS)),,echo "make synth: B=$(B): no such block (blocks: $(BLOCKS))"; exit 2))
+	@$(if $(T),$(if $(filter $(T),$(TARGETS)),,echo "make synth: T=$(T): no such target (targets: $(TARGETS))"; exit 2))
+	@$(if $(SYNTH_TARGETS),,echo "make synth: B=$(B) has no co-simulation target"; exit 2)
+	@$(MAKE) -j$(JOBS) -k $(foreach t,$(SYNTH_TARGETS),$(BUILD)/synth/$(t).stat $(BUILD)/synth/$(t).modules) || true
+	@./mk/synth-report.sh $(foreach t,$(SYNTH_TARGETS),$(t):$(TOP_$(t)))
 
 bench: deps
 	@$(MAKE) -j$(JOBS) build
 	@./mk/bench.sh $(BLOCKS)
 
 # Mutation testing (mk/mutate.sh): report in build/mutate/report.txt.
-B ?= common
 mutate: deps
-	@./mk/mutate.sh --block $(B) $(if $(MAX),--max $(MAX) --seed $(SEED)) --jobs $(JOBS)
+	@./mk/mutate.sh --block $(or $(B),common) $(if $(MAX),--max $(MAX) --seed $(SEED)) --jobs $(JOBS)
 
 clean:
 	rm -rf $(BUILD)

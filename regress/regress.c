@@ -1,7 +1,13 @@
 /* regress: run a tagged regression from regress/testlist, or one test.
  *
- *   regress --tag TAG [--jobs N] [--shard K/N] [--bin-dir D] [--out D] [--testlist F]
- *   regress --run NAME --seed N [--waves] [--mode M] [--bin-dir D] [--out D]
+ *   regress --tag TAG [--jobs N] [--shard K/N] [--bin-dir D] [--out D] [--testlist F] [--timeout S]
+ *   regress --run NAME [--seed N] [--cycles N] [--mode M] [--bug B] [--args "A..."] [--waves]
+ *           [--view gtkwave|png] [--make] [--bin-dir D] [--out D] [--testlist F]
+ *   regress --help
+ *
+ * --run is what `make sim`, `make waves` and `make wave-png` call: every make
+ * variable is validated here, in one place (--make: errors name the make
+ * variable, SEED=, rather than the option). Bad input exits 2, never 1.
  *
  * Testlist lines: name block seeds cycles tags [extra args...]
  *   seeds  how many seeds: the test runs with seeds 1..seeds
@@ -83,31 +89,107 @@ static void mkdir_p(const char *path) {
   if (mkdir(tmp, 0777) && errno != EEXIST) die("cannot create %s: %s", path, strerror(errno));
 }
 
+static bool parse_ull(const char *s, unsigned long long *v) {
+  if (!*s) return false;
+  for (const char *p = s; *p; p++)
+    if (!isdigit((unsigned char)*p)) return false; /* no sign, no space, no hex: "-1" must not wrap */
+  errno = 0;
+  char *end;
+  *v = strtoull(s, &end, 10);
+  return !errno && !*end;
+}
+
+/* A negative names what must fire and when (WHAT@CYCLE, WHAT = an output
+ * port, check:<id> or assert:<label>); NULL if v says so, else why not. */
+static const char *bad_expect(const char *v) {
+  const char *at = strrchr(v, '@');
+  unsigned long long c;
+  if (!at) return "no @CYCLE: a negative names the cycle its failure must happen at";
+  if (!parse_ull(at + 1, &c)) return "the cycle after '@' is not an unsigned integer";
+  size_t n = (size_t)(at - v);
+  if (!n) return "nothing before '@': name the port, check:<id> or assert:<label>";
+  if ((n == 5 && !strncmp(v, "check", 5)) || (n == 6 && !strncmp(v, "check:", 6)))
+    return "bare 'check' accepts any scoreboard failure: name it, check:<id>";
+  if ((n == 6 && !strncmp(v, "assert", 6)) || (n == 7 && !strncmp(v, "assert:", 7)))
+    return "bare 'assert' accepts any assertion: name it, assert:<label>";
+  return NULL;
+}
+
+/* Tests still allowed the old, unnamed --expect-fail (one name a line), until
+ * their simulators report check ids: the fabric and cp_hotspot binaries. The
+ * list may only shrink; see docs/cosim.md. */
+#ifndef NETCOSIM_SRCDIR
+#define NETCOSIM_SRCDIR "."
+#endif
+#define LEGACY_LIST NETCOSIM_SRCDIR "/regress/expect-fail.legacy"
+static char legacy[64][96];
+static int n_legacy, n_legacy_used;
+
+static void read_legacy(void) {
+  FILE *f = fopen(LEGACY_LIST, "r");
+  if (!f) return;
+  char line[256];
+  while (fgets(line, sizeof line, f) && n_legacy < 64) {
+    char *h = strchr(line, '#');
+    if (h) *h = 0;
+    char *t = strtok(line, " \t\r\n");
+    if (t) snprintf(legacy[n_legacy++], sizeof legacy[0], "%s", t);
+  }
+  fclose(f);
+}
+
+static bool is_legacy(const char *name) {
+  for (int i = 0; i < n_legacy; i++)
+    if (!strcmp(legacy[i], name)) return true;
+  return false;
+}
+
 static void read_testlist(const char *path) {
   FILE *f = fopen(path, "r");
   if (!f) die("cannot open %s: %s", path, strerror(errno));
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) die("%s: not a regular file", path);
+  read_legacy();
   char line[2048];
   int ln = 0;
   while (fgets(line, sizeof line, f)) {
     ln++;
+    if (!strchr(line, '\n') && !feof(f)) die("%s:%d: line longer than %zu characters", path, ln, sizeof line - 2);
     char *hash = strchr(line, '#');
     if (hash) *hash = 0;
     char *tok[6 + MAX_ARGS];
     int nt = 0;
-    for (char *t = strtok(line, " \t\r\n"); t && nt < 6 + MAX_ARGS; t = strtok(NULL, " \t\r\n")) tok[nt++] = t;
+    for (char *t = strtok(line, " \t\r\n"); t; t = strtok(NULL, " \t\r\n")) {
+      if (nt == 5 + MAX_ARGS) die("%s:%d: field 'extra args': more than %d", path, ln, MAX_ARGS);
+      tok[nt++] = t;
+    }
     if (nt == 0) continue;
     if (nt < 5) die("%s:%d: expected 'name block seeds cycles tags [extra args]'", path, ln);
     if (n_tests == MAX_TESTS) die("%s: more than %d tests", path, MAX_TESTS);
     test_t *t = &tests[n_tests];
+    memset(t, 0, sizeof *t);
+    if (strlen(tok[0]) >= sizeof t->name) die("%s:%d: field 'name': '%s' is too long", path, ln, tok[0]);
     snprintf(t->name, sizeof t->name, "%s", tok[0]);
     snprintf(t->block, sizeof t->block, "%s", tok[1]);
-    char *end;
-    t->seeds = (unsigned)strtoul(tok[2], &end, 10);
-    if (*end || t->seeds == 0) die("%s:%d: seeds '%s' must be a positive count", path, ln, tok[2]);
-    t->cycles = strtoull(tok[3], &end, 10);
-    if (*end || t->cycles == 0) die("%s:%d: cycles '%s' must be a positive integer", path, ln, tok[3]);
+    unsigned long long v;
+    if (!parse_ull(tok[2], &v) || v == 0 || v > 100000)
+      die("%s:%d: field 'seeds': '%s' must be a count from 1 to 100000", path, ln, tok[2]);
+    t->seeds = (unsigned)v;
+    if (!parse_ull(tok[3], &t->cycles) || t->cycles == 0)
+      die("%s:%d: field 'cycles': '%s' must be a positive integer", path, ln, tok[3]);
     snprintf(t->tags, sizeof t->tags, ",%s,", tok[4]);
-    for (int i = 5; i < nt; i++) t->extra[t->n_extra++] = strdup(tok[i]);
+    bool expects = false;
+    for (int i = 5; i < nt; i++) {
+      if (!strncmp(tok[i], "--expect-fail=", 14)) {
+        const char *why = bad_expect(tok[i] + 14);
+        expects = true;
+        if (why && is_legacy(t->name)) n_legacy_used++;
+        else if (why) die("%s:%d: field 'extra args' (%s): %s", path, ln, tok[i], why);
+      }
+      t->extra[t->n_extra++] = strdup(tok[i]);
+    }
+    if (strstr(t->tags, ",negative,") && !expects)
+      die("%s:%d: field 'tags': a negative test needs --expect-fail=WHAT@CYCLE", path, ln);
     t->line = ln;
     for (int i = 0; i < n_tests; i++)
       if (!strcmp(tests[i].name, t->name))
@@ -130,10 +212,25 @@ static const char *extra_value(const test_t *t, const char *key) {
   return NULL;
 }
 
-/* argv for one run of test t with seed s; out_dir is the run's directory. */
-static void build_argv(const test_t *t, unsigned seed, const char *bin_dir, const char *out_dir,
-                       const char *mode, bool waves, char **argv, char store[][1100]) {
+/* What `make sim/waves/wave-png` asked for (--run); NULL fields = the testlist's. */
+typedef struct {
+  unsigned long long seed;
+  const char *cycles, *mode, *bug;
+  char *args[MAX_ARGS];
+  int n_args;
+  bool waves;
+  char vars[1024]; /* the make variables that made this run, for its rerun line */
+} run_req_t;
+
+#define MAX_ARGV (2 * MAX_ARGS + 16)
+typedef char argstore_t[12][1100];
+
+/* argv for one run of test t; out_dir is the run's directory. r: the --run
+ * overrides (NULL in a tagged regression). */
+static void build_argv(const test_t *t, unsigned long long seed, const char *bin_dir, const char *out_dir,
+                       const run_req_t *r, char **argv, argstore_t store) {
   int a = 0, k = 0;
+  const char *mode = r && r->mode ? r->mode : NULL;
   const char *m = mode ? mode : extra_value(t, "--mode=");
   bool netlist = m && !strcmp(m, "netlist");
   snprintf(store[k], 1100, "%s/%s_%ssim", bin_dir, t->block, netlist ? "netlist_" : "");
@@ -144,19 +241,32 @@ static void build_argv(const test_t *t, unsigned seed, const char *bin_dir, cons
   }
   snprintf(store[k], 1100, "--name=%s", t->name);
   argv[a++] = store[k++];
-  snprintf(store[k], 1100, "--seed=%u", seed);
+  snprintf(store[k], 1100, "--seed=%llu", seed);
   argv[a++] = store[k++];
-  snprintf(store[k], 1100, "--cycles=%llu", t->cycles);
+  snprintf(store[k], 1100, "--cycles=%s", r && r->cycles ? r->cycles : "");
+  if (!(r && r->cycles)) snprintf(store[k], 1100, "--cycles=%llu", t->cycles);
   argv[a++] = store[k++];
   snprintf(store[k], 1100, "--out=%s", out_dir);
   argv[a++] = store[k++];
-  for (int i = 0; i < t->n_extra; i++)
-    if (!mode || strncmp(t->extra[i], "--mode=", 7)) argv[a++] = t->extra[i];
+  for (int i = 0; i < t->n_extra; i++) {
+    if (mode && !strncmp(t->extra[i], "--mode=", 7)) continue;
+    if (r && r->bug && !strncmp(t->extra[i], "--inject-bug=", 13)) continue;
+    argv[a++] = t->extra[i];
+  }
   if (mode) {
     snprintf(store[k], 1100, "--mode=%s", mode);
     argv[a++] = store[k++];
   }
-  if (waves) argv[a++] = "--trace";
+  if (r && r->bug) {
+    snprintf(store[k], 1100, "--inject-bug=%s", r->bug);
+    argv[a++] = store[k++];
+  }
+  for (int i = 0; r && i < r->n_args; i++) argv[a++] = r->args[i];
+  if (r && r->vars[0]) {
+    snprintf(store[k], 1100, "--rerun-vars=%s", r->vars);
+    argv[a++] = store[k++];
+  }
+  if (r && r->waves) argv[a++] = "--trace";
   argv[a] = NULL;
 }
 
@@ -166,23 +276,141 @@ static int find_test(const char *name) {
   return -1;
 }
 
-/* --run: one test, output to the terminal, exit status of the simulator. */
-static int run_one(const char *name, unsigned seed, const char *bin_dir, const char *out, const char *mode,
-                   bool waves) {
+static bool from_make; /* --make: errors name the make variable (SEED=), not the option */
+static const char *opt_name(const char *opt, const char *var) { return from_make ? var : opt; }
+
+/* The run's options as one line, without --trace (a traced and an untraced
+ * run of the same options fail the same way): the stamp of its directory. */
+static void argv_line(char **argv, char *buf, size_t n) {
+  size_t k = 0;
+  buf[0] = 0;
+  for (int i = 0; argv[i] && k < n; i++)
+    if (strcmp(argv[i], "--trace")) k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? " " : "", argv[i]);
+}
+
+static bool file_equals(const char *path, const char *text) {
+  FILE *f = fopen(path, "r");
+  if (!f) return false;
+  char buf[4096];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  if (n && buf[n - 1] == '\n') buf[n - 1] = 0;
+  return !strcmp(buf, text);
+}
+
+/* A fresh directory for a run: nothing of an earlier run with other options
+ * (a view, a trace, a picture) can be mistaken for this one's. */
+static void fresh_run_dir(const char *dir, const char *stamp) {
+  static const char *const stale[] = {"view.gtkw", "waves.fst", "waves.png", "waves.gtkwave.log", "log", "options"};
+  char p[1200];
+  mkdir_p(dir);
+  for (size_t i = 0; i < sizeof stale / sizeof *stale; i++) {
+    snprintf(p, sizeof p, "%s/%s", dir, stale[i]);
+    unlink(p);
+  }
+  snprintf(p, sizeof p, "%s/options", dir);
+  FILE *f = fopen(p, "w");
+  if (!f) die("cannot write %s: %s", p, strerror(errno));
+  fprintf(f, "%s\n", stamp);
+  fclose(f);
+}
+
+static void list_similar(const char *name) {
+  char pre[64];
+  snprintf(pre, sizeof pre, "%s", name);
+  pre[strcspn(pre, "_")] = 0;
+  int shown = 0;
+  for (int k = 0; k < n_tests && shown < 40; k++)
+    if (!strncmp(tests[k].name, pre, strlen(pre)) || strstr(tests[k].name, name)) {
+      fprintf(stderr, "%s  %s", shown ? "" : "regress: tests starting with the same word:\n", tests[k].name);
+      fprintf(stderr, "\n");
+      shown++;
+    }
+  if (!shown) fprintf(stderr, "regress: the names are the first column of the testlist\n");
+}
+
+/* --run: one test, output to the terminal, exit status of the simulator.
+ * view: NULL = run it; "gtkwave"/"png" = make sure the run's view exists and
+ * is this option set's (rerun with a trace otherwise), then open or render it. */
+static int run_one(const char *name, const run_req_t *r, const char *bin_dir, const char *out, const char *view,
+                   const char *testlist, bool check_only) {
   int i = find_test(name);
   if (i < 0) {
-    fprintf(stderr, "regress: no test '%s' in the testlist; the tests are:\n", name);
-    for (int k = 0; k < n_tests; k++) fprintf(stderr, "  %s\n", tests[k].name);
+    fprintf(stderr, "regress: %s%s: no test of that name in %s\n", opt_name("--run ", "T="), name, testlist);
+    list_similar(name);
     return 2;
   }
-  char dir[600], *argv[MAX_ARGS + 12], store[8][1100];
-  snprintf(dir, sizeof dir, "%s/%s.%u", out, name, seed);
-  mkdir_p(dir);
-  build_argv(&tests[i], seed, bin_dir, dir, mode, waves, argv, store);
+  const test_t *t = &tests[i];
+  const char *m = r->mode ? r->mode : extra_value(t, "--mode=");
+  if (!m) m = "lockstep";
+  if (r->bug && !strcmp(m, "rtl"))
+    die("%s%s with %s%s: the planted bug is in the C model, which mode rtl does not run",
+        opt_name("--bug ", "BUG="), r->bug, opt_name("--mode ", "MODE="), m);
+  const char *ef = extra_value(t, "--expect-fail=");
+  for (int k = 0; k < r->n_args; k++)
+    if (!strncmp(r->args[k], "--expect-fail=", 14)) ef = r->args[k] + 14;
+  if (ef && strncmp(ef, "check:", 6) && strncmp(ef, "assert:", 7) && (!strcmp(m, "model") || !strcmp(m, "rtl")))
+    die("%s expects the lockstep mismatch --expect-fail=%s, which mode %s cannot produce (it compares "
+        "nothing): run it without %s", name, ef, m, opt_name("--mode", "MODE="));
+  if (view && !strcmp(m, "model"))
+    die("mode model runs no RTL, so there is no waveform: use %slockstep (or rtl, netlist)",
+        opt_name("--mode ", "MODE="));
+  if (view && !strcmp(view, "gtkwave") && !getenv("DISPLAY"))
+    die("GTKWave needs a display and DISPLAY is not set: 'make wave-png' renders the same view to a PNG");
+  if (check_only) return 0;
+
+  char dir[600], *argv[MAX_ARGV], stamp[4096], path[1200];
+  static argstore_t store;
+  snprintf(dir, sizeof dir, "%s/%s.%llu", out, name, r->seed);
+  run_req_t rq = *r;
+  rq.waves = r->waves || view;
+  build_argv(t, r->seed, bin_dir, dir, &rq, argv, store);
+  argv_line(argv, stamp, sizeof stamp);
   fflush(stdout);
-  execv(argv[0], argv);
-  fprintf(stderr, "regress: cannot run %s: %s (build it with make)\n", argv[0], strerror(errno));
-  return 2;
+  if (!view) {
+    fresh_run_dir(dir, stamp);
+    execv(argv[0], argv);
+    fprintf(stderr, "regress: cannot run %s: %s (build it with make)\n", argv[0], strerror(errno));
+    return 2;
+  }
+
+  /* The view of exactly this option set, newer than the simulator, or a new run. */
+  char vpath[1200], opath[1200];
+  snprintf(vpath, sizeof vpath, "%s/view.gtkw", dir);
+  snprintf(opath, sizeof opath, "%s/options", dir);
+  struct stat sv, sb;
+  bool fresh = file_equals(opath, stamp) && stat(vpath, &sv) == 0 && stat(argv[0], &sb) == 0 &&
+               sv.st_mtime >= sb.st_mtime;
+  if (fresh) {
+    printf("waves: reusing the view of the run with these options (%s)\n", opath);
+  } else {
+    printf("waves: running %s with a trace (%s)\n", name, r->vars[0] ? r->vars : "the testlist's options");
+    fresh_run_dir(dir, stamp);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) die("fork: %s", strerror(errno));
+    if (pid == 0) {
+      execv(argv[0], argv);
+      fprintf(stderr, "regress: cannot run %s: %s (build it with make)\n", argv[0], strerror(errno));
+      _exit(2);
+    }
+    int st;
+    if (waitpid(pid, &st, 0) < 0) die("waitpid: %s", strerror(errno));
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 2) return 2; /* usage: the simulator said why */
+  }
+  if (stat(vpath, &sv) != 0) {
+    fprintf(stderr, "regress: the run wrote no view %s (see its output above)\n", vpath);
+    return 1;
+  }
+  fflush(stdout);
+  if (!strcmp(view, "gtkwave")) {
+    execlp("gtkwave", "gtkwave", vpath, (char *)NULL);
+    die("cannot run gtkwave: %s (make deps installs it)", strerror(errno));
+  }
+  snprintf(path, sizeof path, "%s/waves.png", dir);
+  execl(NETCOSIM_SRCDIR "/mk/wave-png.sh", "wave-png.sh", vpath, path, (char *)NULL);
+  die("cannot run mk/wave-png.sh: %s", strerror(errno));
 }
 
 /* The last "TEST ..." line and the "cycles:" count of a log. */
@@ -202,6 +430,8 @@ static void read_log(job_t *j) {
     } else if (!strncmp(line, "TEST FAILED: ", 13)) {
       passed = false;
       snprintf(j->reason, sizeof j->reason, "%.500s", line + 13);
+    } else if (!strncmp(line, "error: ", 7)) {
+      snprintf(j->reason, sizeof j->reason, "usage: %.500s", line + 7);
     } else if (strstr(line, "ERROR: AddressSanitizer") || strstr(line, "runtime error:")) {
       snprintf(j->reason, sizeof j->reason, "sanitizer: %.480s", line);
     }
@@ -332,33 +562,124 @@ static void print_summary(void) {
   free(done);
 }
 
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: regress --tag TAG [--jobs N] [--shard K/N] [--timeout S] [--bin-dir D] [--out D] [--testlist F]\n"
+          "         a tagged regression from the testlist (smoke, nightly, negative, netlist): table,\n"
+          "         failure buckets, OUT/junit.xml, OUT/summary.json; exit 0 all passed, 1 a run failed\n"
+          "       regress --run NAME [--seed N] [--cycles N] [--mode lockstep|netlist|model|rtl] [--bug B]\n"
+          "               [--args \"SIM ARGS\"] [--waves] [--view gtkwave|png] [--check] [--make] [...]\n"
+          "         one test, as 'make sim' runs it (OUT/NAME.SEED/); --view opens or renders the view\n"
+          "         of exactly this option set (running it with a trace when there is none);\n"
+          "         --check validates and exits; --make names make variables (SEED=) in errors\n"
+          "       regress --help\n"
+          "exit status: 0 passed, 1 a test failed, 2 bad input (nothing was run)\n");
+}
+
+/* ARGS is passed to the simulator, except what a make variable says: one
+ * way to set each, so the rerun line is unambiguous. */
+static void check_sim_arg(const char *a) {
+  static const char *const owned[][2] = {
+      {"--seed", "SEED="},   {"--cycles", "CYCLES="}, {"--mode", "MODE="}, {"--inject-bug", "BUG="},
+      {"--trace", "WAVES=1"}, {"--name", "T="},       {"--test", "T="},    {"--out", "(fixed)"},
+      {"--rerun-vars", "(internal)"}};
+  for (size_t i = 0; i < sizeof owned / sizeof *owned; i++)
+    if (!strncmp(a, owned[i][0], strlen(owned[i][0])))
+      die("ARGS: '%s' is set with %s, not ARGS", a, owned[i][1]);
+  if (!strncmp(a, "--expect-fail=", 14)) {
+    const char *why = bad_expect(a + 14);
+    if (why) die("ARGS: '%s': %s", a, why);
+  } else if (strcmp(a, "--no-check")) {
+    die("ARGS: '%s' is not a simulator option make sim passes (--expect-fail=WHAT@CYCLE, --no-check)", a);
+  }
+}
+
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
-  const char *tag = NULL, *run = NULL, *bin_dir = "build/bin", *out = "build/regress", *mode = NULL;
+  const char *tag = NULL, *run = NULL, *bin_dir = "build/bin", *out = "build/regress", *view = NULL;
   const char *testlist = "regress/testlist", *shard = "1/1";
-  unsigned seed = 1, jobs_max = 2, timeout = 3600;
-  bool waves = false;
+  const char *seed_s = NULL, *args_s = NULL;
+  unsigned jobs_max = 2, timeout = 3600;
+  bool check_only = false;
+  static run_req_t rq;
+  unsigned long long x;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--waves")) { waves = true; continue; }
-    if (!v) die("%s needs a value", a);
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
+    if (!strcmp(a, "--waves")) { rq.waves = true; continue; }
+    if (!strcmp(a, "--make")) { from_make = true; continue; }
+    if (!strcmp(a, "--check")) { check_only = true; continue; }
+    if (strncmp(a, "--", 2)) { usage(stderr); die("unexpected argument '%s'", a); }
+    if (!v) { usage(stderr); die("%s needs a value", a); }
     i++;
     if (!strcmp(a, "--tag")) tag = v;
     else if (!strcmp(a, "--run")) run = v;
-    else if (!strcmp(a, "--seed")) seed = (unsigned)strtoul(v, NULL, 10);
-    else if (!strcmp(a, "--jobs")) jobs_max = (unsigned)strtoul(v, NULL, 10);
-    else if (!strcmp(a, "--shard")) shard = v;
+    else if (!strcmp(a, "--seed")) seed_s = v;
+    else if (!strcmp(a, "--cycles")) rq.cycles = *v ? v : NULL;
+    else if (!strcmp(a, "--mode")) rq.mode = *v ? v : NULL;
+    else if (!strcmp(a, "--bug")) rq.bug = *v ? v : NULL;
+    else if (!strcmp(a, "--args")) args_s = v;
+    else if (!strcmp(a, "--view")) view = v;
+    else if (!strcmp(a, "--jobs")) {
+      if (!parse_ull(v, &x) || !x || x > 1024) die("--jobs '%s': expected a count from 1 to 1024", v);
+      jobs_max = (unsigned)x;
+    } else if (!strcmp(a, "--timeout")) {
+      if (!parse_ull(v, &x) || !x || x > 1000000) die("--timeout '%s': expected seconds, 1 to 1000000", v);
+      timeout = (unsigned)x;
+    } else if (!strcmp(a, "--shard")) shard = v;
     else if (!strcmp(a, "--bin-dir")) bin_dir = v;
     else if (!strcmp(a, "--out")) out = v;
-    else if (!strcmp(a, "--mode")) mode = v;
     else if (!strcmp(a, "--testlist")) testlist = v;
-    else if (!strcmp(a, "--timeout")) timeout = (unsigned)strtoul(v, NULL, 10);
-    else die("unknown argument '%s'", a);
+    else { usage(stderr); die("unknown argument '%s'", a); }
   }
-  if (!jobs_max) jobs_max = 1;
+  if (tag && run) die("give --tag or --run, not both");
+  if (!tag && !run) { usage(stderr); die("give --tag TAG or --run NAME"); }
+
+  /* make variables (and their options), validated before anything runs */
+  rq.seed = 1;
+  if (seed_s && *seed_s && !parse_ull(seed_s, &rq.seed))
+    die("%s'%s': expected an unsigned decimal integer (0 to 18446744073709551615)", opt_name("--seed ", "SEED="),
+        seed_s);
+  if (rq.cycles && (!parse_ull(rq.cycles, &x) || !x))
+    die("%s'%s': expected a positive decimal integer", opt_name("--cycles ", "CYCLES="), rq.cycles);
+  if (rq.mode && strcmp(rq.mode, "lockstep") && strcmp(rq.mode, "netlist") && strcmp(rq.mode, "model") &&
+      strcmp(rq.mode, "rtl"))
+    die("%s'%s': expected lockstep, netlist, model or rtl", opt_name("--mode ", "MODE="), rq.mode);
+  if (rq.bug)
+    for (const char *p = rq.bug; *p; p++)
+      if (!isalnum((unsigned char)*p) && *p != '_')
+        die("%s'%s': a planted bug's name (letters, digits, _)", opt_name("--bug ", "BUG="), rq.bug);
+  if (view && strcmp(view, "gtkwave") && strcmp(view, "png")) die("--view '%s': expected gtkwave or png", view);
+  if (args_s) {
+    static char args_buf[2048];
+    if (strlen(args_s) >= sizeof args_buf) die("ARGS: too long");
+    snprintf(args_buf, sizeof args_buf, "%s", args_s);
+    for (char *t = strtok(args_buf, " \t"); t; t = strtok(NULL, " \t")) {
+      if (rq.n_args == MAX_ARGS) die("ARGS: more than %d arguments", MAX_ARGS);
+      check_sim_arg(t);
+      rq.args[rq.n_args++] = t;
+    }
+  }
+  if (!run && (seed_s || rq.cycles || rq.mode || rq.bug || args_s || rq.waves || view))
+    die("--seed, --cycles, --mode, --bug, --args, --waves and --view go with --run");
+  /* the rerun line repeats every make variable that changed the run */
+  size_t k = 0;
+  if (rq.mode) k += (size_t)snprintf(rq.vars + k, sizeof rq.vars - k, "%sMODE=%s", k ? " " : "", rq.mode);
+  if (rq.bug) k += (size_t)snprintf(rq.vars + k, sizeof rq.vars - k, "%sBUG=%s", k ? " " : "", rq.bug);
+  if (rq.cycles) k += (size_t)snprintf(rq.vars + k, sizeof rq.vars - k, "%sCYCLES=%s", k ? " " : "", rq.cycles);
+  if (rq.n_args) {
+    k += (size_t)snprintf(rq.vars + k, sizeof rq.vars - k, "%sARGS='", k ? " " : "");
+    for (int i = 0; i < rq.n_args; i++)
+      k += (size_t)snprintf(rq.vars + k, sizeof rq.vars - k, "%s%s", i ? " " : "", rq.args[i]);
+    snprintf(rq.vars + k, sizeof rq.vars - k, "'");
+  }
+
   read_testlist(testlist);
-  if (run) return run_one(run, seed, bin_dir, out, mode, waves);
-  if (!tag) die("give --tag TAG or --run NAME");
+  if (run) return run_one(run, &rq, bin_dir, out, view, testlist, check_only);
+  if (check_only) return 0;
+  if (n_legacy_used)
+    printf("note: %d testlist line%s still use%s an unnamed --expect-fail (%s)\n", n_legacy_used,
+           n_legacy_used == 1 ? "" : "s", n_legacy_used == 1 ? "s" : "", LEGACY_LIST);
 
   unsigned shard_k, shard_n;
   if (sscanf(shard, "%u/%u", &shard_k, &shard_n) != 2 || !shard_n || !shard_k || shard_k > shard_n)
@@ -374,7 +695,7 @@ int main(int argc, char **argv) {
       job_t *j = &jobs[n_jobs++];
       j->test = t;
       j->seed = s;
-      snprintf(j->dir, sizeof j->dir, "%s/%s.%u", out, tests[t].name, s);
+      snprintf(j->dir, sizeof j->dir, "%.300s/%.95s.%u", out, tests[t].name, s);
     }
   }
   if (index == 0) die("no test in %s has tag '%s'", testlist, tag);
@@ -388,9 +709,10 @@ int main(int argc, char **argv) {
     while (running < (int)jobs_max && next < n_jobs) {
       job_t *j = &jobs[next++];
       mkdir_p(j->dir);
-      char log[600], *av[MAX_ARGS + 12], store[8][1100];
+      char log[600], *av[MAX_ARGV];
+      static argstore_t store;
       snprintf(log, sizeof log, "%s/log", j->dir);
-      build_argv(&tests[j->test], j->seed, bin_dir, j->dir, NULL, false, av, store);
+      build_argv(&tests[j->test], j->seed, bin_dir, j->dir, NULL, av, store);
       j->start = now_s();
       pid_t pid = fork();
       if (pid < 0) die("fork: %s", strerror(errno));

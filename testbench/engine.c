@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "waves.h"
 
@@ -122,10 +123,17 @@ static void print_vector(const cosim_port_t *ps, unsigned n, const void *s, cons
 static bool uses_model(sim_mode_t m) { return m == MODE_LOCKSTEP || m == MODE_NETLIST || m == MODE_MODEL; }
 static bool uses_rtl(sim_mode_t m) { return m == MODE_LOCKSTEP || m == MODE_NETLIST || m == MODE_RTL; }
 
+/* The model's outputs of the last `ring` traced cycles, for the merged dump. */
+typedef struct {
+  char *outs;
+  uint64_t ring, first, n;
+} model_rec_t;
+
 /* Runs cycles [0, stop_after]; traces the RTL from trace_from when trace_path
- * is set. quiet: no per-failure printing (used for the waveform rerun). */
+ * is set (and records the model's outputs from there in rec, if not NULL).
+ * quiet: no per-failure printing (used for the waveform rerun). */
 static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace_from,
-                     uint64_t stop_after, bool quiet, run_result_t *res) {
+                     uint64_t stop_after, bool quiet, model_rec_t *rec, run_result_t *res) {
   const cosim_test_t *t = o->test;
   const cosim_glue_t *g = t->target->glue;
   const cosim_model_ops_t *mo = &t->target->model;
@@ -185,6 +193,11 @@ static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace
 
     if (model) mo->eval(model, in, out_m);
     if (rtl) ro->step(rtl, in, out_r);
+    if (rec && model && c >= trace_from) {
+      memcpy(rec->outs + (c % rec->ring) * g->out_size, out_m, g->out_size);
+      if (!rec->n++) rec->first = c;
+      if (rec->n > rec->ring) rec->n = rec->ring, rec->first++;
+    }
     const char *ref = model ? out_m : out_r;
 
     /* An RTL assertion that fired this cycle fails the run before any compare. */
@@ -294,9 +307,44 @@ static int mkdir_p(const char *path) {
 }
 
 
+/* The rerun line repeats every option that made this run (make variables
+ * from make sim, or the whole command line). */
 static void print_rerun(const sim_opts_t *o, const char *name, bool waves) {
+  const char *v = o->rerun_vars && *o->rerun_vars ? o->rerun_vars : NULL;
   if (o->rerun) printf("rerun: %s%s\n", o->rerun, waves ? " --trace" : "");
-  else printf("rerun: make sim T=%s SEED=%" PRIu64 "%s\n", name, o->seed, waves ? " WAVES=1" : "");
+  else printf("rerun: make sim T=%s SEED=%" PRIu64 "%s%s%s\n", name, o->seed, v ? " " : "", v ? v : "",
+              waves ? " WAVES=1" : "");
+}
+
+/* MODE=model / MODE=rtl run one side against the test's scoreboard: say what
+ * the outcome means for a lockstep failure (README, "Debugging a failure"). */
+static void print_verdict(const sim_opts_t *o, bool failed, fail_kind_t kind) {
+  if (o->mode != MODE_MODEL && o->mode != MODE_RTL) return;
+  bool model = o->mode == MODE_MODEL;
+  const char *side = model ? "the C model" : "the RTL", *other = model ? "RTL" : "model";
+  if (!o->test->check && !o->test->finish) {
+    printf("verdict: %s has no scoreboard, so mode %s checks nothing; only the lockstep judges it\n",
+           o->test->name, sim_mode_name(o->mode));
+  } else if (o->no_check) {
+    printf("verdict: --no-check: mode %s checked nothing\n", sim_mode_name(o->mode));
+  } else if (failed && (kind == FAIL_CHECK || kind == FAIL_FINISH)) {
+    printf("verdict: %s alone fails the test's scoreboard: %s (or the scoreboard) is wrong%s%s\n", side, side,
+           o->bug ? "; planted bug: " : "", o->bug ? o->bug_name : "");
+  } else if (!failed) {
+    printf("verdict: %s alone passes the test's scoreboard: if the lockstep fails, suspect the %s "
+           "(MODE=%s runs it against the same scoreboard)\n", side, other, model ? "rtl" : "model");
+  }
+}
+
+/* After a traced run in lockstep: the RTL dumped to tmp; merge the model's
+ * outputs in to give fst (or keep the RTL's alone). True if merged. */
+static bool finish_trace(const cosim_glue_t *g, const char *tmp, const char *fst, const model_rec_t *rec) {
+  if (rec->n && waves_merge_model(tmp, fst, g, rec->first, rec->n, rec->outs, rec->ring) == 0) {
+    unlink(tmp);
+    return true;
+  }
+  if (rename(tmp, fst)) printf("warning: cannot rename %s to %s: %s\n", tmp, fst, strerror(errno));
+  return false;
 }
 
 int sim_run(const sim_opts_t *o) {
@@ -319,36 +367,56 @@ int sim_run(const sim_opts_t *o) {
   if (!o->trace_path) snprintf(fst, sizeof fst, "%s/waves.fst", o->out_dir);
   snprintf(view, sizeof view, "%s/view.gtkw", o->out_dir);
 
+  /* In lockstep the RTL dumps to a scratch file, merged with the model's
+   * outputs into fst afterwards. */
+  bool merge = can_trace && uses_model(o->mode);
+  char tmp[1200];
+  snprintf(tmp, sizeof tmp, "%s.rtl.tmp", fst);
+  model_rec_t rec = {.ring = 4096};
+  if (merge && !(rec.outs = calloc(rec.ring, g->out_size))) {
+    fprintf(stderr, "out of memory\n");
+    exit(2);
+  }
+  bool has_model = false;
+
   run_result_t r;
-  run_once(o, can_trace && o->trace_path ? fst : NULL, 0, UINT64_MAX, false, &r);
+  run_once(o, can_trace && o->trace_path ? (merge ? tmp : fst) : NULL, 0, UINT64_MAX, false, merge ? &rec : NULL, &r);
   double rate = r.wall_s > 0 ? (double)r.cycles_run / r.wall_s : 0;
   printf("cycles: %" PRIu64 "  wall: %.3f s  rate: %.0f cycles/s\n", r.cycles_run, r.wall_s, rate);
 
   bool expected = o->expect_what != NULL;
   bool failed = r.kind != FAIL_NONE;
   bool traced = can_trace && o->trace_path;
+  if (traced && merge) has_model = finish_trace(g, tmp, fst, &rec);
 
   /* A waveform of the divergence: repeat the deterministic run with the trace
    * switched on for the window before the failing cycle. */
   if (failed && r.kind != FAIL_SETUP && can_trace && !traced && !expected) {
     uint64_t from = r.cycle > o->wave_window ? r.cycle - o->wave_window : 0;
     run_result_t r2;
+    rec.n = 0;
     /* a final-check failure needs the whole run again, to reach the check */
-    run_once(o, fst, from, r.kind == FAIL_FINISH ? UINT64_MAX : r.cycle, true, &r2);
+    run_once(o, merge ? tmp : fst, from, r.kind == FAIL_FINISH ? UINT64_MAX : r.cycle, true, merge ? &rec : NULL, &r2);
     traced = true;
+    if (merge) has_model = finish_trace(g, tmp, fst, &rec);
     if (r2.kind != r.kind || r2.cycle != r.cycle)
       printf("warning: the traced rerun did not fail the same way (%s): the test is not deterministic\n",
              r2.kind == FAIL_NONE ? "it passed" : r2.msg);
   }
+  free(rec.outs);
+  const char *v = o->rerun_vars && *o->rerun_vars ? o->rerun_vars : NULL;
   if (traced) {
-    if (waves_write_view(view, fst, g, name, o->seed, failed ? &r.cycle : NULL,
+    if (waves_write_view(view, fst, g, name, o->seed, failed ? &r.cycle : NULL, failed ? r.port : -1, has_model,
                          failed ? r.msg : NULL) == 0) {
-      printf("waves: %s\n", fst);
-      printf("view:  gtkwave %s   (or: make waves T=%s SEED=%" PRIu64 ")\n", view, name, o->seed);
+      printf("waves: %s%s\n", fst, has_model ? "  (model's expected outputs under model.*)" : "");
+      printf("view:  gtkwave %s   (or: make waves T=%s SEED=%" PRIu64 "%s%s; make wave-png ... for a PNG)\n", view,
+             name, o->seed, v ? " " : "", v ? v : "");
     }
   } else if (failed && !expected && !can_trace) {
-    printf("no waveform: mode 'model' has no RTL to trace; rerun with --mode=lockstep\n");
+    printf("no waveform: mode '%s' has no RTL to trace; rerun without MODE (lockstep) for one\n",
+           sim_mode_name(o->mode));
   }
+  if (!expected) print_verdict(o, failed, r.kind);
 
   if (expected) {
     if (!failed) {

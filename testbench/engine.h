@@ -20,6 +20,7 @@ typedef struct {
   const cosim_test_t *test;
   const char *name;          /* regression name for the rerun line (default: test name) */
   const char *rerun;         /* the rerun command when not run through the testlist */
+  const char *rerun_vars;    /* make variables besides T and SEED that made this run ("MODE=model BUG=x") */
   uint64_t seed;
   uint64_t cycles;
   sim_mode_t mode;
@@ -27,7 +28,7 @@ typedef struct {
   const char *bug_name;
   const char *trace_path;    /* NULL: trace only when a mismatch needs a waveform */
   const char *out_dir;       /* where waves and view files go */
-  const char *expect_what;   /* expected failure: output port name or "check"; NULL = none */
+  const char *expect_what;   /* expected failure: output port, check:<id> or assert:<label>; NULL = none */
   uint64_t expect_cycle;
   unsigned history;          /* input vectors shown on a mismatch */
   unsigned wave_window;      /* cycles of waveform before a divergence */

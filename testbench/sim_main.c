@@ -3,9 +3,12 @@
  *   <block>_sim --test=NAME [--seed=N] [--cycles=N] [--trace[=FILE]]
  *               [--mode=lockstep|netlist|model|rtl] [--inject-bug=NAME]
  *               [--expect-fail=PORT@CYCLE|check:ID@CYCLE|assert:LABEL@CYCLE] [--out=DIR] [--name=NAME] [--no-check]
- *   <block>_sim --list
+ *               [--rerun-vars="MODE=.. BUG=.."]
+ *   <block>_sim --list | --help
  *
- * Last line of every run: TEST PASSED, or TEST FAILED: <reason>.
+ * Last line of every run: TEST PASSED, or TEST FAILED: <reason> (exit 1).
+ * Bad input prints "error: ..." and exits 2 without running: a usage error
+ * is never a test verdict.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -34,18 +37,30 @@ static const cosim_test_t *find_test(const char *name) {
   return NULL;
 }
 
+static const char *prog = "sim";
+
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: sim --test=NAME [--seed=N] [--cycles=N] [--trace[=FILE]]\n"
+          "usage: %s --test=NAME [--seed=N] [--cycles=N] [--trace[=FILE]]\n"
           "           [--mode=lockstep|netlist|model|rtl] [--inject-bug=NAME]\n"
           "           [--expect-fail=PORT@CYCLE|check:ID@CYCLE|assert:LABEL@CYCLE] [--out=DIR] [--name=NAME] [--no-check]\n"
-          "       sim --list\n");
+          "           [--rerun-vars=\"MODE=.. BUG=..\"]\n"
+          "       %s --list       the tests in this binary\n"
+          "  --test         the stimulus (and scoreboard) to run; --name: its testlist name, for the rerun line\n"
+          "  --mode         lockstep (model and RTL compared every cycle, default), netlist (the yosys\n"
+          "                 netlist instead of the RTL), model or rtl (one side alone, with the scoreboard)\n"
+          "  --inject-bug   plant one of the model's bugs (an unknown name lists them)\n"
+          "  --expect-fail  a negative test: passes only if exactly this fails at exactly this cycle\n"
+          "  --trace        FST of the whole run (default OUT/waves.fst); a failure traces its last cycles anyway\n"
+          "  --rerun-vars   make variables the failure's rerun line repeats (set by make sim)\n"
+          "exit status: 0 TEST PASSED, 1 TEST FAILED, 2 bad input (nothing run)\n",
+          prog, prog);
 }
 
 static int fail_usage(const char *fmt, const char *arg) {
-  printf("TEST FAILED: ");
-  printf(fmt, arg);
-  printf("\n");
+  fprintf(stderr, "error: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n");
   usage(stderr);
   return 2;
 }
@@ -63,6 +78,7 @@ int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   sim_opts_t o = {.seed = 1, .cycles = 10000, .mode = MODE_LOCKSTEP, .history = 8, .wave_window = 2000};
   const char *test = NULL, *bug = NULL, *expect = NULL;
+  prog = argv[0];
   char out_dir[1024] = "";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -85,6 +101,7 @@ int main(int argc, char **argv) {
     } else if (!strncmp(a, "--inject-bug=", 13)) bug = a + 13;
     else if (!strncmp(a, "--expect-fail=", 14)) expect = a + 14;
     else if (!strcmp(a, "--no-check")) o.no_check = true;
+    else if (!strncmp(a, "--rerun-vars=", 13)) o.rerun_vars = a + 13;
     else if (!strncmp(a, "--out=", 6)) snprintf(out_dir, sizeof out_dir, "%s", a + 6);
     else if (!strcmp(a, "--list")) {
       for (unsigned k = 0; k < n_tests; k++)
@@ -103,9 +120,10 @@ int main(int argc, char **argv) {
     for (unsigned k = 1; names && names[k]; k++)
       if (!strcmp(names[k], bug)) o.bug = k;
     if (!o.bug) {
-      printf("TEST FAILED: model of %s has no planted bug '%s'; it has:", o.test->target->glue->name, bug);
-      for (unsigned k = 1; names && names[k]; k++) printf(" %s", names[k]);
-      printf("\n");
+      fprintf(stderr, "error: --inject-bug (BUG=) '%s': the model of %s has no such planted bug; it has:", bug,
+              o.test->target->glue->name);
+      for (unsigned k = 1; names && names[k]; k++) fprintf(stderr, " %s", names[k]);
+      fprintf(stderr, "\n");
       return 2;
     }
     o.bug_name = bug;

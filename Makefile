@@ -59,7 +59,8 @@ c_obj     = $(patsubst %.c,$(BUILD)/$(2)/%.o,$(1))
 help:
 	@echo "netcosim make targets:"
 	@echo "  make deps                   install missing Debian packages (idempotent)"
-	@echo "  make test                   lint + unit tests + smoke regression (ASan/UBSan); what CI runs"
+	@echo "  make test                   lint + unit tests + smoke regression (ASan/UBSan) + the runner's self-test"
+	@echo "                              + README's debugging walk-through (mk/walkthrough.sh); what CI runs"
 	@echo "  make regress R=<tag>        tagged regression (smoke, nightly, negative), parallel; SHARD=k/N"
 	@echo "  make sim T=<test> SEED=<n> [WAVES=1] [MODE=lockstep|model|rtl|netlist] [BUG=<planted bug>]"
 	@echo "           [CYCLES=<n>] [ARGS='--expect-fail=WHAT@CYCLE --no-check']   one test (what a failure's rerun line says)"
@@ -224,6 +225,8 @@ test: deps
 	@$(MAKE) lint
 	@$(MAKE) unit
 	@$(MAKE) regress R=smoke BIN_DIR=$(BUILD)/asan/bin
+	@./regress/selftest/run.sh $(BUILD)/asan/bin
+	@./mk/walkthrough.sh
 
 lint: deps
 	@./mk/lint.sh
@@ -247,16 +250,16 @@ SIM_USAGE = usage: make $@ T=<test> [SEED=<n>] [MODE=lockstep|model|rtl|netlist]
 sim: deps
 	@test -n "$(T)" || { echo "$(SIM_USAGE) [WAVES=1]"; exit 2; }
 	@case "$(WAVES)" in 0|1) ;; *) echo "make sim: WAVES='$(WAVES)': expected 0 or 1"; exit 2;; esac
-	@$(MAKE) $(BUILD)/bin/regress >/dev/null && $(BUILD)/bin/regress $(RUN_ARGS) --check
-	@$(MAKE) -j$(JOBS) build $(if $(filter netlist,$(MODE)),build-netlist)
+	@$(MAKE) $(BUILD)/bin/regress >/dev/null
+	@bin=$$($(BUILD)/bin/regress $(RUN_ARGS) --check) && $(MAKE) -j$(JOBS) $$bin
 	@$(BUILD)/bin/regress $(RUN_ARGS) $(if $(filter 1,$(WAVES)),--waves)
 
 # The view of exactly the run these variables make: reused if that run left
 # one (and the simulator is not newer), else the run is repeated with a trace.
 waves wave-png: deps
 	@test -n "$(T)" || { echo "$(SIM_USAGE)"; exit 2; }
-	@$(MAKE) $(BUILD)/bin/regress >/dev/null && $(BUILD)/bin/regress $(RUN_ARGS) --view $(if $(filter waves,$@),gtkwave,png) --check
-	@$(MAKE) -j$(JOBS) build $(if $(filter netlist,$(MODE)),build-netlist)
+	@$(MAKE) $(BUILD)/bin/regress >/dev/null
+	@bin=$$($(BUILD)/bin/regress $(RUN_ARGS) --view $(if $(filter waves,$@),gtkwave,png) --check) && $(MAKE) -j$(JOBS) $$bin
 	@$(BUILD)/bin/regress $(RUN_ARGS) --view $(if $(filter waves,$@),gtkwave,png)
 
 # B=<block> limits synthesis to that block's targets, T=<target> to one.

@@ -4,6 +4,10 @@
 # (`ltp -noff`, the longest combinational path in cells). Writes
 # build/synth/report.md, the table docs/<block>.md quotes.
 set -euo pipefail
+if [[ $# -eq 0 || $1 == -h || $1 == --help ]]; then
+  echo "usage: mk/synth-report.sh TARGET:MODULE...   (make synth [B=<block>] [T=<target>] calls it)"
+  [[ $# -eq 0 ]] && exit 2 || exit 0
+fi
 cd "$(dirname "$0")/.."
 rep=build/synth/report.md
 {

@@ -262,10 +262,6 @@ static void build_argv(const test_t *t, unsigned long long seed, const char *bin
     argv[a++] = store[k++];
   }
   for (int i = 0; r && i < r->n_args; i++) argv[a++] = r->args[i];
-  if (r && r->vars[0]) {
-    snprintf(store[k], 1100, "--rerun-vars=%s", r->vars);
-    argv[a++] = store[k++];
-  }
   if (r && r->waves) argv[a++] = "--trace";
   argv[a] = NULL;
 }
@@ -358,15 +354,20 @@ static int run_one(const char *name, const run_req_t *r, const char *bin_dir, co
         opt_name("--mode ", "MODE="));
   if (view && !strcmp(view, "gtkwave") && !getenv("DISPLAY"))
     die("GTKWave needs a display and DISPLAY is not set: 'make wave-png' renders the same view to a PNG");
-  if (check_only) return 0;
-
   char dir[600], *argv[MAX_ARGV], stamp[4096], path[1200];
   static argstore_t store;
   snprintf(dir, sizeof dir, "%s/%s.%llu", out, name, r->seed);
   run_req_t rq = *r;
   rq.waves = r->waves || view;
   build_argv(t, r->seed, bin_dir, dir, &rq, argv, store);
+  if (check_only) { /* valid: say which simulator the run needs, for make to build just that */
+    printf("%s\n", argv[0]);
+    return 0;
+  }
   argv_line(argv, stamp, sizeof stamp);
+  /* the engine's rerun line repeats these; an environment variable, so the
+   * simulators not built on the engine (fabric, cp_hotspot) are not confused */
+  setenv("NETCOSIM_RERUN_VARS", r->vars, 1);
   fflush(stdout);
   if (!view) {
     fresh_run_dir(dir, stamp);
@@ -571,7 +572,8 @@ static void usage(FILE *f) {
           "               [--args \"SIM ARGS\"] [--waves] [--view gtkwave|png] [--check] [--make] [...]\n"
           "         one test, as 'make sim' runs it (OUT/NAME.SEED/); --view opens or renders the view\n"
           "         of exactly this option set (running it with a trace when there is none);\n"
-          "         --check validates and exits; --make names make variables (SEED=) in errors\n"
+          "         --check validates, prints the simulator the run needs and exits; --make names make\n"
+          "         variables (SEED=) in errors\n"
           "       regress --help\n"
           "exit status: 0 passed, 1 a test failed, 2 bad input (nothing was run)\n");
 }
@@ -582,7 +584,7 @@ static void check_sim_arg(const char *a) {
   static const char *const owned[][2] = {
       {"--seed", "SEED="},   {"--cycles", "CYCLES="}, {"--mode", "MODE="}, {"--inject-bug", "BUG="},
       {"--trace", "WAVES=1"}, {"--name", "T="},       {"--test", "T="},    {"--out", "(fixed)"},
-      {"--rerun-vars", "(internal)"}};
+  };
   for (size_t i = 0; i < sizeof owned / sizeof *owned; i++)
     if (!strncmp(a, owned[i][0], strlen(owned[i][0])))
       die("ARGS: '%s' is set with %s, not ARGS", a, owned[i][1]);

@@ -310,6 +310,7 @@ static int mkdir_p(const char *path) {
 /* The rerun line repeats every option that made this run (make variables
  * from make sim, or the whole command line). */
 static void print_rerun(const sim_opts_t *o, const char *name, bool waves) {
+  waves = waves && uses_rtl(o->mode); /* mode model has nothing to trace */
   const char *v = o->rerun_vars && *o->rerun_vars ? o->rerun_vars : NULL;
   if (o->rerun) printf("rerun: %s%s\n", o->rerun, waves ? " --trace" : "");
   else printf("rerun: make sim T=%s SEED=%" PRIu64 "%s%s%s\n", name, o->seed, v ? " " : "", v ? v : "",

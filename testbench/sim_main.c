@@ -3,7 +3,6 @@
  *   <block>_sim --test=NAME [--seed=N] [--cycles=N] [--trace[=FILE]]
  *               [--mode=lockstep|netlist|model|rtl] [--inject-bug=NAME]
  *               [--expect-fail=PORT@CYCLE|check:ID@CYCLE|assert:LABEL@CYCLE] [--out=DIR] [--name=NAME] [--no-check]
- *               [--rerun-vars="MODE=.. BUG=.."]
  *   <block>_sim --list | --help
  *
  * Last line of every run: TEST PASSED, or TEST FAILED: <reason> (exit 1).
@@ -44,7 +43,6 @@ static void usage(FILE *f) {
           "usage: %s --test=NAME [--seed=N] [--cycles=N] [--trace[=FILE]]\n"
           "           [--mode=lockstep|netlist|model|rtl] [--inject-bug=NAME]\n"
           "           [--expect-fail=PORT@CYCLE|check:ID@CYCLE|assert:LABEL@CYCLE] [--out=DIR] [--name=NAME] [--no-check]\n"
-          "           [--rerun-vars=\"MODE=.. BUG=..\"]\n"
           "       %s --list       the tests in this binary\n"
           "  --test         the stimulus (and scoreboard) to run; --name: its testlist name, for the rerun line\n"
           "  --mode         lockstep (model and RTL compared every cycle, default), netlist (the yosys\n"
@@ -52,7 +50,7 @@ static void usage(FILE *f) {
           "  --inject-bug   plant one of the model's bugs (an unknown name lists them)\n"
           "  --expect-fail  a negative test: passes only if exactly this fails at exactly this cycle\n"
           "  --trace        FST of the whole run (default OUT/waves.fst); a failure traces its last cycles anyway\n"
-          "  --rerun-vars   make variables the failure's rerun line repeats (set by make sim)\n"
+          "environment: NETCOSIM_RERUN_VARS, make variables a failure's rerun line repeats (set by make sim)\n"
           "exit status: 0 TEST PASSED, 1 TEST FAILED, 2 bad input (nothing run)\n",
           prog, prog);
 }
@@ -101,7 +99,6 @@ int main(int argc, char **argv) {
     } else if (!strncmp(a, "--inject-bug=", 13)) bug = a + 13;
     else if (!strncmp(a, "--expect-fail=", 14)) expect = a + 14;
     else if (!strcmp(a, "--no-check")) o.no_check = true;
-    else if (!strncmp(a, "--rerun-vars=", 13)) o.rerun_vars = a + 13;
     else if (!strncmp(a, "--out=", 6)) snprintf(out_dir, sizeof out_dir, "%s", a + 6);
     else if (!strcmp(a, "--list")) {
       for (unsigned k = 0; k < n_tests; k++)
@@ -154,6 +151,7 @@ int main(int argc, char **argv) {
         k += (size_t)snprintf(rerun + k, sizeof rerun - k, " %s", argv[i]);
     o.rerun = rerun;
   }
+  if (o.name) o.rerun_vars = getenv("NETCOSIM_RERUN_VARS");
   const char *name = o.name ? o.name : test;
   if (!*out_dir) snprintf(out_dir, sizeof out_dir, "build/sim/%s.%" PRIu64, name, o.seed);
   o.out_dir = out_dir;

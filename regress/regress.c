@@ -647,7 +647,7 @@ int main(int argc, char **argv) {
   if (rq.mode && strcmp(rq.mode, "lockstep") && strcmp(rq.mode, "netlist") && strcmp(rq.mode, "model") &&
       strcmp(rq.mode, "rtl"))
     die("%s'%s': expected lockstep, netlist, model or rtl", opt_name("--mode ", "MODE="), rq.mode);
-  if (rq.bug)
+  if (rq.bug && strcmp(rq.bug, "?")) /* BUG=? lists them */
     for (const char *p = rq.bug; *p; p++)
       if (!isalnum((unsigned char)*p) && *p != '_')
         die("%s'%s': a planted bug's name (letters, digits, _)", opt_name("--bug ", "BUG="), rq.bug);

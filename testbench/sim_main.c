@@ -47,7 +47,7 @@ static void usage(FILE *f) {
           "  --test         the stimulus (and scoreboard) to run; --name: its testlist name, for the rerun line\n"
           "  --mode         lockstep (model and RTL compared every cycle, default), netlist (the yosys\n"
           "                 netlist instead of the RTL), model or rtl (one side alone, with the scoreboard)\n"
-          "  --inject-bug   plant one of the model's bugs (an unknown name lists them)\n"
+          "  --inject-bug   plant one of the model's bugs (? lists them)\n"
           "  --expect-fail  a negative test: passes only if exactly this fails at exactly this cycle\n"
           "  --trace        FST of the whole run (default OUT/waves.fst); a failure traces its last cycles anyway\n"
           "environment: NETCOSIM_RERUN_VARS, make variables a failure's rerun line repeats (set by make sim)\n"
@@ -114,6 +114,12 @@ int main(int argc, char **argv) {
 
   if (bug) {
     const char *const *names = o.test->target->model.bug_names;
+    if (!strcmp(bug, "?")) { /* make sim T=<test> BUG=? */
+      printf("planted bugs of the model of %s:", o.test->target->glue->name);
+      for (unsigned k = 1; names && names[k]; k++) printf(" %s", names[k]);
+      printf("\n");
+      return 0;
+    }
     for (unsigned k = 1; names && names[k]; k++)
       if (!strcmp(names[k], bug)) o.bug = k;
     if (!o.bug) {

@@ -277,7 +277,8 @@ static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace
     }
   }
   res->cycles_run = c;
-  (void)ended_early;
+  if (ended_early && !quiet && res->kind == FAIL_NONE)
+    printf("note: the test's stimulus ended after %" PRIu64 " of the %" PRIu64 " cycles asked for\n", c, o->cycles);
   if (res->kind == FAIL_NONE && c < stop_after && t->finish && !o->no_check && (model || rtl) && !t->finish(ctx, c, &cm)) {
     res->kind = FAIL_FINISH;
     res->cycle = c;

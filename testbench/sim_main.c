@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine.h"
 
@@ -161,6 +162,13 @@ int main(int argc, char **argv) {
   const char *name = o.name ? o.name : test;
   if (!*out_dir) snprintf(out_dir, sizeof out_dir, "build/sim/%s.%" PRIu64, name, o.seed);
   o.out_dir = out_dir;
+  /* Run outside make sim: the directory's stamp (regress --run) no longer
+   * describes what is in it, so make waves must not reuse this run's view. */
+  if (!getenv("NETCOSIM_RERUN_VARS")) {
+    char stamp[1100];
+    snprintf(stamp, sizeof stamp, "%s/options", out_dir);
+    unlink(stamp);
+  }
   static char trace[1100];
   if (o.trace_path && !*o.trace_path) {
     snprintf(trace, sizeof trace, "%s/waves.fst", out_dir);

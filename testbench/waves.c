@@ -41,16 +41,6 @@ static void put_signal(FILE *f, const cosim_glue_t *g, const char *line) {
     fputs(line, f);
 }
 
-static void default_layout(FILE *f, const cosim_glue_t *g) {
-  fprintf(f, "@28\nTOP.clk_i\nTOP.rst_ni\n@800200\n-inputs\n");
-  for (unsigned i = 0; i < g->n_in; i++)
-    fprintf(f, "@%s\nTOP.%s%s\n", g->in_ports[i].width > 1 ? "22" : "28", g->in_ports[i].name, "");
-  fprintf(f, "@1000200\n-inputs\n@800200\n-outputs\n");
-  for (unsigned i = 0; i < g->n_out; i++)
-    fprintf(f, "@%s\nTOP.%s\n", g->out_ports[i].width > 1 ? "22" : "28", g->out_ports[i].name);
-  fprintf(f, "@1000200\n-outputs\n");
-}
-
 /* GTKWave trace flags (.gtkw "@" lines, hex): 0x1 highlighted, 0x2 hex,
  * 0x8 binary, 0x20 right-justified; 0x200 blank line, 0x800000 group begin,
  * 0x1000000 group end. */
@@ -59,6 +49,16 @@ static void put_port(FILE *f, const char *scope, const char *alias, const cosim_
   if (alias) fprintf(f, "+{%s %s} ", alias, p->name); /* "+{name}": the name GTKWave shows */
   if (p->width > 1) fprintf(f, "%s.%s[%u:0]\n", scope, p->name, p->width - 1);
   else fprintf(f, "%s.%s\n", scope, p->name);
+}
+
+/* No committed layout (waves/<module>.gtkw): every port, inputs then outputs,
+ * vectors with their range (GTKWave finds a vector only by its full name). */
+static void default_layout(FILE *f, const cosim_glue_t *g) {
+  fprintf(f, "@28\nTOP.clk_i\nTOP.rst_ni\n@800200\n-inputs\n");
+  for (unsigned i = 0; i < g->n_in; i++) put_port(f, "TOP", NULL, &g->in_ports[i], false);
+  fprintf(f, "@1000200\n-inputs\n@800200\n-outputs\n");
+  for (unsigned i = 0; i < g->n_out; i++) put_port(f, "TOP", NULL, &g->out_ports[i], false);
+  fprintf(f, "@1000200\n-outputs\n");
 }
 
 int waves_write_view(const char *view_path, const char *fst_path, const cosim_glue_t *g,

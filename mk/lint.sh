@@ -64,4 +64,7 @@ while read -r target block top gate params; do
   fi
 done < <(awk -v fmt=sh -f mk/targets.awk rtl/*/*.cosim)
 
+# scoreboards judge models with their own code, never the models' (mk/scoreboard-lint.sh)
+./mk/scoreboard-lint.sh || fail=1
+
 [[ $fail -eq 0 ]] && echo "lint: all clean" || { echo "lint: FAILED"; exit 1; }

@@ -5,7 +5,9 @@
  * Reads the top module's ports and parameters from Verilator's --xml-only
  * output (the RTL is the one source of truth) and the per-port annotations of
  * the block's .cosim file, and writes into DIR:
- *   T_ports.h    T_in_t / T_out_t, an X-macro port list, parameter values
+ *   T_ports.h    T_in_t / T_out_t, an X-macro port list, parameter values,
+ *                per-lane accessors (`lanes` lines), the view TOP_view_t and
+ *                the T_BIND_TARGET(B) boilerplate for the model binding
  *   T_glue.c     port tables and the cosim_glue_t descriptor
  *   T_rtl.cpp    a C ABI around the Verilated class VT
  *   T_netlist.cpp  the same around VT_netlist (the yosys netlist, `make synth`)
@@ -30,6 +32,7 @@ typedef struct {
   int is_input;
   int cond;        /* outputs: index into outputs of the gating port, -1 */
   int cond_value;
+  unsigned lanes;  /* from a `lanes` line; 0 = none (one lane if <= 64 bits) */
 } port_t;
 
 typedef struct {
@@ -144,6 +147,31 @@ static void read_xml(const char *path) {
   xmlFreeDoc(doc);
 }
 
+static int find_in(const char *name) {
+  for (unsigned i = 0; i < n_in; i++)
+    if (strcmp(in_ports[i].name, name) == 0) return (int)i;
+  return -1;
+}
+
+/* A lane count: a product of parameter names and decimals, e.g. NumPorts*NumVcs. */
+static unsigned long long lane_count(const char *path, int lineno, char *expr) {
+  unsigned long long n = 1;
+  for (char *f = strtok(expr, "*"); f; f = strtok(NULL, "*")) {
+    if (isdigit((unsigned char)*f)) {
+      char *end;
+      unsigned long long v = strtoull(f, &end, 10);
+      if (*end) die("%s:%d: lane count factor '%s' is neither a decimal nor a parameter", path, lineno, f);
+      n *= v;
+      continue;
+    }
+    unsigned i = 0;
+    while (i < n_params && strcmp(params[i].name, f) != 0) i++;
+    if (i == n_params) die("%s:%d: '%s' is not a parameter of %s", path, lineno, f, top);
+    n *= params[i].value;
+  }
+  return n;
+}
+
 static int find_out(const char *name) {
   for (unsigned i = 0; i < n_out; i++)
     if (strcmp(out_ports[i].name, name) == 0) return (int)i;
@@ -190,10 +218,24 @@ static void read_cosim(const char *path, const char *target) {
       if (ci == p) die("%s:%d: '%s' cannot gate itself", path, lineno, c);
       out_ports[p].cond = ci;
       out_ports[p].cond_value = val;
+    } else if (strcmp(tok[0], "lanes") == 0) {
+      char *dot = nt == 3 ? strchr(tok[1], '.') : NULL;
+      if (!dot) die("%s:%d: expected 'lanes TOP.PORT COUNT' (COUNT: Param[*Param...])", path, lineno);
+      *dot = 0;
+      if (strcmp(tok[1], top) != 0) continue;
+      int pi = find_in(dot + 1), po = find_out(dot + 1);
+      if (pi < 0 && po < 0) die("%s:%d: '%s' is not a port of %s", path, lineno, dot + 1, top);
+      port_t *p = pi >= 0 ? &in_ports[pi] : &out_ports[po];
+      if (p->lanes) die("%s:%d: lanes of '%s' declared twice", path, lineno, p->name);
+      unsigned long long n = lane_count(path, lineno, tok[2]);
+      if (n == 0 || p->width % n != 0)
+        die("%s:%d: '%s' is %u bits wide, not %llu equal lanes", path, lineno, p->name, p->width, n);
+      if (p->width / n > 64) die("%s:%d: lanes of '%s' are %llu bits; at most 64", path, lineno, p->name, p->width / n);
+      p->lanes = (unsigned)n;
     } else if (strcmp(tok[0], "gate") == 0) {
       if (nt != 2) die("%s:%d: expected 'gate TARGET'", path, lineno); /* read by the Makefile */
     } else {
-      die("%s:%d: unknown directive '%s' (expected target, compare or gate)", path, lineno, tok[0]);
+      die("%s:%d: unknown directive '%s' (expected target, compare, lanes or gate)", path, lineno, tok[0]);
     }
   }
   fclose(f);
@@ -238,12 +280,73 @@ static void emit_struct(FILE *f, const char *t, const char *kind, port_t *ps, un
   fprintf(f, "} %s_%s_t;\n\n", t, kind);
 }
 
+static unsigned lane_n(const port_t *p) { return p->lanes ? p->lanes : p->width <= 64 ? 1 : 0; }
+static unsigned lane_w(const port_t *p) { return lane_n(p) ? p->width / lane_n(p) : 0; }
+
+static void emit_lane_fields(FILE *f, const port_t *ps, unsigned n) {
+  for (unsigned i = 0; i < n; i++) fprintf(f, "cosim_lane_t %s; ", ps[i].name);
+}
+
+/* Per-lane accessors of one target, the view (its parameters and lane
+ * descriptors, one type per top module, so code written against it serves
+ * every target of the module) and the binding's target boilerplate. */
+static void emit_lanes(FILE *f, const char *t, const char *T) {
+  for (int dir = 0; dir < 2; dir++) {
+    port_t *ps = dir ? out_ports : in_ports;
+    unsigned n = dir ? n_out : n_in;
+    const char *kind = dir ? "out" : "in";
+    for (unsigned i = 0; i < n; i++) {
+      const port_t *p = &ps[i];
+      if (!p->lanes) continue;
+      char P[160];
+      upper(P, p->name, sizeof P);
+      const char *vt = lane_w(p) > 32 ? "uint64_t" : "uint32_t";
+      fprintf(f, "#define %s_%s_LANES %uu\n#define %s_%s_LANE_W %uu\n", T, P, p->lanes, T, P, lane_w(p));
+      fprintf(f, "static inline %s %s_%s_get(const %s_%s_t *s, unsigned lane) {\n"
+              "  return (%s)cosim_bits_get(&s->%s, sizeof s->%s, lane * %uu, %uu);\n}\n",
+              vt, t, p->name, t, kind, vt, p->name, p->name, lane_w(p), lane_w(p));
+      fprintf(f, "static inline void %s_%s_set(%s_%s_t *s, unsigned lane, %s v) {\n"
+              "  cosim_bits_set(&s->%s, sizeof s->%s, lane * %uu, %uu, v);\n}\n",
+              t, p->name, t, kind, vt, p->name, p->name, lane_w(p), lane_w(p));
+    }
+  }
+  char V[160];
+  upper(V, top, sizeof V);
+  fprintf(f, "\n/* The view of a %s target: parameters as elaborated and every port's lanes. */\n", top);
+  fprintf(f, "#ifndef %s_VIEW_T_DEFINED\n#define %s_VIEW_T_DEFINED\n", V, V);
+  fprintf(f, "typedef struct %s_view {\n  const cosim_glue_t *glue;\n  struct { ", top);
+  for (unsigned i = 0; i < n_params; i++) fprintf(f, "unsigned long long %s; ", params[i].name);
+  if (n_params == 0) fprintf(f, "int none_; ");
+  fprintf(f, "} param;\n  struct { ");
+  emit_lane_fields(f, in_ports, n_in);
+  if (n_in == 0) fprintf(f, "int none_; ");
+  fprintf(f, "} in;\n  struct { ");
+  emit_lane_fields(f, out_ports, n_out);
+  fprintf(f, "} out;\n} %s_view_t;\n#endif\n", top);
+  fprintf(f, "extern const %s_view_t %s_view;\n\n", top, t);
+  fprintf(f, "/* The model binding's target: B_create(const %s_view_t *, unsigned bug), B_reset,\n"
+          " * B_eval, B_commit, B_destroy, B_bug_names, B_scramble (see cosim_model_ops_t). */\n", top);
+  fprintf(f, "#define %s_BIND_TARGET(B) \\\n"
+          "  static void *%s_##B##_create(unsigned bug) { return B##_create(&%s_view, bug); } \\\n"
+          "  const cosim_target_t %s_target = {&%s_glue, {%s_##B##_create, B##_reset, B##_eval, \\\n"
+          "    B##_commit, B##_destroy, B##_bug_names, B##_scramble}};\n\n", T, t, t, t, t, t);
+}
+
+static void emit_lane_inits(FILE *f, const char *t, const char *kind, const port_t *ps, unsigned n) {
+  fprintf(f, "  {");
+  for (unsigned i = 0; i < n; i++)
+    fprintf(f, "%s{offsetof(%s_%s_t, %s), sizeof(((%s_%s_t *)0)->%s), %u, %u}", i ? ",\n   " : "", t,
+            kind, ps[i].name, t, kind, ps[i].name, lane_w(&ps[i]), lane_n(&ps[i]));
+  if (n == 0) fprintf(f, "0");
+  fprintf(f, "}");
+}
+
 static void emit_header(const char *dir, const char *t) {
   char T[160];
   upper(T, t, sizeof T);
   FILE *f = open_out(dir, t, "_ports.h");
   fprintf(f, "/* GENERATED by gluegen from rtl/%s (module %s). Do not edit. */\n", block, top);
-  fprintf(f, "#ifndef %s_PORTS_H\n#define %s_PORTS_H\n\n#include <stdint.h>\n#include \"cosim.h\"\n\n", T, T);
+  fprintf(f, "#ifndef %s_PORTS_H\n#define %s_PORTS_H\n\n#include <stdint.h>\n#include \"cosim.h\"\n#include \"cosim_lanes.h\"\n\n", T, T);
   fprintf(f, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
   fprintf(f, "/* Parameters as elaborated by Verilator. */\n");
   for (unsigned i = 0; i < n_params; i++)
@@ -256,6 +359,7 @@ static void emit_header(const char *dir, const char *t) {
   fprintf(f, "\n#define %s_OUTPUTS(X)", T);
   for (unsigned i = 0; i < n_out; i++) fprintf(f, " \\\n  X(%s, %u)", out_ports[i].name, out_ports[i].width);
   fprintf(f, "\n\nextern const cosim_glue_t %s_glue;\n\n", t);
+  emit_lanes(f, t, T);
   fprintf(f, "void *%s_rtl_new(const char *trace_path, uint64_t seed);\n", t);
   fprintf(f, "void %s_rtl_trace_open(void *h, const char *trace_path);\n", t);
   fprintf(f, "void %s_rtl_reset(void *h);\n", t);
@@ -301,6 +405,14 @@ static void emit_glue_c(const char *dir, const char *t) {
   fprintf(f, "#define NETLIST_OPS (&netlist_ops)\n#else\n#define NETLIST_OPS NULL\n#endif\n\n");
   fprintf(f, "const cosim_glue_t %s_glue = {\n  \"%s\", \"%s\", \"%s\",\n  sizeof(%s_in_t), sizeof(%s_out_t),\n"
           "  in_ports, out_ports, %u, %u,\n  rtl_ops, NETLIST_OPS\n};\n", t, t, top, block, t, t, n_in, n_out);
+  fprintf(f, "\nconst %s_view_t %s_view = {\n  &%s_glue,\n  {", top, t, t);
+  for (unsigned i = 0; i < n_params; i++) fprintf(f, "%s%lluULL", i ? ", " : "", params[i].value);
+  if (n_params == 0) fprintf(f, "0");
+  fprintf(f, "},\n");
+  emit_lane_inits(f, t, "in", in_ports, n_in);
+  fprintf(f, ",\n");
+  emit_lane_inits(f, t, "out", out_ports, n_out);
+  fprintf(f, "\n};\n");
   fclose(f);
 }
 

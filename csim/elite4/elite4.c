@@ -29,6 +29,7 @@ const char *const elite4_bug_names[] = {"none",
                                         "elite4_vc_swap",
                                         "elite4_token_no_release",
                                         "elite4_adaptive_first",
+                                        "elite4_reset_keeps_err_code",
                                         NULL};
 
 /* A buffer entry is {kind, data}: 2 + 32 bits. */
@@ -101,7 +102,11 @@ void elite4_reset(elite4_state_t *s, const elite4_cfg_t *cfg)
     }
     s->aptr = 0;
     s->uptr = 0;
+    unsigned kept[ELITE4_MAX_PORTS];
+    memcpy(kept, s->r.err_code, sizeof(kept));
     memset(&s->r, 0, sizeof(s->r)); /* outputs, error codes, counters 0 */
+    if (cfg->bug == ELITE4_BUG_RESET_KEEPS_ERR_CODE)
+        memcpy(s->r.err_code, kept, sizeof(kept));
 }
 
 void elite4_free(elite4_state_t *s)

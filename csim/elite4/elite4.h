@@ -72,6 +72,9 @@ enum {
                                          VC in TOKWAIT (pend/ack still updated) */
     ELITE4_BUG_ADAPTIVE_FIRST = 4,    /* "elite4_adaptive_first": TagUp takes the lowest free
                                          up-link, ignoring credits and uptr */
+    ELITE4_BUG_RESET_KEEPS_ERR_CODE = 5, /* "elite4_reset_keeps_err_code": reset forgets the
+                                         err_code_o registers (visible only from a scrambled
+                                         start: it proves the binding's scramble) */
     ELITE4_BUG_COUNT
 };
 

@@ -40,7 +40,9 @@ module elite4_route_decode #(
         mask_o[p] = (p >= 32'(lo)) && (p <= 32'(hi));
       end
     end
-    stripped_o = (tag == elite4_pkg::TagBcast) ? {8'hFF, route_i[31:8]} : {4'hF, route_i[31:4]};
+    // bcast_o, not tag == TagBcast: with 15 or 16 ports tag 14 names a port and
+    // loses one tag (found by the 16-port lockstep target elite4_p16_v4)
+    stripped_o = bcast_o ? {8'hFF, route_i[31:8]} : {4'hF, route_i[31:4]};
   end
 
 endmodule

@@ -1,19 +1,25 @@
 /* Binding of the elite4 model (csim/elite4/) to its co-simulation targets
- * (rtl/elite4/elite4.cosim): flat port buses <-> per-port arrays. */
+ * (rtl/elite4/elite4.cosim). The target boilerplate and the per-lane port
+ * accessors are generated (elite4_view_t, <T>_BIND_TARGET); this file holds
+ * the model calls and the scramble. */
 #include "bind/elite4.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
+  const elite4_view_t *vw;
   elite4_cfg_t cfg;
   elite4_state_t s;
   elite4_next_t nx;
 } e4_model_t;
 
-static void *e4_create(const elite4_cfg_t *cfg) {
+static void *e4_create(const elite4_view_t *vw, unsigned bug) {
   e4_model_t *m = calloc(1, sizeof *m);
   if (!m) return NULL;
-  m->cfg = *cfg;
+  m->vw = vw;
+  m->cfg = (elite4_cfg_t){(unsigned)vw->param.NumPorts, (unsigned)vw->param.NumVcs,
+                          (unsigned)vw->param.BufDepth, (uint32_t)vw->param.UpMask, bug};
   if (elite4_init(&m->s, &m->cfg)) {
     free(m);
     return NULL;
@@ -33,51 +39,128 @@ static void e4_destroy(void *p) {
   elite4_free(&m->s);
   free(m);
 }
+#define e4_bug_names elite4_bug_names
 
-#define E4_TARGET(T, U)                                                               \
-  static void *T##_create(unsigned bug) {                                             \
-    elite4_cfg_t cfg = {(unsigned)U##_PARAM_NumPorts, (unsigned)U##_PARAM_NumVcs,     \
-                        (unsigned)U##_PARAM_BufDepth, (uint32_t)U##_PARAM_UpMask, bug}; \
-    return e4_create(&cfg);                                                           \
-  }                                                                                   \
-  static void T##_eval(void *p, const void *iv, void *ov) {                           \
-    e4_model_t *m = p;                                                                \
-    const T##_in_t *in = iv;                                                          \
-    T##_out_t *out = ov;                                                              \
-    const unsigned P = m->cfg.num_ports, V = m->cfg.num_vcs, VW = V == 2 ? 1 : 2;     \
-    elite4_in_t mi;                                                                   \
-    elite4_out_t mo;                                                                  \
-    memset(&mi, 0, sizeof mi);                                                        \
-    for (unsigned o = 0; o < P; o++) {                                                \
-      mi.valid[o] = E4_GET(in, in_valid_i, o, 1);                                     \
-      mi.kind[o] = E4_GET(in, in_kind_i, 2 * o, 2);                                   \
-      mi.vc[o] = E4_GET(in, in_vc_i, VW * o, VW);                                     \
-      mi.data[o] = E4_GET(in, in_data_i, 32 * o, 32);                                 \
-      for (unsigned v = 0; v < V; v++) mi.credit[o][v] = E4_GET(in, in_credit_i, o * V + v, 1); \
-    }                                                                                 \
-    elite4_eval(&m->cfg, &m->s, &mi, &mo, &m->nx);                                    \
-    for (unsigned o = 0; o < P; o++) {                                                \
-      E4_SET(out, out_valid_o, o, 1, mo.valid[o]);                                    \
-      E4_SET(out, out_kind_o, 2 * o, 2, mo.kind[o]);                                  \
-      E4_SET(out, out_vc_o, VW * o, VW, mo.vc[o]);                                    \
-      E4_SET(out, out_data_o, 32 * o, 32, mo.data[o]);                                \
-      for (unsigned v = 0; v < V; v++) {                                              \
-        E4_SET(out, out_credit_o, o * V + v, 1, mo.credit[o][v]);                     \
-        E4_SET(out, alloc_o, o * V + v, 1, mo.alloc[o][v]);                           \
-      }                                                                               \
-      E4_SET(out, err_o, o, 1, mo.err[o]);                                            \
-      E4_SET(out, err_code_o, 3 * o, 3, mo.err_code[o]);                              \
-      out->cnt_xmit_flits_o[o] = mo.cnt_xmit_flits[o];                                \
-      out->cnt_rcv_flits_o[o] = mo.cnt_rcv_flits[o];                                  \
-      out->cnt_xmit_pkts_o[o] = mo.cnt_xmit_pkts[o];                                  \
-      out->cnt_rcv_pkts_o[o] = mo.cnt_rcv_pkts[o];                                    \
-      out->cnt_xmit_wait_o[o] = mo.cnt_xmit_wait[o];                                  \
-      out->cnt_errors_o[o] = mo.cnt_errors[o];                                        \
-      out->cnt_crc_errors_o[o] = mo.cnt_crc_errors[o];                                \
-    }                                                                                 \
-  }                                                                                   \
-  const cosim_target_t T##_target = {                                                 \
-      &T##_glue, {T##_create, e4_reset, T##_eval, e4_commit, e4_destroy, elite4_bug_names, NULL}};
+static void e4_eval(void *p, const void *in, void *out) {
+  e4_model_t *m = p;
+  const elite4_view_t *w = m->vw;
+  const unsigned P = m->cfg.num_ports, V = m->cfg.num_vcs;
+  elite4_in_t mi;
+  elite4_out_t mo;
+  memset(&mi, 0, sizeof mi);
+  for (unsigned o = 0; o < P; o++) {
+    mi.valid[o] = cosim_lane_get(&w->in.in_valid_i, in, o);
+    mi.kind[o] = (unsigned)cosim_lane_get(&w->in.in_kind_i, in, o);
+    mi.vc[o] = (unsigned)cosim_lane_get(&w->in.in_vc_i, in, o);
+    mi.data[o] = (uint32_t)cosim_lane_get(&w->in.in_data_i, in, o);
+    for (unsigned v = 0; v < V; v++) mi.credit[o][v] = cosim_lane_get(&w->in.in_credit_i, in, o * V + v);
+  }
+  elite4_eval(&m->cfg, &m->s, &mi, &mo, &m->nx);
+  for (unsigned o = 0; o < P; o++) {
+    cosim_lane_set(&w->out.out_valid_o, out, o, mo.valid[o]);
+    cosim_lane_set(&w->out.out_kind_o, out, o, mo.kind[o]);
+    cosim_lane_set(&w->out.out_vc_o, out, o, mo.vc[o]);
+    cosim_lane_set(&w->out.out_data_o, out, o, mo.data[o]);
+    for (unsigned v = 0; v < V; v++) {
+      cosim_lane_set(&w->out.out_credit_o, out, o * V + v, mo.credit[o][v]);
+      cosim_lane_set(&w->out.alloc_o, out, o * V + v, mo.alloc[o][v]);
+    }
+    cosim_lane_set(&w->out.err_o, out, o, mo.err[o]);
+    cosim_lane_set(&w->out.err_code_o, out, o, mo.err_code[o]);
+    cosim_lane_set(&w->out.cnt_xmit_flits_o, out, o, mo.cnt_xmit_flits[o]);
+    cosim_lane_set(&w->out.cnt_rcv_flits_o, out, o, mo.cnt_rcv_flits[o]);
+    cosim_lane_set(&w->out.cnt_xmit_pkts_o, out, o, mo.cnt_xmit_pkts[o]);
+    cosim_lane_set(&w->out.cnt_rcv_pkts_o, out, o, mo.cnt_rcv_pkts[o]);
+    cosim_lane_set(&w->out.cnt_xmit_wait_o, out, o, mo.cnt_xmit_wait[o]);
+    cosim_lane_set(&w->out.cnt_errors_o, out, o, mo.cnt_errors[o]);
+    cosim_lane_set(&w->out.cnt_crc_errors_o, out, o, mo.cnt_crc_errors[o]);
+  }
+}
 
-E4_TARGET(elite4_p8, ELITE4_P8)
-E4_TARGET(elite4_p4, ELITE4_P4)
+/* --- scramble: every register and every pending next-state field gets a
+ * value legal for its type and never its reset value, as the RTL's registers
+ * start random; only elite4_reset may bring them back. -------------------- */
+static unsigned nz_below(cosim_rng_t *r, unsigned n) { return n < 2 ? 0 : 1 + cosim_rng_below(r, n - 1); }
+
+static void scr_ivc(cosim_rng_t *r, elite4_ivc_t *x, uint32_t pmask) {
+  x->st = (uint8_t)nz_below(r, 4); /* ACTIVE, DROP or WAIT_TOKEN */
+  x->bcast = x->head_sent = x->ack = true;
+  x->outs = ((uint32_t)cosim_rng_u64(r) & pmask) | 1u;
+  x->pend = ((uint32_t)cosim_rng_u64(r) & pmask) | 1u;
+  x->crc = (uint32_t)cosim_rng_u64(r) & ~1u; /* never 0xFFFFFFFF, the CRC's start */
+}
+static void scr_ovc(cosim_rng_t *r, elite4_ovc_t *x, unsigned P) {
+  x->st = (uint8_t)nz_below(r, 3); /* BUSY or TOKWAIT */
+  x->owner = (uint8_t)nz_below(r, P);
+  x->early = true;
+}
+static void scr_out(cosim_rng_t *r, elite4_out_t *x, unsigned P, unsigned V) {
+  for (unsigned o = 0; o < P; o++) {
+    x->valid[o] = x->err[o] = true;
+    x->kind[o] = cosim_rng_below(r, 4);
+    x->vc[o] = cosim_rng_below(r, V);
+    x->data[o] = (uint32_t)cosim_rng_u64(r) | 1u;
+    for (unsigned v = 0; v < V; v++) x->credit[o][v] = x->alloc[o][v] = true;
+    x->err_code[o] = nz_below(r, 8);
+    x->cnt_xmit_flits[o] = (uint32_t)cosim_rng_u64(r) | 1u;
+    x->cnt_rcv_flits[o] = (uint32_t)cosim_rng_u64(r) | 1u;
+    x->cnt_xmit_pkts[o] = (uint32_t)cosim_rng_u64(r) | 1u;
+    x->cnt_rcv_pkts[o] = (uint32_t)cosim_rng_u64(r) | 1u;
+    x->cnt_xmit_wait[o] = (uint32_t)cosim_rng_u64(r) | 1u;
+    x->cnt_errors[o] = (uint32_t)cosim_rng_u64(r) | 1u;
+    x->cnt_crc_errors[o] = (uint32_t)cosim_rng_u64(r) | 1u;
+  }
+}
+static void e4_scramble(void *p, uint64_t seed) {
+  e4_model_t *m = p;
+  elite4_state_t *s = &m->s;
+  elite4_next_t *nx = &m->nx;
+  const unsigned P = m->cfg.num_ports, V = m->cfg.num_vcs, N = P * V, D = m->cfg.buf_depth;
+  const uint32_t pmask = P >= 32 ? ~0u : (1u << P) - 1u;
+  cosim_rng_t r;
+  cosim_rng_seed(&r, seed);
+  for (unsigned k = 0; k < N; k++) {
+    common_fifo_state_t *b = &s->buf[k];
+    for (unsigned e = 0; e < D; e++) { /* entry word 0 = data, word 1 = kind */
+      b->mem[2 * e] = (uint32_t)cosim_rng_u64(&r);
+      b->mem[2 * e + 1] = cosim_rng_below(&r, 4);
+    }
+    b->rd = nz_below(&r, D);
+    b->wr = nz_below(&r, D);
+    b->count = 1 + cosim_rng_below(&r, D);
+    b->overflow = b->underflow = true;
+    scr_ivc(&r, &s->ivc[k], pmask);
+    s->tokp[k] = (elite4_tok_t){true, true};
+    scr_ovc(&r, &s->ovc[k], P);
+    /* next state: every field, touched or not */
+    nx->buf[k].push_ok = nx->buf[k].pop_ok = nx->buf[k].overflow = nx->buf[k].underflow = true;
+    for (unsigned i = 0; i < COMMON_FIFO_MAX_WORDS; i++) nx->buf[k].push_data[i] = (uint32_t)cosim_rng_u64(&r);
+    scr_ivc(&r, &nx->ivc[k], pmask);
+    nx->tokp[k] = (elite4_tok_t){true, true};
+    scr_ovc(&r, &nx->ovc[k], P);
+  }
+  nx->buf_touched = N >= 64 ? ~0ULL : (1ULL << N) - 1u;
+  for (unsigned o = 0; o < P; o++) {
+    for (unsigned v = 0; v < V; v++) {
+      s->cred[o].cnt[v] = cosim_rng_below(&r, D); /* never BufDepth */
+      nx->cred[o].cnt[v] = cosim_rng_below(&r, D);
+    }
+    s->cred[o].underflow = s->cred[o].overflow = nx->cred[o].underflow = nx->cred[o].overflow = (1u << V) - 1u;
+    s->cred[o].bad_vc = nx->cred[o].bad_vc = true;
+    s->rr[o].ptr = nz_below(&r, V);
+    nx->rr[o].ptr = nz_below(&r, V);
+  }
+  nx->cred_touched = nx->rr_touched = pmask;
+  s->aptr = nz_below(&r, N);
+  s->uptr = nz_below(&r, P);
+  nx->aptr = nz_below(&r, N);
+  nx->uptr = nz_below(&r, P);
+  scr_out(&r, &s->r, P, V);
+  scr_out(&r, &nx->r, P, V);
+}
+
+ELITE4_P8_BIND_TARGET(e4)
+ELITE4_P4_BIND_TARGET(e4)
+ELITE4_P8_V4_BIND_TARGET(e4)
+ELITE4_P2_BIND_TARGET(e4)
+ELITE4_P16_V4_BIND_TARGET(e4)

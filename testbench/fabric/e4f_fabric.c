@@ -125,6 +125,8 @@ int e4f_fabric_init(e4f_fabric_t *f, const e4f_cfg_t *cfg, char *err, size_t err
       if (f->inst[s]) f->tgt->glue->rtl.reset(f->inst[s]);
     } else {
       f->inst[s] = f->tgt->model.create(cfg->model_bug);
+      /* from garbage, as the RTL's registers: the reset must bring every register back */
+      if (f->inst[s] && f->tgt->model.scramble) f->tgt->model.scramble(f->inst[s], cfg->seed + s);
       if (f->inst[s]) f->tgt->model.reset(f->inst[s]);
     }
     if (!f->inst[s]) {
@@ -185,7 +187,7 @@ static void observe_outputs(e4f_fabric_t *f, unsigned s, uint64_t c) {
   if (o->alloc_o)
     for (unsigned p = 0; p < E4F_PORTS; p++)
       for (unsigned v = 0; v < E4F_VCS; v++) {
-        if (!E4_GET(o, alloc_o, p * E4F_VCS + v, 1)) continue;
+        if (!elite4_p8_alloc_o_get(o, p * E4F_VCS + v)) continue;
         e4f_islot_t *sl = &f->islot[(s * E4F_PORTS + p) * E4F_VCS + v];
         sl->grant = (uint32_t)(c - 1); /* the pulse shows the cycle after the grant */
         if (sl->id >= 0) {
@@ -195,7 +197,7 @@ static void observe_outputs(e4f_fabric_t *f, unsigned s, uint64_t c) {
       }
   if (!o->out_valid_o) return;
   for (unsigned p = 0; p < E4F_PORTS; p++) {
-    if (!E4_GET(o, out_valid_o, p, 1)) continue;
+    if (!elite4_p8_out_valid_o_get(o, p)) continue;
     e4f_flit_t fl;
     e4f_link_from_out(o, p, &fl);
     e4f_oslot_t *sl = &f->oslot[(s * E4F_PORTS + p) * E4F_VCS + fl.vc];
@@ -217,13 +219,13 @@ static void check_outputs(e4f_fabric_t *f, unsigned s, uint64_t c) {
   const elite4_p8_out_t *o = &f->out[s];
   if (o->err_o)
     for (unsigned p = 0; p < E4F_PORTS; p++)
-      if (E4_GET(o, err_o, p, 1))
-        e4f_failf(&f->sb, c, "switch %u (level %u) raised error %u on port %u at cycle %" PRIu64, s,
-                  e4f_sw_level(&f->topo, s), E4_GET(o, err_code_o, 3 * p, 3), p, c);
+      if (elite4_p8_err_o_get(o, p))
+        e4f_failf(&f->sb, c, "fabric.switch_error", "switch %u (level %u) raised error %u on port %u at cycle %" PRIu64, s,
+                  e4f_sw_level(&f->topo, s), elite4_p8_err_code_o_get(o, p), p, c);
   if (o->out_valid_o)
     for (unsigned p = 0; p < E4F_PORTS; p++)
-      if (f->topo.peer[s][p].kind == E4F_PEER_NONE && E4_GET(o, out_valid_o, p, 1))
-        e4f_failf(&f->sb, c, "switch %u sent a flit on tied-off port %u at cycle %" PRIu64, s, p, c);
+      if (f->topo.peer[s][p].kind == E4F_PEER_NONE && elite4_p8_out_valid_o_get(o, p))
+        e4f_failf(&f->sb, c, "fabric.tied_off", "switch %u sent a flit on tied-off port %u at cycle %" PRIu64, s, p, c);
 }
 
 /* FNV-1a over every output field, bits above a field's width masked. */
@@ -304,6 +306,7 @@ void e4f_fabric_step(e4f_fabric_t *f) {
   }
   if (c == f->cfg.warmup) snapshot(f, &f->cnt[0], c);
   if (c == f->cfg.cycles) snapshot(f, &f->cnt[1], c);
+  if (f->env.outstanding) f->busy_cycles++; /* packets created, tokens not all back */
   f->cycle = c + 1;
 }
 
@@ -340,12 +343,12 @@ bool e4f_fabric_done(e4f_fabric_t *f) {
   char why[400];
   if (c >= f->cfg.cycles + f->cfg.drain_max) {
     describe_stuck(f, why, sizeof why);
-    e4f_failf(&f->sb, c, "deadlock: not drained %" PRIu64 " cycles after injection stopped: %s", f->cfg.drain_max, why);
+    e4f_failf(&f->sb, c, "fabric.drain", "deadlock: not drained %" PRIu64 " cycles after injection stopped: %s", f->cfg.drain_max, why);
     return f->finished = true;
   }
   if (f->env.outstanding && c > f->env.last_progress + f->cfg.watchdog) {
     describe_stuck(f, why, sizeof why);
-    e4f_failf(&f->sb, c, "deadlock: nothing reached any NIC for %" PRIu64 " cycles (cycle %" PRIu64 "): %s",
+    e4f_failf(&f->sb, c, "fabric.deadlock", "deadlock: nothing reached any NIC for %" PRIu64 " cycles (cycle %" PRIu64 "): %s",
               f->cfg.watchdog, c, why);
     return f->finished = true;
   }

@@ -102,6 +102,7 @@ typedef struct {
   uint64_t cycle;        /* the next cycle to run */
   uint64_t cycle_digest, digest;
   bool finished;         /* drained (or failed) */
+  uint64_t busy_cycles;  /* cycles with traffic in flight (a packet's token not back) */
   double wall_s;
 } e4f_fabric_t;
 

@@ -4,23 +4,22 @@
 #include <errno.h>
 #include <stdlib.h>
 
-/* VcW of the target: 1 bit for 2 VCs, 2 for 4 (docs/elite4.md §2). */
-#define E4F_VCW (E4F_VCS == 2 ? 1u : 2u)
-
+/* Through the per-lane accessors gluegen writes from rtl/elite4/elite4.cosim's
+ * `lanes` lines: no field width is written here. */
 void e4f_link_to_in(elite4_p8_in_t *in, unsigned p, const e4f_flit_t *f) {
-  E4_SET(in, in_valid_i, p, 1, f->valid);
-  E4_SET(in, in_kind_i, 2 * p, 2, f->kind);
-  E4_SET(in, in_vc_i, E4F_VCW * p, E4F_VCW, f->vc);
-  E4_SET(in, in_data_i, 32 * p, 32, f->data);
-  for (unsigned v = 0; v < E4F_VCS; v++) E4_SET(in, in_credit_i, p * E4F_VCS + v, 1, f->credit[v]);
+  elite4_p8_in_valid_i_set(in, p, f->valid);
+  elite4_p8_in_kind_i_set(in, p, f->kind);
+  elite4_p8_in_vc_i_set(in, p, f->vc);
+  elite4_p8_in_data_i_set(in, p, f->data);
+  for (unsigned v = 0; v < E4F_VCS; v++) elite4_p8_in_credit_i_set(in, p * E4F_VCS + v, f->credit[v]);
 }
 
 void e4f_link_from_out(const elite4_p8_out_t *out, unsigned p, e4f_flit_t *f) {
-  f->valid = E4_GET(out, out_valid_o, p, 1);
-  f->kind = (uint8_t)E4_GET(out, out_kind_o, 2 * p, 2);
-  f->vc = (uint8_t)E4_GET(out, out_vc_o, E4F_VCW * p, E4F_VCW);
-  f->data = E4_GET(out, out_data_o, 32 * p, 32);
-  for (unsigned v = 0; v < E4F_VCS; v++) f->credit[v] = E4_GET(out, out_credit_o, p * E4F_VCS + v, 1);
+  f->valid = elite4_p8_out_valid_o_get(out, p);
+  f->kind = (uint8_t)elite4_p8_out_kind_o_get(out, p);
+  f->vc = (uint8_t)elite4_p8_out_vc_o_get(out, p);
+  f->data = elite4_p8_out_data_o_get(out, p);
+  for (unsigned v = 0; v < E4F_VCS; v++) f->credit[v] = elite4_p8_out_credit_o_get(out, p * E4F_VCS + v);
 }
 
 int e4f_lines_init(e4f_lines_t *l, unsigned n, unsigned delay) {

@@ -7,8 +7,8 @@
  *       [--traffic=uniform|complement|hotspot] [--load=X] [--body=N]
  *       [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]
  *       [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X]
- *       [--records=on|off] [--inject-bug=NAME] [--expect-fail=check[@N]] [--trace[=DIR]]
- *   elite4_fabric_sim --list
+ *       [--records=on|off] [--inject-bug=NAME] [--expect-fail=check:ID@N] [--trace[=DIR]]
+ *   elite4_fabric_sim --list | --help
  *
  * Without --test (or --test=run) one run: the scoreboard, switch errors
  * and deadlock detection are always on; reports go to --out (default
@@ -17,9 +17,11 @@
  * --cycles is the injection window; --warmup (default cycles / 5) starts the
  * statistics window. --rtl=LIST: switch ids and ranges, e.g. 0,3,8-11.
  * --inject-bug: an elite4 model bug (model instances only) or a fabric bug
- * (fab_route_wrong_port, fab_nic_no_token). --expect-fail=check[@CYCLE]:
- * passes only if the check fails (at that cycle); set-up errors still fail.
+ * (fab_route_wrong_port, fab_nic_no_token). --expect-fail=check:ID@CYCLE:
+ * passes only if check ID (fabric.<what>, printed with every failure) fails
+ * at that cycle; any other failure, or a pass, fails the negative.
  * First line `seed: N`; last line `TEST PASSED` or `TEST FAILED: <reason>`.
+ * Bad flags are usage errors: a message on stderr, exit status 2, no verdict.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -31,6 +33,7 @@
 
 #include "e4f_fabric.h"
 #include "e4f_report.h"
+#include "waves.h"
 
 typedef enum { K_RUN, K_UNIFORM16, K_MODEL_VS_RTL, K_COMPLEMENT64, K_BENCH } e4f_kind_t;
 
@@ -55,6 +58,14 @@ static const e4f_check_t checks[] = {
 static const char *rerun_line;
 static bool parse_u64(const char *s, uint64_t *v);
 
+/* A usage error (bad flag, unknown name): exit status 2, no verdict, no rerun line. */
+static int usage_fail(const char *fmt, const char *arg) {
+  fprintf(stderr, "elite4_fabric_sim: error: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, " (see --help)\n");
+  return 2;
+}
+
 static int verdict_fail(const char *fmt, const char *arg) {
   if (rerun_line) printf("rerun: %s\n", rerun_line);
   printf("TEST FAILED: ");
@@ -63,13 +74,30 @@ static int verdict_fail(const char *fmt, const char *arg) {
   return 1;
 }
 
-/* A check's verdict, inverted by --expect-fail=check[@CYCLE]: a failure
- * carries the cycle it was seen in (the scoreboard's, the deadlock
- * detector's, the first differing cycle, or the last cycle for checks made
- * at the end of a run), and check@CYCLE must fail exactly there. */
-static int check_verdict(bool ok, const char *expect, const char *why, uint64_t cycle) {
+/* The expected failure, from --expect-fail=check:ID@CYCLE (the kit's rule:
+ * a negative names the check that must fire and the cycle). */
+typedef struct {
+  char id[48];
+  uint64_t cycle;
+} e4f_expect_t;
+
+static bool parse_expect(const char *s, e4f_expect_t *e) {
+  const char *at = strrchr(s, '@');
+  if (strncmp(s, "check:", 6) || !at || at - (s + 6) < 1 || (size_t)(at - (s + 6)) >= sizeof e->id ||
+      !parse_u64(at + 1, &e->cycle))
+    return false;
+  snprintf(e->id, sizeof e->id, "%.*s", (int)(at - (s + 6)), s + 6);
+  return true;
+}
+
+/* A check's verdict, inverted by --expect-fail=check:ID@CYCLE: a failure
+ * carries its check id and the cycle it was seen in (the scoreboard's, the
+ * deadlock detector's, the first differing cycle, or the last cycle for
+ * checks made at the end of a run); the negative passes only if exactly that
+ * check fails exactly there. */
+static int check_verdict(bool ok, const e4f_expect_t *expect, const char *id, const char *why, uint64_t cycle) {
   char msg[900];
-  snprintf(msg, sizeof msg, "%s (check failed at cycle %" PRIu64 ")", why, cycle);
+  snprintf(msg, sizeof msg, "check:%s@%" PRIu64 ": %s", id, cycle, why);
   if (!expect) {
     if (ok) {
       printf("TEST PASSED\n");
@@ -77,14 +105,16 @@ static int check_verdict(bool ok, const char *expect, const char *why, uint64_t 
     }
     return verdict_fail("%s", msg);
   }
-  if (ok) return verdict_fail("%s", "expected the check to fail, and it passed");
-  uint64_t want;
-  if (expect[5] == '@' && parse_u64(expect + 6, &want) && want != cycle) {
-    char m2[1000];
-    snprintf(m2, sizeof m2, "expected the check to fail at cycle %" PRIu64 ": %s", want, msg);
+  char m2[1100];
+  if (ok) {
+    snprintf(m2, sizeof m2, "expected check:%s@%" PRIu64 " to fail, and the run passed", expect->id, expect->cycle);
     return verdict_fail("%s", m2);
   }
-  printf("expected failure seen: %s\n", msg);
+  if (strcmp(expect->id, id) || expect->cycle != cycle) {
+    snprintf(m2, sizeof m2, "expected check:%s@%" PRIu64 ", got %s", expect->id, expect->cycle, msg);
+    return verdict_fail("%s", m2);
+  }
+  printf("expected failure caught: %s\n", msg);
   printf("TEST PASSED\n");
   return 0;
 }
@@ -94,8 +124,14 @@ static void usage(FILE *f) {
              "         [--rtl=all|none|LIST] [--nodes=4|16|64|256] [--traffic=uniform|complement|hotspot]\n"
              "         [--load=X] [--body=N] [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]\n"
              "         [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X] [--records=on|off]\n"
-             "         [--inject-bug=NAME] [--expect-fail=check[@N]] [--trace[=DIR]]\n"
-             "       elite4_fabric_sim --list\n");
+             "         [--inject-bug=NAME] [--expect-fail=check:ID@N] [--trace[=DIR]]\n"
+             "       elite4_fabric_sim --list | --help\n"
+             "elite4 switches (model or Verilated RTL) in radix-4 fat-trees with traffic endpoints;\n"
+             "docs/elite4.md section 11. --list names the checks (--test=NAME). --cycles is the\n"
+             "injection window, then the run drains. --trace writes one FST per RTL switch (the C\n"
+             "model instances have no waveform). --expect-fail=check:ID@N: a negative test, passes\n"
+             "only if check ID (fabric.<what>, printed with each failure) fails at cycle N.\n"
+             "Exit status: 0 pass, 1 a check failed, 2 usage error.\n");
 }
 
 static bool parse_u64(const char *s, uint64_t *v) {
@@ -235,7 +271,13 @@ static int run_fabric(const e4f_cfg_t *c, e4f_fabric_t *f, e4f_result_t *r, char
   return 0;
 }
 
+/* The share of cycles with traffic in flight; the named checks' coverage
+ * gate (check fabric.busy) wants at least 90 %. */
+static double busy_share(const e4f_fabric_t *f) { return f->cycle ? (double)f->busy_cycles / (double)f->cycle : 0; }
+
 static void print_status(const e4f_fabric_t *f) {
+  printf("busy: %" PRIu64 " of %" PRIu64 " cycles with traffic in flight (%.1f %%)\n", f->busy_cycles, f->cycle,
+         100.0 * busy_share(f));
   if (f->sb.failed) printf("status: FAILED at cycle %" PRIu64 ": %s\n", f->sb.fail_cycle, f->sb.fail);
   else printf("status: drained at cycle %" PRIu64 ", scoreboard clean, no switch error\n", f->cycle);
 }
@@ -249,6 +291,21 @@ static bool write_out(e4f_fabric_t *f, const e4f_result_t *r, const char *name, 
   return true;
 }
 
+/* With --trace: a GTKWave view (waves/elite4.gtkw's layout) of the first
+ * traced RTL switch, DIR/view.gtkw, which `make waves T=<fabric test>` opens;
+ * a failure's cycle gets the marker. */
+static void write_view(const e4f_cfg_t *c, const char *fst_dir, const char *view_dir, const char *name,
+                       const uint64_t *fail_at, const char *why) {
+  unsigned s = 0;
+  while (s < E4F_MAX_SW && !c->rtl[s]) s++;
+  if (!fst_dir || s == E4F_MAX_SW) return;
+  char fst[1400], view[1400];
+  snprintf(fst, sizeof fst, "%s/sw%u.fst", fst_dir, s);
+  snprintf(view, sizeof view, "%s/view.gtkw", view_dir);
+  if (waves_write_view(view, fst, elite4_p8_target.glue, name, c->seed, fail_at, why) == 0)
+    printf("view:  gtkwave %s   (switch %u, the first RTL switch; the others: %s/sw<id>.fst)\n", view, s, fst_dir);
+}
+
 /* ---- the named checks ------------------------------------------------------------- */
 
 /* fabric16_uniform: exact minimum latencies. With D = 1 a HEAD injected in
@@ -259,39 +316,48 @@ static bool write_out(e4f_fabric_t *f, const e4f_result_t *r, const char *name, 
 #define E4F_MIN_HEAD_3SW 13u /* 4 * 3 + 1 */
 #define E4F_SWITCH_HEAD 3u   /* the switch's contract */
 
-static bool check_uniform16(const e4f_fabric_t *f, const e4f_result_t *r, char *why, size_t len) {
+static bool check_uniform16(const e4f_fabric_t *f, const e4f_result_t *r, char *why, size_t len, char *id, size_t idlen) {
   const unsigned L = f->cfg.nbody + 2;
   bool ok = true;
   char line[700];
   /* after a failed run only its failure is reported: the rest would measure nothing */
-  #define CHK(cond, ...) do { if (!ok) break; bool c_ = (cond); snprintf(line, sizeof line, __VA_ARGS__); \
+  #define CHK(ID, cond, ...) do { if (!ok) break; bool c_ = (cond); snprintf(line, sizeof line, __VA_ARGS__); \
       printf("check: %-4s %s\n", c_ ? "ok" : "FAIL", line); \
-      if (!c_) { ok = false; snprintf(why, len, "%s", line); } } while (0)
-  CHK(!f->sb.failed, "scoreboard, switch errors and drain: %s", f->sb.failed ? f->sb.fail : "clean");
-  CHK(r->delivered == r->created, "every packet delivered exactly once (%" PRIu64 " of %" PRIu64 ")", r->delivered,
+      if (!c_) { ok = false; snprintf(why, len, "%s", line); snprintf(id, idlen, "%s", ID); } } while (0)
+  CHK(f->sb.fail_id, !f->sb.failed, "scoreboard, switch errors and drain: %s", f->sb.failed ? f->sb.fail : "clean");
+  CHK("fabric.delivered_all", r->delivered == r->created, "every packet delivered exactly once (%" PRIu64 " of %" PRIu64 ")", r->delivered,
       r->created);
-  CHK(r->n_by_len[1] && r->min_head[1] == E4F_MIN_HEAD_1SW,
+  CHK("fabric.latency_1sw", r->n_by_len[1] && r->min_head[1] == E4F_MIN_HEAD_1SW,
       "min HEAD latency over 1 switch (same leaf) = %u cycles: measured %u over %" PRIu64 " packets", E4F_MIN_HEAD_1SW,
       r->min_head[1], r->n_by_len[1]);
-  CHK(r->n_by_len[3] && r->min_head[3] == E4F_MIN_HEAD_3SW,
+  CHK("fabric.latency_3sw", r->n_by_len[3] && r->min_head[3] == E4F_MIN_HEAD_3SW,
       "min HEAD latency over 3 switches = %u cycles: measured %u over %" PRIu64 " packets", E4F_MIN_HEAD_3SW,
       r->min_head[3], r->n_by_len[3]);
-  CHK(r->min_pkt[1] == E4F_MIN_HEAD_1SW + L - 1 && r->min_pkt[3] == E4F_MIN_HEAD_3SW + L - 1,
+  CHK("fabric.packet_latency", r->min_pkt[1] == E4F_MIN_HEAD_1SW + L - 1 && r->min_pkt[3] == E4F_MIN_HEAD_3SW + L - 1,
       "min packet latency (HEAD injected -> TAIL at NIC) = HEAD + %u flits: %u and %u cycles, measured %u and %u",
       L - 1, E4F_MIN_HEAD_1SW + L - 1, E4F_MIN_HEAD_3SW + L - 1, r->min_pkt[1], r->min_pkt[3]);
   if (f->cfg.records)
-    CHK(r->hops_seen && r->min_hop == E4F_SWITCH_HEAD && r->min_link == 1 && r->max_link == 1,
+    CHK("fabric.hop_latency", r->hops_seen && r->min_hop == E4F_SWITCH_HEAD && r->min_link == 1 && r->max_link == 1,
         "per-hop records: min arrival->departure %u cycles (contract %u), every link %u..%u cycles (expected 1)",
         r->min_hop, E4F_SWITCH_HEAD, r->min_link, r->max_link);
-  if (f->cfg.nack_rate > 0) CHK(r->retries > 0, "nacked packets retried: %" PRIu64, r->retries);
+  CHK("fabric.busy", busy_share(f) >= 0.9, "traffic in flight in %.1f %% of the cycles (at least 90 %%)",
+      100.0 * busy_share(f));
+  if (f->cfg.nack_rate > 0) CHK("fabric.retries", r->retries > 0, "nacked packets retried: %" PRIu64, r->retries);
   #undef CHK
   return ok;
 }
 
-static bool check_complement64(const e4f_fabric_t *f, const e4f_result_t *r, char *why, size_t len) {
+static bool check_complement64(const e4f_fabric_t *f, const e4f_result_t *r, char *why, size_t len, char *id,
+                               size_t idlen) {
   bool ok = !f->sb.failed && r->delivered == r->created;
+  snprintf(id, idlen, "%s", f->sb.failed ? f->sb.fail_id : "fabric.delivered_all");
   if (f->sb.failed) snprintf(why, len, "%s", f->sb.fail);
   else if (!ok) snprintf(why, len, "%" PRIu64 " of %" PRIu64 " packets delivered", r->delivered, r->created);
+  if (ok && busy_share(f) < 0.9) {
+    ok = false;
+    snprintf(id, idlen, "fabric.busy");
+    snprintf(why, len, "traffic in flight in only %.1f %% of the cycles (at least 90 %%)", 100.0 * busy_share(f));
+  }
   printf("check: %-4s every packet delivered exactly once, intact, in order (%" PRIu64 " of %" PRIu64 ")\n",
          ok ? "ok" : "FAIL", r->delivered, r->created);
   printf("result: complement bisection throughput %.4f flits/node/cycle accepted at offered %.4f "
@@ -303,11 +369,12 @@ static bool check_complement64(const e4f_fabric_t *f, const e4f_result_t *r, cha
 /* fabric_model_vs_rtl: the same fabric three times (all model, all RTL,
  * mixed), stepped together; the cycle digests of every switch output must
  * agree in every cycle, and the per-packet records at the end. */
-static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, const char *dir, const char *expect) {
+static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, const char *dir,
+                        const e4f_expect_t *expect) {
   static const char *const label[] = {"model", "rtl", "mixed"};
   e4f_fabric_t fab[3];
   e4f_result_t res[3];
-  char err[512], why[700] = "";
+  char err[512], why[700] = "", id[48] = "";
   uint64_t fail_at = 0;
   static char tdir[3][1300];
   for (unsigned k = 0; k < 3; k++) {
@@ -318,7 +385,7 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
       e4f_topo_t t;
       if (e4f_topo_build(&t, c.nodes)) return verdict_fail("bad --nodes=%s", "");
       if (mixed) {
-        if (!parse_rtl(mixed, c.rtl, t.nsw, err, sizeof err)) return verdict_fail("%s", err);
+        if (!parse_rtl(mixed, c.rtl, t.nsw, err, sizeof err)) return usage_fail("%s", err);
       } else {
         for (unsigned s = 0; s < t.nsw; s++) c.rtl[s] = s % 2 == 0; /* even switches RTL */
       }
@@ -347,6 +414,7 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
         char d[300] = "the runs ended at different cycles";
         if (!done[k] && !done[1]) e4f_fabric_diff(&fab[k], &fab[1], d, sizeof d);
         snprintf(why, sizeof why, "%s vs rtl: switch outputs differ at cycle %" PRIu64 ": %s", label[k], c, d);
+        snprintf(id, sizeof id, "fabric.model_vs_rtl");
         same = false;
         fail_at = c;
       }
@@ -373,6 +441,7 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
           res[k].delivered != res[1].delivered) {
         snprintf(why, sizeof why, "%s vs rtl: per-packet records differ (%016" PRIx64 " vs %016" PRIx64 ")",
                  label[k], res[k].records_digest, res[1].records_digest);
+        snprintf(id, sizeof id, "fabric.records_differ");
         ok = false;
         fail_at = c;
       }
@@ -384,12 +453,21 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
   for (unsigned k = 0; k < 3 && ok; k++)
     if (fab[k].sb.failed) {
       snprintf(why, sizeof why, "%s run: %s", label[k], fab[k].sb.fail);
+      snprintf(id, sizeof id, "%s", fab[k].sb.fail_id);
       ok = false;
       fail_at = fab[k].sb.fail_cycle;
     }
   if (same) printf("check: %-4s every run clean (scoreboard, switch errors, drained)\n", ok ? "ok" : "FAIL");
-  for (unsigned k = 0; k < 3; k++) e4f_fabric_free(&fab[k]);
-  return check_verdict(ok, expect, why, fail_at);
+  if (ok && busy_share(&fab[1]) < 0.9) {
+    snprintf(why, sizeof why, "traffic in flight in only %.1f %% of the cycles (at least 90 %%)", 100.0 * busy_share(&fab[1]));
+    snprintf(id, sizeof id, "fabric.busy");
+    ok = false;
+    fail_at = c;
+  }
+  e4f_cfg_t rc = fab[1].cfg; /* the all-RTL fabric */
+  for (unsigned k = 0; k < 3; k++) e4f_fabric_free(&fab[k]); /* closes the FSTs */
+  if (base->trace_dir) write_view(&rc, tdir[1], base->trace_dir, name, ok ? NULL : &fail_at, ok ? NULL : why);
+  return check_verdict(ok, expect, id, why, fail_at);
 }
 
 /* bench: the same 64-node run all-model then all-RTL; node-cycles/s. */
@@ -447,10 +525,8 @@ int main(int argc, char **argv) {
   /* the seed is printed first, whatever happens next */
   uint64_t seed = 1;
   for (int i = 1; i < argc; i++)
-    if (!strncmp(argv[i], "--seed=", 7) && !parse_u64(argv[i] + 7, &seed)) {
-      printf("seed: %s\n", argv[i] + 7);
-      return verdict_fail("bad --seed '%s'", argv[i] + 7);
-    }
+    if (!strncmp(argv[i], "--seed=", 7) && !parse_u64(argv[i] + 7, &seed))
+      return usage_fail("bad --seed '%s' (expected an unsigned integer)", argv[i] + 7);
   printf("seed: %" PRIu64 "\n", seed);
   static char rerun[4096];
   size_t k = (size_t)snprintf(rerun, sizeof rerun, "%s --seed=%" PRIu64, argv[0], seed);
@@ -467,7 +543,7 @@ int main(int argc, char **argv) {
   if (a.test) {
     size_t j = 0;
     while (j < sizeof checks / sizeof checks[0] && strcmp(checks[j].name, a.test)) j++;
-    if (j == sizeof checks / sizeof checks[0]) return verdict_fail("no check '%s' (see --list)", a.test);
+    if (j == sizeof checks / sizeof checks[0]) return usage_fail("no check '%s' (see --list)", a.test);
     kind = checks[j].kind;
   }
   e4f_cfg_t c;
@@ -475,34 +551,37 @@ int main(int argc, char **argv) {
   scenario(kind, &c);
   char err[512];
   for (int i = 1; i < argc; i++)
-    if (apply_flag(&c, &a, argv[i], err, sizeof err)) return verdict_fail("%s", err);
+    if (apply_flag(&c, &a, argv[i], err, sizeof err)) return usage_fail("%s", err);
   if (!a.warmup_set && kind == K_RUN) c.warmup = c.cycles / 5;
   else if (!a.warmup_set && c.warmup >= c.cycles) c.warmup = c.cycles / 5;
   c.seed = seed;
   e4f_topo_t topo;
-  if (e4f_topo_build(&topo, c.nodes)) return verdict_fail("bad --nodes: %s", "4, 16, 64 or 256");
+  if (e4f_topo_build(&topo, c.nodes)) return usage_fail("bad --nodes: %s", "4, 16, 64 or 256");
   if (a.mode && strcmp(a.mode, "model") && strcmp(a.mode, "rtl"))
-    return verdict_fail("--mode=%s: model or rtl (the model-vs-RTL comparison is --test=fabric_model_vs_rtl)", a.mode);
+    return usage_fail("--mode=%s: model or rtl (the model-vs-RTL comparison is --test=fabric_model_vs_rtl)", a.mode);
   memset(c.rtl, a.mode && !strcmp(a.mode, "rtl"), sizeof c.rtl);
   if (a.rtl && kind != K_MODEL_VS_RTL && !parse_rtl(a.rtl, c.rtl, topo.nsw, err, sizeof err))
-    return verdict_fail("%s", err);
+    return usage_fail("%s", err);
   if (a.bug && strcmp(a.bug, "none")) {
     for (unsigned b = 1; elite4_bug_names[b]; b++)
       if (!strcmp(elite4_bug_names[b], a.bug)) c.model_bug = b;
     for (unsigned b = 1; e4f_fab_bug_names[b]; b++)
       if (!strcmp(e4f_fab_bug_names[b], a.bug)) c.fab_bug |= 1u << (b - 1);
     if (!c.model_bug && !c.fab_bug) {
-      printf("planted bugs:");
-      for (unsigned b = 1; elite4_bug_names[b]; b++) printf(" %s", elite4_bug_names[b]);
-      for (unsigned b = 1; e4f_fab_bug_names[b]; b++) printf(" %s", e4f_fab_bug_names[b]);
-      printf("\n");
-      return verdict_fail("no planted bug '%s'", a.bug);
+      fprintf(stderr, "planted bugs:");
+      for (unsigned b = 1; elite4_bug_names[b]; b++) fprintf(stderr, " %s", elite4_bug_names[b]);
+      for (unsigned b = 1; e4f_fab_bug_names[b]; b++) fprintf(stderr, " %s", e4f_fab_bug_names[b]);
+      fprintf(stderr, "\n");
+      return usage_fail("no planted bug '%s'", a.bug);
     }
   }
-  if (a.expect && strcmp(a.expect, "check") && strncmp(a.expect, "check@", 6))
-    return verdict_fail("--expect-fail=%s: only 'check' (a check's verdict) can be expected to fail", a.expect);
-  if (a.expect && (kind == K_RUN || kind == K_BENCH))
-    return verdict_fail("%s", "--expect-fail=check needs a named check (--test=NAME)");
+  e4f_expect_t expect, *exp = NULL;
+  if (a.expect) {
+    if (!parse_expect(a.expect, &expect))
+      return usage_fail("bad --expect-fail '%s' (expected check:ID@CYCLE, e.g. check:fabric.deadlock@5142)", a.expect);
+    if (kind == K_BENCH) return usage_fail("%s", "--expect-fail needs a check (--test=NAME or a run), not the bench");
+    exp = &expect;
+  }
   char name[200], dir[1100];
   run_name(&c, &a, name, sizeof name);
   if (a.out && *a.out) snprintf(dir, sizeof dir, "%s", a.out);
@@ -512,10 +591,24 @@ int main(int argc, char **argv) {
   if (c.trace_dir) { /* FSTs of the RTL instances next to the reports */
     snprintf(tdir, sizeof tdir, "%s", *c.trace_dir ? c.trace_dir : dir);
     c.trace_dir = tdir;
-    if (e4f_mkdir_p(tdir)) return verdict_fail("cannot create %s", tdir);
+    unsigned nrtl = 0;
+    for (unsigned s2 = 0; s2 < topo.nsw; s2++) nrtl += c.rtl[s2] != 0;
+    if (kind == K_MODEL_VS_RTL) {
+      printf("trace: FSTs of the RTL switches of each fabric under %s/{rtl,mixed}/ (C model instances have none)\n", tdir);
+    } else if (nrtl == 0) {
+      /* nothing to trace: say so rather than write nothing silently */
+      printf("trace: nothing to write: every switch is the C model, which has no waveform; "
+             "use --mode=rtl or --rtl=LIST to trace RTL switches\n");
+      fprintf(stderr, "elite4_fabric_sim: note: --trace writes nothing with all-model switches "
+                      "(use --mode=rtl or --rtl=LIST)\n");
+      c.trace_dir = NULL;
+    } else {
+      printf("trace: %u RTL switch%s -> %s/sw<id>.fst\n", nrtl, nrtl == 1 ? "" : "es", tdir);
+    }
+    if (c.trace_dir && e4f_mkdir_p(tdir)) return verdict_fail("cannot create %s", tdir);
   }
 
-  if (kind == K_MODEL_VS_RTL) return model_vs_rtl(&c, a.rtl, name, dir, a.expect);
+  if (kind == K_MODEL_VS_RTL) return model_vs_rtl(&c, a.rtl, name, dir, exp);
   if (kind == K_BENCH) return bench(&c, dir);
 
   e4f_fabric_t f;
@@ -527,16 +620,18 @@ int main(int argc, char **argv) {
   e4f_result_print(&f, &r, name, stdout);
   print_status(&f);
   bool wrote = write_out(&f, &r, name, dir);
-  char why[700] = "";
+  char why[700] = "", id[48] = "";
   bool ok;
-  if (kind == K_UNIFORM16) ok = check_uniform16(&f, &r, why, sizeof why);
-  else if (kind == K_COMPLEMENT64) ok = check_complement64(&f, &r, why, sizeof why);
+  if (kind == K_UNIFORM16) ok = check_uniform16(&f, &r, why, sizeof why, id, sizeof id);
+  else if (kind == K_COMPLEMENT64) ok = check_complement64(&f, &r, why, sizeof why, id, sizeof id);
   else {
     ok = !f.sb.failed;
     if (!ok) snprintf(why, sizeof why, "%s", f.sb.fail);
+    snprintf(id, sizeof id, "%s", f.sb.fail_id);
   }
   uint64_t fail_at = f.sb.failed ? f.sb.fail_cycle : f.cycle - 1;
-  e4f_fabric_free(&f);
+  e4f_fabric_free(&f); /* closes the FSTs */
+  if (c.trace_dir) write_view(&c, c.trace_dir, c.trace_dir, name, ok ? NULL : &fail_at, ok ? NULL : why);
   if (!wrote) return verdict_fail("cannot write the reports to %s", dir);
-  return check_verdict(ok, a.expect, why, fail_at);
+  return check_verdict(ok, exp, id, why, fail_at);
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elite4/elite4.h"
+#include "ref/crc32_ref.h" /* the scoreboard's own CRC, never the model's */
 
 int e4f_score_init(e4f_score_t *sb, unsigned nodes, unsigned vcs) {
   memset(sb, 0, sizeof *sb);
@@ -28,10 +28,11 @@ void e4f_score_free(e4f_score_t *sb) {
   sb->next_seq = NULL;
 }
 
-void e4f_failf(e4f_score_t *sb, uint64_t cycle, const char *fmt, ...) {
+void e4f_failf(e4f_score_t *sb, uint64_t cycle, const char *id, const char *fmt, ...) {
   if (sb->failed) return;
   sb->failed = true;
   sb->fail_cycle = cycle;
+  snprintf(sb->fail_id, sizeof sb->fail_id, "%s", id);
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(sb->fail, sizeof sb->fail, fmt, ap);
@@ -42,26 +43,27 @@ bool e4f_score_check(e4f_score_t *sb, const e4f_records_t *r, unsigned node, uns
                      const uint32_t *words, unsigned n, uint32_t tail, uint64_t c, uint32_t *id) {
   *id = n ? words[0] : UINT32_MAX;
   if (!n || words[0] >= r->n) {
-    e4f_failf(sb, c, "node %u VC %u: packet with %s at cycle %" PRIu64, node, v,
+    e4f_failf(sb, c, "fabric.unknown_packet", "node %u VC %u: packet with %s at cycle %" PRIu64, node, v,
               n ? "an unknown id" : "no body", c);
     return false;
   }
   const e4f_pkt_t *k = &r->p[words[0]];
   const unsigned pv = k->src * sb->vcs + k->vc;
-  const char *why = NULL;
-  if (tail != elite4_body_crc(words, n)) why = "TAIL CRC does not match the body";
-  else if (k->dst != node) why = "arrived at the wrong node";
-  else if (k->vc != v) why = "arrived on the wrong VC";
-  else if (head != 0xFFFFFFFFu) why = "arrived with route tags left in its HEAD";
-  else if (n != k->nbody) why = "arrived with a different body length";
-  else if (k->state == E4F_PKT_DELIVERED || k->state == E4F_PKT_DONE) why = "delivered twice";
-  else if ((int64_t)k->seq != sb->last_seq[pv] + 1) why = "out of order for its (source, VC)";
+  const char *why = NULL, *id_ = NULL;
+  const bool crc_bad = tail != crc32_ref_words(words, n);
+  if (crc_bad) why = "TAIL CRC does not match the body", id_ = "fabric.crc";
+  else if (k->dst != node) why = "arrived at the wrong node", id_ = "fabric.wrong_node";
+  else if (k->vc != v) why = "arrived on the wrong VC", id_ = "fabric.wrong_vc";
+  else if (head != 0xFFFFFFFFu) why = "arrived with route tags left in its HEAD", id_ = "fabric.route_left";
+  else if (n != k->nbody) why = "arrived with a different body length", id_ = "fabric.body_length";
+  else if (k->state == E4F_PKT_DELIVERED || k->state == E4F_PKT_DONE) why = "delivered twice", id_ = "fabric.duplicate";
+  else if ((int64_t)k->seq != sb->last_seq[pv] + 1) why = "out of order for its (source, VC)", id_ = "fabric.order";
   else
     for (unsigned i = 1; i < n && !why; i++)
-      if (words[i] != e4f_body_word(r, words[0], i)) why = "arrived with a different body";
+      if (words[i] != e4f_body_word(r, words[0], i)) why = "arrived with a different body", id_ = "fabric.body";
   if (why) {
-    if (tail != elite4_body_crc(words, n)) sb->crc_bad++;
-    e4f_failf(sb, c,
+    if (crc_bad) sb->crc_bad++;
+    e4f_failf(sb, c, id_,
               "packet %u (node %u -> %u, VC %u, seq %u) %s: at node %u VC %u, cycle %" PRIu64
               " (HEAD 0x%08x, %u body words, last seq delivered %" PRId64 ")",
               words[0], k->src, k->dst, k->vc, k->seq, why, node, v, c, head, n, sb->last_seq[pv]);

@@ -25,13 +25,15 @@ typedef struct {
   uint64_t delivered, refused_by_dst, crc_bad;
   bool failed;
   uint64_t fail_cycle;
+  char fail_id[48]; /* the check that failed ("fabric.<what>"), named by negatives */
   char fail[512];
 } e4f_score_t;
 
 int e4f_score_init(e4f_score_t *sb, unsigned nodes, unsigned vcs);
 void e4f_score_free(e4f_score_t *sb);
-/* Record a failure (the first one is kept). */
-void e4f_failf(e4f_score_t *sb, uint64_t cycle, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Record a failure of check `id` (the first one is kept). */
+void e4f_failf(e4f_score_t *sb, uint64_t cycle, const char *id, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* A complete packet on node `node`'s input, VC v: the HEAD's data, the body
  * words, the TAIL's data. Checks it against its record; true if it is the

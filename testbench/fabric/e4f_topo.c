@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "elite4/elite4.h"
+#include "elite4/elite4.h" /* tag constants only */
 
 static unsigned digit(unsigned x, unsigned i) { return (x >> (2 * i)) & 3u; }
 static unsigned set_digit(unsigned x, unsigned i, unsigned d) { return (x & ~(3u << (2 * i))) | (d << (2 * i)); }
@@ -40,7 +40,11 @@ unsigned e4f_route(const e4f_topo_t *t, unsigned src, unsigned dst, uint32_t *wo
   unsigned n = 0;
   for (unsigned l = 0; l < top; l++) tags[n++] = ELITE4_TAG_UP;
   for (unsigned l = top + 1; l-- > 0;) tags[n++] = (uint8_t)digit(dst, l);
-  *word = elite4_route_word(tags, n);
+  /* the route word (docs/elite4.md §3), built here rather than with the
+     model's helper: front tag in bits [3:0], unused tags 0xF */
+  uint32_t w = 0xFFFFFFFFu;
+  for (unsigned i = 0; i < n && i < 8; i++) w = (w & ~(0xFu << (4 * i))) | ((uint32_t)(tags[i] & 0xFu) << (4 * i));
+  *word = w;
   return n;
 }
 

@@ -37,7 +37,9 @@ ASANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 VINC     := -I$(VERILATOR_ROOT)/include -I$(VERILATOR_ROOT)/include/vltstd
 VDEFS    := -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
 CXXFLAGS := -std=c++17 -O2 -g -faligned-new -Wno-unused-result $(VINC) $(VDEFS)
-VERILATOR_FLAGS := --cc --trace-fst -O3 --x-assign fast --x-initial unique --noassert -Wno-fatal
+# --assert: the RTL's assertions run in every lockstep (docs/formal.md); a failure
+# is reported by the runtime's printf hook (testbench/vl_assert.h).
+VERILATOR_FLAGS := --cc --trace-fst -O3 --x-assign fast --x-initial unique --assert -Wno-fatal
 VRUNTIME := verilated verilated_fst_c verilated_threads
 LDLIBS   := -lz -pthread -lm
 
@@ -140,10 +142,14 @@ $(foreach t,$(TARGETS),$(eval $(call TARGET_RULES,$(t))))
 ALL_PORTS_H := $(foreach t,$(TARGETS),$(BUILD)/glue/$(t)/$(t)_ports.h)
 
 # Verilator runtime, compiled once for all targets.
-$(BUILD)/obj/vlt/%.o: $(VERILATOR_ROOT)/include/%.cpp
+# Its printf goes through testbench/vl_assert.cpp, which names failed assertions.
+$(BUILD)/obj/vlt/%.o: $(VERILATOR_ROOT)/include/%.cpp testbench/vl_assert.h
 	@mkdir -p $(@D)
-	@$(CXX) $(CXXFLAGS) -c $< -o $@
-VRUNTIME_OBJ := $(patsubst %,$(BUILD)/obj/vlt/%.o,$(VRUNTIME))
+	@$(CXX) $(CXXFLAGS) -DVL_PRINTF=netcosim_vl_printf -include testbench/vl_assert.h -c $< -o $@
+$(BUILD)/obj/vlt/vl_assert.o: testbench/vl_assert.cpp testbench/vl_assert.h
+	@mkdir -p $(@D)
+	@$(CXX) $(CXXFLAGS) -Wall -Wextra -Werror -c $< -o $@
+VRUNTIME_OBJ := $(patsubst %,$(BUILD)/obj/vlt/%.o,$(VRUNTIME) vl_assert)
 
 # --- C objects: normal and sanitizer flavours ----------------------------------
 $(BUILD)/obj/%.o: %.c | $(ALL_PORTS_H)

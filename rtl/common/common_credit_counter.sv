@@ -91,4 +91,21 @@ module common_credit_counter #(
   assign overflow_o  = overflow_q;
   assign bad_vc_o    = bad_vc_q;
 
+  // Assertions (docs/common.md#assertions): on in every Verilated lockstep,
+  // proved by `make formal` (docs/formal.md). Not synthesized.
+`ifndef SYNTHESIS
+  // No rst_ni guard: the invariants hold in the reset state too.
+  // VCs whose count is above MaxCredits (one assertion for all VCs: yosys
+  // 0.23 names a labelled assertion in a loop the same in every iteration)
+  logic [NumVcs-1:0] above_max;
+  always_comb begin
+    for (int unsigned v = 0; v < NumVcs; v++) above_max[v] = cnt_q[v*CntW +: CntW] > Full;
+  end
+  always_ff @(posedge clk_i) begin
+    credit_le_max: assert (above_max == '0);
+    // a rejected operation changes nothing (the error pulses' promise)
+    credit_reject_no_change: assert ((underflow_d | overflow_d) == '0 || cnt_d == cnt_q);
+  end
+`endif
+
 endmodule

@@ -69,6 +69,7 @@ help:
 	@echo "  make cp-hotspot             seed 001's ECM/E2CM hotspot experiment (MATRIX=seed|full)"
 	@echo "  make elite4-reports         fat-tree throughput/latency/breakdown reports"
 	@echo "  make unit                   C model unit tests"
+	@echo "  make formal [P=<proof>]     yosys-smtbmc BMC + k-induction of the RTL assertions (formal/proofs)"
 	@echo "  make mutate [B=<block>] [MAX=<n> SEED=<s>]   mutation testing: every edit of a model/RTL line must fail a smoke test"
 	@echo "  make clean                  remove build/"
 
@@ -195,6 +196,7 @@ $(foreach b,$(BLOCKS),$(eval $(call BLOCK_RULES,$(b))))
 # Experiments built on the blocks (each a fragment with its own binary).
 include mk/cp_hotspot.mk
 include mk/elite4_fabric.mk
+include mk/planted_bugs.mk
 
 SIMS      := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_sim) $(CPHS_SIMS) $(E4F_SIMS)
 ASAN_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_sim) $(CPHS_ASAN_SIMS) $(E4F_ASAN_SIMS)
@@ -216,7 +218,7 @@ build-asan: $(ASAN_SIMS) $(ASAN_NETLIST_SIMS) $(BUILD)/bin/regress
 build-netlist: $(NETLIST_SIMS)
 
 # --- user targets --------------------------------------------------------------
-.PHONY: test lint unit regress sim waves wave-png synth bench mutate clean
+.PHONY: test lint unit regress sim waves wave-png synth bench mutate formal clean
 
 # What CI runs (.ci/run): everything from a fresh clone.
 test: deps
@@ -233,12 +235,13 @@ unit: deps
 
 BIN_DIR ?= $(BUILD)/bin
 regress: deps
-	@$(MAKE) -j$(JOBS) $(if $(filter $(BUILD)/asan/bin,$(BIN_DIR)),build-asan,build build-netlist)
+	@$(MAKE) -j$(JOBS) $(if $(filter $(BUILD)/asan/bin,$(BIN_DIR)),build-asan,build build-netlist) \
+	  $(addprefix $(BIN_DIR)/,$(bug_sims))
 	@$(BUILD)/bin/regress --tag $(R) --jobs $(JOBS) --shard $(SHARD) --bin-dir $(BIN_DIR) --out $(BUILD)/regress
 
 sim: deps
 	@test -n "$(T)" || { echo "usage: make sim T=<test> SEED=<n> [WAVES=1] [MODE=model|rtl|netlist]"; exit 2; }
-	@$(MAKE) -j$(JOBS) build $(if $(filter netlist,$(MODE)),build-netlist)
+	@$(MAKE) -j$(JOBS) build $(if $(filter netlist,$(MODE)),build-netlist) $(addprefix $(BUILD)/bin/,$(call bug_sims_of,$(T)))
 	@$(BUILD)/bin/regress --run $(T) --seed $(SEED) --bin-dir $(BUILD)/bin --out $(BUILD)/sim \
 	  $(if $(filter 1,$(WAVES)),--waves) $(if $(MODE),--mode $(MODE))
 
@@ -259,6 +262,10 @@ synth: deps
 bench: deps
 	@$(MAKE) -j$(JOBS) build
 	@./mk/bench.sh $(BLOCKS)
+
+# Formal proofs of the RTL assertions (mk/formal.sh, docs/formal.md): P=<proof> for one.
+formal: deps
+	@./mk/formal.sh $(P)
 
 # Mutation testing (mk/mutate.sh): report in build/mutate/report.txt.
 B ?= common

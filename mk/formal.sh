@@ -5,6 +5,8 @@
 #      SYNTHESIS become $assert cells), sets the parameters, async2sync;
 #   2. BMC from reset (rst_ni low in step 0, inputs free) to the depth;
 #   3. k-induction at the same depth, where the line says so;
+#      (--unroll: z3 4.8 stalls on some of the un-unrolled queries, e.g. the
+#      credit counter's step 0, and answers the unrolled ones at once);
 #   4. each planted bug (rtl/*/*.bugs) on a scratch copy must make the BMC
 #      FAIL with exactly that bug's assertion, and writes its trace as VCD.
 # Summary: build/formal/summary.txt. Exit 1 if any proof or negative fails.
@@ -36,12 +38,12 @@ while read -r name block top depth ind bugs params; do
   d=$out/$name; rm -rf "$d"; mkdir -p "$d"
   t0=$(now)
   elaborate . "$block" "$top" "$params" "$PWD/$d/design.smt2"
-  yosys-smtbmc -s "$SOLVER" --presat -t "$depth" --smtc "$out/reset.smtc" "$d/design.smt2" > "$d/bmc.log" 2>&1 || true
+  yosys-smtbmc -s "$SOLVER" --unroll --presat -t "$depth" --smtc "$out/reset.smtc" "$d/design.smt2" > "$d/bmc.log" 2>&1 || true
   t1=$(now)
   if grep -q 'Status: PASSED' "$d/bmc.log"; then bmc=passed; else bmc=FAILED; fail=1; fi
   indr=-
   if [[ $ind == yes ]]; then
-    yosys-smtbmc -s "$SOLVER" -i -t "$depth" --dump-vcd "$d/induction.vcd" "$d/design.smt2" > "$d/ind.log" 2>&1 || true
+    yosys-smtbmc -s "$SOLVER" --unroll -i -t "$depth" --dump-vcd "$d/induction.vcd" "$d/design.smt2" > "$d/ind.log" 2>&1 || true
     if grep -q 'Status: PASSED' "$d/ind.log"; then indr=passed; else indr=FAILED; fail=1; fi
   fi
   t2=$(now)
@@ -55,7 +57,7 @@ while read -r name block top depth ind bugs params; do
     read -r _ label < <(mk/rtl-bug.sh "$bug" "$bd")
     elaborate "$bd" "$block" "$top" "$params" "$bd/design.smt2"
     vcd=$out/$name.$bug.vcd
-    yosys-smtbmc -s "$SOLVER" --presat -t "$depth" --smtc "$out/reset.smtc" --dump-vcd "$vcd" \
+    yosys-smtbmc -s "$SOLVER" --unroll --presat -t "$depth" --smtc "$out/reset.smtc" --dump-vcd "$vcd" \
       "$bd/design.smt2" > "$bd/bmc.log" 2>&1 || true
     step=$(sed -n 's/.*Checking assertions in step \([0-9]*\).*/\1/p' "$bd/bmc.log" | tail -1)
     if grep -q 'Status: FAILED' "$bd/bmc.log" && grep -q "Assert failed in $top: \(.*\.\)\?$label\$" "$bd/bmc.log"; then

@@ -51,7 +51,7 @@ while read -r name block top depth ind bugs params; do
   fi
   t2=$(now)
   printf '%-22s %-22s depth %-3s bmc %-6s (%5.1fs)  %d-induction %-6s (%5.1fs)\n' "$name" "$top" "$depth" \
-    "$bmc" "$(echo "$t1 - $t0" | bc)" "$depth" "$indr" "$(echo "$t2 - $t1" | bc)" | tee -a "$summary.tmp"
+    "$bmc" "$(awk -v a=$t0 -v b=$t1 'BEGIN { print b - a }')" "$depth" "$indr" "$(awk -v a=$t1 -v b=$t2 'BEGIN { print b - a }')" | tee -a "$summary.tmp"
   [[ $bmc == passed ]] || sed -n '/failed/,$p' "$d/bmc.log" | head -5
   [[ $indr != FAILED ]] || grep -i 'failed\|assert' "$d/ind.log" | head -5
   # negatives: every planted bug must break the proof, with its own assertion

@@ -40,7 +40,9 @@ ASANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 VINC     := -I$(VERILATOR_ROOT)/include -I$(VERILATOR_ROOT)/include/vltstd
 VDEFS    := -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
 CXXFLAGS := -std=c++17 -O2 -g -faligned-new -Wno-unused-result $(VINC) $(VDEFS)
-VERILATOR_FLAGS := --cc --trace-fst -O3 --x-assign fast --x-initial unique --noassert -Wno-fatal
+# --assert: the RTL's assertions run in every lockstep (docs/formal.md); a failure
+# is reported by the runtime's printf hook (testbench/vl_assert.h).
+VERILATOR_FLAGS := --cc --trace-fst -O3 --x-assign fast --x-initial unique --assert -Wno-fatal
 VRUNTIME := verilated verilated_fst_c verilated_threads
 LDLIBS   := -lz -pthread -lm
 
@@ -72,6 +74,7 @@ help:
 	@echo "  make cp-hotspot             seed 001's ECM/E2CM hotspot experiment (MATRIX=seed|full)"
 	@echo "  make elite4-reports         fat-tree throughput/latency/breakdown reports"
 	@echo "  make unit                   C model unit tests"
+	@echo "  make formal [P=<proof>]     yosys-smtbmc BMC + k-induction of the RTL assertions (formal/proofs)"
 	@echo "  make mutate [B=<block>] [MAX=<n> SEED=<s>]   mutation testing: every edit of a model/RTL line must fail a smoke test"
 	@echo "  make clean                  remove build/"
 
@@ -145,10 +148,14 @@ $(foreach t,$(TARGETS),$(eval $(call TARGET_RULES,$(t))))
 ALL_PORTS_H := $(foreach t,$(TARGETS),$(BUILD)/glue/$(t)/$(t)_ports.h)
 
 # Verilator runtime, compiled once for all targets.
-$(BUILD)/obj/vlt/%.o: $(VERILATOR_ROOT)/include/%.cpp
+# Its printf goes through testbench/vl_assert.cpp, which names failed assertions.
+$(BUILD)/obj/vlt/%.o: $(VERILATOR_ROOT)/include/%.cpp testbench/vl_assert.h
 	@mkdir -p $(@D)
-	@$(CXX) $(CXXFLAGS) -c $< -o $@
-VRUNTIME_OBJ := $(patsubst %,$(BUILD)/obj/vlt/%.o,$(VRUNTIME))
+	@$(CXX) $(CXXFLAGS) -DVL_PRINTF=netcosim_vl_printf -include testbench/vl_assert.h -c $< -o $@
+$(BUILD)/obj/vlt/vl_assert.o: testbench/vl_assert.cpp testbench/vl_assert.h
+	@mkdir -p $(@D)
+	@$(CXX) $(CXXFLAGS) -Wall -Wextra -Werror -c $< -o $@
+VRUNTIME_OBJ := $(patsubst %,$(BUILD)/obj/vlt/%.o,$(VRUNTIME) vl_assert)
 
 # --- C objects: normal and sanitizer flavours ----------------------------------
 $(BUILD)/obj/%.o: %.c | $(ALL_PORTS_H)
@@ -197,6 +204,7 @@ $(foreach b,$(BLOCKS),$(eval $(call BLOCK_RULES,$(b))))
 # Experiments built on the blocks (each a fragment with its own binary).
 include mk/cp_hotspot.mk
 include mk/elite4_fabric.mk
+include mk/planted_bugs.mk
 
 SIMS      := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_sim) $(CPHS_SIMS) $(E4F_SIMS)
 ASAN_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_sim) $(CPHS_ASAN_SIMS) $(E4F_ASAN_SIMS)
@@ -218,7 +226,7 @@ build-asan: $(ASAN_SIMS) $(ASAN_NETLIST_SIMS) $(BUILD)/bin/regress
 build-netlist: $(NETLIST_SIMS)
 
 # --- user targets --------------------------------------------------------------
-.PHONY: test lint unit regress sim waves wave-png synth bench mutate clean
+.PHONY: test lint unit regress sim waves wave-png synth bench mutate formal clean
 
 # What CI runs (.ci/run): everything from a fresh clone.
 test: deps
@@ -237,7 +245,8 @@ unit: deps
 
 BIN_DIR ?= $(BUILD)/bin
 regress: deps
-	@$(MAKE) -j$(JOBS) $(if $(filter $(BUILD)/asan/bin,$(BIN_DIR)),build-asan,build build-netlist)
+	@$(MAKE) -j$(JOBS) $(if $(filter $(BUILD)/asan/bin,$(BIN_DIR)),build-asan,build build-netlist) \
+	  $(addprefix $(BIN_DIR)/,$(bug_sims))
 	@$(BUILD)/bin/regress --tag $(R) --jobs $(JOBS) --shard $(SHARD) --bin-dir $(BIN_DIR) --out $(BUILD)/regress
 
 # make sim / waves / wave-png: every variable is checked by one program,
@@ -274,6 +283,10 @@ synth: deps
 bench: deps
 	@$(MAKE) -j$(JOBS) build
 	@./mk/bench.sh $(BLOCKS)
+
+# Formal proofs of the RTL assertions (mk/formal.sh, docs/formal.md): P=<proof> for one.
+formal: deps
+	@./mk/formal.sh $(P)
 
 # Mutation testing (mk/mutate.sh): report in build/mutate/report.txt.
 mutate: deps

@@ -13,6 +13,7 @@ pkgs=(
   zlib1g-dev        # FST writer
   xvfb xauth        # headless GTKWave for make wave-png
   gnuplot-nox       # plots in reports
+  z3                # SMT solver behind yosys-smtbmc (make formal)
 )
 
 missing=()

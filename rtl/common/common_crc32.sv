@@ -57,4 +57,14 @@ module common_crc32 (
   assign crc_o      = ~crc_q;
   assign keep_err_o = keep_err_q;
 
+  // Assertions (docs/common.md#assertions): on in every Verilated lockstep,
+  // proved by `make formal` (docs/formal.md). Not synthesized.
+`ifndef SYNTHESIS
+  // No rst_ni guard: the invariants hold in the reset state too.
+  always_ff @(posedge clk_i) begin
+    // an illegal keep leaves the running CRC alone (only init_i may move it)
+    crc_bad_keep_ignored: assert (!(valid_i && !keep_legal && !init_i) || crc_d == crc_q);
+  end
+`endif
+
 endmodule

@@ -91,4 +91,24 @@ module common_credit_counter #(
   assign overflow_o  = overflow_q;
   assign bad_vc_o    = bad_vc_q;
 
+  // Assertions (docs/common.md#assertions): on in every Verilated lockstep,
+  // proved by `make formal` (docs/formal.md). Not synthesized.
+`ifndef SYNTHESIS
+  // No rst_ni guard: the invariants hold in the reset state too.
+  // VCs whose count is above MaxCredits (one assertion for all VCs: yosys
+  // 0.23 names a labelled assertion in a loop the same in every iteration)
+  logic [NumVcs-1:0] above_max, reject_moved;
+  always_comb begin
+    for (int unsigned v = 0; v < NumVcs; v++) begin
+      above_max[v]    = 32'(cnt_q[v*CntW +: CntW]) > MaxCredits;
+      // a rejected operation leaves its VC's count alone (the error pulses' promise)
+      reject_moved[v] = (underflow_d[v] || overflow_d[v]) && cnt_d[v*CntW +: CntW] != cnt_q[v*CntW +: CntW];
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    credit_le_max: assert (above_max == '0);
+    credit_reject_no_change: assert (reject_moved == '0);
+  end
+`endif
+
 endmodule

@@ -84,4 +84,19 @@ module common_fifo #(
   assign overflow_o  = overflow_q;
   assign underflow_o = underflow_q;
 
+  // Assertions (docs/common.md#assertions): on in every Verilated lockstep,
+  // proved by `make formal` (docs/formal.md). Not synthesized.
+`ifndef SYNTHESIS
+  // No rst_ni guard: the invariants hold in the reset state too.
+  always_ff @(posedge clk_i) begin
+    fifo_count_le_depth: assert (32'(count_q) <= Depth);
+    fifo_ptrs_in_range: assert (32'(rd_ptr_q) < Depth && 32'(wr_ptr_q) < Depth);
+    // the write pointer is always count entries past the read pointer
+    fifo_ptrs_agree: assert (32'(wr_ptr_q) == (32'(rd_ptr_q) + 32'(count_q)) % Depth);
+    // a push into a full FIFO is taken only with a pop in the same cycle
+    fifo_no_push_when_full: assert (!(push_ok && full_o && !pop_ok));
+    fifo_no_pop_when_empty: assert (!(pop_ok && empty_o));
+  end
+`endif
+
 endmodule

@@ -48,4 +48,14 @@ module common_lfsr32 #(
   assign state_o    = state_q;
   assign seed_err_o = seed_err_q;
 
+  // Assertions (docs/common.md#assertions): on in every Verilated lockstep,
+  // proved by `make formal` (docs/formal.md). Not synthesized.
+`ifndef SYNTHESIS
+  // No rst_ni guard: the invariants hold in the reset state too.
+  always_ff @(posedge clk_i) begin
+    // zero is the Galois LFSR's fixed point: it must never be entered
+    lfsr_nonzero: assert (state_q != '0);
+  end
+`endif
+
 endmodule

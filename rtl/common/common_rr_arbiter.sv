@@ -55,4 +55,16 @@ module common_rr_arbiter #(
   assign gnt_idx_o   = winner;
   assign gnt_o       = found ? (NumReq'(1) << winner) : '0;
 
+  // Assertions (docs/common.md#assertions): on in every Verilated lockstep,
+  // proved by `make formal` (docs/formal.md). Not synthesized.
+`ifndef SYNTHESIS
+  // No rst_ni guard: the invariants hold in the reset state too.
+  always_ff @(posedge clk_i) begin
+    arb_ptr_in_range: assert (32'(ptr_q) < NumReq);
+    arb_gnt_onehot0: assert ((gnt_o & (gnt_o - 1'b1)) == '0);
+    arb_gnt_requested: assert ((gnt_o & ~req_i) == '0);
+    arb_work_conserving: assert (gnt_valid_o == (req_i != '0));
+  end
+`endif
+
 endmodule

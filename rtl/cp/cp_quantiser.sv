@@ -29,4 +29,23 @@ module cp_quantiser #(
     end
   end
 
+  // Assertion (docs/cp.md "Assertions"; proved by `make formal` for a small
+  // QW, docs/formal.md): the result is min(63, floor(|Fb|*63 / D)), stated
+  // without division: q*D <= N, and N < (q+1)*D unless q = 63. D = 0 is
+  // excluded by the configuration checks. Not synthesized.
+`ifndef SYNTHESIS
+  localparam int unsigned AW = NW + 7;
+  logic [AW-1:0] a_n, a_qd, a_q1d;
+  always_comb begin
+    a_n   = AW'(mag_i) * AW'(63);
+    a_qd  = AW'(qntz_o) * AW'(d_i);
+    a_q1d = a_qd + AW'(d_i);
+  end
+  always_comb begin
+    if (d_i != '0) begin
+      cpq_exact: assert (a_qd <= a_n && (qntz_o == 6'd63 || a_n < a_q1d));
+    end
+  end
+`endif
+
 endmodule

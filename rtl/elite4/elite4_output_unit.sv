@@ -161,4 +161,21 @@ module elite4_output_unit #(
   assign out_vc_o    = vc_q;
   assign out_data_o  = data_q;
 
+  // Assertions (docs/elite4.md "Assertions"; proved by `make formal`,
+  // docs/formal.md). Not synthesized.
+`ifndef SYNTHESIS
+  logic [NumVcs-1:0] a_ost_bad, a_early_bad;
+  always_comb begin
+    for (int unsigned v = 0; v < NumVcs; v++) begin
+      a_ost_bad[v]   = ost_q[v*2 +: 2] == 2'd3;   // no fourth state
+      // an early token is only remembered while the circuit is busy
+      a_early_bad[v] = early_q[v] && ost_q[v*2 +: 2] != elite4_pkg::OutBusy;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    ou_state_legal: assert (a_ost_bad == '0);
+    ou_early_only_busy: assert (a_early_bad == '0);
+  end
+`endif
+
 endmodule

@@ -140,4 +140,25 @@ module elite4_switch_alloc #(
     end
   end
 
+  // Assertions (docs/elite4.md "Assertions"; proved by `make formal`,
+  // docs/formal.md). They hold for any inputs. Not synthesized.
+`ifndef SYNTHESIS
+  logic [NumPorts-1:0] a_tok_unpending, a_data_nocred, a_data_idle;
+  always_comb begin
+    for (int unsigned o = 0; o < NumPorts; o++) begin
+      // a token goes only on a VC with a token pending (a circuit it closes)
+      a_tok_unpending[o] = tok_send_o[o] && !tokp_i[o*NumVcs + 32'(tok_vc_o[o*VcW +: VcW])];
+      // data goes only on a busy output VC with a credit
+      a_data_nocred[o] = data_send_o[o] && !cred_avail_i[o*NumVcs + 32'(data_vc_o[o*VcW +: VcW])];
+      a_data_idle[o]   = data_send_o[o] && !obusy_i[o*NumVcs + 32'(data_vc_o[o*VcW +: VcW])];
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    sa_token_pending: assert (a_tok_unpending == '0);
+    sa_one_flit_per_link: assert ((tok_send_o & data_send_o) == '0);
+    sa_data_has_credit: assert (a_data_nocred == '0);
+    sa_data_on_busy_vc: assert (a_data_idle == '0);
+  end
+`endif
+
 endmodule

@@ -105,4 +105,30 @@ module elite4_vc_alloc #(
     end
   end
 
+  // Assertions (docs/elite4.md "Assertions"; proved by `make formal`,
+  // docs/formal.md). They hold for any inputs. Not synthesized.
+`ifndef SYNTHESIS
+  logic [NumPorts*NumVcs-1:0] a_seen;    // output VCs granted so far
+  logic                       a_twice;   // one output VC granted to two inputs
+  logic                       a_unfree;  // a granted output VC was not free
+  always_comb begin
+    a_seen = '0; a_twice = 1'b0; a_unfree = 1'b0;
+    for (int unsigned r = 0; r < NumReq; r++) begin
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        if (grant_o[r] && grant_mask_o[r*NumPorts + p]) begin
+          if (a_seen[p*NumVcs + r % NumVcs]) a_twice = 1'b1;
+          if (!ofree_i[p*NumVcs + r % NumVcs]) a_unfree = 1'b1;
+          a_seen[p*NumVcs + r % NumVcs] = 1'b1;
+        end
+      end
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    vca_ptrs_in_range: assert (32'(aptr_q) < NumReq && 32'(uptr_q) < NumPorts);
+    vca_grant_requested: assert ((grant_o & ~req_valid_i) == '0);
+    vca_output_vc_once: assert (!a_twice);
+    vca_output_vc_free: assert (!a_unfree);
+  end
+`endif
+
 endmodule

@@ -1,0 +1,67 @@
+# Simulators with a planted bug in the hardware itself (docs/formal.md).
+# Included by the top Makefile after BLOCK_RULES.
+#
+# rtl-bug B (rtl/<block>/<block>.bugs): a scratch copy of rtl/ with B applied
+#   (mk/rtl-bug.sh), Verilated for B's target only, linked into a copy of the
+#   block's simulator: build[/asan]/bin/rtlbug/B_sim. Its negative must stop
+#   on B's assertion (testlist block column `rtlbug/B`).
+# netbug T (mk/netlist-bugs): target T's yosys netlist with one output bit
+#   inverted (mk/netlist-bug.sh), in a copy of the block's netlist simulator:
+#   build[/asan]/bin/netbug/T_netlist_sim (testlist block `netbug/T`).
+
+$(BUILD)/mk/bugs.mk: $(wildcard rtl/*/*.bugs) mk/netlist-bugs mk/bugs.awk
+	@mkdir -p $(@D)
+	@awk -f mk/bugs.awk $(wildcard rtl/*/*.bugs) mk/netlist-bugs > $@.tmp && mv $@.tmp $@
+-include $(BUILD)/mk/bugs.mk
+
+# $(1) = bug, $(2) = its target, $(3) = the target's block
+define RTLBUG_RULES
+$(BUILD)/rtlbug/$(1)/verilated/V$(2)__ALL.a: $(wildcard rtl/*/*.bugs) mk/rtl-bug.sh $$(shell sed 's/^/.\//' rtl/$(3)/$(3).f 2>/dev/null)
+	@echo "  RTL-BUG  $(1) ($(2))"
+	@rm -rf $(BUILD)/rtlbug/$(1) && mkdir -p $(BUILD)/rtlbug/$(1)
+	@./mk/rtl-bug.sh $(1) $(BUILD)/rtlbug/$(1) >/dev/null
+	@cd $(BUILD)/rtlbug/$(1) && verilator $(VERILATOR_FLAGS) --prefix V$(2) --top-module $(TOP_$(2)) $(VPARAMS_$(2)) \
+	  -f rtl/$(3)/$(3).f -Mdir verilated
+	+@$(MAKE) -s -C $(BUILD)/rtlbug/$(1)/verilated -f V$(2).mk V$(2)__ALL.a OPT_FAST=-O1 OPT_SLOW=-O0 >/dev/null
+$(BUILD)/rtlbug/$(1)/rtl.o: $(BUILD)/glue/$(2)/$(2)_rtl.cpp $(BUILD)/rtlbug/$(1)/verilated/V$(2)__ALL.a
+	@$(CXX) $(CXXFLAGS) -Itestbench -I$(BUILD)/glue/$(2) -I$(BUILD)/rtlbug/$(1)/verilated -c $$< -o $$@
+RTLBUG_OBJ_$(1) := $(filter-out $(BUILD)/obj/glue/$(2)_rtl.o $(BUILD)/verilated/$(2)/V$(2)__ALL.a,$($(3)_RTL_OBJ)) \
+  $(BUILD)/rtlbug/$(1)/rtl.o $(BUILD)/rtlbug/$(1)/verilated/V$(2)__ALL.a
+$(BUILD)/bin/rtlbug/$(1)_sim: $(call c_obj,$(call block_src,$(3)),obj) $(foreach t,$(TARGETS_$(3)),$(BUILD)/obj/glue/$(t)_glue.o) $$(RTLBUG_OBJ_$(1)) $(VRUNTIME_OBJ)
+	@mkdir -p $$(@D)
+	@$(CXX) $$^ $(LDLIBS) -o $$@
+$(BUILD)/asan/bin/rtlbug/$(1)_sim: $(call c_obj,$(call block_src,$(3)),asan) $(foreach t,$(TARGETS_$(3)),$(BUILD)/obj/glue/$(t)_glue.o) $$(RTLBUG_OBJ_$(1)) $(VRUNTIME_OBJ)
+	@mkdir -p $$(@D)
+	@$(CXX) -fsanitize=address,undefined $$^ $(LDLIBS) -o $$@
+endef
+$(foreach b,$(RTLBUGS),$(eval $(call RTLBUG_RULES,$(b),$(RTLBUG_TARGET_$(b)),$(BLOCK_$(RTLBUG_TARGET_$(b))))))
+
+# $(1) = gate target, $(2) = its block
+define NETBUG_RULES
+$(BUILD)/netbug/$(1)/$(1).v: $(BUILD)/synth/$(1).v mk/netlist-bug.sh mk/netlist-bugs
+	@mkdir -p $$(@D)
+	@echo "  NET-BUG  $(1) (~$(NETBUG_PORT_$(1))[0])"
+	@./mk/netlist-bug.sh $$< $(NETBUG_PORT_$(1)) $$@
+$(BUILD)/netbug/$(1)/verilated/V$(1)_netlist__ALL.a: $(BUILD)/netbug/$(1)/$(1).v
+	@rm -rf $(BUILD)/netbug/$(1)/verilated && mkdir -p $(BUILD)/netbug/$(1)/verilated
+	@verilator $(VERILATOR_FLAGS) -Wno-lint -Wno-style --prefix V$(1)_netlist --top-module $(TOP_$(1)) \
+	  $$< -Mdir $(BUILD)/netbug/$(1)/verilated
+	+@$(MAKE) -s -C $(BUILD)/netbug/$(1)/verilated -f V$(1)_netlist.mk V$(1)_netlist__ALL.a OPT_FAST=-O1 OPT_SLOW=-O0 >/dev/null
+$(BUILD)/netbug/$(1)/netlist.o: $(BUILD)/glue/$(1)/$(1)_netlist.cpp $(BUILD)/netbug/$(1)/verilated/V$(1)_netlist__ALL.a
+	@$(CXX) $(CXXFLAGS) -Itestbench -I$(BUILD)/glue/$(1) -I$(BUILD)/netbug/$(1)/verilated -c $$< -o $$@
+NETBUG_OBJ_$(1) := $(filter-out $(BUILD)/obj/glue/$(1)_netlist.o $(BUILD)/netlist/$(1)/V$(1)_netlist__ALL.a,$($(2)_NETLIST_OBJ)) \
+  $(BUILD)/netbug/$(1)/netlist.o $(BUILD)/netbug/$(1)/verilated/V$(1)_netlist__ALL.a
+$(BUILD)/bin/netbug/$(1)_netlist_sim: $(call c_obj,$(call block_src,$(2)),obj) $$(NETBUG_OBJ_$(1)) $$($(2)_RTL_OBJ) $(VRUNTIME_OBJ)
+	@mkdir -p $$(@D)
+	@$(CXX) $$^ $(LDLIBS) -o $$@
+$(BUILD)/asan/bin/netbug/$(1)_netlist_sim: $(call c_obj,$(call block_src,$(2)),asan) $$(NETBUG_OBJ_$(1)) $$($(2)_RTL_OBJ) $(VRUNTIME_OBJ)
+	@mkdir -p $$(@D)
+	@$(CXX) -fsanitize=address,undefined $$^ $(LDLIBS) -o $$@
+endef
+$(foreach t,$(NETBUGS),$(eval $(call NETBUG_RULES,$(t),$(BLOCK_$(t)))))
+
+# Which of them a regression needs: those its testlist lines (of tag R) name.
+bug_sims = $(shell awk -v tag=$(R) '$$1 !~ /^\#/ && ("," $$5 ",") ~ ("," tag ",") && $$2 ~ /^(rtlbug|netbug)\// \
+  { split($$2, p, "/"); print p[1] "/" p[2] ($$0 ~ /--mode=netlist/ ? "_netlist_sim" : "_sim") }' regress/testlist | sort -u)
+bug_sims_of = $(shell awk -v t=$(1) '$$1 == t && $$2 ~ /^(rtlbug|netbug)\// \
+  { split($$2, p, "/"); print p[1] "/" p[2] ($$0 ~ /--mode=netlist/ ? "_netlist_sim" : "_sim") }' regress/testlist)

@@ -3,10 +3,12 @@
 # block's RTL and C models is edited, one simple edit at a time (mutants from
 # mk/mutants.awk); each mutant is rebuilt and the block's smoke regression run.
 # A mutant the tests do not notice is a hole in the tests, or an edit with no
-# observable effect (an equivalent mutant); build/mutate/report.txt lists them.
+# observable effect (an equivalent mutant); build/mutate/B/report.txt lists them.
+# Equivalent mutants, once understood, are listed with the reason in
+# docs/mutation/B.equiv and leave the kill rate's denominator (docs/mutation.md).
 #
 #   mk/mutate.sh [--block B] [--files "GLOB..."] [--max N] [--seed S] [--ids "I..."]
-#                [--jobs N] [--timeout S] [--netlist] [--asan] [--list]
+#                [--jobs N] [--timeout S] [--netlist] [--asan] [--min-rate P] [--list]
 #
 #   --block    the block (default common): its testlist lines, simulator and targets
 #   --files    sources to mutate (default "rtl/B/*.sv csim/B/*.c", without the
@@ -18,21 +20,26 @@
 #   --netlist  also run the netlist tests (yosys per RTL mutant: slower; they
 #              repeat a lockstep test's stimulus against the synthesised RTL)
 #   --asan     use the sanitizer build, as `make test` does (slower)
+#   --min-rate exit 1 if the kill rate is below P percent (nightly: 95)
 #   --list     print the mutants and stop
 #
 # Per mutant: apply it in place, rebuild (C: the object and the link; RTL: only
 # the co-simulation targets whose design contains the mutated module), run the
 # smoke regression of the block, restore the file (git checkout). A mutant the
-# smoke tests miss is then tried on what else `make test` runs: the C unit
-# tests for a C mutant, `make lint` for an RTL mutant. Outcomes:
-#   KILLED    a smoke test failed          UNIT     only the C unit tests failed
-#   LINT      only make lint failed        INVALID  the mutant does not build
+# smoke tests miss is then tried on what else `make test` runs: the smoke tests
+# of the experiments built on the block (blocks named B_*: cp_hotspot,
+# elite4_fabric), the C unit tests for a C mutant, `make lint` for an RTL
+# mutant. Outcomes:
+#   KILLED    a smoke test of B failed     EXTRA    only a smoke test of a B_* failed
+#   UNIT      only the C unit tests failed LINT     only make lint failed
+#   INVALID   the mutant does not build    EQUIV    passed; listed in docs/mutation/B.equiv
 #   SURVIVED  everything passed
+# kill rate = (KILLED + EXTRA + UNIT + LINT) / (run - INVALID - EQUIV).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 unset MAKEFLAGS MFLAGS # run from `make mutate`: the sub-makes below get their own -j
 
-block=common files="" max=0 seed=1 ids="" jobs=$(nproc) timeout=20 netlist=0 asan=0 list_only=0
+block=common files="" max=0 seed=1 ids="" jobs=$(nproc) timeout=20 netlist=0 asan=0 list_only=0 min_rate=0
 usage() { sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "$1"; }
 while (($#)); do
   case $1 in
@@ -46,14 +53,16 @@ while (($#)); do
     --netlist) netlist=1; shift ;;
     --asan) asan=1; shift ;;
     --list) list_only=1; shift ;;
+    --min-rate) min_rate=$2; shift 2 ;;
     -h | --help) usage 0 ;;
     *) echo "mutate: unknown argument '$1'" >&2; usage 2 ;;
   esac
 done
-[[ $max =~ ^[0-9]+$ && $seed =~ ^[0-9]+$ && $jobs =~ ^[1-9][0-9]*$ && $timeout =~ ^[1-9][0-9]*$ ]] ||
-  { echo "mutate: --max, --seed, --jobs and --timeout take numbers" >&2; exit 2; }
+[[ $max =~ ^[0-9]+$ && $seed =~ ^[0-9]+$ && $jobs =~ ^[1-9][0-9]*$ && $timeout =~ ^[1-9][0-9]*$ && $min_rate =~ ^[0-9]+$ ]] ||
+  { echo "mutate: --max, --seed, --jobs, --timeout and --min-rate take numbers" >&2; exit 2; }
+[[ $block =~ ^[a-z0-9_]+$ && -d rtl/$block ]] || { echo "mutate: --block: no block '$block' (rtl/$block/)" >&2; exit 2; }
 
-out=build/mutate
+out=build/mutate/$block
 mkdir -p "$out/log" "$out/orig"
 t_start=$(date +%s)
 
@@ -102,6 +111,13 @@ elif ((max > 0 && max < total)); then
 else
   cp "$all" "$sel"
 fi
+# The key of each mutant: file and its line after the edit (stable across
+# edits elsewhere in the file, unlike ids and line numbers).
+keys=$out/keys.tsv
+awk -F'\t' -v OFS='\t' '
+  { f = $2; if (!(f in done)) { n = 0; while ((getline l < f) > 0) src[f, ++n] = l; close(f); done[f] = 1 }
+    l = src[f, $3]; l = substr(l, 1, $4 - 1) $7 substr(l, $4 + length($6))
+    sub(/^[ \t]+/, "", l); sub(/[ \t]+$/, "", l); print $1, f ": " l }' "$all" > "$keys"
 n_sel=$(wc -l < "$sel")
 if ((list_only)); then
   awk -F'\t' '{ printf "%5d  %s:%s:%s  %-5s  `%s` -> `%s`\n", $1, $2, $3, $4, $5, $6, $7 }' "$sel"
@@ -122,16 +138,39 @@ awk -v b="$block" -v nl="$netlist" '
   NF >= 5 && $2 == b && ("," $5 ",") ~ /,smoke,/ && (nl || ("," $5 ",") !~ /,netlist,/)' regress/testlist > "$testlist"
 [[ -s $testlist ]] || { echo "mutate: no smoke test of block '$block' in regress/testlist" >&2; exit 2; }
 n_tests=$(wc -l < "$testlist")
+# Smoke tests of the experiments built on the block (B_*), for survivors.
+xtestlist=$out/testlist.extra
+awk -v b="$block" -v nl="$netlist" '
+  { sub(/#.*/, "") }
+  NF >= 5 && index($2, b "_") == 1 && ("," $5 ",") ~ /,smoke,/ && (nl || ("," $5 ",") !~ /,netlist,/)' regress/testlist > "$xtestlist"
+xgoals=()
+for x in $(awk '{ print $2 }' "$xtestlist" | sort -u); do xgoals+=("$bin_dir/${x}_sim"); done
+
+# Documented equivalent mutants: an entry is a line `FILE: MUTATED LINE` (the
+# source line after the edit, blanks at both ends removed, as the report shows
+# it after `=>`) and one or more indented lines saying why no test can see it.
+equiv_file=docs/mutation/$block.equiv
+equiv=$out/equiv.tsv
+: > "$equiv"
+if [[ -f $equiv_file ]]; then
+  awk -v F="$equiv_file" '
+    function flush() { if (key != "") { if (why == "") { print F ":" kl ": entry without a reason (indented lines after it)" > "/dev/stderr"; bad = 1 } else print key "\t" why } key = ""; why = "" }
+    /^[ \t]*(#|$)/ { next }
+    /^[ \t]/ { w = $0; sub(/^[ \t]+/, "", w); why = why (why == "" ? "" : " ") w; next }
+    { flush(); if (index($0, ": ") == 0) { print F ":" NR ": expected `FILE: MUTATED LINE`" > "/dev/stderr"; bad = 1; next }
+      key = $0; sub(/[ \t]+$/, "", key); kl = NR }
+    END { flush(); exit bad }' "$equiv_file" > "$equiv" || exit 2
+fi
 
 targets=()
 while read -r t b _; do [[ $b == "$block" ]] && targets+=("$t"); done < <(awk -v fmt=sh -f mk/targets.awk rtl/*/*.cosim)
 units=()
 for u in csim/"$block"/test_*.c; do [[ -f $u ]] && units+=("build/asan/bin/$(basename "$u" .c)"); done
 
-run_smoke() { # log -> status of regress
+run_smoke() { # log [testlist] -> status of regress
   rm -rf "$out/run"
   timeout $((timeout * n_tests + 60)) build/bin/regress --tag smoke --jobs "$jobs" --bin-dir "$bin_dir" \
-    --out "$out/run" --testlist "$testlist" --timeout "$timeout" > "$1" 2>&1
+    --out "$out/run" --testlist "${2:-$testlist}" --timeout "$timeout" > "$1" 2>&1
 }
 
 echo "mutate: block $block, ${#srcs[@]} files, $n_sel of $total mutants; $n_tests smoke tests" \
@@ -232,6 +271,10 @@ while IFS=$'\t' read -r id file line col kind old new; do
   elif ! run_smoke "$log.regress"; then
     status=KILLED
     IFS=$'\t' read -r class reason < <(classify "$out/run/summary.json" 2>/dev/null || printf 'crash\tno summary\n')
+  elif [[ -s $xtestlist ]] && ! { make -j"$jobs" "${keep[@]}" "${xgoals[@]}" >> "$log" 2>&1 &&
+        run_smoke "$log.extra" "$xtestlist"; }; then
+    status=EXTRA
+    IFS=$'\t' read -r class reason < <(classify "$out/run/summary.json" 2>/dev/null || printf 'crash\tno summary\n')
   elif [[ $file == *.c ]] && ((${#units[@]})); then
     status=SURVIVED
     if ! (make -j"$jobs" "${units[@]}" && for u in "${units[@]}"; do "$u" || exit 1; done) >> "$log" 2>&1; then
@@ -246,6 +289,10 @@ while IFS=$'\t' read -r id file line col kind old new; do
     fi
   else
     status=SURVIVED
+  fi
+  key=$(awk -F'\t' -v id="$id" '$1 == id { print $2; exit }' "$keys")
+  if [[ $status == SURVIVED ]] && awk -F'\t' -v k="$key" '$1 == k { f = 1 } END { exit !f }' "$equiv"; then
+    status=EQUIV reason=$(awk -F'\t' -v k="$key" '$1 == k { print $2; exit }' "$equiv")
   fi
   restore
   secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
@@ -263,11 +310,12 @@ wall=$(($(date +%s) - t_start))
 report=$out/report.txt
 {
   echo "mutation testing of block $block: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' + local changes')"
-  echo "command: mk/mutate.sh --block $block${files:+ --files \"$files\"}$( ((max)) && echo " --max $max --seed $seed")${ids:+ --ids \"$ids\"}$( ((netlist)) && echo " --netlist")$( ((asan)) && echo " --asan")"
+  echo "command: make mutate B=$block$( ((max)) && echo " MAX=$max SEED=$seed")  (mk/mutate.sh --block $block${files:+ --files \"$files\"}$( ((max)) && echo " --max $max --seed $seed")${ids:+ --ids \"$ids\"}$( ((netlist)) && echo " --netlist")$( ((asan)) && echo " --asan"))"
   echo "files:   ${srcs[*]}"
   echo "tests:   $n_tests smoke tests of $block ($( ((netlist)) && echo "netlist runs included" || echo "netlist runs skipped: they repeat lockstep stimulus against the synthesised RTL"));" \
     "$( ((asan)) && echo "sanitizer build" || echo "plain build, no sanitizers")"
-  echo "         smoke survivors then tried on the C unit tests (C mutants) or make lint (RTL mutants)"
+  echo "         smoke survivors then tried on the smoke tests of ${block}_* ($(wc -l < "$xtestlist") tests), the C unit tests (C mutants)" \
+    "or make lint (RTL mutants)"
   echo
   awk -F'\t' -v total="$total" -v wall="$wall" '
     { n++; st[$2]++; if ($2 == "KILLED") cl[$3]++; secs += $4
@@ -281,20 +329,26 @@ report=$out/report.txt
       printf "  by a model refusing its config %4d\n", cl["setup"]
       printf "  by a negative test only       %5d\n", cl["negative"]
       printf "  by a crash or timeout only    %5d\n", cl["crash"]
+      printf "killed by a B_* smoke test only %5d\n", st["EXTRA"]
       printf "killed by the C unit tests only %5d\n", st["UNIT"]
       printf "killed by make lint only        %5d\n", st["LINT"]
       printf "invalid (does not build)        %5d\n", st["INVALID"]
+      printf "documented equivalent           %5d\n", st["EQUIV"]
       printf "survived                        %5d\n", st["SURVIVED"]
+      k = st["KILLED"] + st["EXTRA"] + st["UNIT"] + st["LINT"]; d = n - st["INVALID"] - st["EQUIV"]
+      printf "kill rate                       %5.1f %%  (%d killed / (%d run - %d invalid - %d equivalent))\n", d ? 100 * k / d : 100, k, n, st["INVALID"], st["EQUIV"]
       printf "wall time                       %5d s (%.1f s per mutant)\n\n", wall, n ? secs / n : 0
-      printf "%-40s %6s %6s %6s %6s %7s %6s\n", "file", "total", "killed", "unit", "lint", "invalid", "surv."
-      for (f in files) printf "%-40s %6d %6d %6d %6d %7d %6d\n", f, fn[f], fs[f, "KILLED"], fs[f, "UNIT"], fs[f, "LINT"], fs[f, "INVALID"], fs[f, "SURVIVED"] | "sort"
+      printf "%-34s %6s %6s %6s %6s %6s %7s %6s %6s\n", "file", "total", "killed", "extra", "unit", "lint", "invalid", "equiv", "surv."
+      for (f in files) printf "%-34s %6d %6d %6d %6d %6d %7d %6d %6d\n", f, fn[f], fs[f, "KILLED"], fs[f, "EXTRA"], fs[f, "UNIT"], fs[f, "LINT"], fs[f, "INVALID"], fs[f, "EQUIV"], fs[f, "SURVIVED"] | "sort"
       close("sort")
     }' "$results"
-  for s in SURVIVED LINT UNIT INVALID; do
+  for s in SURVIVED EQUIV EXTRA LINT UNIT INVALID; do
     n=$(awk -F'\t' -v s="$s" '$2 == s' "$results" | wc -l)
     ((n)) || continue
     case $s in
-      SURVIVED) echo; echo "SURVIVED ($n): no test noticed these edits" ;;
+      SURVIVED) echo; echo "SURVIVED ($n): no test noticed these edits (a test hole, or an equivalent mutant to list in $equiv_file)" ;;
+      EQUIV) echo; echo "DOCUMENTED EQUIVALENT ($n): survived, and $equiv_file says why no test can see them" ;;
+      EXTRA) echo; echo "KILLED BY A ${block}_* SMOKE TEST ONLY ($n): the block's own smoke tests pass" ;;
       LINT) echo; echo "KILLED BY LINT ONLY ($n): the smoke tests pass, make lint fails" ;;
       UNIT) echo; echo "KILLED BY THE C UNIT TESTS ONLY ($n): the smoke tests pass, make unit fails" ;;
       INVALID) echo; echo "INVALID ($n): the mutant does not build" ;;
@@ -306,9 +360,25 @@ report=$out/report.txt
       while ((getline l < $5) > 0) if (++n == $6) { src = l; break }
       close($5); sub(/^ +/, "", src)
       printf "        | %s\n", src
+      m = ""
+      while ((getline l < KEYS) > 0) { split(l, kv, "\t"); if (kv[1] == $1) { m = kv[2]; break } }
+      close(KEYS)
+      if (s == "SURVIVED") printf "        => %s\n", substr(m, index(m, ": ") + 2)
       if (s != "SURVIVED" && $10 != "") printf "        > %s\n", $10
-    }' "$results"
+    }' KEYS="$keys" "$results"
   done
+  # An entry of the equivalence list that a test kills is wrong; one that
+  # matches no mutant is stale (its line changed): both need a look.
+  awk -F'\t' -v F="$equiv_file" 'FILENAME == ARGV[1] { eq[$1] = 1; next }
+       FILENAME == ARGV[2] { ks[$1] = $2; gen[$2] = 1; next }
+       $2 ~ /^(KILLED|EXTRA|UNIT|LINT)$/ && (ks[$1] in eq) { if (!h1++) print "\nLISTED AS EQUIVALENT IN " F " BUT KILLED (remove them):"; print "  #" $1 " " ks[$1] }
+       END { for (e in eq) if (!(e in gen)) { if (!h2++) print "\nSTALE ENTRIES OF " F " (no such mutant any more):"; print "  " e } }' \
+    "$equiv" "$keys" "$results"
 } > "$report"
 sed -n '/^mutants run/,/^$/p' "$report"
+grep -A1000 -E '^(LISTED AS EQUIVALENT|STALE ENTRIES)' "$report" || true
 echo "report: $report"
+rate=$(sed -n 's/^kill rate *\([0-9.]*\) %.*/\1/p' "$report")
+if ((min_rate)) && awk -v r="$rate" -v m="$min_rate" 'BEGIN { exit !(r < m) }'; then
+  echo "mutate: FAILED: block $block kill rate $rate % is below $min_rate % (survivors in $report)"; exit 1
+fi

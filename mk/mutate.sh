@@ -167,17 +167,23 @@ while read -r t b _; do [[ $b == "$block" ]] && targets+=("$t"); done < <(awk -v
 units=()
 for u in csim/"$block"/test_*.c; do [[ -f $u ]] && units+=("build/asan/bin/$(basename "$u" .c)"); done
 
-run_smoke() { # log [testlist] -> status of regress
+run_smoke() { # log [testlist timeout] -> status of regress
+  local tl=${2:-$testlist} to=${3:-$timeout}
   rm -rf "$out/run"
-  timeout $((timeout * n_tests + 60)) build/bin/regress --tag smoke --jobs "$jobs" --bin-dir "$bin_dir" \
-    --out "$out/run" --testlist "${2:-$testlist}" --timeout "$timeout" > "$1" 2>&1
+  timeout $((to * $(wc -l < "$tl") + 60)) build/bin/regress --tag smoke --jobs "$jobs" --bin-dir "$bin_dir" \
+    --out "$out/run" --testlist "$tl" --timeout "$to" > "$1" 2>&1
 }
+# The B_* tests are whole experiments (a minute each on a busy machine): 15x the timeout.
+run_extra() { run_smoke "$1" "$xtestlist" $((timeout * 15)); } # log -> status
 
 echo "mutate: block $block, ${#srcs[@]} files, $n_sel of $total mutants; $n_tests smoke tests" \
   "($( ((netlist)) && echo "with" || echo "without") netlist runs, $( ((asan)) && echo "ASan" || echo "plain") build)"
 echo "mutate: baseline build and regression"
-make -j"$jobs" "${goals[@]}" > "$out/log/baseline.build" 2>&1 || { cat "$out/log/baseline.build"; exit 1; }
+make -j"$jobs" "${goals[@]}" "${xgoals[@]}" > "$out/log/baseline.build" 2>&1 || { cat "$out/log/baseline.build"; exit 1; }
 run_smoke "$out/log/baseline.regress" || { tail -20 "$out/log/baseline.regress"; echo "mutate: the unmutated block fails its tests" >&2; exit 1; }
+if [[ -s $xtestlist ]]; then
+  run_extra "$out/log/baseline.extra" || { tail -20 "$out/log/baseline.extra"; echo "mutate: the unmutated ${block}_* smoke tests fail" >&2; exit 1; }
+fi
 
 # Which targets contain which module, from the elaborated designs: an RTL
 # mutant rebuilds only the targets that instantiate its module.
@@ -272,7 +278,7 @@ while IFS=$'\t' read -r id file line col kind old new; do
     status=KILLED
     IFS=$'\t' read -r class reason < <(classify "$out/run/summary.json" 2>/dev/null || printf 'crash\tno summary\n')
   elif [[ -s $xtestlist ]] && ! { make -j"$jobs" "${keep[@]}" "${xgoals[@]}" >> "$log" 2>&1 &&
-        run_smoke "$log.extra" "$xtestlist"; }; then
+        run_extra "$log.extra"; }; then
     status=EXTRA
     IFS=$'\t' read -r class reason < <(classify "$out/run/summary.json" 2>/dev/null || printf 'crash\tno summary\n')
   elif [[ $file == *.c ]] && ((${#units[@]})); then

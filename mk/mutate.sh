@@ -192,10 +192,12 @@ for t in "${targets[@]}"; do
   modules[$t]=" $(grep -o '<module [^>]*origName="[^"]*"' "build/xml/$t.xml" | sed 's/.*origName="//; s/"$//' | tr '\n' ' ')"
 done
 affected() { # file -> the targets built from it
-  local m t
+  local m t any=0
   [[ $1 == *.sv ]] || return 0
   m=$(basename "$1" .sv)
-  for t in "${targets[@]}"; do [[ ${modules[$t]} == *" $m "* ]] && echo "$t"; done
+  for t in "${targets[@]}"; do [[ ${modules[$t]} == *" $m "* ]] && { echo "$t"; any=1; }; done
+  # not a module (a package such as elite4_pkg): every target of the block
+  ((any)) || printf '%s\n' "${targets[@]}"
   return 0
 }
 

@@ -8,7 +8,8 @@
 # docs/mutation/B.equiv and leave the kill rate's denominator (docs/mutation.md).
 #
 #   mk/mutate.sh [--block B] [--files "GLOB..."] [--max N] [--seed S] [--ids "I..."]
-#                [--jobs N] [--timeout S] [--netlist] [--asan] [--min-rate P] [--list]
+#                [--jobs N] [--timeout S] [--netlist] [--asan] [--min-rate P] [--budget S]
+#                [--list] [--report]
 #
 #   --block    the block (default common): its testlist lines, simulator and targets
 #   --files    sources to mutate (default "rtl/B/*.sv csim/B/*.c", without the
@@ -21,7 +22,10 @@
 #              repeat a lockstep test's stimulus against the synthesised RTL)
 #   --asan     use the sanitizer build, as `make test` does (slower)
 #   --min-rate exit 1 if the kill rate is below P percent (nightly: 95)
+#   --budget S start no new mutant after S seconds, then report what ran (the
+#              sample runs in a random order, so a cut-short run is still a sample)
 #   --list     print the mutants and stop
+#   --report   only rewrite the report from the last run's results (e.g. an interrupted one)
 #
 # Per mutant: apply it in place, rebuild (C: the object and the link; RTL: only
 # the co-simulation targets whose design contains the mutated module), run the
@@ -39,7 +43,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 unset MAKEFLAGS MFLAGS # run from `make mutate`: the sub-makes below get their own -j
 
-block=common files="" max=0 seed=1 ids="" jobs=$(nproc) timeout=20 netlist=0 asan=0 list_only=0 min_rate=0
+block=common files="" max=0 seed=1 ids="" jobs=$(nproc) timeout=20 netlist=0 asan=0 list_only=0 min_rate=0 budget=0 report_only=0
 usage() { sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "$1"; }
 while (($#)); do
   case $1 in
@@ -54,12 +58,14 @@ while (($#)); do
     --asan) asan=1; shift ;;
     --list) list_only=1; shift ;;
     --min-rate) min_rate=$2; shift 2 ;;
+    --budget) budget=$2; shift 2 ;;
+    --report) report_only=1; shift ;;
     -h | --help) usage 0 ;;
     *) echo "mutate: unknown argument '$1'" >&2; usage 2 ;;
   esac
 done
-[[ $max =~ ^[0-9]+$ && $seed =~ ^[0-9]+$ && $jobs =~ ^[1-9][0-9]*$ && $timeout =~ ^[1-9][0-9]*$ && $min_rate =~ ^[0-9]+$ ]] ||
-  { echo "mutate: --max, --seed, --jobs, --timeout and --min-rate take numbers" >&2; exit 2; }
+[[ $max =~ ^[0-9]+$ && $seed =~ ^[0-9]+$ && $jobs =~ ^[1-9][0-9]*$ && $timeout =~ ^[1-9][0-9]*$ && $min_rate =~ ^[0-9]+$ && $budget =~ ^[0-9]+$ ]] ||
+  { echo "mutate: --max, --seed, --jobs, --timeout, --min-rate and --budget take numbers" >&2; exit 2; }
 [[ $block =~ ^[a-z0-9_]+$ && -d rtl/$block ]] || { echo "mutate: --block: no block '$block' (rtl/$block/)" >&2; exit 2; }
 
 out=build/mutate/$block
@@ -79,7 +85,7 @@ fi
 for f in "${srcs[@]}"; do
   # Mutants are undone by restoring the committed file: local edits would be lost.
   git ls-files --error-unmatch "$f" >/dev/null 2>&1 || { echo "mutate: $f is not tracked by git" >&2; exit 2; }
-  git diff --quiet HEAD -- "$f" || { echo "mutate: $f has uncommitted changes; commit or stash them first" >&2; exit 2; }
+  ((report_only)) || git diff --quiet HEAD -- "$f" || { echo "mutate: $f has uncommitted changes; commit or stash them first" >&2; exit 2; }
 done
 
 # All mutants, numbered in file order; ids stay the same whatever is sampled.
@@ -176,6 +182,11 @@ run_smoke() { # log [testlist timeout] -> status of regress
 # The B_* tests are whole experiments (a minute each on a busy machine): 15x the timeout.
 run_extra() { run_smoke "$1" "$xtestlist" $((timeout * 15)); } # log -> status
 
+results=$out/results.tsv
+if ((report_only)); then
+  [[ -s $results ]] || { echo "mutate: --report: no results in $results" >&2; exit 2; }
+  k=$(wc -l < "$results")
+else
 echo "mutate: block $block, ${#srcs[@]} files, $n_sel of $total mutants; $n_tests smoke tests" \
   "($( ((netlist)) && echo "with" || echo "without") netlist runs, $( ((asan)) && echo "ASan" || echo "plain") build)"
 echo "mutate: baseline build and regression"
@@ -252,11 +263,17 @@ classify() { # summary.json -> "class<TAB>test.seed: reason"
     }' "$1"
 }
 
-results=$out/results.tsv
 : > "$results"
 declare -A dirty=()   # targets last built from a mutant: rebuilt at the next build
 k=0
+# Run order: random (seeded), so that a run cut short by --budget is a sample too.
+order=$out/order.tsv
+awk -v seed="$seed" 'BEGIN { x = seed % 2147483647; if (x <= 0) x += 2147483646 }
+  { x = (x * 48271) % 2147483647; printf "%d\t%s\n", x, $0 }' "$sel" | sort -n | cut -f2- > "$order"
 while IFS=$'\t' read -r id file line col kind old new; do
+  if ((budget && $(date +%s) - t_start >= budget)); then
+    echo "mutate: --budget $budget s used up after $k of $n_sel mutants"; break
+  fi
   k=$((k + 1))
   t0=$(date +%s.%N)
   log=$out/log/$id.log
@@ -308,17 +325,19 @@ while IFS=$'\t' read -r id file line col kind old new; do
     "$old" "$new" "$reason" >> "$results"
   printf '[%*d/%d] #%-4s %-8s %s:%s %s `%s` -> `%s`  %ss%s\n' ${#n_sel} "$k" "$n_sel" "$id" "$status" "$file" "$line" \
     "$kind" "$old" "$new" "$secs" "${reason:+  ($reason)}"
-done < "$sel"
+done < "$order"
 
 # Leave the build as the committed sources make it.
 make -j"$jobs" "${goals[@]}" > "$out/log/final.build" 2>&1 || echo "mutate: warning: the final rebuild failed" >&2
+fi
 
 # --- report -----------------------------------------------------------------------------
 wall=$(($(date +%s) - t_start))
+((report_only)) && wall=$(awk -F'\t' '{ s += $4 } END { printf "%d", s }' "$results")
 report=$out/report.txt
 {
   echo "mutation testing of block $block: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' + local changes')"
-  echo "command: make mutate B=$block$( ((max)) && echo " MAX=$max SEED=$seed")  (mk/mutate.sh --block $block${files:+ --files \"$files\"}$( ((max)) && echo " --max $max --seed $seed")${ids:+ --ids \"$ids\"}$( ((netlist)) && echo " --netlist")$( ((asan)) && echo " --asan"))"
+  echo "command: make mutate B=$block$( ((max)) && echo " MAX=$max SEED=$seed")  (mk/mutate.sh --block $block${files:+ --files \"$files\"}$( ((max)) && echo " --max $max --seed $seed")${ids:+ --ids \"$ids\"}$( ((netlist)) && echo " --netlist")$( ((asan)) && echo " --asan")$( ((budget)) && echo " --budget $budget"))"
   echo "files:   ${srcs[*]}"
   echo "tests:   $n_tests smoke tests of $block ($( ((netlist)) && echo "netlist runs included" || echo "netlist runs skipped: they repeat lockstep stimulus against the synthesised RTL"));" \
     "$( ((asan)) && echo "sanitizer build" || echo "plain build, no sanitizers")"

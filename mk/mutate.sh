@@ -90,7 +90,8 @@ done
 
 # All mutants, numbered in file order; ids stay the same whatever is sampled.
 all=$out/mutants.tsv
-for f in "${srcs[@]}"; do
+# --report keeps the run's own list (mk/mutants.awk may have changed since)
+((report_only)) && [[ -s $all ]] || for f in "${srcs[@]}"; do
   awk -f mk/mutants.awk "$f" | sort -t$'\t' -k2,2n -k3,3n -s
 done | awk -F'\t' -v OFS='\t' '{ print NR, $0 }' > "$all"
 total=$(wc -l < "$all")
@@ -98,7 +99,9 @@ total=$(wc -l < "$all")
 # The mutants to run: all, --ids, or a sample of --max (Park-Miller, exact in
 # any awk, so a seed picks the same sample everywhere), kept in file order.
 sel=$out/selected.tsv
-if [[ -n $ids ]]; then
+if ((report_only)) && [[ -s $sel ]]; then
+  :
+elif [[ -n $ids ]]; then
   awk -F'\t' -v ids=" $ids " 'index(ids, " " $1 " ")' "$all" > "$sel"
 elif ((max > 0 && max < total)); then
   awk -F'\t' -v n="$max" -v seed="$seed" '
@@ -117,13 +120,15 @@ elif ((max > 0 && max < total)); then
 else
   cp "$all" "$sel"
 fi
-# The key of each mutant: file and its line after the edit (stable across
-# edits elsewhere in the file, unlike ids and line numbers).
+# The key of each mutant: FILE: `LINE` -> `LINE AFTER THE EDIT` (blanks at
+# both ends removed): stable across edits elsewhere in the file, unlike ids
+# and line numbers.
 keys=$out/keys.tsv
 awk -F'\t' -v OFS='\t' '
   { f = $2; if (!(f in done)) { n = 0; while ((getline l < f) > 0) src[f, ++n] = l; close(f); done[f] = 1 }
-    l = src[f, $3]; l = substr(l, 1, $4 - 1) $7 substr(l, $4 + length($6))
-    sub(/^[ \t]+/, "", l); sub(/[ \t]+$/, "", l); print $1, f ": " l }' "$all" > "$keys"
+    o = src[f, $3]; l = substr(o, 1, $4 - 1) $7 substr(o, $4 + length($6))
+    sub(/^[ \t]+/, "", o); sub(/[ \t]+$/, "", o); sub(/^[ \t]+/, "", l); sub(/[ \t]+$/, "", l)
+    print $1, f ": `" o "` -> `" l "`" }' "$all" > "$keys"
 n_sel=$(wc -l < "$sel")
 if ((list_only)); then
   awk -F'\t' '{ printf "%5d  %s:%s:%s  %-5s  `%s` -> `%s`\n", $1, $2, $3, $4, $5, $6, $7 }' "$sel"
@@ -152,9 +157,9 @@ awk -v b="$block" -v nl="$netlist" '
 xgoals=()
 for x in $(awk '{ print $2 }' "$xtestlist" | sort -u); do xgoals+=("$bin_dir/${x}_sim"); done
 
-# Documented equivalent mutants: an entry is a line `FILE: MUTATED LINE` (the
-# source line after the edit, blanks at both ends removed, as the report shows
-# it after `=>`) and one or more indented lines saying why no test can see it.
+# Documented equivalent mutants: an entry is the mutant's key line, as the
+# report prints it after `key:` (FILE: `LINE` -> `LINE AFTER THE EDIT`), and
+# one or more indented lines saying why no test can see it.
 equiv_file=docs/mutation/$block.equiv
 equiv=$out/equiv.tsv
 : > "$equiv"
@@ -163,7 +168,7 @@ if [[ -f $equiv_file ]]; then
     function flush() { if (key != "") { if (why == "") { print F ":" kl ": entry without a reason (indented lines after it)" > "/dev/stderr"; bad = 1 } else print key "\t" why } key = ""; why = "" }
     /^[ \t]*(#|$)/ { next }
     /^[ \t]/ { w = $0; sub(/^[ \t]+/, "", w); why = why (why == "" ? "" : " ") w; next }
-    { flush(); if (index($0, ": ") == 0) { print F ":" NR ": expected `FILE: MUTATED LINE`" > "/dev/stderr"; bad = 1; next }
+    { flush(); if (index($0, ": ") == 0) { print F ":" NR ": expected a key line, FILE: `LINE` -> `MUTATED LINE`" > "/dev/stderr"; bad = 1; next }
       key = $0; sub(/[ \t]+$/, "", key); kl = NR }
     END { flush(); exit bad }' "$equiv_file" > "$equiv" || exit 2
 fi
@@ -390,7 +395,7 @@ report=$out/report.txt
       m = ""
       while ((getline l < KEYS) > 0) { split(l, kv, "\t"); if (kv[1] == $1) { m = kv[2]; break } }
       close(KEYS)
-      if (s == "SURVIVED") printf "        => %s\n", substr(m, index(m, ": ") + 2)
+      if (s == "SURVIVED") printf "        key: %s\n", m
       if (s != "SURVIVED" && $10 != "") printf "        > %s\n", $10
     }' KEYS="$keys" "$results"
   done

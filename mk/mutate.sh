@@ -337,6 +337,11 @@ make -j"$jobs" "${goals[@]}" > "$out/log/final.build" 2>&1 || echo "mutate: warn
 fi
 
 # --- report -----------------------------------------------------------------------------
+# The equivalence list as it is now decides EQUIV (also for --report).
+awk -F'\t' -v OFS='\t' 'FILENAME == ARGV[1] { eq[$1] = $2; next } FILENAME == ARGV[2] { ks[$1] = $2; next }
+  $2 == "EQUIV" && !(ks[$1] in eq) { $2 = "SURVIVED"; $10 = "" }
+  $2 == "SURVIVED" && (ks[$1] in eq) { $2 = "EQUIV"; $10 = eq[ks[$1]] }
+  { print }' "$equiv" "$keys" "$results" > "$results.tmp" && mv "$results.tmp" "$results"
 wall=$(($(date +%s) - t_start))
 ((report_only)) && wall=$(awk -F'\t' '{ s += $4 } END { printf "%d", s }' "$results")
 report=$out/report.txt

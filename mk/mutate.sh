@@ -223,7 +223,7 @@ restore() { # put the committed file back (git checkout; cat if git saw no chang
   [[ -n $current ]] || return 0
   git checkout -q -- "$current"
   local orig=$out/orig/${current//\//_}
-  cmp -s "$current" "$orig" || cat "$orig" > "$current"
+  [[ -f $orig ]] && { cmp -s "$current" "$orig" || cat "$orig" > "$current"; }
   current=""
 }
 trap restore EXIT

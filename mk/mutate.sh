@@ -409,8 +409,9 @@ report=$out/report.txt
   awk -F'\t' -v F="$equiv_file" 'FILENAME == ARGV[1] { eq[$1] = 1; next }
        FILENAME == ARGV[2] { ks[$1] = $2; gen[$2] = 1; next }
        $2 ~ /^(KILLED|EXTRA|UNIT|LINT)$/ && (ks[$1] in eq) { if (!h1++) print "\nLISTED AS EQUIVALENT IN " F " BUT KILLED (remove them):"; print "  #" $1 " " ks[$1] }
-       END { for (e in eq) if (!(e in gen)) { if (!h2++) print "\nSTALE ENTRIES OF " F " (no such mutant any more):"; print "  " e } }' \
-    "$equiv" "$keys" "$results"
+       END { for (e in eq) if (!(e in gen) && index(SRCS, " " substr(e, 1, index(e, ": ") - 1) " ")) {
+               if (!h2++) print "\nSTALE ENTRIES OF " F " (no such mutant any more):"; print "  " e } }' \
+    SRCS=" ${srcs[*]} " "$equiv" "$keys" "$results"
 } > "$report"
 sed -n '/^mutants run/,/^$/p' "$report"
 grep -A1000 -E '^(LISTED AS EQUIVALENT|STALE ENTRIES)' "$report" || true

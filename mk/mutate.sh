@@ -373,7 +373,8 @@ report=$out/report.txt
       printf "documented equivalent           %5d\n", st["EQUIV"]
       printf "survived                        %5d\n", st["SURVIVED"]
       k = st["KILLED"] + st["EXTRA"] + st["UNIT"] + st["LINT"]; d = n - st["INVALID"] - st["EQUIV"]
-      printf "kill rate                       %5.1f %%  (%d killed / (%d run - %d invalid - %d equivalent))\n", d ? 100 * k / d : 100, k, n, st["INVALID"], st["EQUIV"]
+      if (d) printf "kill rate                       %5.1f %%  (%d killed / (%d run - %d invalid - %d equivalent))\n", 100 * k / d, k, n, st["INVALID"], st["EQUIV"]
+      else printf "kill rate                         n/a  (no mutant left to judge: %d run - %d invalid - %d equivalent)\n", n, st["INVALID"], st["EQUIV"]
       printf "wall time                       %5d s (%.1f s per mutant)\n\n", wall, n ? secs / n : 0
       printf "%-34s %6s %6s %6s %6s %6s %7s %6s %6s\n", "file", "total", "killed", "extra", "unit", "lint", "invalid", "equiv", "surv."
       for (f in files) printf "%-34s %6d %6d %6d %6d %6d %7d %6d %6d\n", f, fn[f], fs[f, "KILLED"], fs[f, "EXTRA"], fs[f, "UNIT"], fs[f, "LINT"], fs[f, "INVALID"], fs[f, "EQUIV"], fs[f, "SURVIVED"] | "sort"
@@ -417,6 +418,6 @@ sed -n '/^mutants run/,/^$/p' "$report"
 grep -A1000 -E '^(LISTED AS EQUIVALENT|STALE ENTRIES)' "$report" || true
 echo "report: $report"
 rate=$(sed -n 's/^kill rate *\([0-9.]*\) %.*/\1/p' "$report")
-if ((min_rate)) && awk -v r="$rate" -v m="$min_rate" 'BEGIN { exit !(r < m) }'; then
+if ((min_rate)) && [[ -n $rate ]] && awk -v r="$rate" -v m="$min_rate" 'BEGIN { exit !(r + 0 < m + 0) }'; then
   echo "mutate: FAILED: block $block kill rate $rate % is below $min_rate % (survivors in $report)"; exit 1
 fi

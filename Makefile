@@ -76,6 +76,7 @@ help:
 	@echo "  make unit                   C model unit tests"
 	@echo "  make formal [P=<proof>]     yosys-smtbmc BMC + k-induction of the RTL assertions (formal/proofs)"
 	@echo "  make mutate [B=<block>] [MAX=<n> SEED=<s>]   mutation testing: every edit of a model/RTL line must fail a smoke test"
+	@echo "  make coverage               RTL line/toggle and C line/branch coverage of the lockstep smoke tests: build/coverage/index.html"
 	@echo "  make clean                  remove build/"
 
 deps:
@@ -164,7 +165,7 @@ $(BUILD)/obj/%.o: %.c | $(ALL_PORTS_H)
 $(BUILD)/asan/%.o: %.c | $(ALL_PORTS_H)
 	@mkdir -p $(@D)
 	@$(CC) $(CFLAGS) $(ASANFLAGS) $(INC_ALL) -MMD -MP -c $< -o $@
--include $(shell find $(BUILD)/obj $(BUILD)/asan -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/asan $(BUILD)/cov/obj -name '*.d' 2>/dev/null)
 
 # waves.c reads and writes FST with GTKWave's fstapi (linked in via verilated_fst_c)
 $(BUILD)/obj/testbench/waves.o $(BUILD)/asan/testbench/waves.o: CFLAGS += -isystem $(VERILATOR_ROOT)/include/gtkwave
@@ -201,6 +202,39 @@ $(BUILD)/asan/bin/$(1)_netlist_sim: $(call c_obj,$(call block_src,$(1)),asan) $$
 endef
 $(foreach b,$(BLOCKS),$(eval $(call BLOCK_RULES,$(b))))
 
+# --- coverage flavour (make coverage): build/cov/ -----------------------------------
+# The same simulators with Verilator line/toggle/user coverage in the RTL
+# (--coverage, VM_COVERAGE=1: the glue writes one .dat per instance) and gcov
+# in the C (-O0 --coverage, so lines and branches map to the source).
+COV      := $(BUILD)/cov
+COV_CXXFLAGS := $(subst -DVM_COVERAGE=0,-DVM_COVERAGE=1,$(CXXFLAGS))
+COV_CFLAGS   := $(filter-out -O2,$(CFLAGS)) -O0 --coverage
+define COV_TARGET_RULES
+$(COV)/verilated/$(1)/V$(1)__ALL.a: $(BUILD)/xml/$(1).xml
+	@echo "  VERILATE $(1) (coverage)"
+	@rm -rf $(COV)/verilated/$(1) && mkdir -p $(COV)/verilated/$(1)
+	@verilator $(VERILATOR_FLAGS) --coverage --prefix V$(1) --top-module $(TOP_$(1)) $(VPARAMS_$(1)) \
+	  -f rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f -Mdir $(COV)/verilated/$(1)
+	+@$(MAKE) -s -C $(COV)/verilated/$(1) -f V$(1).mk V$(1)__ALL.a OPT_FAST=-O1 OPT_SLOW=-O1 >/dev/null
+$(COV)/obj/glue/$(1)_rtl.o: $(BUILD)/glue/$(1)/$(1)_rtl.cpp $(COV)/verilated/$(1)/V$(1)__ALL.a
+	@mkdir -p $$(@D)
+	@$(CXX) $(COV_CXXFLAGS) -Itestbench -I$(BUILD)/glue/$(1) -I$(COV)/verilated/$(1) -c $$< -o $$@
+endef
+$(foreach t,$(TARGETS),$(eval $(call COV_TARGET_RULES,$(t))))
+$(COV)/obj/vlt/%.o: $(VERILATOR_ROOT)/include/%.cpp
+	@mkdir -p $(@D)
+	@$(CXX) $(COV_CXXFLAGS) -c $< -o $@
+$(COV)/obj/%.o: %.c | $(ALL_PORTS_H)
+	@mkdir -p $(@D)
+	@$(CC) $(COV_CFLAGS) $(INC_ALL) -MMD -MP -c $< -o $@
+define COV_BLOCK_RULES
+$(COV)/bin/$(1)_sim: $(call c_obj,$(call block_src,$(1)),cov/obj) $(foreach t,$(TARGETS_$(1)),$(BUILD)/obj/glue/$(t)_glue.o $(COV)/obj/glue/$(t)_rtl.o $(COV)/verilated/$(t)/V$(t)__ALL.a) $(patsubst %,$(COV)/obj/vlt/%.o,$(VRUNTIME) verilated_cov)
+	@mkdir -p $$(@D)
+	@echo "  LINK     $$@ (coverage)"
+	@$(CXX) --coverage $$^ $(LDLIBS) -o $$@
+endef
+$(foreach b,$(BLOCKS),$(eval $(call COV_BLOCK_RULES,$(b))))
+
 # Experiments built on the blocks (each a fragment with its own binary).
 include mk/cp_hotspot.mk
 include mk/elite4_fabric.mk
@@ -226,7 +260,7 @@ build-asan: $(ASAN_SIMS) $(ASAN_NETLIST_SIMS) $(BUILD)/bin/regress
 build-netlist: $(NETLIST_SIMS)
 
 # --- user targets --------------------------------------------------------------
-.PHONY: test lint unit regress sim waves wave-png synth bench mutate formal clean
+.PHONY: test lint unit regress sim waves wave-png synth bench mutate formal coverage clean
 
 # What CI runs (.ci/run): everything from a fresh clone.
 test: deps
@@ -248,6 +282,7 @@ regress: deps
 	@$(MAKE) -j$(JOBS) $(if $(filter $(BUILD)/asan/bin,$(BIN_DIR)),build-asan,build build-netlist) \
 	  $(addprefix $(BIN_DIR)/,$(bug_sims))
 	@$(BUILD)/bin/regress --tag $(R) --jobs $(JOBS) --shard $(SHARD) --bin-dir $(BIN_DIR) --out $(BUILD)/regress
+	@$(if $(and $(filter nightly,$(R)),$(filter 1/%,$(SHARD))),JOBS=$(JOBS) ./mk/nightly-extra.sh)
 
 # make sim / waves / wave-png: every variable is checked by one program,
 # build/bin/regress --run ... --make, before anything is built or run (exit 2
@@ -288,9 +323,15 @@ bench: deps
 formal: deps
 	@./mk/formal.sh $(P)
 
-# Mutation testing (mk/mutate.sh): report in build/mutate/report.txt.
+# Mutation testing (mk/mutate.sh): report in build/mutate/<B>/report.txt,
+# equivalent mutants documented in docs/mutation/<B>.equiv (docs/mutation.md).
+# MIN=<pct>: fail below that kill rate.
 mutate: deps
-	@./mk/mutate.sh --block $(or $(B),common) $(if $(MAX),--max $(MAX) --seed $(SEED)) --jobs $(JOBS)
+	@./mk/mutate.sh --block $(or $(B),common) $(if $(MAX),--max $(MAX) --seed $(SEED)) $(if $(MIN),--min-rate $(MIN)) --jobs $(JOBS)
+
+# Coverage of the lockstep smoke tests (mk/coverage.sh); not part of make test.
+coverage: deps
+	@./mk/coverage.sh --jobs $(JOBS) $(BLOCKS)
 
 clean:
 	rm -rf $(BUILD)

@@ -100,7 +100,8 @@ function last_token(s) { if (match(s, /[A-Za-z_][A-Za-z0-9_]*$/)) return substr(
 # A declaration: SV variable/localparam, or a C local.
 function is_decl(s) {
   if (sv) return s ~ /^(logic|bit|byte|int|integer|genvar|wire|reg|localparam|automatic)([^A-Za-z0-9_]|$)/
-  return s ~ /^(const|static|unsigned|signed|int|long|short|bool|char|size_t|u?int[0-9]+_t|double|float)([^A-Za-z0-9_]|$)/
+  if (s ~ /^(const|static|unsigned|signed|int|long|short|bool|char|size_t|u?int[0-9]+_t|double|float|struct|enum)([^A-Za-z0-9_]|$)/) return 1
+  return s ~ /^[A-Za-z_][A-Za-z0-9_]*_t[ \t*]+[A-Za-z_][A-Za-z0-9_]*[ \t]*(=|;|\[)/  # a typedef name_t: cp_regs_t st = *r;
 }
 
 # Column of the first plain `=` (not part of == != <= >=), or 0.

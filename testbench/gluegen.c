@@ -482,9 +482,16 @@ static void emit_shim(const char *dir, const char *t, const char *flavour, const
           t, flavour, t, t, cls);
   fprintf(f, "extern \"C\" const char *%s_%s_assert_failed(void *h) {\n  Rtl *r = static_cast<Rtl *>(h);\n"
           "  return r->assert_label.empty() ? nullptr : r->assert_label.c_str();\n}\n\n", t, flavour);
+  /* make coverage (VM_COVERAGE=1): each instance writes its own file into
+   * $NETCOSIM_COVERAGE_DIR (default .), as its context's counters die with it. */
+  fprintf(f, "#if VM_COVERAGE\n#include <unistd.h>\n#include <cstdio>\n#include <cstdlib>\n"
+          "static void cover_write(VerilatedContext *ctx) {\n  static unsigned n;\n  char p[4096];\n"
+          "  const char *d = std::getenv(\"NETCOSIM_COVERAGE_DIR\");\n"
+          "  std::snprintf(p, sizeof p, \"%%s/%s.%%ld.%%u.dat\", d ? d : \".\", (long)getpid(), n++);\n"
+          "  ctx->coveragep()->write(p);\n}\n#else\nstatic void cover_write(VerilatedContext *) {}\n#endif\n\n", t);
   fprintf(f, "extern \"C\" void %s_%s_free(void *h) {\n  Rtl *r = static_cast<Rtl *>(h);\n"
           "  if (r->fst) {\n    r->fst->dump(r->cycle * kCyclePs);\n    r->fst->close();\n  }\n"
-          "  r->top->final();\n  delete r;\n}\n", t, flavour);
+          "  r->top->final();\n  cover_write(r->ctx.get());\n  delete r;\n}\n", t, flavour);
   fclose(f);
 }
 

@@ -221,14 +221,14 @@ $(COV)/obj/glue/$(1)_rtl.o: $(BUILD)/glue/$(1)/$(1)_rtl.cpp $(COV)/verilated/$(1
 	@$(CXX) $(COV_CXXFLAGS) -Itestbench -I$(BUILD)/glue/$(1) -I$(COV)/verilated/$(1) -c $$< -o $$@
 endef
 $(foreach t,$(TARGETS),$(eval $(call COV_TARGET_RULES,$(t))))
-$(COV)/obj/vlt/%.o: $(VERILATOR_ROOT)/include/%.cpp
+$(COV)/obj/vlt/%.o: $(VERILATOR_ROOT)/include/%.cpp testbench/vl_assert.h
 	@mkdir -p $(@D)
-	@$(CXX) $(COV_CXXFLAGS) -c $< -o $@
+	@$(CXX) $(COV_CXXFLAGS) -DVL_PRINTF=netcosim_vl_printf -include testbench/vl_assert.h -c $< -o $@
 $(COV)/obj/%.o: %.c | $(ALL_PORTS_H)
 	@mkdir -p $(@D)
 	@$(CC) $(COV_CFLAGS) $(INC_ALL) -MMD -MP -c $< -o $@
 define COV_BLOCK_RULES
-$(COV)/bin/$(1)_sim: $(call c_obj,$(call block_src,$(1)),cov/obj) $(foreach t,$(TARGETS_$(1)),$(BUILD)/obj/glue/$(t)_glue.o $(COV)/obj/glue/$(t)_rtl.o $(COV)/verilated/$(t)/V$(t)__ALL.a) $(patsubst %,$(COV)/obj/vlt/%.o,$(VRUNTIME) verilated_cov)
+$(COV)/bin/$(1)_sim: $(call c_obj,$(call block_src,$(1)),cov/obj) $(foreach t,$(TARGETS_$(1)),$(BUILD)/obj/glue/$(t)_glue.o $(COV)/obj/glue/$(t)_rtl.o $(COV)/verilated/$(t)/V$(t)__ALL.a) $(patsubst %,$(COV)/obj/vlt/%.o,$(VRUNTIME) verilated_cov) $(BUILD)/obj/vlt/vl_assert.o
 	@mkdir -p $$(@D)
 	@echo "  LINK     $$@ (coverage)"
 	@$(CXX) --coverage $$^ $(LDLIBS) -o $$@

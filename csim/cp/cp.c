@@ -16,7 +16,7 @@
 #include <string.h>
 
 const char *const cp_bug_names[] = {"none", "cp_qold_not_updated", "cp_quant_off_by_one",
-                                    "cp_table_no_free", NULL};
+                                    "cp_table_no_free", "cp_reset_keeps_ev_code", NULL};
 
 static bool param_ok(const char *name, unsigned v, unsigned lo, unsigned hi)
 {
@@ -48,8 +48,14 @@ int cp_init(cp_state_t *s, const cp_cfg_t *cfg)
 void cp_reset(cp_state_t *s, const cp_cfg_t *cfg)
 {
     cp_flow_entry_t *ft = s->ft;
+    const unsigned ev_code = s->ev_err_code;
     memset(s, 0, sizeof(*s)); /* Q, Qold, sample register, outputs, counters, errors: 0 */
     s->ft = ft;
+    /* Planted bug cp_reset_keeps_ev_code: a register the reset forgets. Its reset value is
+       0, so the bug is invisible from a zeroed start; the binding's scramble (garbage
+       before reset, as the RTL's registers start random) makes it show at cycle 0. */
+    if (cfg->bug == CP_BUG_RESET_KEEPS_EV_CODE)
+        s->ev_err_code = ev_code;
     if (ft != NULL)
         memset(ft, 0, cfg->num_flows * sizeof(*ft)); /* all entries invalid */
 

@@ -89,6 +89,8 @@ enum {
     CP_BUG_QOLD_NOT_UPDATED = 1, /* "cp_qold_not_updated": Qold kept at samples without a message */
     CP_BUG_QUANT_OFF_BY_ONE = 2, /* "cp_quant_off_by_one": QntzFb clamps at 62 (non-MAX messages) */
     CP_BUG_TABLE_NO_FREE = 3,    /* "cp_table_no_free": flow entries are never freed at q == 0 */
+    CP_BUG_RESET_KEEPS_EV_CODE = 4, /* "cp_reset_keeps_ev_code": cp_reset forgets the held
+                                       ev_err_code_o register (it keeps its value) */
     CP_BUG_COUNT
 };
 

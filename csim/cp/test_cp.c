@@ -1431,7 +1431,7 @@ static void test_init(tctx_t *t)
         {{27, 16, 8, 17, 9216, 0}, "node_w=17", "1..16"},
         {{27, 16, 8, 8, 63, 0}, "max_frame=63", "64..65535"},
         {{27, 16, 8, 8, 65536, 0}, "max_frame=65536", "64..65535"},
-        {{27, 16, 8, 8, 9216, CP_BUG_COUNT}, "bug=4", "0..3"},
+        {{27, 16, 8, 8, 9216, CP_BUG_COUNT}, "bug=5", "0..4"},
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         cp_state_t s;
@@ -1458,6 +1458,7 @@ static void test_init(tctx_t *t)
                  strcmp(cp_bug_names[CP_BUG_QOLD_NOT_UPDATED], "cp_qold_not_updated") == 0 &&
                  strcmp(cp_bug_names[CP_BUG_QUANT_OFF_BY_ONE], "cp_quant_off_by_one") == 0 &&
                  strcmp(cp_bug_names[CP_BUG_TABLE_NO_FREE], "cp_table_no_free") == 0 &&
+                 strcmp(cp_bug_names[CP_BUG_RESET_KEEPS_EV_CODE], "cp_reset_keeps_ev_code") == 0 &&
                  cp_bug_names[CP_BUG_COUNT] == NULL,
           "cp_bug_names");
 

@@ -124,11 +124,11 @@ $(BUILD)/synth/$(1).modules: $$(shell sed 's/^/.\//' rtl/$(BLOCK_$(1))/$(BLOCK_$
 	  chparam $(YPARAMS_$(1)) $(TOP_$(1)); synth -top $(TOP_$(1)); \
 	  tee -q -o $$@.tmp stat; tee -q -a $$@.tmp ltp -noff" && mv $$@.tmp $$@
 
-$(BUILD)/netlist/$(1)/V$(1)_netlist__ALL.a: $(BUILD)/synth/$(1).v
+$(BUILD)/netlist/$(1)/V$(1)_netlist__ALL.a: $(BUILD)/synth/$(1).v $(wildcard rtl/$(BLOCK_$(1))/$(BLOCK_$(1))_netlist.vlt)
 	@echo "  VERILATE $(1) (netlist)"
 	@rm -rf $(BUILD)/netlist/$(1) && mkdir -p $(BUILD)/netlist/$(1)
 	@verilator $(VERILATOR_FLAGS) -Wno-lint -Wno-style --prefix V$(1)_netlist --top-module $(TOP_$(1)) \
-	  $$< -Mdir $(BUILD)/netlist/$(1)
+	  $(wildcard rtl/$(BLOCK_$(1))/$(BLOCK_$(1))_netlist.vlt) $$< -Mdir $(BUILD)/netlist/$(1)
 	+@$(MAKE) -s -C $(BUILD)/netlist/$(1) -f V$(1)_netlist.mk V$(1)_netlist__ALL.a OPT_FAST=-O2 OPT_SLOW=-O1 >/dev/null
 
 $(BUILD)/obj/glue/$(1)_netlist.o: $(BUILD)/glue/$(1)/$(1)_netlist.cpp $(BUILD)/netlist/$(1)/V$(1)_netlist__ALL.a

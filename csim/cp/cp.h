@@ -164,8 +164,6 @@ typedef struct {
     /* configuration (section 3) */
     cp_regs_t shadow;          /* written by the register port */
     cp_regs_t active;          /* what the datapath uses; replaced by a legal APPLY */
-    uint64_t d;                /* D  = (2W+1)*QEQ of the active config */
-    uint64_t df;               /* DF = (2W+1)*QEQ_FLOW of the active config */
     /* queue monitor (section 5) */
     uint64_t q;                /* Q, QW bits */
     /* sampler (section 6) */
@@ -253,7 +251,6 @@ typedef struct {
 /* What the clock edge does: the next value of every register. */
 typedef struct {
     cp_regs_t shadow, active;
-    uint64_t d, df;
     uint64_t q;
     common_lfsr32_next_t lfsr;
     uint32_t cd;

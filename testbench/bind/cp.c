@@ -120,8 +120,6 @@ static void cp_model_scramble(void *p, uint64_t seed)
 
   junk_regs(&r, cfg, &s->shadow);
   junk_regs(&r, cfg, &s->active);
-  s->d = junk(&r, cfg->qw + 5, 0);
-  s->df = junk(&r, cfg->qw + 5, 0);
   s->q = junk(&r, cfg->qw, 0);
   s->lfsr.lfsr = (uint32_t)junk(&r, 32, CP_RESET_SEED) | 2u; /* never 0, never the reset 1 */
   s->lfsr.seed_err = true;
@@ -140,8 +138,6 @@ static void cp_model_scramble(void *p, uint64_t seed)
   /* The pending next state: cp_eval must write all of it before any commit. */
   junk_regs(&r, cfg, &nx->shadow);
   junk_regs(&r, cfg, &nx->active);
-  nx->d = junk(&r, cfg->qw + 5, 0);
-  nx->df = junk(&r, cfg->qw + 5, 0);
   nx->q = junk(&r, cfg->qw, 0);
   nx->lfsr.lfsr = (uint32_t)junk(&r, 32, CP_RESET_SEED) | 2u;
   nx->lfsr.seed_err = true;

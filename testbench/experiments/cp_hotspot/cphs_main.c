@@ -377,6 +377,10 @@ int main(int argc, char **argv)
 
     if (p.check == CPHS_CHECK_MODEL_VS_RTL) {
         /* The same run twice, every CP output of every cycle hashed. */
+        const int mk = cphs_params_key_index("mode");
+        if (p.origin[mk][0])
+            printf("note: mode (%s) has no effect with check = model_vs_rtl: it runs the C model and the RTL\n",
+                   p.origin[mk]);
         cphs_params_t pm = p, pr = p;
         pm.rtl = false;
         pr.rtl = true;

@@ -26,9 +26,16 @@ done
 # elaborate in Verilator (-Wall clean) and yosys; each value just outside must
 # stop both, one of them with the module's own "<module>: <Param> must" $error
 # (or "<module>: <A> and <Param> must" for a check shared by parameters; the
-# other tool may stop earlier, e.g. on a zero-width cast).
+# other tool may stop earlier, e.g. on a zero-width cast). Every block has the
+# file: a missing one is an error, not a block that silently skips the check.
+for f in rtl/*/*.f; do
+  lim=${f%.f}.limits
+  if [[ ! -f $lim ]]; then
+    echo "LIMIT FAIL $(basename "$(dirname "$f")"): no $lim (each parameter's legal extremes, and one past each; docs/cosim.md)"
+    fail=1
+  fi
+done
 for lim in rtl/*/*.limits; do
-  [[ -f $lim ]] || continue
   f=${lim%.limits}.f
   while read -r mod expect params; do
     [[ -z $mod || $mod == \#* ]] && continue

@@ -133,7 +133,7 @@ $(BUILD)/synth/$(1).modules: $$(shell sed 's/^/.\//' rtl/$(BLOCK_$(1))/$(BLOCK_$
 	  chparam $(YPARAMS_$(1)) $(TOP_$(1)); synth -top $(TOP_$(1)); \
 	  tee -q -o $$@.tmp stat; tee -q -a $$@.tmp ltp -noff" && mv $$@.tmp $$@
 
-$(BUILD)/netlist/$(1)/V$(1)_netlist__ALL.a: $(BUILD)/synth/$(1).v
+$(BUILD)/netlist/$(1)/V$(1)_netlist__ALL.a: $(BUILD)/synth/$(1).v $(wildcard rtl/$(BLOCK_$(1))/$(1).netlist.vlt)
 	@echo "  VERILATE $(1) (netlist)"
 	@rm -rf $(BUILD)/netlist/$(1) && mkdir -p $(BUILD)/netlist/$(1)
 	@verilator $(VERILATOR_FLAGS) -Wno-lint -Wno-style --prefix V$(1)_netlist --top-module $(TOP_$(1)) \

@@ -7,6 +7,9 @@
 #   mk/cp-hotspot.sh bench     simulation speed, CM none (and ECM), N = 16..256:
 #                              events/s and simulated s per wall s -> bench.csv
 #   mk/cp-hotspot.sh checks    the named checks, then their negatives (must fail)
+#   mk/cp-hotspot.sh inputs    bad scenario files and flags: each must be refused with
+#                              exit status 2 and a message naming file:line (or the
+#                              flag) and the key, without a verdict or rerun line
 #
 # Environment:
 #   BIN=build/bin/cp_hotspot_sim  JOBS=2  SEED=1  MODE=model|rtl  SCALE=full|short
@@ -183,18 +186,77 @@ checks)
     if [[ $got == "$want" ]]; then pass=$((pass + 1)); r=ok; else fail=$((fail + 1)); r=WRONG; fi
     printf '  %-5s %-44s expect %-4s got %-4s %s\n' "$r" "$name" "$want" "$got" "$(tail -1 "$log")"
   }
+  # negatives name the criterion that must fail first and when (simulated ms);
+  # any other failure fails them
   expect pass nocm_drops            --test=cp_hotspot_nocm_drops
-  expect fail nocm_drops_pause_on   --test=cp_hotspot_nocm_drops --pause=on
-  expect fail nocm_drops_no_hotspot --test=cp_hotspot_nocm_drops --hot_frac=1
+  expect pass nocm_drops_pause_on   --test=cp_hotspot_nocm_drops --pause=on --expect-fail=check:hotspot.drops.fill@80
+  expect pass nocm_drops_no_hotspot --test=cp_hotspot_nocm_drops --hot_frac=1 --expect-fail=check:hotspot.drops.fill@80
   expect pass ecm_band              --test=cp_hotspot_ecm_band
-  expect fail ecm_band_cm_none      --test=cp_hotspot_ecm_band --cm=none
+  expect pass ecm_band_cm_none      --test=cp_hotspot_ecm_band --cm=none --expect-fail=check:hotspot.band.q_high@211
   expect pass e2cm_flows            --test=cp_hotspot_e2cm_flows
-  expect fail e2cm_flows_ecm        --test=cp_hotspot_e2cm_flows --cm=ecm
+  expect pass e2cm_flows_ecm        --test=cp_hotspot_e2cm_flows --cm=ecm --expect-fail=check:hotspot.flows.fraction@410
   expect pass model_vs_rtl          --test=cp_hotspot_model_vs_rtl
-  if [[ -n ${BUG:-} ]]; then expect fail model_vs_rtl_bug --test=cp_hotspot_model_vs_rtl --inject-bug="$BUG"; fi
+  if [[ -n ${BUG:-} ]]; then
+    expect pass model_vs_rtl_bug --test=cp_hotspot_model_vs_rtl --inject-bug="$BUG" \
+      --expect-fail=check:hotspot.model_vs_rtl.identical@80
+  fi
   echo "$pass passed, $fail failed"
   [[ $fail -eq 0 ]]
   ;;
+inputs)
+  need_bin
+  T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+  printf '\x00\x01garbage\xff\n' > "$T/binary.scn"
+  printf 'cm = ecm\nn = 16\ncm = none\n' > "$T/dup.scn"
+  printf 'cm = ecm\nfoo = 3\n' > "$T/unknown.scn"
+  printf '# comment\nrlink_gbps = 0\n' > "$T/range.scn"
+  printf 'n = abc\n' > "$T/nan.scn"
+  printf 'cm ecm\n' > "$T/noeq.scn"
+  printf 'hot_end_ms = 60\nscale = full\n' > "$T/scale.scn"
+  printf 'n = 16\nhot_node = 16\n' > "$T/cross.scn"
+  printf 'scale = short\nhot_start_ms = 2\nhot_end_ms = 6\nt_end_ms = 8\nwarmup_ms = 1\n' > "$T/good.scn"
+  pass=0; fail=0
+  refuse() { # what regex args... : exit 2, the message, no verdict/rerun line
+    local what=$1 re=$2; shift 2
+    local out rc=0
+    out=$("$BIN" "$@" --out="$T/run" 2>&1) || rc=$?
+    if [[ $rc -eq 2 ]] && grep -qE -- "$re" <<<"$out" && ! grep -qE '^(TEST FAILED|rerun:)' <<<"$out"; then
+      pass=$((pass + 1)); printf '  ok    %-22s %s\n' "$what" "$(head -1 <<<"$out")"
+    else
+      fail=$((fail + 1)); printf '  WRONG %-22s exit %s, want 2 and /%s/:\n%s\n' "$what" "$rc" "$re" "$out"
+    fi
+  }
+  refuse binary-garbage  "binary.scn:1: byte 0x00 is not text" --scenario="$T/binary.scn"
+  refuse directory       "^cp_hotspot_sim: \.: not a scenario file \(a directory\)" --scenario=.
+  refuse missing-file    "nonexistent.scn: cannot read scenario" --scenario="$T/nonexistent.scn"
+  refuse duplicate-key   "dup.scn:3: cm: given twice \(first at line 1\)" --scenario="$T/dup.scn"
+  refuse unknown-key     "unknown.scn:2: foo: unknown key" --scenario="$T/unknown.scn"
+  refuse out-of-range    "range.scn:2: rlink_gbps: 0 is out of range" --scenario="$T/range.scn"
+  refuse not-a-number    "nan.scn:1: n: 'abc' is not a number" --scenario="$T/nan.scn"
+  refuse no-equals       "noeq.scn:1: expected 'key = value'" --scenario="$T/noeq.scn"
+  refuse scale-after     "scale.scn:2: scale: resets hot_end_ms, which .*scale.scn:1 already set" --scenario="$T/scale.scn"
+  refuse cross-key       "cross.scn:2: hot_node: 16 must be below n = 16" --scenario="$T/cross.scn"
+  refuse flag-range      "--rlink_gbps=0: rlink_gbps: 0 is out of range" --rlink_gbps=0
+  refuse flag-unknown    "--bogus=1: bogus: unknown key" --bogus=1
+  refuse flag-twice      "--cm=none: cm given twice" --cm=ecm --cm=none
+  refuse not-an-option   "'stray': not an option" stray
+  refuse bad-seed        "--seed=abc: seed: not an unsigned" --seed=abc
+  refuse expect-syntax   "--expect-fail=check: expected check:<id>@" --test=cp_hotspot_ecm_band --expect-fail=check
+  refuse expect-id       "'hotspot.drops.fill' is not a criterion of this check" --test=cp_hotspot_ecm_band --expect-fail=check:hotspot.drops.fill@80
+  refuse expect-no-check "the scenario has no check" --scenario="$T/good.scn" --expect-fail=check:hotspot.invariant@8
+  refuse bug-no-cp       "inject_bug: 'cp_qold_not_updated' cannot act: with cm = none" --inject-bug=cp_qold_not_updated
+  refuse bug-unknown     "no planted bug 'nope'" --cm=ecm --inject-bug=nope
+  refuse trace           "--trace: no waveform from this binary" --trace
+  # control: a well-formed file is accepted and runs (else the above prove nothing)
+  out=$("$BIN" --scenario="$T/good.scn" --out="$T/good" 2>&1) && rc=0 || rc=$?
+  if [[ $rc -eq 0 ]] && tail -1 <<<"$out" | grep -q '^TEST PASSED$'; then
+    pass=$((pass + 1)); echo "  ok    good-file              accepted and run"
+  else
+    fail=$((fail + 1)); printf '  WRONG good-file exit %s:\n%s\n' "$rc" "$out"
+  fi
+  echo "cp-hotspot inputs: $pass passed, $fail failed"
+  [[ $fail -eq 0 ]]
+  ;;
 *)
-  echo "usage: mk/cp-hotspot.sh [run|plot|bench|checks]"; exit 2 ;;
+  echo "usage: mk/cp-hotspot.sh [run|plot|bench|checks|inputs]"; exit 2 ;;
 esac

@@ -9,6 +9,9 @@
 #   make cp-hotspot [SCALE=full|short MATRIX=seed|full]       the matrix, summary.csv and plots
 #   make cp-hotspot-bench                                     simulated s per wall s, N = 16..256
 #   make cp-hotspot-checks                                    the named checks and their negatives
+#   make cp-hotspot-inputs                                    bad scenario files/flags must exit 2
+#                                                             with file:line: key: reason (part of
+#                                                             `make unit`, hence of `make test`)
 
 CPHS_DIR  := testbench/experiments/cp_hotspot
 CPHS_SRC  := $(wildcard $(CPHS_DIR)/*.c) testbench/rng.c $(MODEL_SRC) testbench/bind/cp.c
@@ -29,10 +32,14 @@ $(BUILD)/asan/bin/cp_hotspot_sim: $(call c_obj,$(CPHS_SRC),asan) $(CPHS_GLUE)
 CPHS_SIMS      := $(BUILD)/bin/cp_hotspot_sim
 CPHS_ASAN_SIMS := $(BUILD)/asan/bin/cp_hotspot_sim
 
-.PHONY: cp-hotspot cp-hotspot-bench cp-hotspot-checks
+.PHONY: cp-hotspot cp-hotspot-bench cp-hotspot-checks cp-hotspot-inputs
 cp-hotspot: $(BUILD)/bin/cp_hotspot_sim
 	@./mk/cp-hotspot.sh run
 cp-hotspot-bench: $(BUILD)/bin/cp_hotspot_sim
 	@./mk/cp-hotspot.sh bench
 cp-hotspot-checks: $(BUILD)/bin/cp_hotspot_sim
 	@./mk/cp-hotspot.sh checks
+cp-hotspot-inputs: $(BUILD)/asan/bin/cp_hotspot_sim
+	@BIN=$(BUILD)/asan/bin/cp_hotspot_sim ./mk/cp-hotspot.sh inputs
+# The input checks run with the unit tests (an extra prerequisite of `unit`).
+unit: cp-hotspot-inputs

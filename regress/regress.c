@@ -115,41 +115,14 @@ static const char *bad_expect(const char *v) {
   return NULL;
 }
 
-/* Tests still allowed the old, unnamed --expect-fail (one name a line), until
- * their simulators report check ids: the fabric and cp_hotspot binaries. The
- * list may only shrink; see docs/cosim.md. */
 #ifndef NETCOSIM_SRCDIR
 #define NETCOSIM_SRCDIR "."
 #endif
-#define LEGACY_LIST NETCOSIM_SRCDIR "/regress/expect-fail.legacy"
-static char legacy[64][96];
-static int n_legacy, n_legacy_used;
-
-static void read_legacy(void) {
-  FILE *f = fopen(LEGACY_LIST, "r");
-  if (!f) return;
-  char line[256];
-  while (fgets(line, sizeof line, f) && n_legacy < 64) {
-    char *h = strchr(line, '#');
-    if (h) *h = 0;
-    char *t = strtok(line, " \t\r\n");
-    if (t) snprintf(legacy[n_legacy++], sizeof legacy[0], "%s", t);
-  }
-  fclose(f);
-}
-
-static bool is_legacy(const char *name) {
-  for (int i = 0; i < n_legacy; i++)
-    if (!strcmp(legacy[i], name)) return true;
-  return false;
-}
-
 static void read_testlist(const char *path) {
   FILE *f = fopen(path, "r");
   if (!f) die("cannot open %s: %s", path, strerror(errno));
   struct stat st;
   if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) die("%s: not a regular file", path);
-  read_legacy();
   char line[2048];
   int ln = 0;
   while (fgets(line, sizeof line, f)) {
@@ -183,8 +156,7 @@ static void read_testlist(const char *path) {
       if (!strncmp(tok[i], "--expect-fail=", 14)) {
         const char *why = bad_expect(tok[i] + 14);
         expects = true;
-        if (why && is_legacy(t->name)) n_legacy_used++;
-        else if (why) die("%s:%d: field 'extra args' (%s): %s", path, ln, tok[i], why);
+        if (why) die("%s:%d: field 'extra args' (%s): %s", path, ln, tok[i], why);
       }
       t->extra[t->n_extra++] = strdup(tok[i]);
     }
@@ -679,9 +651,6 @@ int main(int argc, char **argv) {
   read_testlist(testlist);
   if (run) return run_one(run, &rq, bin_dir, out, view, testlist, check_only);
   if (check_only) return 0;
-  if (n_legacy_used)
-    printf("note: %d testlist line%s still use%s an unnamed --expect-fail (%s)\n", n_legacy_used,
-           n_legacy_used == 1 ? "" : "s", n_legacy_used == 1 ? "s" : "", LEGACY_LIST);
 
   unsigned shard_k, shard_n;
   if (sscanf(shard, "%u/%u", &shard_k, &shard_n) != 2 || !shard_n || !shard_k || shard_k > shard_n)

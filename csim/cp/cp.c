@@ -16,7 +16,7 @@
 #include <string.h>
 
 const char *const cp_bug_names[] = {"none", "cp_qold_not_updated", "cp_quant_off_by_one",
-                                    "cp_table_no_free", NULL};
+                                    "cp_table_no_free", "cp_reset_keeps_ev_code", NULL};
 
 static bool param_ok(const char *name, unsigned v, unsigned lo, unsigned hi)
 {
@@ -48,8 +48,14 @@ int cp_init(cp_state_t *s, const cp_cfg_t *cfg)
 void cp_reset(cp_state_t *s, const cp_cfg_t *cfg)
 {
     cp_flow_entry_t *ft = s->ft;
+    const unsigned ev_code = s->ev_err_code;
     memset(s, 0, sizeof(*s)); /* Q, Qold, sample register, outputs, counters, errors: 0 */
     s->ft = ft;
+    /* Planted bug cp_reset_keeps_ev_code: a register the reset forgets. Its reset value is
+       0, so the bug is invisible from a zeroed start; the binding's scramble (garbage
+       before reset, as the RTL's registers start random) makes it show at cycle 0. */
+    if (cfg->bug == CP_BUG_RESET_KEEPS_EV_CODE)
+        s->ev_err_code = ev_code;
     if (ft != NULL)
         memset(ft, 0, cfg->num_flows * sizeof(*ft)); /* all entries invalid */
 
@@ -58,8 +64,6 @@ void cp_reset(cp_state_t *s, const cp_cfg_t *cfg)
     cp_regs_default(&s->active);
     cp_regs_mask(&s->active, cfg->qw);
     s->shadow = s->active;
-    s->d = cp_derive_d(s->active.w, s->active.qeq);
-    s->df = cp_derive_d(s->active.w, s->active.qeq_flow);
 
     /* As if the reset config had been applied: LFSR = SEED, cd = SAMPLE_BYTES. */
     common_lfsr32_reset(&s->lfsr, &cp_lfsr_cfg);
@@ -132,15 +136,7 @@ void cp_eval(const cp_cfg_t *cfg, const cp_state_t *s, const cp_in_t *in_raw, cp
     cp_config_eval(cfg, &s->shadow, &in, &cr);
     nx->shadow = cr.shadow;
     nx->apply_ok = cr.apply_ok;
-    if (cr.apply_ok) {
-        nx->active = s->shadow;
-        nx->d = cp_derive_d(s->shadow.w, s->shadow.qeq);
-        nx->df = cp_derive_d(s->shadow.w, s->shadow.qeq_flow);
-    } else {
-        nx->active = s->active;
-        nx->d = s->d;
-        nx->df = s->df;
-    }
+    nx->active = cr.apply_ok ? s->shadow : s->active;
     nx->cfg_err = cr.err;
     nx->cfg_err_code = cr.err ? cr.code : s->cfg_err_code; /* held until the next error */
 
@@ -187,7 +183,9 @@ void cp_eval(const cp_cfg_t *cfg, const cp_state_t *s, const cp_in_t *in_raw, cp
     nx->qold = s->qold;
     bool bcn = false;
     if (smp->sample) {
-        bcn = cp_feedback_queue(act, s->d, s->q, s->qold, smp->tag_ok, cfg->bug, &m);
+        /* D is a function of the active configuration (docs/cp.md §3): computed here,
+           not kept as a register of its own */
+        bcn = cp_feedback_queue(act, cp_derive_d(act->w, act->qeq), s->q, s->qold, smp->tag_ok, cfg->bug, &m);
         if (bcn) {
             m.valid = true;
             m.dst = smp->src;
@@ -206,7 +204,7 @@ void cp_eval(const cp_cfg_t *cfg, const cp_state_t *s, const cp_in_t *in_raw, cp
     bool fbcn = false;
     if (smp->answer_probe) {
         const int idx = cp_ft_find(cfg, s->ft, smp->flow);
-        fbcn = cp_feedback_flow(act, s->df, idx >= 0 ? &s->ft[idx] : NULL, cfg->bug, &m);
+        fbcn = cp_feedback_flow(act, cp_derive_d(act->w, act->qeq_flow), idx >= 0 ? &s->ft[idx] : NULL, cfg->bug, &m);
         if (fbcn) {
             m.valid = true;
             m.dst = smp->src;
@@ -249,8 +247,6 @@ void cp_commit(const cp_cfg_t *cfg, cp_state_t *s, const cp_next_t *nx)
 {
     s->shadow = nx->shadow;
     s->active = nx->active;
-    s->d = nx->d;
-    s->df = nx->df;
     s->q = nx->q;
     common_lfsr32_commit(&cp_lfsr_cfg, &s->lfsr, &nx->lfsr);
     s->cd = nx->cd;

@@ -89,6 +89,8 @@ enum {
     CP_BUG_QOLD_NOT_UPDATED = 1, /* "cp_qold_not_updated": Qold kept at samples without a message */
     CP_BUG_QUANT_OFF_BY_ONE = 2, /* "cp_quant_off_by_one": QntzFb clamps at 62 (non-MAX messages) */
     CP_BUG_TABLE_NO_FREE = 3,    /* "cp_table_no_free": flow entries are never freed at q == 0 */
+    CP_BUG_RESET_KEEPS_EV_CODE = 4, /* "cp_reset_keeps_ev_code": cp_reset forgets the held
+                                       ev_err_code_o register (it keeps its value) */
     CP_BUG_COUNT
 };
 
@@ -162,8 +164,6 @@ typedef struct {
     /* configuration (section 3) */
     cp_regs_t shadow;          /* written by the register port */
     cp_regs_t active;          /* what the datapath uses; replaced by a legal APPLY */
-    uint64_t d;                /* D  = (2W+1)*QEQ of the active config */
-    uint64_t df;               /* DF = (2W+1)*QEQ_FLOW of the active config */
     /* queue monitor (section 5) */
     uint64_t q;                /* Q, QW bits */
     /* sampler (section 6) */
@@ -251,7 +251,6 @@ typedef struct {
 /* What the clock edge does: the next value of every register. */
 typedef struct {
     cp_regs_t shadow, active;
-    uint64_t d, df;
     uint64_t q;
     common_lfsr32_next_t lfsr;
     uint32_t cd;

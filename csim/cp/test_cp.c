@@ -1172,7 +1172,9 @@ static void test_config_port(tctx_t *t)
           "cp_regs_default: the section 3 reset values");
     CHECK(t, regs_equal(&m.s.active, &def) && regs_equal(&m.s.shadow, &def),
           "reset: active and shadow at the reset values");
-    CHECK(t, m.s.d == 384000 && m.s.df == 76800, "reset: D = 5*76800, DF = 5*15360");
+    CHECK(t, (2u * m.s.active.w + 1u) * m.s.active.qeq == 384000 &&
+                 (2u * m.s.active.w + 1u) * m.s.active.qeq_flow == 76800,
+          "reset: D = 5*76800, DF = 5*15360");
 
     /* Each check, in turn: write the bad value, APPLY, restore. */
     const struct {
@@ -1256,7 +1258,9 @@ static void test_config_port(tctx_t *t)
     const uint32_t cnt_before = m.out.cnt_errors;
     sim_write(&m, CP_ADDR_APPLY, 0);
     CHECK(t, !m.out.cfg_err && regs_equal(&m.s.active, &m.s.shadow), "APPLY copies the shadow");
-    CHECK(t, m.s.d == 7u * 50000u && m.s.df == 7u * 1000u, "D = 7*50000, DF = 7*1000");
+    CHECK(t, (2u * m.s.active.w + 1u) * m.s.active.qeq == 7u * 50000u &&
+                 (2u * m.s.active.w + 1u) * m.s.active.qeq_flow == 7u * 1000u,
+          "D = 7*50000, DF = 7*1000");
     CHECK(t, m.s.lfsr.lfsr == 0xDEADBEEFu && m.s.cd == 500, "APPLY loads SEED and the countdown");
     CHECK(t, m.out.cnt_errors == cnt_before && m.out.cfg_err_code == CP_CFG_ERR_ADDR,
           "a good APPLY is not an error and leaves the held code");
@@ -1431,7 +1435,7 @@ static void test_init(tctx_t *t)
         {{27, 16, 8, 17, 9216, 0}, "node_w=17", "1..16"},
         {{27, 16, 8, 8, 63, 0}, "max_frame=63", "64..65535"},
         {{27, 16, 8, 8, 65536, 0}, "max_frame=65536", "64..65535"},
-        {{27, 16, 8, 8, 9216, CP_BUG_COUNT}, "bug=4", "0..3"},
+        {{27, 16, 8, 8, 9216, CP_BUG_COUNT}, "bug=5", "0..4"},
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         cp_state_t s;
@@ -1458,6 +1462,7 @@ static void test_init(tctx_t *t)
                  strcmp(cp_bug_names[CP_BUG_QOLD_NOT_UPDATED], "cp_qold_not_updated") == 0 &&
                  strcmp(cp_bug_names[CP_BUG_QUANT_OFF_BY_ONE], "cp_quant_off_by_one") == 0 &&
                  strcmp(cp_bug_names[CP_BUG_TABLE_NO_FREE], "cp_table_no_free") == 0 &&
+                 strcmp(cp_bug_names[CP_BUG_RESET_KEEPS_EV_CODE], "cp_reset_keeps_ev_code") == 0 &&
                  cp_bug_names[CP_BUG_COUNT] == NULL,
           "cp_bug_names");
 

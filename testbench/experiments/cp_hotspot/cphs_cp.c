@@ -87,6 +87,8 @@ cphs_cp_t *cphs_cp_create(const cphs_params_t *p, unsigned port)
         if (c->h) tgt()->glue->rtl.reset(c->h);
     } else {
         c->h = tgt()->model.create(p->inject_bug);
+        /* garbage first, as the RTL's registers start random: reset must set them all */
+        if (c->h && tgt()->model.scramble) tgt()->model.scramble(c->h, p->seed + port);
         if (c->h) tgt()->model.reset(c->h);
     }
     if (!c->h) {

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Time scales. "full": the seed's large-configuration deck has a 400 ms
  * hotspot and plots 0..1 s, so hotspot [100, 500) ms in a 1 s run.
@@ -108,75 +109,127 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
+/* A finite number and nothing else (surrounding blanks allowed). */
 static bool num(const char *s, double *v)
 {
     char *end;
     errno = 0;
     double x = strtod(s, &end);
-    if (errno || end == s) return false;
+    if (errno || end == s || !isfinite(x)) return false;
     while (isspace((unsigned char)*end)) end++;
     if (*end) return false;
     *v = x;
     return true;
 }
 
-/* Keys with a numeric value: name, field kind, scale to the stored unit. */
-typedef enum { K_U32, K_UINT, K_U64, K_DBL, K_PS, K_BOOL } kind_t;
+/* Every key. Numeric ones carry their range in the units the user writes
+ * (min/max, each inclusive unless the _open flag says otherwise); the
+ * stored value is value * scale. Cross-key rules are in cphs_params_check. */
+typedef enum { K_U32, K_UINT, K_U64, K_DBL, K_PS, K_BOOL, K_STR } kind_t;
 typedef struct {
     const char *key;
     kind_t kind;
     size_t off;
-    double scale; /* stored = value * scale */
+    double scale;     /* stored = value * scale */
+    double lo, hi;    /* legal range of the value as written */
+    bool lo_open;     /* value must be > lo (else >= lo) */
 } key_t_;
 #define F(field) offsetof(cphs_params_t, field)
+#define QMAX_KB ((double)((1u << CP_EXP_PARAM_QW) - 1u) / CPHS_KB) /* the CP's QW-bit registers */
+#define U32_KB (4294967295.0 / CPHS_KB)
 static const key_t_ keys[] = {
-    {"n", K_UINT, F(n), 1},
-    {"hot_node", K_UINT, F(hot), 1},
-    {"load", K_DBL, F(load), 1},
-    {"frame_bytes", K_U32, F(frame), 1},
-    {"rlink_gbps", K_DBL, F(rlink), 1e9},
-    {"hot_frac", K_DBL, F(hot_frac), 1},
-    {"burst_us", K_DBL, F(burst_us), 1},
-    {"warmup_ms", K_PS, F(warmup_ps), 1e9},
-    {"hot_start_ms", K_PS, F(hot_start_ps), 1e9},
-    {"hot_end_ms", K_PS, F(hot_end_ps), 1e9},
-    {"t_end_ms", K_PS, F(t_end_ps), 1e9},
-    {"bin_ms", K_PS, F(bin_ps), 1e9},
-    {"link_delay_us", K_PS, F(link_delay_ps), 1e6},
-    {"cp_latency_ns", K_PS, F(cp_latency_ps), 1e3},
-    {"mem_kb", K_U32, F(mem_per_input), CPHS_KB},
-    {"pause_hi_kb", K_U32, F(pause_hi), CPHS_KB},
-    {"pause_lo_kb", K_U32, F(pause_lo), CPHS_KB},
-    {"ingress_kb", K_U32, F(ingress), CPHS_KB},
-    {"w", K_UINT, F(w), 1},
-    {"qeq_kb", K_U32, F(qeq), CPHS_KB},
-    {"psample", K_U32, F(psample), 1},
-    {"bcnmax_kb", K_U32, F(bcnmax), CPHS_KB},
-    {"qeq_flow_kb", K_U32, F(qeq_flow), CPHS_KB},
-    {"bcnmax_flow_kb", K_U32, F(bcnmax_flow), CPHS_KB},
-    {"probe_kb", K_U32, F(probe_bytes), CPHS_KB},
-    {"bucket_bytes", K_U32, F(bucket_bytes), 1},
-    {"seed", K_U64, F(seed), 1},
-    {"digest", K_BOOL, F(digest), 1},
-    {"band_lo", K_DBL, F(band_lo), 1},
-    {"band_hi", K_DBL, F(band_hi), 1},
-    {"tp_tol", K_DBL, F(tp_tol), 1},
-    {"flow_lo", K_DBL, F(flow_lo), 1},
-    {"flow_hi", K_DBL, F(flow_hi), 1},
-    {"flow_frac", K_DBL, F(flow_frac), 1},
-    {"drop_fill", K_DBL, F(drop_fill), 1},
+    {"name", K_STR, 0, 0, 0, 0, false},
+    {"scale", K_STR, 0, 0, 0, 0, false},
+    {"cm", K_STR, 0, 0, 0, 0, false},
+    {"pause", K_STR, 0, 0, 0, 0, false},
+    {"arrivals", K_STR, 0, 0, 0, 0, false},
+    {"mode", K_STR, 0, 0, 0, 0, false},
+    {"check", K_STR, 0, 0, 0, 0, false},
+    {"inject_bug", K_STR, 0, 0, 0, 0, false},
+    {"n", K_UINT, F(n), 1, 3, CPHS_MAX_N, false},
+    {"hot_node", K_UINT, F(hot), 1, 0, CPHS_MAX_N - 1, false},
+    {"load", K_DBL, F(load), 1, 0, 0.999999, true},
+    {"frame_bytes", K_U32, F(frame), 1, 64, 9216, false},
+    /* the reaction point's Rmin is 1 Mb/s and must not exceed Rlink */
+    {"rlink_gbps", K_DBL, F(rlink), 1e9, 0.001, 1000, false},
+    {"hot_frac", K_DBL, F(hot_frac), 1, 0, 1, true},
+    {"burst_us", K_DBL, F(burst_us), 1, 0, 1e6, true},
+    {"warmup_ms", K_PS, F(warmup_ps), 1e9, 0, 1e7, false},
+    {"hot_start_ms", K_PS, F(hot_start_ps), 1e9, 0, 1e7, false},
+    {"hot_end_ms", K_PS, F(hot_end_ps), 1e9, 0, 1e7, true},
+    {"t_end_ms", K_PS, F(t_end_ps), 1e9, 0, 1e7, true},
+    {"bin_ms", K_PS, F(bin_ps), 1e9, 0, 1e7, true},
+    {"link_delay_us", K_PS, F(link_delay_ps), 1e6, 0, 1e6, false},
+    {"cp_latency_ns", K_PS, F(cp_latency_ps), 1e3, 0, 1e9, false},
+    {"mem_kb", K_U32, F(mem_per_input), CPHS_KB, 0, U32_KB, true},
+    {"pause_hi_kb", K_U32, F(pause_hi), CPHS_KB, 0, U32_KB, false},
+    {"pause_lo_kb", K_U32, F(pause_lo), CPHS_KB, 0, U32_KB, false},
+    {"ingress_kb", K_U32, F(ingress), CPHS_KB, 0, U32_KB, true},
+    {"w", K_UINT, F(w), 1, 0, 15, false},
+    {"qeq_kb", K_U32, F(qeq), CPHS_KB, 0, QMAX_KB, true},
+    {"psample", K_U32, F(psample), 1, 0, 4294967295.0, false},
+    {"bcnmax_kb", K_U32, F(bcnmax), CPHS_KB, 0, QMAX_KB, true},
+    {"qeq_flow_kb", K_U32, F(qeq_flow), CPHS_KB, 0, QMAX_KB, true},
+    {"bcnmax_flow_kb", K_U32, F(bcnmax_flow), CPHS_KB, 0, QMAX_KB, true},
+    {"probe_kb", K_U32, F(probe_bytes), CPHS_KB, 0, U32_KB, false},
+    {"bucket_bytes", K_U32, F(bucket_bytes), 1, 0, 4294967295.0, false},
+    {"seed", K_U64, F(seed), 1, 0, 0, false},
+    {"digest", K_BOOL, F(digest), 1, 0, 1, false},
+    {"band_lo", K_DBL, F(band_lo), 1, 0, 1e6, false},
+    {"band_hi", K_DBL, F(band_hi), 1, 0, 1e6, false},
+    {"tp_tol", K_DBL, F(tp_tol), 1, 0, 1, false},
+    {"flow_lo", K_DBL, F(flow_lo), 1, 0, 1e6, false},
+    {"flow_hi", K_DBL, F(flow_hi), 1, 0, 1e6, false},
+    {"flow_frac", K_DBL, F(flow_frac), 1, 0, 1, false},
+    {"drop_fill", K_DBL, F(drop_fill), 1, 0, 1, false},
 };
 #undef F
+#define NKEYS (sizeof keys / sizeof keys[0])
+_Static_assert(NKEYS <= CPHS_MAX_KEYS, "raise CPHS_MAX_KEYS");
 
-int cphs_params_set(cphs_params_t *p, const char *key, const char *val, char *err, size_t errlen)
+int cphs_params_key_index(const char *key)
 {
+    for (size_t k = 0; k < NKEYS; k++)
+        if (!strcmp(key, keys[k].key)) return (int)k;
+    return -1;
+}
+
+const char *cphs_params_key_name(int k) { return k >= 0 && (size_t)k < NKEYS ? keys[k].key : "?"; }
+
+/* Where a key was set, for messages. */
+static const char *where(const cphs_params_t *p, const char *key)
+{
+    const int k = cphs_params_key_index(key);
+    return k >= 0 && p->origin[k][0] ? p->origin[k] : "default";
+}
+
+static bool is_time_key(int k)
+{
+    const char *n = cphs_params_key_name(k);
+    return !strcmp(n, "warmup_ms") || !strcmp(n, "hot_start_ms") || !strcmp(n, "hot_end_ms") || !strcmp(n, "t_end_ms");
+}
+
+/* The value of one key; err gets "<key>: <reason>". */
+static int set_value(cphs_params_t *p, int k, const char *val, char *err, size_t errlen)
+{
+    const char *key = keys[k].key;
+    if (!*val) return fail(err, errlen, "%s: empty value", key);
     if (!strcmp(key, "name")) {
+        for (const char *c = val; *c; c++)
+            if (!isalnum((unsigned char)*c) && !strchr("_-.", *c))
+                return fail(err, errlen, "name: '%s' may only hold letters, digits, '_', '-' and '.' (it names a directory)", val);
+        if (strlen(val) >= sizeof p->name) return fail(err, errlen, "name: longer than %zu characters", sizeof p->name - 1);
         snprintf(p->name, sizeof p->name, "%s", val);
         return 0;
     }
     if (!strcmp(key, "scale")) {
         if (strcmp(val, "short") && strcmp(val, "full"))
-            return fail(err, errlen, "scale '%s': expected short or full", val);
+            return fail(err, errlen, "scale: '%s' is not short or full", val);
+        /* scale sets the four times: a time given before it would be lost silently */
+        for (int t = 0; t < (int)NKEYS; t++)
+            if (is_time_key(t) && p->origin[t][0])
+                return fail(err, errlen, "scale: resets %s, which %s already set; give scale first", keys[t].key,
+                            p->origin[t]);
         apply_scale(p, val);
         return 0;
     }
@@ -186,122 +239,205 @@ int cphs_params_set(cphs_params_t *p, const char *key, const char *val, char *er
                 p->cm = (cphs_cm_t)c;
                 return 0;
             }
-        return fail(err, errlen, "cm '%s': expected none, ecm, e2cm or e2cm-cp", val);
+        return fail(err, errlen, "cm: '%s' is not none, ecm, e2cm or e2cm-cp", val);
     }
     if (!strcmp(key, "pause")) {
         if (!strcmp(val, "on")) p->pause = true;
         else if (!strcmp(val, "off")) p->pause = false;
-        else return fail(err, errlen, "pause '%s': expected on or off", val);
+        else return fail(err, errlen, "pause: '%s' is not on or off", val);
         return 0;
     }
     if (!strcmp(key, "arrivals")) {
         double b;
         if (!strcmp(val, "bernoulli")) p->arr = CPHS_ARR_BERNOULLI;
-        else if (!strncmp(val, "bursty:", 7) && num(val + 7, &b) && b > 0) {
+        else if (!strncmp(val, "bursty:", 7) && num(val + 7, &b) && b > 0 && b <= 1e6) {
             p->arr = CPHS_ARR_BURSTY;
             p->burst_us = b;
-        } else return fail(err, errlen, "arrivals '%s': expected bernoulli or bursty:<mean burst us>", val);
+        } else return fail(err, errlen, "arrivals: '%s' is not bernoulli or bursty:<mean burst in us, (0, 1e6]>", val);
         return 0;
     }
     if (!strcmp(key, "mode")) {
         if (!strcmp(val, "model")) p->rtl = false;
         else if (!strcmp(val, "rtl")) p->rtl = true;
-        else return fail(err, errlen, "mode '%s': expected model or rtl", val);
+        else return fail(err, errlen, "mode: '%s' is not model or rtl", val);
         return 0;
     }
     if (!strcmp(key, "check")) {
         static const char *const c[] = {"none", "drops", "band", "flows", "model_vs_rtl"};
-        for (int k = 0; k < 5; k++)
-            if (!strcmp(val, c[k])) {
-                p->check = (cphs_check_t)k;
+        for (int i = 0; i < 5; i++)
+            if (!strcmp(val, c[i])) {
+                p->check = (cphs_check_t)i;
                 return 0;
             }
-        return fail(err, errlen, "check '%s': expected none, drops, band, flows or model_vs_rtl", val);
+        return fail(err, errlen, "check: '%s' is not none, drops, band, flows or model_vs_rtl", val);
     }
     if (!strcmp(key, "inject_bug")) {
+        if (strlen(val) >= sizeof p->inject_bug_name) return fail(err, errlen, "inject_bug: name too long");
         snprintf(p->inject_bug_name, sizeof p->inject_bug_name, "%s", val);
         return 0;
     }
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-        if (strcmp(key, keys[k].key)) continue;
-        double v;
-        if (!num(val, &v)) return fail(err, errlen, "%s '%s': expected a number", key, val);
-        void *f = (char *)p + keys[k].off;
-        double s = v * keys[k].scale;
-        switch (keys[k].kind) {
-        case K_DBL: *(double *)f = s; break;
-        case K_BOOL: *(bool *)f = v != 0; break;
-        case K_U32:
-        case K_UINT:
-            if (s < 0 || s > 4294967295.0) return fail(err, errlen, "%s %s out of range", key, val);
-            if (keys[k].kind == K_U32) *(uint32_t *)f = (uint32_t)llround(s);
-            else *(unsigned *)f = (unsigned)llround(s);
-            break;
-        case K_U64:
-        case K_PS:
-            if (s < 0 || s > 1.8e19) return fail(err, errlen, "%s %s out of range", key, val);
-            *(uint64_t *)f = (uint64_t)llround(s);
-            break;
-        }
+    void *f = (char *)p + keys[k].off;
+    if (keys[k].kind == K_U64) { /* the seed: all 64 bits, so not through a double */
+        char *end;
+        errno = 0;
+        unsigned long long x = strtoull(val, &end, 0);
+        if (errno || end == val || *end || val[0] == '-')
+            return fail(err, errlen, "%s: '%s' is not an unsigned 64-bit integer", key, val);
+        *(uint64_t *)f = x;
         return 0;
     }
-    return fail(err, errlen, "unknown key '%s'", key);
+    double v;
+    if (!num(val, &v)) return fail(err, errlen, "%s: '%s' is not a number", key, val);
+    if (keys[k].kind == K_BOOL) {
+        if (v != 0 && v != 1) return fail(err, errlen, "%s: '%s' is not 0 or 1", key, val);
+        *(bool *)f = v != 0;
+        return 0;
+    }
+    const double lo = keys[k].lo, hi = keys[k].hi;
+    if ((keys[k].lo_open ? !(v > lo) : !(v >= lo)) || !(v <= hi))
+        return fail(err, errlen, "%s: %s is out of range (must be %s %g and <= %g)", key, val,
+                    keys[k].lo_open ? ">" : ">=", lo, hi);
+    const double sv = v * keys[k].scale;
+    switch (keys[k].kind) {
+    case K_DBL: *(double *)f = sv; break;
+    case K_U32:
+    case K_UINT:
+        /* counts and byte values written in their own unit must be whole */
+        if (keys[k].scale == 1 && v != floor(v)) return fail(err, errlen, "%s: %s is not a whole number", key, val);
+        if (keys[k].kind == K_U32) *(uint32_t *)f = (uint32_t)llround(sv);
+        else *(unsigned *)f = (unsigned)llround(sv);
+        break;
+    case K_PS: *(uint64_t *)f = (uint64_t)llround(sv); break;
+    default: break;
+    }
+    return 0;
+}
+
+int cphs_params_set(cphs_params_t *p, const char *key, const char *val, const char *origin, char *err, size_t errlen)
+{
+    const int k = cphs_params_key_index(key);
+    if (k < 0) return fail(err, errlen, "%s: unknown key (regress/scenarios/cp_hotspot_base.scn lists them all)", key);
+    if (set_value(p, k, val, err, errlen)) return -1;
+    snprintf(p->origin[k], sizeof p->origin[k], "%s", origin ? origin : "");
+    return 0;
 }
 
 int cphs_params_load(cphs_params_t *p, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return fail(err, errlen, "cannot open scenario %s: %s", path, strerror(errno));
-    char line[512], e2[256];
-    int ln = 0;
-    while (fgets(line, sizeof line, f)) {
+    struct stat st;
+    if (stat(path, &st)) return fail(err, errlen, "%s: cannot read scenario: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode)) return fail(err, errlen, "%s: not a scenario file (%s)", path,
+                                          S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+    FILE *f = fopen(path, "rb");
+    if (!f) return fail(err, errlen, "%s: cannot read scenario: %s", path, strerror(errno));
+    unsigned first_line[CPHS_MAX_KEYS] = {0}; /* duplicates within the file */
+    char line[512], e2[300], org[sizeof p->origin[0]];
+    int ln = 0, rc = 0;
+    while (!rc) {
+        /* Read a line byte by byte: a NUL must not end it silently. */
+        size_t len = 0;
+        int c;
+        bool bad = false, any = false;
+        unsigned badc = 0;
+        while ((c = fgetc(f)) != EOF) {
+            any = true;
+            if (c == '\n') break;
+            if (c == '\r') continue;
+            if (!bad && c != '\t' && (c < 0x20 || c > 0x7e)) {
+                bad = true;
+                badc = (unsigned)c;
+            }
+            if (len + 1 < sizeof line) line[len] = (char)c;
+            len++;
+        }
+        if (!any) break;
         ln++;
+        if (bad) {
+            rc = fail(err, errlen, "%s:%d: byte 0x%02x is not text (a scenario is ASCII 'key = value' lines)", path, ln, badc);
+            break;
+        }
+        if (len + 1 > sizeof line) {
+            rc = fail(err, errlen, "%s:%d: line longer than %zu characters", path, ln, sizeof line - 1);
+            break;
+        }
+        line[len] = 0;
         char *h = strchr(line, '#');
         if (h) *h = 0;
-        char *eq = strchr(line, '=');
         char *s = line;
         while (isspace((unsigned char)*s)) s++;
         if (!*s) continue;
+        char *eq = strchr(s, '=');
         if (!eq) {
-            fclose(f);
-            return fail(err, errlen, "%s:%d: expected key = value", path, ln);
+            rc = fail(err, errlen, "%s:%d: expected 'key = value', got '%.60s'", path, ln, s);
+            break;
         }
         *eq = 0;
         char *k = s, *v = eq + 1;
         for (char *t = eq - 1; t >= k && isspace((unsigned char)*t); t--) *t = 0;
         while (isspace((unsigned char)*v)) v++;
         for (char *t = v + strlen(v) - 1; t >= v && isspace((unsigned char)*t); t--) *t = 0;
-        if (cphs_params_set(p, k, v, e2, sizeof e2)) {
-            fclose(f);
-            return fail(err, errlen, "%s:%d: %s", path, ln, e2);
+        if (!*k) {
+            rc = fail(err, errlen, "%s:%d: no key before '='", path, ln);
+            break;
         }
+        const int ki = cphs_params_key_index(k);
+        if (ki >= 0 && first_line[ki]) {
+            rc = fail(err, errlen, "%s:%d: %s: given twice (first at line %u)", path, ln, k, first_line[ki]);
+            break;
+        }
+        snprintf(org, sizeof org, "%.*s:%d", (int)(sizeof org - 12), path, ln);
+        if (cphs_params_set(p, k, v, org, e2, sizeof e2)) {
+            rc = fail(err, errlen, "%s:%d: %s", path, ln, e2);
+            break;
+        }
+        first_line[ki] = (unsigned)ln;
     }
+    if (!rc && ferror(f)) rc = fail(err, errlen, "%s: read error: %s", path, strerror(errno));
     fclose(f);
-    return 0;
+    return rc;
 }
+
+#define BAD(key, ...)                                                                             \
+    do {                                                                                          \
+        char m_[300];                                                                             \
+        snprintf(m_, sizeof m_, __VA_ARGS__);                                                     \
+        return fail(err, errlen, "%s: %s: %s", where(p, key), key, m_);                           \
+    } while (0)
 
 int cphs_params_check(const cphs_params_t *p, char *err, size_t errlen)
 {
-    if (p->n < 3 || p->n > CPHS_MAX_N) return fail(err, errlen, "n=%u must be 3..%u", p->n, CPHS_MAX_N);
-    if (p->hot >= p->n) return fail(err, errlen, "hot_node=%u must be < n=%u", p->hot, p->n);
-    if (!(p->load > 0 && p->load < 1)) return fail(err, errlen, "load=%g must be in (0, 1)", p->load);
-    if (p->frame < 64 || p->frame > 9216) return fail(err, errlen, "frame_bytes=%u must be 64..9216", p->frame);
-    if (!(p->hot_frac > 0 && p->hot_frac <= 1)) return fail(err, errlen, "hot_frac=%g must be in (0, 1]", p->hot_frac);
-    if (p->arr == CPHS_ARR_BURSTY && !(p->burst_us > 0)) return fail(err, errlen, "burst_us must be > 0");
-    if (!(p->warmup_ps <= p->hot_start_ps && p->hot_start_ps < p->hot_end_ps && p->hot_end_ps <= p->t_end_ps))
-        return fail(err, errlen, "times must satisfy warmup <= hot_start < hot_end <= t_end");
+    /* Each key's own range was checked when it was set; here the rules between keys,
+       each message naming the key (and where it was set) that breaks it. */
+    if (p->hot >= p->n) BAD("hot_node", "%u must be below n = %u (%s)", p->hot, p->n, where(p, "n"));
+    if (p->warmup_ps > p->hot_start_ps) BAD("warmup_ms", "%g must not be after hot_start_ms = %g (%s)", p->warmup_ps / 1e9, p->hot_start_ps / 1e9, where(p, "hot_start_ms"));
+    if (p->hot_start_ps >= p->hot_end_ps) BAD("hot_end_ms", "%g must be after hot_start_ms = %g (%s)", p->hot_end_ps / 1e9, p->hot_start_ps / 1e9, where(p, "hot_start_ms"));
+    if (p->hot_end_ps > p->t_end_ps) BAD("t_end_ms", "%g must not be before hot_end_ms = %g (%s)", p->t_end_ps / 1e9, p->hot_end_ps / 1e9, where(p, "hot_end_ms"));
     if (p->bin_ps == 0 || p->t_end_ps / p->bin_ps > 10000000)
-        return fail(err, errlen, "bin_ms must be > 0 and give at most 1e7 bins");
-    if (p->mem_per_input < p->frame) return fail(err, errlen, "mem_kb must hold a frame");
-    if (p->pause && !(p->pause_lo < p->pause_hi && p->pause_hi <= p->mem_per_input))
-        return fail(err, errlen, "pause watermarks must satisfy lo < hi <= mem");
+        BAD("bin_ms", "%g gives more than 1e7 bins in t_end_ms = %g", p->bin_ps / 1e9, p->t_end_ps / 1e9);
+    if (p->mem_per_input < p->frame)
+        BAD("mem_kb", "%g KB does not hold one frame of frame_bytes = %u", (double)p->mem_per_input / CPHS_KB, p->frame);
+    if (p->pause && !(p->pause_lo < p->pause_hi))
+        BAD("pause_lo_kb", "%g must be below pause_hi_kb = %g", (double)p->pause_lo / CPHS_KB, (double)p->pause_hi / CPHS_KB);
+    if (p->pause && p->pause_hi > p->mem_per_input)
+        BAD("pause_hi_kb", "%g must not exceed mem_kb = %g", (double)p->pause_hi / CPHS_KB, (double)p->mem_per_input / CPHS_KB);
     if (p->ingress / (p->n - 1) < p->frame)
-        return fail(err, errlen, "ingress_kb=%u gives a VOQ smaller than a frame at n=%u",
-                    p->ingress / CPHS_KB, p->n);
+        BAD("ingress_kb", "%g KB over n-1 = %u VOQs leaves less than a frame (%u B) per VOQ",
+            (double)p->ingress / CPHS_KB, p->n - 1, p->frame);
+    if (p->check == CPHS_CHECK_BAND && !(p->band_lo < p->band_hi))
+        BAD("band_hi", "%g must be above band_lo = %g", p->band_hi, p->band_lo);
+    if (p->check == CPHS_CHECK_FLOWS && !(p->flow_lo < p->flow_hi))
+        BAD("flow_hi", "%g must be above flow_lo = %g", p->flow_hi, p->flow_lo);
     if (p->cm != CPHS_CM_NONE) {
-        if (p->w > 15) return fail(err, errlen, "w=%u must be 0..15", p->w);
-        /* The CP's own validation (the checks its APPLY does), so a bad scenario gets
-           the message naming the register, e.g. "cp: BCNMAX=... must be above QEQ=...". */
+        /* The CP's APPLY checks (docs/cp.md §3), in this experiment's keys. */
+        if (p->bcnmax <= p->qeq)
+            BAD("bcnmax_kb", "%g must be above qeq_kb = %g (%s)", (double)p->bcnmax / CPHS_KB, (double)p->qeq / CPHS_KB,
+                where(p, "qeq_kb"));
+        if (p->bcnmax_flow <= p->qeq_flow)
+            BAD("bcnmax_flow_kb", "%g must be above qeq_flow_kb = %g (%s)", (double)p->bcnmax_flow / CPHS_KB,
+                (double)p->qeq_flow / CPHS_KB, where(p, "qeq_flow_kb"));
+        if ((p->cm == CPHS_CM_E2CM || p->cm == CPHS_CM_E2CM_CP) && p->probe_bytes == 0)
+            BAD("probe_kb", "must be > 0 with cm = %s (probes carry the per-flow feedback)", cphs_cm_name(p->cm));
+        /* Backstop: the CP's own validation must agree that the set is legal. */
         cp_regs_t r;
         cp_regs_default(&r);
         r.mode = CP_MODE_ECM;
@@ -312,12 +448,11 @@ int cphs_params_check(const cphs_params_t *p, char *err, size_t errlen)
         r.bcnmax_flow = p->bcnmax_flow;
         char why[200];
         if (cp_regs_check(&r, (unsigned)CP_EXP_PARAM_QW, why, sizeof why))
-            return fail(err, errlen, "%s", why);
-        if ((p->cm == CPHS_CM_E2CM) && p->probe_bytes == 0)
-            return fail(err, errlen, "e2cm needs probe_kb > 0");
+            return fail(err, errlen, "CP configuration from qeq_kb, w, bcnmax_kb, qeq_flow_kb, bcnmax_flow_kb: %s", why);
     }
     return 0;
 }
+#undef BAD
 
 void cphs_params_dump(const cphs_params_t *p, FILE *f)
 {
@@ -328,7 +463,8 @@ void cphs_params_dump(const cphs_params_t *p, FILE *f)
     if (p->arr == CPHS_ARR_BERNOULLI) fprintf(f, "arrivals = bernoulli\n");
     else fprintf(f, "arrivals = bursty:%g\n", p->burst_us);
     fprintf(f, "mode = %s\n", p->rtl ? "rtl" : "model");
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+    for (size_t k = 0; k < NKEYS; k++) {
+        if (keys[k].kind == K_STR) continue;
         const void *v = (const char *)p + keys[k].off;
         fprintf(f, "%s = ", keys[k].key);
         switch (keys[k].kind) {
@@ -338,6 +474,7 @@ void cphs_params_dump(const cphs_params_t *p, FILE *f)
         case K_UINT: fprintf(f, "%.17g\n", *(const unsigned *)v / keys[k].scale); break;
         case K_U64: fprintf(f, "%" PRIu64 "\n", *(const uint64_t *)v); break;
         case K_PS: fprintf(f, "%.17g\n", (double)*(const uint64_t *)v / keys[k].scale); break;
+        case K_STR: break;
         }
     }
 }

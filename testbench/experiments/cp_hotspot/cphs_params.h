@@ -21,6 +21,7 @@ extern "C" {
 #define CPHS_PS_PER_MS 1000000000ull
 #define CPHS_PS_PER_US 1000000ull
 #define CPHS_MAX_N 256  /* NodeW = FlowW = 8 bits at the CP */
+#define CPHS_MAX_KEYS 48
 
 typedef enum { CPHS_CM_NONE = 0, CPHS_CM_ECM, CPHS_CM_E2CM, CPHS_CM_E2CM_CP } cphs_cm_t;
 typedef enum { CPHS_ARR_BERNOULLI = 0, CPHS_ARR_BURSTY } cphs_arr_t;
@@ -74,15 +75,23 @@ typedef struct {
     double flow_frac;         /* ... for at least this fraction of the hot flows */
     double drop_fill;         /* drops check: max Q_hot >= drop_fill x (N-1) x M */
     char scale[16];
+    /* where each key was last set ("file:line", "--key"; "" = default), for messages */
+    char origin[CPHS_MAX_KEYS][96];
 } cphs_params_t;
 
 /* Seed defaults, N = 16, Bernoulli, PAUSE off, no CM, scale "short". */
 void cphs_params_default(cphs_params_t *p);
-/* Set one key. 0, or -1 with a message in err. */
-int cphs_params_set(cphs_params_t *p, const char *key, const char *val, char *err, size_t errlen);
-/* Read a scenario file (key = value lines, '#' comments). 0 or -1 with err. */
+/* Set one key, checking its value's syntax and range; origin says where it came from
+   (kept for later messages). 0, or -1 with "<key>: <reason>" in err. */
+int cphs_params_set(cphs_params_t *p, const char *key, const char *val, const char *origin, char *err,
+                    size_t errlen);
+/* Index of a key (0..CPHS_MAX_KEYS-1), -1 if there is no such key. */
+int cphs_params_key_index(const char *key);
+/* Read a scenario file (ASCII 'key = value' lines, '#' comments, each key at most
+   once). 0, or -1 with "<file>:<line>: <key>: <reason>" in err. */
 int cphs_params_load(cphs_params_t *p, const char *path, char *err, size_t errlen);
-/* Consistency of a full parameter set (after all sets). 0 or -1 with err. */
+/* The rules between keys (after all sets). 0 or -1 with "<where>: <key>: <reason>" in
+   err, where = the file:line or flag that set the key, or "default". */
 int cphs_params_check(const cphs_params_t *p, char *err, size_t errlen);
 /* Default run name from the parameters, e.g. "n16_bern_pauseoff_ecm_short". */
 void cphs_params_autoname(cphs_params_t *p);

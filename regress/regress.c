@@ -7,6 +7,8 @@
  *   seeds  how many seeds: the test runs with seeds 1..seeds
  *   tags   comma-separated (smoke, nightly, negative, ...)
  *   extra  passed to the simulator; --test=X reuses test X's stimulus under this name
+ *   block "script": not a simulation; extra is a command (e.g. mk/timing-check.sh ...) run with
+ *          --name= --seed= --out= appended, which prints TEST PASSED / TEST FAILED like a simulator
  *
  * Each run gets build/regress/<name>.<seed>/ with its log. The summary ends
  * with "N passed, N failed"; JUnit XML and JSON go next to it.
@@ -136,6 +138,17 @@ static void build_argv(const test_t *t, unsigned seed, const char *bin_dir, cons
   int a = 0, k = 0;
   const char *m = mode ? mode : extra_value(t, "--mode=");
   bool netlist = m && !strcmp(m, "netlist");
+  if (!strcmp(t->block, "script")) { /* a check that is no simulation: the extra args are the command */
+    for (int i = 0; i < t->n_extra; i++) argv[a++] = t->extra[i];
+    snprintf(store[k], 1100, "--name=%s", t->name);
+    argv[a++] = store[k++];
+    snprintf(store[k], 1100, "--seed=%u", seed);
+    argv[a++] = store[k++];
+    snprintf(store[k], 1100, "--out=%s", out_dir);
+    argv[a++] = store[k++];
+    argv[a] = NULL;
+    return;
+  }
   snprintf(store[k], 1100, "%s/%s_%ssim", bin_dir, t->block, netlist ? "netlist_" : "");
   argv[a++] = store[k++];
   if (!extra_value(t, "--test=")) {

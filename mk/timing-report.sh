@@ -17,15 +17,16 @@ known=" ${TIMING_KNOWN_FAIL:-} "
 lib=${TIMING_LIB:-/usr/share/qflow/tech/osu018/osu018_stdcells.lib}
 
 # one summary line per target:
-#   T BLOCK TOP STATUS SECS AREA CELLS FFS R2R I2R R2O I2O WORST ABC LOOPS R2R_FROM R2R_TO WORST_KIND
+#   T BLOCK TOP STATUS WALL AREA CELLS FFS R2R I2R R2O I2O WORST ABC LOOPS R2R_FROM R2R_TO WORST_KIND CPU
 summary() {
   local t=$1 b=$2 top=$3 d=build/timing
-  local st secs
-  read -r st secs _ < "$d/$t.flat.status" 2>/dev/null || { st=missing; secs=0; }
-  if [[ $st != ok ]]; then echo "$t $b $top $st $secs - - - - - - - - - - - - -"; return; fi
+  local st secs cpu
+  read -r st secs cpu _ 2>/dev/null < "$d/$t.flat.status" || { st=missing; secs=0; }
+  cpu=${cpu:--}
+  if [[ $st != ok ]]; then echo "$t $b $top $st $secs - - - - - - - - - - - - - $cpu"; return; fi
   local area
   area=$(awk '/Chip area for module/ { a = $NF } END { printf "%.0f", a }' "$d/$t.flat.stat")
-  awk -v t="$t" -v b="$b" -v top="$top" -v secs="$secs" -v area="$area" '
+  awk -v t="$t" -v b="$b" -v top="$top" -v secs="$secs" -v cpu="$cpu" -v area="$area" '
     $1 == "path" { v[$3] = $4; from[$3] = $5; to[$3] = $6 }
     $1 == "info" { cells = $4; ffs = $6; loops = $8 }
     $1 == "abc"  { abc = $3 }
@@ -33,7 +34,7 @@ summary() {
       w = -1; wk = "-"
       split("r2r i2r r2o i2o", k, " ")
       for (i = 1; i <= 4; i++) if (v[k[i]] > w) { w = v[k[i]]; wk = k[i] }
-      print t, b, top, "ok", secs, area, cells, ffs, v["r2r"], v["i2r"], v["r2o"], v["i2o"], w, abc, loops, from["r2r"], to["r2r"], wk
+      print t, b, top, "ok", secs, area, cells, ffs, v["r2r"], v["i2r"], v["r2o"], v["i2o"], w, abc, loops, from["r2r"], to["r2r"], wk, cpu
     }' "$d/$t.flat.sta"
 }
 
@@ -69,19 +70,19 @@ mkdir -p build/timing
   echo "abc = abc's own \`stime -p\` delay of the worst combinational cone (no clock-to-Q, no setup)."
   echo "Not sign-off: no wire load, no placement, academic cells (docs/timing.md)."
   echo
-  echo "| target | block | area (um2) | cells | flip-flops | r2r | i2r | r2o | i2o | worst (ps) | fmax (MHz) | abc | at ${mhz} MHz | synth (s) |"
+  echo "| target | block | area (um2) | cells | flip-flops | r2r | i2r | r2o | i2o | worst (ps) | fmax (MHz) | abc | at ${mhz} MHz | synth CPU / wall (s) |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|"
   for r in "${rows[@]}"; do
-    read -r t b top st secs area cells ffs r2r i2r r2o i2o w abc loops _ _ wk <<< "$r"
+    read -r t b top st secs area cells ffs r2r i2r r2o i2o w abc loops _ _ wk cpu <<< "$r"
     if [[ $st != ok ]]; then
-      echo "| $t | $b | | | | | | | | **not measured: $st after ${secs} s** | | | | $secs |"; continue
+      echo "| $t | $b | | | | | | | | **not measured: $st after ${secs} s** | | | | $cpu / $secs |"; continue
     fi
     fmax=$(awk -v w="$w" 'BEGIN { printf "%.0f", 1e6 / w }')
     verdict="closes"; (( w > limit )) && verdict="**fails**"
-    [[ $known == *" $t "* ]] && verdict="$verdict (known, issue 9 item 3)"
+    [[ $known == *" $t "* ]] && verdict="$verdict (known: TIMING_KNOWN_FAIL)"
     [[ $loops != 0 ]] && verdict="$verdict, $loops cells in loops"
     f() { [[ $1 == -1 ]] && echo "-" || echo "$1"; }
-    echo "| $t | $b | $area | $cells | $ffs | $(f "$r2r") | $(f "$i2r") | $(f "$r2o") | $(f "$i2o") | $w ($wk) | $fmax | $abc | $verdict | $secs |"
+    echo "| $t | $b | $area | $cells | $ffs | $(f "$r2r") | $(f "$i2r") | $(f "$r2o") | $(f "$i2o") | $w ($wk) | $fmax | $abc | $verdict | $cpu / $secs |"
   done
   echo
   echo "Per block (the worst of its targets):"
@@ -119,9 +120,11 @@ mkdir -p build/timing
     "$lib" "$mhz" "$period" "$margin" "$limit"
   n=0
   for r in "${rows[@]}"; do
-    read -r t b top st secs area cells ffs r2r i2r r2o i2o w abc loops from to wk <<< "$r"
+    read -r t b top st secs area cells ffs r2r i2r r2o i2o w abc loops from to wk cpu <<< "$r"
     (( n++ )) && printf ',\n'
-    printf '    {"target": "%s", "block": "%s", "top": "%s", "status": "%s", "synth_s": %s' "$t" "$b" "$top" "$st" "$secs"
+    [[ $cpu == - ]] && cpu=null
+    printf '    {"target": "%s", "block": "%s", "top": "%s", "status": "%s", "synth_wall_s": %s, "synth_cpu_s": %s' \
+      "$t" "$b" "$top" "$st" "$secs" "$cpu"
     if [[ $st == ok ]]; then
       closes=true; (( w > limit )) && closes=false
       printf ', "area_um2": %s, "cells": %s, "flip_flops": %s, "r2r_ps": %s, "i2r_ps": %s, "r2o_ps": %s, "i2o_ps": %s' \

@@ -6,8 +6,9 @@
 #   mk/timing-synth.sh TARGET flat|hier
 #
 # Writes build/timing/TARGET.KIND.{blif,stat,sta,log,status} (sta: mk/timing-sta.awk). The status file has one
-# line, "ok <seconds>", "timeout <seconds>", "memory <seconds>" or "failed <seconds>":
-# a run that cannot finish is recorded, never dropped. Limits: TIMING_TIMEOUT
+# line, "STATE WALL CPU" with STATE ok, timeout, memory or failed, WALL the elapsed
+# and CPU the user+system seconds of yosys (CPU is what compares across machines
+# and loads): a run that cannot finish is recorded, never dropped. Limits: TIMING_TIMEOUT
 # seconds (default 3600) and TIMING_VMEM KiB of virtual memory (default 16000000,
 # as make synth).
 set -uo pipefail
@@ -47,12 +48,16 @@ script="read_verilog -sv $(tr '\n' ' ' < "rtl/$block/$block.f");
   tee -q -o $base.stat.tmp stat -liberty $lib;
   write_blif $base.blif.tmp"
 
-rm -f "$base.status" "$base.stat" "$base.blif" "$base.sta"
+# results replace the old ones only at the end (mv), so a reader never sees half
 start=$(date +%s)
 ( ulimit -v "${TIMING_VMEM:-16000000}"
-  exec timeout "${TIMING_TIMEOUT:-3600}" yosys -q -l "$base.log" -p "$script" ) >/dev/null 2>"$base.err"
+  exec timeout "${TIMING_TIMEOUT:-3600}" /usr/bin/time -o "$base.time" -f "%U %S" \
+    yosys -q -l "$base.log" -p "$script" ) >/dev/null 2>"$base.err"
 rc=$?
 secs=$(( $(date +%s) - start ))
+# CPU seconds (unknown when timeout killed the run before time could write them)
+cpu=$(awk 'NF == 2 && $1 ~ /^[0-9.]+$/ { printf "%.1f", $1 + $2 }' "$base.time" 2>/dev/null)
+secs="$secs ${cpu:--}"
 if [[ $rc -eq 0 ]]; then
   mv "$base.stat.tmp" "$base.stat" && mv "$base.blif.tmp" "$base.blif"
   # our STA over the mapped netlist (mk/timing-sta.awk), then abc's own figure
@@ -60,16 +65,18 @@ if [[ $rc -eq 0 ]]; then
   if awk -f mk/timing-sta.awk "$lib" "$base.blif" > "$base.sta.tmp"; then
     grep -o 'Delay = *[0-9.]* ps' "$base.log" | awk '{ if ($3 > m) m = $3 } END { printf "abc stime %.0f\n", m }' >> "$base.sta.tmp"
     mv "$base.sta.tmp" "$base.sta"
-    echo "ok $secs" > "$base.status"
+    echo "ok $secs" > "$base.status.tmp"
   else
-    echo "failed $secs (timing-sta)" > "$base.status"
+    echo "failed $secs (timing-sta)" > "$base.status.tmp"
   fi
-elif [[ $rc -eq 124 ]]; then
-  echo "timeout $secs" > "$base.status"
-elif grep -qi "bad_alloc\|out of memory\|Cannot allocate" "$base.err" "$base.log" 2>/dev/null; then
-  echo "memory $secs" > "$base.status"
 else
-  echo "failed $secs" > "$base.status"
+  rm -f "$base.stat" "$base.blif" "$base.sta"
+  if [[ $rc -eq 124 ]]; then echo "timeout $secs" > "$base.status.tmp"
+  elif grep -qi "bad_alloc\|out of memory\|Cannot allocate" "$base.err" "$base.log" 2>/dev/null; then
+    echo "memory $secs" > "$base.status.tmp"
+  else echo "failed $secs" > "$base.status.tmp"
+  fi
 fi
-rm -f "$base.stat.tmp" "$base.blif.tmp"
+mv "$base.status.tmp" "$base.status"
+rm -f "$base.stat.tmp" "$base.blif.tmp" "$base.sta.tmp"
 echo "  TIMING   $t ($kind): $(cat "$base.status")"

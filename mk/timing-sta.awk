@@ -67,7 +67,9 @@ fileno == 1 {
   }
   if (line ~ /^[ \t]*values[ \t]*\(/) { if (kind != "") { invals = 1; vals = "" } }
   if (invals) {
-    s = line; gsub(/[^0-9eE.+,-]/, " ", s); gsub(/,/, " ", s); vals = vals " " s
+    # only what is inside quotes: the numbers (the word "values" holds an e)
+    s = line; if (s ~ /values[ \t]*\(/) sub(/^[^"]*/, "", s)
+    gsub(/[^0-9eE.+-]/, " ", s); vals = vals " " s
     if (line ~ /\)[ \t]*;/) { invals = 0; store_table() }
     next
   }

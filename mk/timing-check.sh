@@ -27,6 +27,8 @@ clockvar() {
   awk -v k="$1" '$1 == k && ($2 == "?=" || $2 == ":=" || $2 == "=") { $1 = $2 = ""; sub(/^ */, ""); sub(/ *#.*/, ""); print; exit }' mk/clock.mk
 }
 
+# run as a regression job, possibly under another make: start a make of our own
+unset MAKEFLAGS MFLAGS MAKELEVEL
 mhz=$(clockvar NOMINAL_MHZ) margin=$(clockvar TIMING_MARGIN_PCT) known=$(clockvar TIMING_KNOWN_FAIL)
 synth=0 expect="" seed="" name="" sel=() mode="" known_opt=0
 for a in "$@"; do

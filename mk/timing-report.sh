@@ -97,7 +97,11 @@ mkdir -p build/timing
   for x in "$@"; do
     IFS=: read -r t _ _ <<< "$x"
     m=$(modules "$t")
-    [[ -n $m ]] || continue
+    if [[ -z $m ]]; then
+      hs=missing; read -r hs hw hc _ 2>/dev/null < "build/timing/$t.hier.status" || true
+      echo; echo "$t per module: not measured ($hs${hw:+ after $hw s})."
+      continue
+    fi
     echo
     echo "$t per module (hierarchical synthesis; a module's own cells, paths cut at its ports):"
     echo

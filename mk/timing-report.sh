@@ -23,6 +23,9 @@ summary() {
   local st secs cpu
   read -r st secs cpu _ 2>/dev/null < "$d/$t.flat.status" || { st=missing; secs=0; }
   cpu=${cpu:--}
+  # older status lines have no CPU figure: yosys' own from its log (abc not counted)
+  [[ $cpu == - && -f $d/$t.flat.log ]] && cpu=$(awk '/CPU: user/ { u = $0; sub(/.*CPU: user /, "", u); s = u; sub(/s .*/, "", u)
+    sub(/.*system /, "", s); sub(/s.*/, "", s); c = u + s } END { if (c != "") printf "%.1f", c; else print "-" }' "$d/$t.flat.log")
   if [[ $st != ok ]]; then echo "$t $b $top $st $secs - - - - - - - - - - - - - $cpu"; return; fi
   local area
   area=$(awk '/Chip area for module/ { a = $NF } END { printf "%.0f", a }' "$d/$t.flat.stat")

@@ -25,6 +25,7 @@
 # Output: one line per module and path kind:
 #   path MODULE KIND PS FROM TO      (PS = -1 when the module has no such path)
 #   info MODULE cells N ffs N loops N
+# -v BUG=swap_kinds plants a bug (r2r and i2r swapped) for the self-test's negative.
 # loops counts cells left unevaluated (a combinational cycle).
 
 BEGIN {
@@ -276,6 +277,7 @@ function endpoint(net, e, extra, name, tofl,   a, kk, t) {
     if (A[net, t, e] < NEG / 2) continue
     a = A[net, t, e] + extra
     kk = (t == 2) ? (tofl ? 1 : 3) : (tofl ? 2 : 4)
+    if (BUG == "swap_kinds") kk = (kk == 1) ? 2 : (kk == 2) ? 1 : kk  # planted bug (mk/timing-sta-test.sh)
     if (a > best[kk]) { best[kk] = a; bfrom[kk] = origin(net, t, e); bto[kk] = name }
   }
 }

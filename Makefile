@@ -70,6 +70,8 @@ help:
 	@echo "  make wave-png T=<test> [same variables]   render the same view to build/sim/<test>.<seed>/waves.png"
 	@echo "  make lint                   verilator -Wall and yosys synth of every block"
 	@echo "  make synth [B=<block>] [T=<target>]   yosys per target: cells, depth; netlist for MODE=netlist"
+	@echo "  make timing [B=<block>|T=<target>]   osu018 cells: area, flip-flops, paths in ps, fmax (build/timing/report.md)"
+	@echo "  make timing-check [B=|T=]    fails when a target misses the nominal clock (mk/clock.mk)"
 	@echo "  make bench                  simulation speed table, build/bench.json"
 	@echo "  make cp-hotspot             seed 001's ECM/E2CM hotspot experiment (MATRIX=seed|full)"
 	@echo "  make elite4-reports         fat-tree throughput/latency/breakdown reports"
@@ -314,6 +316,35 @@ synth: deps
 	@$(if $(SYNTH_TARGETS),,echo "make synth: B=$(B) has no co-simulation target"; exit 2)
 	@$(MAKE) -j$(JOBS) -k $(foreach t,$(SYNTH_TARGETS),$(BUILD)/synth/$(t).stat $(BUILD)/synth/$(t).modules) || true
 	@./mk/synth-report.sh $(foreach t,$(SYNTH_TARGETS),$(t):$(TOP_$(t)))
+
+# make timing: every target mapped onto the osu018 cells, area/flip-flops/paths
+# per target and per module (docs/timing.md); the nominal clock is mk/clock.mk.
+# T=<target ...> or B=<block> limits it. A result is kept until its sources change.
+include mk/clock.mk
+export NOMINAL_MHZ TIMING_MARGIN_PCT TIMING_KNOWN_FAIL
+TIMING_SEL = $(if $(T),$(T),$(if $(filter command line environment,$(origin B)),$(TARGETS_$(B)),$(TARGETS)))
+define TIMING_RULES
+$(BUILD)/timing/$(1).flat.status $(BUILD)/timing/$(1).hier.status: $(BUILD)/timing/$(1).%.status: \
+    $$(shell sed 's/^/.\//' rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f 2>/dev/null) $(BUILD)/mk/targets.mk mk/timing-synth.sh mk/timing-sta.awk
+	@./mk/timing-synth.sh $(1) $$*
+endef
+$(foreach t,$(TARGETS),$(eval $(call TIMING_RULES,$(t))))
+
+.PHONY: timing timing-results timing-check timing-test-targets
+TIMING_KINDS ?= flat hier
+timing-results:
+	@$(MAKE) -j$(JOBS) -k $(foreach t,$(TIMING_SEL),$(foreach k,$(TIMING_KINDS),$(BUILD)/timing/$(t).$(k).status)) || true
+
+timing: deps
+	@$(MAKE) timing-results
+	@./mk/timing-report.sh $(foreach t,$(TIMING_SEL),$(t):$(BLOCK_$(t)):$(TOP_$(t)))
+
+timing-check: deps
+	@$(MAKE) timing-results TIMING_KINDS=flat
+	@./mk/timing-check.sh $(TIMING_SEL)
+
+timing-test-targets:
+	@echo $(TIMING_TEST_TARGETS)
 
 bench: deps
 	@$(MAKE) -j$(JOBS) build

@@ -7,6 +7,7 @@ pkgs=(
   build-essential   # gcc, g++, make
   verilator         # RTL simulation and lint (5.006 on Debian 12)
   yosys             # synthesis and the gate-level netlist (0.23 on Debian 12)
+  qflow-tech-osu018 # osu018 0.18 um standard cells (liberty) for make timing
   gtkwave           # waveform viewer, fst2vcd
   libsystemc-dev    # SystemC top level
   libxml2-dev       # gluegen reads Verilator's XML

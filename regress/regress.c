@@ -13,6 +13,8 @@
  *   seeds  how many seeds: the test runs with seeds 1..seeds
  *   tags   comma-separated (smoke, nightly, negative, ...)
  *   extra  passed to the simulator; --test=X reuses test X's stimulus under this name
+ *   block "script": not a simulation; extra is a command (e.g. mk/timing-check.sh ...) run with
+ *          --name= --seed= --out= appended, which prints TEST PASSED / TEST FAILED like a simulator
  *
  * Each run gets build/regress/<name>.<seed>/ with its log. The summary ends
  * with "N passed, N failed"; JUnit XML and JSON go next to it.
@@ -100,8 +102,16 @@ static bool parse_ull(const char *s, unsigned long long *v) {
 }
 
 /* A negative names what must fire and when (WHAT@CYCLE, WHAT = an output
- * port, check:<id> or assert:<label>); NULL if v says so, else why not. */
-static const char *bad_expect(const char *v) {
+ * port, check:<id> or assert:<label>); NULL if v says so, else why not.
+ * A "script" test is no simulation and has no cycles: it names its check
+ * (KIND:ID, e.g. timing:common_arb_n5) and nothing else. */
+static const char *bad_expect(const char *v, bool script) {
+  if (script) {
+    const char *colon = strchr(v, ':');
+    if (!colon || colon == v || !colon[1] || strchr(v, '@'))
+      return "a script test names its check as KIND:ID (no @CYCLE: it simulates no cycles)";
+    return NULL;
+  }
   const char *at = strrchr(v, '@');
   unsigned long long c;
   if (!at) return "no @CYCLE: a negative names the cycle its failure must happen at";
@@ -154,7 +164,7 @@ static void read_testlist(const char *path) {
     bool expects = false;
     for (int i = 5; i < nt; i++) {
       if (!strncmp(tok[i], "--expect-fail=", 14)) {
-        const char *why = bad_expect(tok[i] + 14);
+        const char *why = bad_expect(tok[i] + 14, !strcmp(tok[1], "script"));
         expects = true;
         if (why) die("%s:%d: field 'extra args' (%s): %s", path, ln, tok[i], why);
       }
@@ -205,6 +215,17 @@ static void build_argv(const test_t *t, unsigned long long seed, const char *bin
   const char *mode = r && r->mode ? r->mode : NULL;
   const char *m = mode ? mode : extra_value(t, "--mode=");
   bool netlist = m && !strcmp(m, "netlist");
+  if (!strcmp(t->block, "script")) { /* a check that is no simulation: the extra args are the command */
+    for (int i = 0; i < t->n_extra; i++) argv[a++] = t->extra[i];
+    snprintf(store[k], 1100, "--name=%s", t->name);
+    argv[a++] = store[k++];
+    snprintf(store[k], 1100, "--seed=%u", seed);
+    argv[a++] = store[k++];
+    snprintf(store[k], 1100, "--out=%s", out_dir);
+    argv[a++] = store[k++];
+    argv[a] = NULL;
+    return;
+  }
   snprintf(store[k], 1100, "%s/%s_%ssim", bin_dir, t->block, netlist ? "netlist_" : "");
   argv[a++] = store[k++];
   if (!extra_value(t, "--test=")) {
@@ -561,7 +582,7 @@ static void check_sim_arg(const char *a) {
     if (!strncmp(a, owned[i][0], strlen(owned[i][0])))
       die("ARGS: '%s' is set with %s, not ARGS", a, owned[i][1]);
   if (!strncmp(a, "--expect-fail=", 14)) {
-    const char *why = bad_expect(a + 14);
+    const char *why = bad_expect(a + 14, false);
     if (why) die("ARGS: '%s': %s", a, why);
   } else if (strcmp(a, "--no-check")) {
     die("ARGS: '%s' is not a simulator option make sim passes (--expect-fail=WHAT@CYCLE, --no-check)", a);

@@ -1,0 +1,21 @@
+# The nominal clock, in one place (make timing, make timing-check, docs/timing.md).
+#
+# NOMINAL_MHZ is the clock every block must close in the osu018 timing flow
+# (docs/timing.md) with TIMING_MARGIN_PCT % of the period to spare: a target
+# closes when its worst path <= period * (100 - margin) / 100.
+NOMINAL_MHZ       ?= 250
+TIMING_MARGIN_PCT ?= 10
+
+# Targets known NOT to close the nominal clock today, each with its reason.
+# timing-check fails when a target outside this list stops closing, and also
+# when a listed target starts closing (then take it off the list).
+#   elite4_*: the allocator chains 32 sequential decisions in one cycle
+#             (docs/elite4.md section 10); the re-pipelining is issue 9 item 3.
+#   cp_*:     the quantiser's division and the feedback path (issue 9 item 6).
+#   common_crc32_b4: four byte updates chained through the keep_i muxes
+#             (docs/timing.md); no issue item yet.
+TIMING_KNOWN_FAIL := elite4_p8 elite4_p4 cp_q20_f8 cp_exp common_crc32_b4
+
+# The targets `make test` checks (they synthesise in seconds); `make regress
+# R=nightly` checks every target (regress/testlist, timing_nominal_clock).
+TIMING_TEST_TARGETS = $(TARGETS_common) cp_q20_f8

@@ -79,6 +79,7 @@ help:
 	@echo "  make formal [P=<proof>]     yosys-smtbmc BMC + k-induction of the RTL assertions (formal/proofs)"
 	@echo "  make mutate [B=<block>] [MAX=<n> SEED=<s>]   mutation testing: every edit of a model/RTL line must fail a smoke test"
 	@echo "  make coverage               RTL line/toggle and C line/branch coverage of the lockstep smoke tests: build/coverage/index.html"
+	@echo "  make format                 apply the one C style (.clang-format) to csim/ testbench/ regress/"
 	@echo "  make clean                  remove build/"
 
 deps:
@@ -172,9 +173,9 @@ $(BUILD)/asan/%.o: %.c | $(ALL_PORTS_H)
 # waves.c reads and writes FST with GTKWave's fstapi (linked in via verilated_fst_c)
 $(BUILD)/obj/testbench/waves.o $(BUILD)/asan/testbench/waves.o: CFLAGS += -isystem $(VERILATOR_ROOT)/include/gtkwave
 
-$(BUILD)/bin/gluegen: testbench/gluegen.c
+$(BUILD)/bin/gluegen: testbench/gluegen.c testbench/clock.h
 	@mkdir -p $(@D)
-	@$(CC) $(CFLAGS) $$(xml2-config --cflags) $< $$(xml2-config --libs) -o $@
+	@$(CC) $(CFLAGS) -Itestbench $$(xml2-config --cflags) $< $$(xml2-config --libs) -o $@
 
 $(BUILD)/bin/regress: regress/regress.c
 	@mkdir -p $(@D)
@@ -262,7 +263,7 @@ build-asan: $(ASAN_SIMS) $(ASAN_NETLIST_SIMS) $(BUILD)/bin/regress
 build-netlist: $(NETLIST_SIMS)
 
 # --- user targets --------------------------------------------------------------
-.PHONY: test lint unit regress sim waves wave-png synth bench mutate formal coverage clean
+.PHONY: test lint unit regress sim waves wave-png synth bench mutate formal coverage format clean
 
 # What CI runs (.ci/run): everything from a fresh clone.
 test: deps
@@ -363,6 +364,11 @@ mutate: deps
 # Coverage of the lockstep smoke tests (mk/coverage.sh); not part of make test.
 coverage: deps
 	@./mk/coverage.sh --jobs $(JOBS) $(BLOCKS)
+
+# One C style (.clang-format); `make lint` checks it.
+format:
+	@git ls-files -z -- 'csim/*.[ch]' 'testbench/*.[ch]' 'regress/*.[ch]' | xargs -0 clang-format -i
+	@echo "format: csim/ testbench/ regress/ follow .clang-format"
 
 clean:
 	rm -rf $(BUILD)

@@ -150,7 +150,7 @@ plot x with lines dt 2 lc rgb '#999999' title 'offered', \
   '$pd/n${n}_complement.dat' using 1:3 with linespoints pt 5 lw 2 title 'complement (i -> N-1-i)', \
   '$pd/n${n}_hotspot.dat' using 1:3 with linespoints pt 9 lw 2 title 'hotspot ($HOT_FRAC to node 0)'
 EOF
-    # a log axis cannot be linked: the ns axis gets the cycle axis' range x 2.5
+    # a log axis cannot be linked: the ns axis gets the cycle axis' range x 4 (ns per cycle at 250 MHz)
     local ylo yhi
     read -r ylo yhi < <(cat "$pd"/n"${n}"_*.dat | awk 'NR == 1 { lo = $4; hi = $5 } { if ($4 < lo) lo = $4; if ($5 > hi) hi = $5 }
       END { printf "%g %g\n", lo * 0.8, hi * 1.25 }')
@@ -160,11 +160,11 @@ set output '$pd/latency_n$n.svg'
 set title 'elite4 fat-tree, $n nodes: latency (created -> TAIL at destination) vs offered load'
 set xlabel 'offered load [flits/node/cycle]'
 set ylabel 'latency [cycles]'
-set y2label 'latency [ns at 400 MHz]'
+set y2label 'latency [ns at 250 MHz]'
 set logscale y
 set logscale y2
 set yrange [$ylo:$yhi]
-set y2range [$ylo*2.5:$yhi*2.5]
+set y2range [$ylo*4:$yhi*4]
 set ytics nomirror
 set y2tics
 set grid
@@ -235,7 +235,7 @@ summary_md() {
     echo "Seed $SEED; ${L}-flit packets (HEAD, $BODY body words, TAIL); hotspot: $HOT_FRAC of each node's packets to node 0;"
     echo "source queues of $SRC_QUEUE packets; 16 nodes $CYC16 and 64 nodes $CYC64 injection cycles per point,"
     echo "statistics over the last four fifths; every run drains (all packets delivered, tokens back) and passes the scoreboard."
-    echo "Switches: the elite4 C model (the RTL reproduces the points checked below). Clock 400 MHz (2.5 ns/cycle)."
+    echo "Switches: the elite4 C model (the RTL reproduces the points checked below). Clock 250 MHz (4 ns/cycle, testbench/clock.h)."
     [[ -n $wall ]] && echo "Wall time of the whole report: $wall s on $JOBS parallel jobs."
     echo
     echo "Files: \`sweep.csv\` (one row per run), \`saturation.csv\`, \`linkutil.csv\`, \`rtl_crosscheck.csv\`,"
@@ -246,9 +246,9 @@ summary_md() {
     echo
     echo "| nodes | traffic | accepted at offered ${LOADS##* } | peak accepted (at offered) | latency at offered ${LOADS%% *}: mean / p99 cycles | mean ns | injected -> TAIL mean cycles |"
     echo "|---:|---|---:|---:|---:|---:|---:|"
-    awk -F, 'NR > 1 { printf "| %s | %s | %.3f | %.3f (%.2f) | %.1f / %d | %.1f | %.1f |\n", $1, $2, $4, $5, $6, $8, $9, 2.5 * $8, $10 }' "$OUT/saturation.csv"
+    awk -F, 'NR > 1 { printf "| %s | %s | %.3f | %.3f (%.2f) | %.1f / %d | %.1f | %.1f |\n", $1, $2, $4, $5, $6, $8, $9, 4 * $8, $10 }' "$OUT/saturation.csv"
     echo
-    echo "Throughput is in flits per node per cycle (1 flit/cycle = 1.6 GB/s at 400 MHz); tokens are not counted."
+    echo "Throughput is in flits per node per cycle (1 flit/cycle = 1.0 GB/s at 250 MHz); tokens are not counted."
     echo
     echo "## Saturation vs packet size (offered 1.0)"
     echo

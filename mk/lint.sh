@@ -72,6 +72,30 @@ while read -r target block top gate params; do
   fi
 done < <(awk -v fmt=sh -f mk/targets.awk rtl/*/*.cosim)
 
+# one nominal clock: testbench/clock.h (simulation, reports) and mk/clock.mk (timing-check) agree
+mhz_h=$(awk '$1 == "#define" && $2 == "NETCOSIM_CLOCK_MHZ" { print $3 }' testbench/clock.h)
+ps_h=$(awk '$1 == "#define" && $2 == "NETCOSIM_CYCLE_PS" { sub(/ULL$/, "", $3); print $3 }' testbench/clock.h)
+mhz_mk=$(awk '$1 == "NOMINAL_MHZ" { print $3 }' mk/clock.mk)
+if [[ -z $mhz_h || $mhz_h != "$mhz_mk" || $((ps_h * mhz_h)) -ne 1000000 ]]; then
+  echo "CLOCK FAIL testbench/clock.h says ${mhz_h:-?} MHz / ${ps_h:-?} ps, mk/clock.mk NOMINAL_MHZ says ${mhz_mk:-?}"; fail=1
+else
+  echo "clock ok   $mhz_h MHz in testbench/clock.h and mk/clock.mk"
+fi
+
+# the project's files point only inside the project (docs/architecture.md, docs/conventions.md)
+if out=$(git ls-files -z | xargs -0 grep -nI -e '\.\./shared/' -e 'ARCHITECTURE\.md' -e 'CONVENTIONS\.md' -- 2>/dev/null | grep -v '^mk/lint.sh:'); then
+  echo "REFS FAIL  these lines point outside the project:"; echo "$out"; fail=1
+else
+  echo "refs ok    no file points outside the project"
+fi
+
+# one C style (.clang-format) for csim/, testbench/ and regress/
+if ! out=$(git ls-files -z -- 'csim/*.[ch]' 'testbench/*.[ch]' 'regress/*.[ch]' | xargs -0 clang-format --dry-run --Werror 2>&1); then
+  echo "FORMAT FAIL (fix with: make format)"; echo "$out" | grep -E '^[^ ].*(error|warning):' | head -20; fail=1
+else
+  echo "format ok  csim/ testbench/ regress/ follow .clang-format"
+fi
+
 # scoreboards judge models with their own code, never the models' (mk/scoreboard-lint.sh)
 ./mk/scoreboard-lint.sh || fail=1
 

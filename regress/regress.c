@@ -34,8 +34,8 @@
 #include <unistd.h>
 
 #define MAX_TESTS 512
-#define MAX_ARGS 32
-#define MAX_JOBS 8192
+#define MAX_ARGS  32
+#define MAX_JOBS  8192
 
 typedef struct {
   char name[96], block[48], tags[128];
@@ -51,7 +51,7 @@ typedef struct {
   unsigned seed;
   pid_t pid;
   double start, wall;
-  int status;        /* 0 pass, 1 fail */
+  int status; /* 0 pass, 1 fail */
   char reason[512];
   unsigned long long cycles;
   char dir[512];
@@ -137,7 +137,8 @@ static void read_testlist(const char *path) {
   int ln = 0;
   while (fgets(line, sizeof line, f)) {
     ln++;
-    if (!strchr(line, '\n') && !feof(f)) die("%s:%d: line longer than %zu characters", path, ln, sizeof line - 2);
+    if (!strchr(line, '\n') && !feof(f))
+      die("%s:%d: line longer than %zu characters", path, ln, sizeof line - 2);
     char *hash = strchr(line, '#');
     if (hash) *hash = 0;
     char *tok[6 + MAX_ARGS];
@@ -219,7 +220,7 @@ static void build_argv(const test_t *t, unsigned long long seed, const char *bin
     for (int i = 0; i < t->n_extra; i++) argv[a++] = t->extra[i];
     snprintf(store[k], 1100, "--name=%s", t->name);
     argv[a++] = store[k++];
-    snprintf(store[k], 1100, "--seed=%u", seed);
+    snprintf(store[k], 1100, "--seed=%llu", seed);
     argv[a++] = store[k++];
     snprintf(store[k], 1100, "--out=%s", out_dir);
     argv[a++] = store[k++];
@@ -291,7 +292,8 @@ static bool file_equals(const char *path, const char *text) {
 /* A fresh directory for a run: nothing of an earlier run with other options
  * (a view, a trace, a picture) can be mistaken for this one's. */
 static void fresh_run_dir(const char *dir, const char *stamp) {
-  static const char *const stale[] = {"view.gtkw", "waves.fst", "waves.png", "waves.gtkwave.log", "log", "options"};
+  static const char *const stale[] = {"view.gtkw",         "waves.fst", "waves.png",
+                                      "waves.gtkwave.log", "log",       "options"};
   char p[1200];
   mkdir_p(dir);
   for (size_t i = 0; i < sizeof stale / sizeof *stale; i++) {
@@ -322,8 +324,8 @@ static void list_similar(const char *name) {
 /* --run: one test, output to the terminal, exit status of the simulator.
  * view: NULL = run it; "gtkwave"/"png" = make sure the run's view exists and
  * is this option set's (rerun with a trace otherwise), then open or render it. */
-static int run_one(const char *name, const run_req_t *r, const char *bin_dir, const char *out, const char *view,
-                   const char *testlist, bool check_only) {
+static int run_one(const char *name, const run_req_t *r, const char *bin_dir, const char *out,
+                   const char *view, const char *testlist, bool check_only) {
   int i = find_test(name);
   if (i < 0) {
     fprintf(stderr, "regress: %s%s: no test of that name in %s\n", opt_name("--run ", "T="), name, testlist);
@@ -339,9 +341,11 @@ static int run_one(const char *name, const run_req_t *r, const char *bin_dir, co
   const char *ef = extra_value(t, "--expect-fail=");
   for (int k = 0; k < r->n_args; k++)
     if (!strncmp(r->args[k], "--expect-fail=", 14)) ef = r->args[k] + 14;
-  if (ef && strncmp(ef, "check:", 6) && strncmp(ef, "assert:", 7) && (!strcmp(m, "model") || !strcmp(m, "rtl")))
+  if (ef && strncmp(ef, "check:", 6) && strncmp(ef, "assert:", 7) &&
+      (!strcmp(m, "model") || !strcmp(m, "rtl")))
     die("%s expects the lockstep mismatch --expect-fail=%s, which mode %s cannot produce (it compares "
-        "nothing): run it without %s", name, ef, m, opt_name("--mode", "MODE="));
+        "nothing): run it without %s",
+        name, ef, m, opt_name("--mode", "MODE="));
   if (view && !strcmp(m, "model"))
     die("mode model runs no RTL, so there is no waveform: use %slockstep (or rtl, netlist)",
         opt_name("--mode ", "MODE="));
@@ -432,8 +436,10 @@ static void read_log(job_t *j) {
   }
   fclose(f);
   if (passed && j->status == 0) return;
-  if (j->status == 0) j->status = 1; /* exit 0 without TEST PASSED */
-  else if (passed) snprintf(j->reason, sizeof j->reason, "TEST PASSED but exit status nonzero");
+  if (j->status == 0)
+    j->status = 1; /* exit 0 without TEST PASSED */
+  else if (passed)
+    snprintf(j->reason, sizeof j->reason, "TEST PASSED but exit status nonzero");
 }
 
 /* Failure buckets group reasons that differ only in numbers. */
@@ -453,21 +459,24 @@ static void bucket_key(const char *r, char *k, size_t n) {
 static void xml_escape(FILE *f, const char *s) {
   for (; *s; s++) {
     switch (*s) {
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '&': fputs("&amp;", f); break;
-    case '"': fputs("&quot;", f); break;
-    default:
-      if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t') fputc(*s, f);
+      case '<': fputs("&lt;", f); break;
+      case '>': fputs("&gt;", f); break;
+      case '&': fputs("&amp;", f); break;
+      case '"': fputs("&quot;", f); break;
+      default:
+        if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t') fputc(*s, f);
     }
   }
 }
 
 static void json_escape(FILE *f, const char *s) {
   for (; *s; s++) {
-    if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-    else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
-    else fputc(*s, f);
+    if (*s == '"' || *s == '\\')
+      fprintf(f, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20)
+      fprintf(f, "\\u%04x", *s);
+    else
+      fputc(*s, f);
   }
 }
 
@@ -480,17 +489,18 @@ static void write_reports(const char *out, const char *tag, const char *shard, d
   FILE *f = fopen(path, "w");
   if (!f) die("cannot write %s", path);
   fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
-  fprintf(f, "<testsuite name=\"netcosim.%s\" tests=\"%d\" failures=\"%d\" errors=\"0\" time=\"%.3f\">\n", tag,
-          n_jobs, failed, wall);
+  fprintf(f, "<testsuite name=\"netcosim.%s\" tests=\"%d\" failures=\"%d\" errors=\"0\" time=\"%.3f\">\n",
+          tag, n_jobs, failed, wall);
   for (int i = 0; i < n_jobs; i++) {
     const job_t *j = &jobs[i];
     const test_t *t = &tests[j->test];
-    fprintf(f, "  <testcase classname=\"netcosim.%s\" name=\"%s.%u\" time=\"%.3f\">", t->block, t->name, j->seed,
-            j->wall);
+    fprintf(f, "  <testcase classname=\"netcosim.%s\" name=\"%s.%u\" time=\"%.3f\">", t->block, t->name,
+            j->seed, j->wall);
     if (j->status) {
       fprintf(f, "\n    <failure message=\"");
       xml_escape(f, j->reason);
-      fprintf(f, "\">rerun: make sim T=%s SEED=%u WAVES=1&#10;log: %s/log</failure>\n  ", t->name, j->seed, j->dir);
+      fprintf(f, "\">rerun: make sim T=%s SEED=%u WAVES=1&#10;log: %s/log</failure>\n  ", t->name, j->seed,
+              j->dir);
     }
     fprintf(f, "</testcase>\n");
   }
@@ -500,16 +510,20 @@ static void write_reports(const char *out, const char *tag, const char *shard, d
   snprintf(path, sizeof path, "%s/summary.json", out);
   f = fopen(path, "w");
   if (!f) die("cannot write %s", path);
-  fprintf(f, "{\n  \"tag\": \"%s\", \"shard\": \"%s\", \"passed\": %d, \"failed\": %d, \"wall_s\": %.3f,\n  \"runs\": [\n",
+  fprintf(f,
+          "{\n  \"tag\": \"%s\", \"shard\": \"%s\", \"passed\": %d, \"failed\": %d, \"wall_s\": %.3f,\n  "
+          "\"runs\": [\n",
           tag, shard, n_jobs - failed, failed, wall);
   for (int i = 0; i < n_jobs; i++) {
     const job_t *j = &jobs[i];
     const test_t *t = &tests[j->test];
-    fprintf(f, "    {\"test\": \"%s\", \"block\": \"%s\", \"seed\": %u, \"status\": \"%s\", \"cycles\": %llu, "
-            "\"wall_s\": %.3f, \"log\": \"%s/log\", \"reason\": \"", t->name, t->block, j->seed,
-            j->status ? "failed" : "passed", j->cycles, j->wall, j->dir);
+    fprintf(f,
+            "    {\"test\": \"%s\", \"block\": \"%s\", \"seed\": %u, \"status\": \"%s\", \"cycles\": %llu, "
+            "\"wall_s\": %.3f, \"log\": \"%s/log\", \"reason\": \"",
+            t->name, t->block, j->seed, j->status ? "failed" : "passed", j->cycles, j->wall, j->dir);
     json_escape(f, j->reason);
-    fprintf(f, "\", \"rerun\": \"make sim T=%s SEED=%u WAVES=1\"}%s\n", t->name, j->seed, i + 1 < n_jobs ? "," : "");
+    fprintf(f, "\", \"rerun\": \"make sim T=%s SEED=%u WAVES=1\"}%s\n", t->name, j->seed,
+            i + 1 < n_jobs ? "," : "");
   }
   fprintf(f, "  ]\n}\n");
   fclose(f);
@@ -528,7 +542,9 @@ static void print_summary(void) {
       if (jobs[i].cycles > maxc) maxc = jobs[i].cycles;
       wall += jobs[i].wall;
     }
-    if (total) printf("%-40s %8d %6d %12llu %9.2f%s\n", tests[t].name, pass, total, maxc, wall, pass == total ? "" : "  FAIL");
+    if (total)
+      printf("%-40s %8d %6d %12llu %9.2f%s\n", tests[t].name, pass, total, maxc, wall,
+             pass == total ? "" : "  FAIL");
   }
   /* failure buckets */
   bool *done = calloc((size_t)n_jobs, 1);
@@ -549,8 +565,9 @@ static void print_summary(void) {
       bucket_key(jobs[j].reason, kj, sizeof kj);
       if (strcmp(ki, kj)) continue;
       done[j] = true;
-      printf("  %s.%u: %s\n    rerun: make sim T=%s SEED=%u WAVES=1    log: %s/log\n", tests[jobs[j].test].name,
-             jobs[j].seed, jobs[j].reason, tests[jobs[j].test].name, jobs[j].seed, jobs[j].dir);
+      printf("  %s.%u: %s\n    rerun: make sim T=%s SEED=%u WAVES=1    log: %s/log\n",
+             tests[jobs[j].test].name, jobs[j].seed, jobs[j].reason, tests[jobs[j].test].name, jobs[j].seed,
+             jobs[j].dir);
     }
   }
   free(done);
@@ -558,7 +575,8 @@ static void print_summary(void) {
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: regress --tag TAG [--jobs N] [--shard K/N] [--timeout S] [--bin-dir D] [--out D] [--testlist F]\n"
+          "usage: regress --tag TAG [--jobs N] [--shard K/N] [--timeout S] [--bin-dir D] [--out D] "
+          "[--testlist F]\n"
           "         a tagged regression from the testlist (smoke, nightly, negative, netlist): table,\n"
           "         failure buckets, OUT/junit.xml, OUT/summary.json; exit 0 all passed, 1 a run failed\n"
           "       regress --run NAME [--seed N] [--cycles N] [--mode lockstep|netlist|model|rtl] [--bug B]\n"
@@ -575,8 +593,8 @@ static void usage(FILE *f) {
  * way to set each, so the rerun line is unambiguous. */
 static void check_sim_arg(const char *a) {
   static const char *const owned[][2] = {
-      {"--seed", "SEED="},   {"--cycles", "CYCLES="}, {"--mode", "MODE="}, {"--inject-bug", "BUG="},
-      {"--trace", "WAVES=1"}, {"--name", "T="},       {"--test", "T="},    {"--out", "(fixed)"},
+      {"--seed", "SEED="},    {"--cycles", "CYCLES="}, {"--mode", "MODE="}, {"--inject-bug", "BUG="},
+      {"--trace", "WAVES=1"}, {"--name", "T="},        {"--test", "T="},    {"--out", "(fixed)"},
   };
   for (size_t i = 0; i < sizeof owned / sizeof *owned; i++)
     if (!strncmp(a, owned[i][0], strlen(owned[i][0])))
@@ -600,41 +618,77 @@ int main(int argc, char **argv) {
   unsigned long long x;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
-    if (!strcmp(a, "--waves")) { rq.waves = true; continue; }
-    if (!strcmp(a, "--make")) { from_make = true; continue; }
-    if (!strcmp(a, "--check")) { check_only = true; continue; }
-    if (strncmp(a, "--", 2)) { usage(stderr); die("unexpected argument '%s'", a); }
-    if (!v) { usage(stderr); die("%s needs a value", a); }
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    }
+    if (!strcmp(a, "--waves")) {
+      rq.waves = true;
+      continue;
+    }
+    if (!strcmp(a, "--make")) {
+      from_make = true;
+      continue;
+    }
+    if (!strcmp(a, "--check")) {
+      check_only = true;
+      continue;
+    }
+    if (strncmp(a, "--", 2)) {
+      usage(stderr);
+      die("unexpected argument '%s'", a);
+    }
+    if (!v) {
+      usage(stderr);
+      die("%s needs a value", a);
+    }
     i++;
-    if (!strcmp(a, "--tag")) tag = v;
-    else if (!strcmp(a, "--run")) run = v;
-    else if (!strcmp(a, "--seed")) seed_s = v;
-    else if (!strcmp(a, "--cycles")) rq.cycles = *v ? v : NULL;
-    else if (!strcmp(a, "--mode")) rq.mode = *v ? v : NULL;
-    else if (!strcmp(a, "--bug")) rq.bug = *v ? v : NULL;
-    else if (!strcmp(a, "--args")) args_s = v;
-    else if (!strcmp(a, "--view")) view = v;
+    if (!strcmp(a, "--tag"))
+      tag = v;
+    else if (!strcmp(a, "--run"))
+      run = v;
+    else if (!strcmp(a, "--seed"))
+      seed_s = v;
+    else if (!strcmp(a, "--cycles"))
+      rq.cycles = *v ? v : NULL;
+    else if (!strcmp(a, "--mode"))
+      rq.mode = *v ? v : NULL;
+    else if (!strcmp(a, "--bug"))
+      rq.bug = *v ? v : NULL;
+    else if (!strcmp(a, "--args"))
+      args_s = v;
+    else if (!strcmp(a, "--view"))
+      view = v;
     else if (!strcmp(a, "--jobs")) {
       if (!parse_ull(v, &x) || !x || x > 1024) die("--jobs '%s': expected a count from 1 to 1024", v);
       jobs_max = (unsigned)x;
     } else if (!strcmp(a, "--timeout")) {
       if (!parse_ull(v, &x) || !x || x > 1000000) die("--timeout '%s': expected seconds, 1 to 1000000", v);
       timeout = (unsigned)x;
-    } else if (!strcmp(a, "--shard")) shard = v;
-    else if (!strcmp(a, "--bin-dir")) bin_dir = v;
-    else if (!strcmp(a, "--out")) out = v;
-    else if (!strcmp(a, "--testlist")) testlist = v;
-    else { usage(stderr); die("unknown argument '%s'", a); }
+    } else if (!strcmp(a, "--shard"))
+      shard = v;
+    else if (!strcmp(a, "--bin-dir"))
+      bin_dir = v;
+    else if (!strcmp(a, "--out"))
+      out = v;
+    else if (!strcmp(a, "--testlist"))
+      testlist = v;
+    else {
+      usage(stderr);
+      die("unknown argument '%s'", a);
+    }
   }
   if (tag && run) die("give --tag or --run, not both");
-  if (!tag && !run) { usage(stderr); die("give --tag TAG or --run NAME"); }
+  if (!tag && !run) {
+    usage(stderr);
+    die("give --tag TAG or --run NAME");
+  }
 
   /* make variables (and their options), validated before anything runs */
   rq.seed = 1;
   if (seed_s && *seed_s && !parse_ull(seed_s, &rq.seed))
-    die("%s'%s': expected an unsigned decimal integer (0 to 18446744073709551615)", opt_name("--seed ", "SEED="),
-        seed_s);
+    die("%s'%s': expected an unsigned decimal integer (0 to 18446744073709551615)",
+        opt_name("--seed ", "SEED="), seed_s);
   if (rq.cycles && (!parse_ull(rq.cycles, &x) || !x))
     die("%s'%s': expected a positive decimal integer", opt_name("--cycles ", "CYCLES="), rq.cycles);
   if (rq.mode && strcmp(rq.mode, "lockstep") && strcmp(rq.mode, "netlist") && strcmp(rq.mode, "model") &&
@@ -644,7 +698,8 @@ int main(int argc, char **argv) {
     for (const char *p = rq.bug; *p; p++)
       if (!isalnum((unsigned char)*p) && *p != '_')
         die("%s'%s': a planted bug's name (letters, digits, _)", opt_name("--bug ", "BUG="), rq.bug);
-  if (view && strcmp(view, "gtkwave") && strcmp(view, "png")) die("--view '%s': expected gtkwave or png", view);
+  if (view && strcmp(view, "gtkwave") && strcmp(view, "png"))
+    die("--view '%s': expected gtkwave or png", view);
   if (args_s) {
     static char args_buf[2048];
     if (strlen(args_s) >= sizeof args_buf) die("ARGS: too long");
@@ -661,7 +716,8 @@ int main(int argc, char **argv) {
   size_t k = 0;
   if (rq.mode) k += (size_t)snprintf(rq.vars + k, sizeof rq.vars - k, "%sMODE=%s", k ? " " : "", rq.mode);
   if (rq.bug) k += (size_t)snprintf(rq.vars + k, sizeof rq.vars - k, "%sBUG=%s", k ? " " : "", rq.bug);
-  if (rq.cycles) k += (size_t)snprintf(rq.vars + k, sizeof rq.vars - k, "%sCYCLES=%s", k ? " " : "", rq.cycles);
+  if (rq.cycles)
+    k += (size_t)snprintf(rq.vars + k, sizeof rq.vars - k, "%sCYCLES=%s", k ? " " : "", rq.cycles);
   if (rq.n_args) {
     k += (size_t)snprintf(rq.vars + k, sizeof rq.vars - k, "%sARGS='", k ? " " : "");
     for (int i = 0; i < rq.n_args; i++)
@@ -745,8 +801,9 @@ int main(int argc, char **argv) {
                  j->wall >= timeout ? " (timeout)" : "");
       running--;
       finished++;
-      printf("[%*d/%d] %s %s.%u  %.2fs%s%s\n", n_jobs >= 100 ? 3 : 2, finished, n_jobs, j->status ? "FAIL" : "pass",
-             tests[j->test].name, j->seed, j->wall, j->status ? "  " : "", j->status ? j->reason : "");
+      printf("[%*d/%d] %s %s.%u  %.2fs%s%s\n", n_jobs >= 100 ? 3 : 2, finished, n_jobs,
+             j->status ? "FAIL" : "pass", tests[j->test].name, j->seed, j->wall, j->status ? "  " : "",
+             j->status ? j->reason : "");
     }
   }
   double wall = now_s() - t0;

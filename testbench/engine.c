@@ -22,15 +22,16 @@
 
 #include "waves.h"
 
-#define CYCLE_NS 2.5 /* nominal 400 MHz */
+#include "clock.h"
+#define CYCLE_NS NETCOSIM_CYCLE_NS
 
 typedef enum { FAIL_NONE, FAIL_MISMATCH, FAIL_CHECK, FAIL_FINISH, FAIL_ASSERT, FAIL_SETUP } fail_kind_t;
 
 typedef struct {
   fail_kind_t kind;
-  uint64_t cycle;          /* failing cycle */
-  int port;                /* first mismatching output */
-  char what[128];          /* what failed: output port, check:<id> or assert:<label> */
+  uint64_t cycle; /* failing cycle */
+  int port;       /* first mismatching output */
+  char what[128]; /* what failed: output port, check:<id> or assert:<label> */
   char msg[1024];
   uint64_t cycles_run;
   double wall_s;
@@ -132,8 +133,8 @@ typedef struct {
 /* Runs cycles [0, stop_after]; traces the RTL from trace_from when trace_path
  * is set (and records the model's outputs from there in rec, if not NULL).
  * quiet: no per-failure printing (used for the waveform rerun). */
-static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace_from,
-                     uint64_t stop_after, bool quiet, model_rec_t *rec, run_result_t *res) {
+static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace_from, uint64_t stop_after,
+                     bool quiet, model_rec_t *rec, run_result_t *res) {
   const cosim_test_t *t = o->test;
   const cosim_glue_t *g = t->target->glue;
   const cosim_model_ops_t *mo = &t->target->model;
@@ -145,8 +146,7 @@ static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace
     ro = o->mode == MODE_NETLIST ? g->netlist : &g->rtl;
     if (!ro) {
       res->kind = FAIL_SETUP;
-      snprintf(res->msg, sizeof res->msg,
-               "target %s has no netlist build (run 'make synth' first)", g->name);
+      snprintf(res->msg, sizeof res->msg, "target %s has no netlist build (run 'make synth' first)", g->name);
       return;
     }
   }
@@ -208,7 +208,8 @@ static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace
       snprintf(res->what, sizeof res->what, "assert:%s", label);
       snprintf(res->msg, sizeof res->msg, "assertion %s failed at cycle %" PRIu64 " (%s)", label, c,
                o->mode == MODE_NETLIST ? "netlist" : "rtl");
-      if (!quiet) printf("ASSERTION FAILED at cycle %" PRIu64 " (%.1f ns): %s\n", c, (double)c * CYCLE_NS, label);
+      if (!quiet)
+        printf("ASSERTION FAILED at cycle %" PRIu64 " (%.1f ns): %s\n", c, (double)c * CYCLE_NS, label);
       c++;
       break;
     }
@@ -217,8 +218,7 @@ static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace
     if (model && rtl && memcmp(out_m, out_r, g->out_size) != 0) {
       for (unsigned i = 0; i < g->n_out; i++) {
         const cosim_port_t *p = &g->out_ports[i];
-        if (p->cond >= 0 &&
-            cosim_port_get(&g->out_ports[p->cond], out_m) != (uint64_t)p->cond_value)
+        if (p->cond >= 0 && cosim_port_get(&g->out_ports[p->cond], out_m) != (uint64_t)p->cond_value)
           continue; /* annotated don't-care this cycle */
         if (port_equal(p, out_m, out_r)) continue;
         if (res->kind == FAIL_NONE) {
@@ -241,11 +241,13 @@ static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace
             char e[160], a[160];
             port_fmt(p, out_m, e, sizeof e);
             port_fmt(p, out_r, a, sizeof a);
-            bool skip = p->cond >= 0 &&
-                        cosim_port_get(&g->out_ports[p->cond], out_m) != (uint64_t)p->cond_value;
+            bool skip =
+                p->cond >= 0 && cosim_port_get(&g->out_ports[p->cond], out_m) != (uint64_t)p->cond_value;
             printf("  %-16s expected (model) %-20s actual (%s) %-20s%s\n", p->name, e,
                    o->mode == MODE_NETLIST ? "netlist" : "rtl", a,
-                   skip ? "  (not compared this cycle)" : port_equal(p, out_m, out_r) ? "" : "  <-- differs");
+                   skip                          ? "  (not compared this cycle)"
+                   : port_equal(p, out_m, out_r) ? ""
+                                                 : "  <-- differs");
           }
           uint64_t first = c + 1 >= hist_n ? c + 1 - hist_n : 0;
           printf("  inputs of the last %" PRIu64 " cycles:\n", c - first + 1);
@@ -265,7 +267,8 @@ static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace
       res->cycle = c;
       snprintf(res->what, sizeof res->what, "check:%s", cm.id[0] ? cm.id : "unnamed");
       snprintf(res->msg, sizeof res->msg, "check failed at cycle %" PRIu64 ": %s", c, cm.text);
-      if (!quiet) printf("CHECK FAILED at cycle %" PRIu64 " (%.1f ns): %s\n", c, (double)c * CYCLE_NS, cm.text);
+      if (!quiet)
+        printf("CHECK FAILED at cycle %" PRIu64 " (%.1f ns): %s\n", c, (double)c * CYCLE_NS, cm.text);
       c++;
       break;
     }
@@ -278,8 +281,10 @@ static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace
   }
   res->cycles_run = c;
   if (ended_early && !quiet && res->kind == FAIL_NONE)
-    printf("note: the test's stimulus ended after %" PRIu64 " of the %" PRIu64 " cycles asked for\n", c, o->cycles);
-  if (res->kind == FAIL_NONE && c < stop_after && t->finish && !o->no_check && (model || rtl) && !t->finish(ctx, c, &cm)) {
+    printf("note: the test's stimulus ended after %" PRIu64 " of the %" PRIu64 " cycles asked for\n", c,
+           o->cycles);
+  if (res->kind == FAIL_NONE && c < stop_after && t->finish && !o->no_check && (model || rtl) &&
+      !t->finish(ctx, c, &cm)) {
     res->kind = FAIL_FINISH;
     res->cycle = c;
     snprintf(res->what, sizeof res->what, "check:%s", cm.id[0] ? cm.id : "unnamed");
@@ -290,7 +295,12 @@ static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace
 
   if (rtl) ro->destroy(rtl); /* closes the trace */
   if (model) mo->destroy(model);
-  free(in); free(out_m); free(out_r); free(prev); free(hist); free(ctx);
+  free(in);
+  free(out_m);
+  free(out_r);
+  free(prev);
+  free(hist);
+  free(ctx);
 }
 
 /* --- the whole test: run, waveform on failure, expectation, verdict ------- */
@@ -307,15 +317,16 @@ static int mkdir_p(const char *path) {
   return mkdir(tmp, 0777) && errno != EEXIST ? -1 : 0;
 }
 
-
 /* The rerun line repeats every option that made this run (make variables
  * from make sim, or the whole command line). */
 static void print_rerun(const sim_opts_t *o, const char *name, bool waves) {
   waves = waves && uses_rtl(o->mode); /* mode model has nothing to trace */
   const char *v = o->rerun_vars && *o->rerun_vars ? o->rerun_vars : NULL;
-  if (o->rerun) printf("rerun: %s%s\n", o->rerun, waves ? " --trace" : "");
-  else printf("rerun: make sim T=%s SEED=%" PRIu64 "%s%s%s\n", name, o->seed, v ? " " : "", v ? v : "",
-              waves ? " WAVES=1" : "");
+  if (o->rerun)
+    printf("rerun: %s%s\n", o->rerun, waves ? " --trace" : "");
+  else
+    printf("rerun: make sim T=%s SEED=%" PRIu64 "%s%s%s\n", name, o->seed, v ? " " : "", v ? v : "",
+           waves ? " WAVES=1" : "");
 }
 
 /* MODE=model / MODE=rtl run one side against the test's scoreboard: say what
@@ -334,7 +345,8 @@ static void print_verdict(const sim_opts_t *o, bool failed, fail_kind_t kind) {
            o->bug ? "; planted bug: " : "", o->bug ? o->bug_name : "");
   } else if (!failed) {
     printf("verdict: %s alone passes the test's scoreboard: if the lockstep fails, suspect the %s "
-           "(MODE=%s runs it against the same scoreboard)\n", side, other, model ? "rtl" : "model");
+           "(MODE=%s runs it against the same scoreboard)\n",
+           side, other, model ? "rtl" : "model");
   }
 }
 
@@ -382,7 +394,8 @@ int sim_run(const sim_opts_t *o) {
   bool has_model = false;
 
   run_result_t r;
-  run_once(o, can_trace && o->trace_path ? (merge ? tmp : fst) : NULL, 0, UINT64_MAX, false, merge ? &rec : NULL, &r);
+  run_once(o, can_trace && o->trace_path ? (merge ? tmp : fst) : NULL, 0, UINT64_MAX, false,
+           merge ? &rec : NULL, &r);
   double rate = r.wall_s > 0 ? (double)r.cycles_run / r.wall_s : 0;
   printf("cycles: %" PRIu64 "  wall: %.3f s  rate: %.0f cycles/s\n", r.cycles_run, r.wall_s, rate);
 
@@ -398,7 +411,8 @@ int sim_run(const sim_opts_t *o) {
     run_result_t r2;
     rec.n = 0;
     /* a final-check failure needs the whole run again, to reach the check */
-    run_once(o, merge ? tmp : fst, from, r.kind == FAIL_FINISH ? UINT64_MAX : r.cycle, true, merge ? &rec : NULL, &r2);
+    run_once(o, merge ? tmp : fst, from, r.kind == FAIL_FINISH ? UINT64_MAX : r.cycle, true,
+             merge ? &rec : NULL, &r2);
     traced = true;
     if (merge) has_model = finish_trace(g, tmp, fst, &rec);
     if (r2.kind != r.kind || r2.cycle != r.cycle)
@@ -408,11 +422,11 @@ int sim_run(const sim_opts_t *o) {
   free(rec.outs);
   const char *v = o->rerun_vars && *o->rerun_vars ? o->rerun_vars : NULL;
   if (traced) {
-    if (waves_write_view(view, fst, g, name, o->seed, failed ? &r.cycle : NULL, failed ? r.port : -1, has_model,
-                         failed ? r.msg : NULL) == 0) {
+    if (waves_write_view(view, fst, g, name, o->seed, failed ? &r.cycle : NULL, failed ? r.port : -1,
+                         has_model, failed ? r.msg : NULL) == 0) {
       printf("waves: %s%s\n", fst, has_model ? "  (model's expected outputs under model.*)" : "");
-      printf("view:  gtkwave %s   (or: make waves T=%s SEED=%" PRIu64 "%s%s; make wave-png ... for a PNG)\n", view,
-             name, o->seed, v ? " " : "", v ? v : "");
+      printf("view:  gtkwave %s   (or: make waves T=%s SEED=%" PRIu64 "%s%s; make wave-png ... for a PNG)\n",
+             view, name, o->seed, v ? " " : "", v ? v : "");
     }
   } else if (failed && !expected && !can_trace) {
     printf("no waveform: mode '%s' has no RTL to trace; rerun without MODE (lockstep) for one\n",
@@ -422,8 +436,8 @@ int sim_run(const sim_opts_t *o) {
 
   if (expected) {
     if (!failed) {
-      printf("TEST FAILED: expected a failure of %s at cycle %" PRIu64 " but the run passed\n", o->expect_what,
-             o->expect_cycle);
+      printf("TEST FAILED: expected a failure of %s at cycle %" PRIu64 " but the run passed\n",
+             o->expect_what, o->expect_cycle);
       print_rerun(o, name, false);
       return 1;
     }
@@ -443,7 +457,8 @@ int sim_run(const sim_opts_t *o) {
     printf("TEST FAILED: %s\n", r.msg);
     return 1;
   }
-  if (o->mode == MODE_STIMULUS) printf("note: stimulus only (a benchmark baseline): nothing was simulated or checked\n");
+  if (o->mode == MODE_STIMULUS)
+    printf("note: stimulus only (a benchmark baseline): nothing was simulated or checked\n");
   printf("TEST PASSED\n");
   return 0;
 }

@@ -22,17 +22,18 @@
 
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
+#include "clock.h"
 
-#define MAX_PORTS 512
+#define MAX_PORTS  512
 #define MAX_PARAMS 64
 
 typedef struct {
   char name[128];
   unsigned width;
   int is_input;
-  int cond;        /* outputs: index into outputs of the gating port, -1 */
+  int cond; /* outputs: index into outputs of the gating port, -1 */
   int cond_value;
-  unsigned lanes;  /* from a `lanes` line; 0 = none (one lane if <= 64 bits) */
+  unsigned lanes; /* from a `lanes` line; 0 = none (one lane if <= 64 bits) */
 } port_t;
 
 typedef struct {
@@ -58,9 +59,7 @@ static void die(const char *fmt, ...) {
   exit(1);
 }
 
-static char *attr(xmlNodePtr n, const char *name) {
-  return (char *)xmlGetProp(n, (const xmlChar *)name);
-}
+static char *attr(xmlNodePtr n, const char *name) { return (char *)xmlGetProp(n, (const xmlChar *)name); }
 
 /* Width of a dtype id: basicdtype with left/right, or 1 bit without. */
 static unsigned dtype_width(xmlXPathContextPtr xp, const char *id, const char *port) {
@@ -72,7 +71,8 @@ static unsigned dtype_width(xmlXPathContextPtr xp, const char *id, const char *p
   xmlNodePtr n = r->nodesetval->nodeTab[0];
   if (strcmp((const char *)n->name, "basicdtype") != 0)
     die("port '%s' has type <%s>: top-level ports of co-simulated blocks must be flat "
-        "logic vectors (see CONVENTIONS.md)", port, (const char *)n->name);
+        "logic vectors (see docs/conventions.md)",
+        port, (const char *)n->name);
   char *l = attr(n, "left"), *rr = attr(n, "right");
   unsigned w = 1;
   if (l && rr) {
@@ -99,10 +99,8 @@ static void read_xml(const char *path) {
   xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
   if (!doc) die("cannot parse %s", path);
   xmlXPathContextPtr xp = xmlXPathNewContext(doc);
-  xmlXPathObjectPtr mods =
-      xmlXPathEvalExpression((const xmlChar *)"//netlist/module[@topModule='1']", xp);
-  if (!mods || !mods->nodesetval || mods->nodesetval->nodeNr != 1)
-    die("%s: no unique top module", path);
+  xmlXPathObjectPtr mods = xmlXPathEvalExpression((const xmlChar *)"//netlist/module[@topModule='1']", xp);
+  if (!mods || !mods->nodesetval || mods->nodesetval->nodeNr != 1) die("%s: no unique top module", path);
   xmlNodePtr m = mods->nodesetval->nodeTab[0];
   char *mn = attr(m, "name");
   snprintf(top, sizeof top, "%s", mn);
@@ -127,7 +125,10 @@ static void read_xml(const char *path) {
       unsigned w = dtype_width(xp, dt, name);
       if (strcmp(name, "clk_i") == 0 || strcmp(name, "rst_ni") == 0) {
         if (!is_in || w != 1) die("'%s' must be a 1-bit input", name);
-        if (name[0] == 'c') have_clk = 1; else have_rst = 1;
+        if (name[0] == 'c')
+          have_clk = 1;
+        else
+          have_rst = 1;
       } else {
         if (n_in == MAX_PORTS || n_out == MAX_PORTS) die("more than %d ports", MAX_PORTS);
         port_t *p = is_in ? &in_ports[n_in++] : &out_ports[n_out++];
@@ -137,10 +138,13 @@ static void read_xml(const char *path) {
         p->cond = -1;
       }
     }
-    xmlFree(name); xmlFree(dir); xmlFree(dt); xmlFree(isparam);
+    xmlFree(name);
+    xmlFree(dir);
+    xmlFree(dt);
+    xmlFree(isparam);
   }
-  if (!have_clk) die("top module '%s' has no clk_i input (see CONVENTIONS.md)", top);
-  if (!have_rst) die("top module '%s' has no rst_ni input (see CONVENTIONS.md)", top);
+  if (!have_clk) die("top module '%s' has no clk_i input (see docs/conventions.md)", top);
+  if (!have_rst) die("top module '%s' has no rst_ni input (see docs/conventions.md)", top);
   if (n_out == 0) die("top module '%s' has no outputs: nothing to compare", top);
   xmlXPathFreeObject(mods);
   xmlXPathFreeContext(xp);
@@ -198,8 +202,8 @@ static void read_cosim(const char *path, const char *target) {
       if (strcmp(tok[1], target) == 0) {
         found = 1;
         if (strcmp(tok[2], top) != 0)
-          die("%s:%d: target '%s' names top '%s' but the XML's top is '%s'", path, lineno,
-              target, tok[2], top);
+          die("%s:%d: target '%s' names top '%s' but the XML's top is '%s'", path, lineno, target, tok[2],
+              top);
       }
     } else if (strcmp(tok[0], "compare") == 0) {
       char *dot = nt == 4 ? strchr(tok[1], '.') : NULL;
@@ -211,7 +215,10 @@ static void read_cosim(const char *path, const char *target) {
       if (p < 0) die("%s:%d: '%s' is not an output of %s", path, lineno, dot + 1, top);
       const char *c = tok[3];
       int val = 1;
-      if (*c == '!') { val = 0; c++; }
+      if (*c == '!') {
+        val = 0;
+        c++;
+      }
       int ci = find_out(c);
       if (ci < 0) die("%s:%d: condition '%s' is not an output of %s", path, lineno, c, top);
       if (out_ports[ci].width != 1) die("%s:%d: condition '%s' must be 1 bit wide", path, lineno, c);
@@ -230,7 +237,8 @@ static void read_cosim(const char *path, const char *target) {
       unsigned long long n = lane_count(path, lineno, tok[2]);
       if (n == 0 || p->width % n != 0)
         die("%s:%d: '%s' is %u bits wide, not %llu equal lanes", path, lineno, p->name, p->width, n);
-      if (p->width / n > 64) die("%s:%d: lanes of '%s' are %llu bits; at most 64", path, lineno, p->name, p->width / n);
+      if (p->width / n > 64)
+        die("%s:%d: lanes of '%s' are %llu bits; at most 64", path, lineno, p->name, p->width / n);
       p->lanes = (unsigned)n;
     } else if (strcmp(tok[0], "gate") == 0) {
       if (nt != 2) die("%s:%d: expected 'gate TARGET'", path, lineno); /* read by the Makefile */
@@ -271,8 +279,8 @@ static void emit_struct(FILE *f, const char *t, const char *kind, port_t *ps, un
   fprintf(f, "typedef struct %s_%s {\n", t, kind);
   for (unsigned i = 0; i < n; i++) {
     if (ps[i].width > 64)
-      fprintf(f, "  uint32_t %s[%u]; /* %u bits, word 0 = bits 31:0 */\n", ps[i].name,
-              words(ps[i].width), ps[i].width);
+      fprintf(f, "  uint32_t %s[%u]; /* %u bits, word 0 = bits 31:0 */\n", ps[i].name, words(ps[i].width),
+              ps[i].width);
     else
       fprintf(f, "  %s %s; /* %u bit%s */\n", ctype(ps[i].width), ps[i].name, ps[i].width,
               ps[i].width == 1 ? "" : "s");
@@ -302,10 +310,12 @@ static void emit_lanes(FILE *f, const char *t, const char *T) {
       upper(P, p->name, sizeof P);
       const char *vt = lane_w(p) > 32 ? "uint64_t" : "uint32_t";
       fprintf(f, "#define %s_%s_LANES %uu\n#define %s_%s_LANE_W %uu\n", T, P, p->lanes, T, P, lane_w(p));
-      fprintf(f, "static inline %s %s_%s_get(const %s_%s_t *s, unsigned lane) {\n"
+      fprintf(f,
+              "static inline %s %s_%s_get(const %s_%s_t *s, unsigned lane) {\n"
               "  return (%s)cosim_bits_get(&s->%s, sizeof s->%s, lane * %uu, %uu);\n}\n",
               vt, t, p->name, t, kind, vt, p->name, p->name, lane_w(p), lane_w(p));
-      fprintf(f, "static inline void %s_%s_set(%s_%s_t *s, unsigned lane, %s v) {\n"
+      fprintf(f,
+              "static inline void %s_%s_set(%s_%s_t *s, unsigned lane, %s v) {\n"
               "  cosim_bits_set(&s->%s, sizeof s->%s, lane * %uu, %uu, v);\n}\n",
               t, p->name, t, kind, vt, p->name, p->name, lane_w(p), lane_w(p));
     }
@@ -324,19 +334,23 @@ static void emit_lanes(FILE *f, const char *t, const char *T) {
   emit_lane_fields(f, out_ports, n_out);
   fprintf(f, "} out;\n} %s_view_t;\n#endif\n", top);
   fprintf(f, "extern const %s_view_t %s_view;\n\n", top, t);
-  fprintf(f, "/* The model binding's target: B_create(const %s_view_t *, unsigned bug), B_reset,\n"
-          " * B_eval, B_commit, B_destroy, B_bug_names, B_scramble (see cosim_model_ops_t). */\n", top);
-  fprintf(f, "#define %s_BIND_TARGET(B) \\\n"
+  fprintf(f,
+          "/* The model binding's target: B_create(const %s_view_t *, unsigned bug), B_reset,\n"
+          " * B_eval, B_commit, B_destroy, B_bug_names, B_scramble (see cosim_model_ops_t). */\n",
+          top);
+  fprintf(f,
+          "#define %s_BIND_TARGET(B) \\\n"
           "  static void *%s_##B##_create(unsigned bug) { return B##_create(&%s_view, bug); } \\\n"
           "  const cosim_target_t %s_target = {&%s_glue, {%s_##B##_create, B##_reset, B##_eval, \\\n"
-          "    B##_commit, B##_destroy, B##_bug_names, B##_scramble}};\n\n", T, t, t, t, t, t);
+          "    B##_commit, B##_destroy, B##_bug_names, B##_scramble}};\n\n",
+          T, t, t, t, t, t);
 }
 
 static void emit_lane_inits(FILE *f, const char *t, const char *kind, const port_t *ps, unsigned n) {
   fprintf(f, "  {");
   for (unsigned i = 0; i < n; i++)
-    fprintf(f, "%s{offsetof(%s_%s_t, %s), sizeof(((%s_%s_t *)0)->%s), %u, %u}", i ? ",\n   " : "", t,
-            kind, ps[i].name, t, kind, ps[i].name, lane_w(&ps[i]), lane_n(&ps[i]));
+    fprintf(f, "%s{offsetof(%s_%s_t, %s), sizeof(((%s_%s_t *)0)->%s), %u, %u}", i ? ",\n   " : "", t, kind,
+            ps[i].name, t, kind, ps[i].name, lane_w(&ps[i]), lane_n(&ps[i]));
   if (n == 0) fprintf(f, "0");
   fprintf(f, "}");
 }
@@ -346,7 +360,10 @@ static void emit_header(const char *dir, const char *t) {
   upper(T, t, sizeof T);
   FILE *f = open_out(dir, t, "_ports.h");
   fprintf(f, "/* GENERATED by gluegen from rtl/%s (module %s). Do not edit. */\n", block, top);
-  fprintf(f, "#ifndef %s_PORTS_H\n#define %s_PORTS_H\n\n#include <stdint.h>\n#include \"cosim.h\"\n#include \"cosim_lanes.h\"\n\n", T, T);
+  fprintf(f,
+          "#ifndef %s_PORTS_H\n#define %s_PORTS_H\n\n#include <stdint.h>\n#include \"cosim.h\"\n#include "
+          "\"cosim_lanes.h\"\n\n",
+          T, T);
   fprintf(f, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
   fprintf(f, "/* Parameters as elaborated by Verilator. */\n");
   for (unsigned i = 0; i < n_params; i++)
@@ -372,9 +389,8 @@ static void emit_header(const char *dir, const char *t) {
 static void emit_ports_table(FILE *f, const char *t, const char *kind, port_t *ps, unsigned n) {
   fprintf(f, "static const cosim_port_t %s_ports[] = {\n", kind);
   for (unsigned i = 0; i < n; i++)
-    fprintf(f, "  {\"%s\", %u, sizeof(((%s_%s_t *)0)->%s), offsetof(%s_%s_t, %s), %d, %d},\n",
-            ps[i].name, ps[i].width, t, kind, ps[i].name, t, kind, ps[i].name, ps[i].cond,
-            ps[i].cond_value);
+    fprintf(f, "  {\"%s\", %u, sizeof(((%s_%s_t *)0)->%s), offsetof(%s_%s_t, %s), %d, %d},\n", ps[i].name,
+            ps[i].width, t, kind, ps[i].name, t, kind, ps[i].name, ps[i].cond, ps[i].cond_value);
   if (n == 0) fprintf(f, "  {0}\n");
   fprintf(f, "};\n\n");
 }
@@ -388,9 +404,10 @@ static void emit_rtl_ops(FILE *f, const char *t, const char *flavour) {
   fprintf(f, "const char *%s_%s_assert_failed(void *h);\n", t, flavour);
   fprintf(f, "static void %s_step_v(void *h, const void *in, void *out) { %s_%s_step(h, in, out); }\n",
           flavour, t, flavour);
-  fprintf(f, "static const cosim_rtl_ops_t %s_ops = {%s_%s_new, %s_%s_trace_open, %s_%s_reset, "
-          "%s_step_v, %s_%s_free, %s_%s_assert_failed};\n\n", flavour, t, flavour, t, flavour, t, flavour,
-          flavour, t, flavour, t, flavour);
+  fprintf(f,
+          "static const cosim_rtl_ops_t %s_ops = {%s_%s_new, %s_%s_trace_open, %s_%s_reset, "
+          "%s_step_v, %s_%s_free, %s_%s_assert_failed};\n\n",
+          flavour, t, flavour, t, flavour, t, flavour, flavour, t, flavour, t, flavour);
 }
 
 /* The netlist flavour exists only in binaries built after `make synth`;
@@ -405,8 +422,10 @@ static void emit_glue_c(const char *dir, const char *t) {
   fprintf(f, "#ifdef NETCOSIM_NETLIST\n");
   emit_rtl_ops(f, t, "netlist");
   fprintf(f, "#define NETLIST_OPS (&netlist_ops)\n#else\n#define NETLIST_OPS NULL\n#endif\n\n");
-  fprintf(f, "const cosim_glue_t %s_glue = {\n  \"%s\", \"%s\", \"%s\",\n  sizeof(%s_in_t), sizeof(%s_out_t),\n"
-          "  in_ports, out_ports, %u, %u,\n  rtl_ops, NETLIST_OPS\n};\n", t, t, top, block, t, t, n_in, n_out);
+  fprintf(f,
+          "const cosim_glue_t %s_glue = {\n  \"%s\", \"%s\", \"%s\",\n  sizeof(%s_in_t), sizeof(%s_out_t),\n"
+          "  in_ports, out_ports, %u, %u,\n  rtl_ops, NETLIST_OPS\n};\n",
+          t, t, top, block, t, t, n_in, n_out);
   fprintf(f, "\nconst %s_view_t %s_view = {\n  &%s_glue,\n  {", top, t, t);
   for (unsigned i = 0; i < n_params; i++) fprintf(f, "%s%lluULL", i ? ", " : "", params[i].value);
   if (n_params == 0) fprintf(f, "0");
@@ -425,14 +444,18 @@ static void emit_shim(const char *dir, const char *t, const char *flavour, const
   FILE *f = open_out(dir, t, sfx);
   fprintf(f, "// GENERATED by gluegen from rtl/%s (module %s). Do not edit.\n", block, top);
   fprintf(f, "// C ABI around the Verilated class %s; one clock cycle per step.\n", cls);
-  fprintf(f, "#include <cstring>\n#include <memory>\n#include \"verilated.h\"\n#include \"verilated_fst_c.h\"\n");
+  fprintf(
+      f, "#include <cstring>\n#include <memory>\n#include \"verilated.h\"\n#include \"verilated_fst_c.h\"\n");
   fprintf(f, "#include <string>\n#include \"vl_assert.h\"\n");
   fprintf(f, "#include \"%s.h\"\n#include \"%s_ports.h\"\n\n", cls, t);
-  fprintf(f, "namespace {\n// 400 MHz nominal clock: one cycle is 2500 ps, the rising edge at mid-cycle.\n"
-          "constexpr uint64_t kCyclePs = 2500, kHalfPs = 1250;\n"
+  fprintf(f,
+          "namespace {\n// %u MHz nominal clock (testbench/clock.h): one cycle is %llu ps, the rising edge "
+          "at mid-cycle.\n"
+          "constexpr uint64_t kCyclePs = %llu, kHalfPs = %llu;\n"
           "struct Rtl {\n  std::unique_ptr<VerilatedContext> ctx;\n  std::unique_ptr<%s> top;\n"
           "  std::unique_ptr<VerilatedFstC> fst;\n  uint64_t cycle = 0;\n"
-          "  std::string assert_label;  // the first assertion that failed in a step\n};\n\n", cls);
+          "  std::string assert_label;  // the first assertion that failed in a step\n};\n\n",
+          NETCOSIM_CLOCK_MHZ, NETCOSIM_CYCLE_PS, NETCOSIM_CYCLE_PS, NETCOSIM_CYCLE_PS / 2, cls);
   fprintf(f, "void apply(%s *top, const %s_in_t *in) {\n", cls, t);
   for (unsigned i = 0; i < n_in; i++) {
     if (in_ports[i].width > 64)
@@ -449,14 +472,19 @@ static void emit_shim(const char *dir, const char *t, const char *flavour, const
     else
       fprintf(f, "  out->%s = top->%s;\n", out_ports[i].name, out_ports[i].name);
   }
-  fprintf(f, "}\n\nvoid zero_inputs(%s *top) {\n  %s_in_t z;\n  std::memset(&z, 0, sizeof z);\n"
+  fprintf(f,
+          "}\n\nvoid zero_inputs(%s *top) {\n  %s_in_t z;\n  std::memset(&z, 0, sizeof z);\n"
           "  apply(top, &z);\n}\n\nvoid dump(Rtl *r, uint64_t t) {\n  if (r->fst) r->fst->dump(t);\n}\n"
-          "}  // namespace\n\n", cls, t);
-  fprintf(f, "extern \"C\" void %s_%s_trace_open(void *h, const char *path) {\n"
-          "  Rtl *r = static_cast<Rtl *>(h);\n  if (r->fst || !path) return;\n"
-          "  r->fst.reset(new VerilatedFstC);\n  r->top->trace(r->fst.get(), 99);\n  r->fst->open(path);\n}\n\n",
-          t, flavour);
-  fprintf(f, "extern \"C\" void *%s_%s_new(const char *trace_path, uint64_t seed) {\n  Rtl *r = new Rtl;\n"
+          "}  // namespace\n\n",
+          cls, t);
+  fprintf(
+      f,
+      "extern \"C\" void %s_%s_trace_open(void *h, const char *path) {\n"
+      "  Rtl *r = static_cast<Rtl *>(h);\n  if (r->fst || !path) return;\n"
+      "  r->fst.reset(new VerilatedFstC);\n  r->top->trace(r->fst.get(), 99);\n  r->fst->open(path);\n}\n\n",
+      t, flavour);
+  fprintf(f,
+          "extern \"C\" void *%s_%s_new(const char *trace_path, uint64_t seed) {\n  Rtl *r = new Rtl;\n"
           "  r->ctx.reset(new VerilatedContext);\n  r->ctx->traceEverOn(true);\n"
           "  r->ctx->fatalOnError(false);\n"
           "  // Registers start from random values (--x-initial unique) drawn from the\n"
@@ -464,15 +492,20 @@ static void emit_shim(const char *dir, const char *t, const char *flavour, const
           "  r->ctx->randReset(2);\n"
           "  r->ctx->randSeed(static_cast<int>(seed %% 2147483646u) + 1);  // 0 would mean time\n"
           "  r->top.reset(new %s{r->ctx.get(), \"TOP\"});\n"
-          "  %s_%s_trace_open(r, trace_path);\n  return r;\n}\n\n", t, flavour, cls, t, flavour);
-  fprintf(f, "extern \"C\" void %s_%s_reset(void *h) {\n  Rtl *r = static_cast<Rtl *>(h);\n"
+          "  %s_%s_trace_open(r, trace_path);\n  return r;\n}\n\n",
+          t, flavour, cls, t, flavour);
+  fprintf(f,
+          "extern \"C\" void %s_%s_reset(void *h) {\n  Rtl *r = static_cast<Rtl *>(h);\n"
           "  zero_inputs(r->top.get());\n  r->top->clk_i = 0;\n  r->top->rst_ni = 1;\n  r->top->eval();\n"
           "  r->top->rst_ni = 0;  // asynchronous, active low\n  r->top->eval();\n"
           "  for (int i = 0; i < 2; i++) {\n    r->top->clk_i = 1;\n    r->top->eval();\n"
           "    r->top->clk_i = 0;\n    r->top->eval();\n  }\n  r->top->rst_ni = 1;\n  r->top->eval();\n"
-          "  r->cycle = 0;\n}\n\n", t, flavour);
-  fprintf(f, "extern \"C\" void %s_%s_step(void *h, const %s_in_t *in, %s_out_t *out) {\n"
-          "  Rtl *r = static_cast<Rtl *>(h);\n  %s *top = r->top.get();\n  const uint64_t t = r->cycle * kCyclePs;\n"
+          "  r->cycle = 0;\n}\n\n",
+          t, flavour);
+  fprintf(f,
+          "extern \"C\" void %s_%s_step(void *h, const %s_in_t *in, %s_out_t *out) {\n"
+          "  Rtl *r = static_cast<Rtl *>(h);\n  %s *top = r->top.get();\n  const uint64_t t = r->cycle * "
+          "kCyclePs;\n"
           "  const unsigned long asserts = netcosim_vl_assert_count();\n"
           "  top->clk_i = 0;\n  apply(top, in);\n  top->eval();\n  sample(top, out);\n  dump(r, t);\n"
           "  top->clk_i = 1;\n  top->eval();\n  dump(r, t + kHalfPs);\n  r->cycle++;\n"
@@ -480,32 +513,43 @@ static void emit_shim(const char *dir, const char *t, const char *flavour, const
           "  if (netcosim_vl_assert_count() != asserts && r->assert_label.empty())\n"
           "    r->assert_label = netcosim_vl_assert_label(asserts);\n}\n\n",
           t, flavour, t, t, cls);
-  fprintf(f, "extern \"C\" const char *%s_%s_assert_failed(void *h) {\n  Rtl *r = static_cast<Rtl *>(h);\n"
-          "  return r->assert_label.empty() ? nullptr : r->assert_label.c_str();\n}\n\n", t, flavour);
+  fprintf(f,
+          "extern \"C\" const char *%s_%s_assert_failed(void *h) {\n  Rtl *r = static_cast<Rtl *>(h);\n"
+          "  return r->assert_label.empty() ? nullptr : r->assert_label.c_str();\n}\n\n",
+          t, flavour);
   /* make coverage (VM_COVERAGE=1): each instance writes its own file into
    * $NETCOSIM_COVERAGE_DIR (default .), as its context's counters die with it. */
-  fprintf(f, "#if VM_COVERAGE\n#include <unistd.h>\n#include <cstdio>\n#include <cstdlib>\n"
-          "static void cover_write(VerilatedContext *ctx) {\n  static unsigned n;\n  char p[4096];\n"
-          "  const char *d = std::getenv(\"NETCOSIM_COVERAGE_DIR\");\n"
-          "  std::snprintf(p, sizeof p, \"%%s/%s.%%ld.%%u.dat\", d ? d : \".\", (long)getpid(), n++);\n"
-          "  ctx->coveragep()->write(p);\n}\n#else\nstatic void cover_write(VerilatedContext *) {}\n#endif\n\n", t);
-  fprintf(f, "extern \"C\" void %s_%s_free(void *h) {\n  Rtl *r = static_cast<Rtl *>(h);\n"
+  fprintf(
+      f,
+      "#if VM_COVERAGE\n#include <unistd.h>\n#include <cstdio>\n#include <cstdlib>\n"
+      "static void cover_write(VerilatedContext *ctx) {\n  static unsigned n;\n  char p[4096];\n"
+      "  const char *d = std::getenv(\"NETCOSIM_COVERAGE_DIR\");\n"
+      "  std::snprintf(p, sizeof p, \"%%s/%s.%%ld.%%u.dat\", d ? d : \".\", (long)getpid(), n++);\n"
+      "  ctx->coveragep()->write(p);\n}\n#else\nstatic void cover_write(VerilatedContext *) {}\n#endif\n\n",
+      t);
+  fprintf(f,
+          "extern \"C\" void %s_%s_free(void *h) {\n  Rtl *r = static_cast<Rtl *>(h);\n"
           "  if (r->fst) {\n    r->fst->dump(r->cycle * kCyclePs);\n    r->fst->close();\n  }\n"
-          "  r->top->final();\n  cover_write(r->ctx.get());\n  delete r;\n}\n", t, flavour);
+          "  r->top->final();\n  cover_write(r->ctx.get());\n  delete r;\n}\n",
+          t, flavour);
   fclose(f);
 }
 
 int main(int argc, char **argv) {
   const char *xml = NULL, *cosim = NULL, *target = NULL, *out = NULL;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--xml") && i + 1 < argc) xml = argv[++i];
-    else if (!strcmp(argv[i], "--cosim") && i + 1 < argc) cosim = argv[++i];
-    else if (!strcmp(argv[i], "--target") && i + 1 < argc) target = argv[++i];
-    else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-    else die("unknown argument '%s' (usage: gluegen --xml F --cosim F --target T --out DIR)", argv[i]);
+    if (!strcmp(argv[i], "--xml") && i + 1 < argc)
+      xml = argv[++i];
+    else if (!strcmp(argv[i], "--cosim") && i + 1 < argc)
+      cosim = argv[++i];
+    else if (!strcmp(argv[i], "--target") && i + 1 < argc)
+      target = argv[++i];
+    else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+      out = argv[++i];
+    else
+      die("unknown argument '%s' (usage: gluegen --xml F --cosim F --target T --out DIR)", argv[i]);
   }
-  if (!xml || !cosim || !target || !out)
-    die("usage: gluegen --xml F --cosim F --target T --out DIR");
+  if (!xml || !cosim || !target || !out) die("usage: gluegen --xml F --cosim F --target T --out DIR");
   for (const char *c = target; *c; c++)
     if (!isalnum((unsigned char)*c) && *c != '_') die("target name '%s' is not a C identifier", target);
   read_xml(xml);

@@ -34,9 +34,7 @@ uint32_t cosim_rng_below(cosim_rng_t *r, uint32_t n) {
   return n ? (uint32_t)(((cosim_rng_u64(r) >> 32) * (uint64_t)n) >> 32) : 0;
 }
 
-bool cosim_rng_chance(cosim_rng_t *r, double p) {
-  return (double)(cosim_rng_u64(r) >> 11) * 0x1.0p-53 < p;
-}
+bool cosim_rng_chance(cosim_rng_t *r, double p) { return (double)(cosim_rng_u64(r) >> 11) * 0x1.0p-53 < p; }
 
 void cosim_fail(cosim_msg_t *m, const char *id, const char *fmt, ...) {
   snprintf(m->id, sizeof m->id, "%s", id);

@@ -40,20 +40,23 @@ static const cosim_test_t *find_test(const char *name) {
 static const char *prog = "sim";
 
 static void usage(FILE *f) {
-  fprintf(f,
-          "usage: %s --test=NAME [--seed=N] [--cycles=N] [--trace[=FILE]]\n"
-          "           [--mode=lockstep|netlist|model|rtl] [--inject-bug=NAME]\n"
-          "           [--expect-fail=PORT@CYCLE|check:ID@CYCLE|assert:LABEL@CYCLE] [--out=DIR] [--name=NAME] [--no-check]\n"
-          "       %s --list       the tests in this binary\n"
-          "  --test         the stimulus (and scoreboard) to run; --name: its testlist name, for the rerun line\n"
-          "  --mode         lockstep (model and RTL compared every cycle, default), netlist (the yosys\n"
-          "                 netlist instead of the RTL), model or rtl (one side alone, with the scoreboard)\n"
-          "  --inject-bug   plant one of the model's bugs (? lists them)\n"
-          "  --expect-fail  a negative test: passes only if exactly this fails at exactly this cycle\n"
-          "  --trace        FST of the whole run (default OUT/waves.fst); a failure traces its last cycles anyway\n"
-          "environment: NETCOSIM_RERUN_VARS, make variables a failure's rerun line repeats (set by make sim)\n"
-          "exit status: 0 TEST PASSED, 1 TEST FAILED, 2 bad input (nothing run)\n",
-          prog, prog);
+  fprintf(
+      f,
+      "usage: %s --test=NAME [--seed=N] [--cycles=N] [--trace[=FILE]]\n"
+      "           [--mode=lockstep|netlist|model|rtl] [--inject-bug=NAME]\n"
+      "           [--expect-fail=PORT@CYCLE|check:ID@CYCLE|assert:LABEL@CYCLE] [--out=DIR] [--name=NAME] "
+      "[--no-check]\n"
+      "       %s --list       the tests in this binary\n"
+      "  --test         the stimulus (and scoreboard) to run; --name: its testlist name, for the rerun line\n"
+      "  --mode         lockstep (model and RTL compared every cycle, default), netlist (the yosys\n"
+      "                 netlist instead of the RTL), model or rtl (one side alone, with the scoreboard)\n"
+      "  --inject-bug   plant one of the model's bugs (? lists them)\n"
+      "  --expect-fail  a negative test: passes only if exactly this fails at exactly this cycle\n"
+      "  --trace        FST of the whole run (default OUT/waves.fst); a failure traces its last cycles "
+      "anyway\n"
+      "environment: NETCOSIM_RERUN_VARS, make variables a failure's rerun line repeats (set by make sim)\n"
+      "exit status: 0 TEST PASSED, 1 TEST FAILED, 2 bad input (nothing run)\n",
+      prog, prog);
 }
 
 static int fail_usage(const char *fmt, const char *arg) {
@@ -81,26 +84,42 @@ int main(int argc, char **argv) {
   char out_dir[1024] = "";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (!strncmp(a, "--test=", 7)) test = a + 7;
-    else if (!strncmp(a, "--name=", 7)) o.name = a + 7;
+    if (!strncmp(a, "--test=", 7))
+      test = a + 7;
+    else if (!strncmp(a, "--name=", 7))
+      o.name = a + 7;
     else if (!strncmp(a, "--seed=", 7)) {
-      if (!parse_u64(a + 7, &o.seed)) return fail_usage("bad --seed '%s' (expected an unsigned integer)", a + 7);
+      if (!parse_u64(a + 7, &o.seed))
+        return fail_usage("bad --seed '%s' (expected an unsigned integer)", a + 7);
     } else if (!strncmp(a, "--cycles=", 9)) {
-      if (!parse_u64(a + 9, &o.cycles) || !o.cycles) return fail_usage("bad --cycles '%s' (expected > 0)", a + 9);
-    } else if (!strcmp(a, "--trace")) o.trace_path = "";
-    else if (!strncmp(a, "--trace=", 8)) o.trace_path = a + 8;
+      if (!parse_u64(a + 9, &o.cycles) || !o.cycles)
+        return fail_usage("bad --cycles '%s' (expected > 0)", a + 9);
+    } else if (!strcmp(a, "--trace"))
+      o.trace_path = "";
+    else if (!strncmp(a, "--trace=", 8))
+      o.trace_path = a + 8;
     else if (!strncmp(a, "--mode=", 7)) {
       const char *m = a + 7;
-      if (!strcmp(m, "lockstep")) o.mode = MODE_LOCKSTEP;
-      else if (!strcmp(m, "netlist")) o.mode = MODE_NETLIST;
-      else if (!strcmp(m, "model")) o.mode = MODE_MODEL;
-      else if (!strcmp(m, "rtl")) o.mode = MODE_RTL;
-      else if (!strcmp(m, "stimulus")) o.mode = MODE_STIMULUS;
-      else return fail_usage("unknown --mode '%s' (lockstep, netlist, model or rtl)", m);
-    } else if (!strncmp(a, "--inject-bug=", 13)) bug = a + 13;
-    else if (!strncmp(a, "--expect-fail=", 14)) expect = a + 14;
-    else if (!strcmp(a, "--no-check")) o.no_check = true;
-    else if (!strncmp(a, "--out=", 6)) snprintf(out_dir, sizeof out_dir, "%s", a + 6);
+      if (!strcmp(m, "lockstep"))
+        o.mode = MODE_LOCKSTEP;
+      else if (!strcmp(m, "netlist"))
+        o.mode = MODE_NETLIST;
+      else if (!strcmp(m, "model"))
+        o.mode = MODE_MODEL;
+      else if (!strcmp(m, "rtl"))
+        o.mode = MODE_RTL;
+      else if (!strcmp(m, "stimulus"))
+        o.mode = MODE_STIMULUS;
+      else
+        return fail_usage("unknown --mode '%s' (lockstep, netlist, model or rtl)", m);
+    } else if (!strncmp(a, "--inject-bug=", 13))
+      bug = a + 13;
+    else if (!strncmp(a, "--expect-fail=", 14))
+      expect = a + 14;
+    else if (!strcmp(a, "--no-check"))
+      o.no_check = true;
+    else if (!strncmp(a, "--out=", 6))
+      snprintf(out_dir, sizeof out_dir, "%s", a + 6);
     else if (!strcmp(a, "--list")) {
       for (unsigned k = 0; k < n_tests; k++)
         printf("%-32s %-24s %s\n", tests[k]->name, tests[k]->target->glue->name, tests[k]->purpose);
@@ -108,7 +127,8 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       usage(stdout);
       return 0;
-    } else return fail_usage("unknown argument '%s'", a);
+    } else
+      return fail_usage("unknown argument '%s'", a);
   }
   if (!test) return fail_usage("%s", "no --test given (--list shows them)");
   if (!(o.test = find_test(test))) return fail_usage("no test '%s' in this binary (--list shows them)", test);
@@ -124,7 +144,8 @@ int main(int argc, char **argv) {
     for (unsigned k = 1; names && names[k]; k++)
       if (!strcmp(names[k], bug)) o.bug = k;
     if (!o.bug) {
-      fprintf(stderr, "error: --inject-bug (BUG=) '%s': the model of %s has no such planted bug; it has:", bug,
+      fprintf(stderr,
+              "error: --inject-bug (BUG=) '%s': the model of %s has no such planted bug; it has:", bug,
               o.test->target->glue->name);
       for (unsigned k = 1; names && names[k]; k++) fprintf(stderr, " %s", names[k]);
       fprintf(stderr, "\n");
@@ -145,7 +166,8 @@ int main(int argc, char **argv) {
     const cosim_glue_t *g = o.test->target->glue;
     for (unsigned k = 0; !ok && k < g->n_out; k++) ok = !strcmp(g->out_ports[k].name, what);
     if (!ok)
-      return fail_usage("bad --expect-fail '%s': not an output of the target, check:ID or assert:LABEL", expect);
+      return fail_usage("bad --expect-fail '%s': not an output of the target, check:ID or assert:LABEL",
+                        expect);
     o.expect_what = what;
   }
   /* Outside the testlist (no --name), the rerun line repeats this command

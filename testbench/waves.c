@@ -47,8 +47,10 @@ static void put_signal(FILE *f, const cosim_glue_t *g, const char *line) {
 static void put_port(FILE *f, const char *scope, const char *alias, const cosim_port_t *p, bool hl) {
   fprintf(f, "@%x\n", (p->width > 1 ? 0x22 : 0x28) | (hl ? 1 : 0));
   if (alias) fprintf(f, "+{%s %s} ", alias, p->name); /* "+{name}": the name GTKWave shows */
-  if (p->width > 1) fprintf(f, "%s.%s[%u:0]\n", scope, p->name, p->width - 1);
-  else fprintf(f, "%s.%s\n", scope, p->name);
+  if (p->width > 1)
+    fprintf(f, "%s.%s[%u:0]\n", scope, p->name, p->width - 1);
+  else
+    fprintf(f, "%s.%s\n", scope, p->name);
 }
 
 /* No committed layout (waves/<module>.gtkw): every port, inputs then outputs,
@@ -61,9 +63,9 @@ static void default_layout(FILE *f, const cosim_glue_t *g) {
   fprintf(f, "@1000200\n-outputs\n");
 }
 
-int waves_write_view(const char *view_path, const char *fst_path, const cosim_glue_t *g,
-                     const char *test, uint64_t seed, const uint64_t *fail_cycle, int fail_port,
-                     bool has_model, const char *why) {
+int waves_write_view(const char *view_path, const char *fst_path, const cosim_glue_t *g, const char *test,
+                     uint64_t seed, const uint64_t *fail_cycle, int fail_port, bool has_model,
+                     const char *why) {
   char fst_abs[PATH_MAX], view_abs[PATH_MAX], layout[PATH_MAX];
   if (!realpath(fst_path, fst_abs)) snprintf(fst_abs, sizeof fst_abs, "%s", fst_path);
   FILE *f = fopen(view_path, "w");
@@ -109,8 +111,10 @@ int waves_write_view(const char *view_path, const char *fst_path, const cosim_gl
     char line[512];
     while (fgets(line, sizeof line, lf)) {
       if (line[0] == '[' || line[0] == '*') continue; /* the header is ours */
-      if (!strncmp(line, "TOP.", 4)) put_signal(f, g, line);
-      else fputs(line, f);
+      if (!strncmp(line, "TOP.", 4))
+        put_signal(f, g, line);
+      else
+        fputs(line, f);
     }
     fclose(lf);
   } else {
@@ -185,8 +189,8 @@ static void on_change(void *user, uint64_t time, fstHandle fac, const unsigned c
   if (fac <= m->max && m->map[fac]) fstWriterEmitValueChange(m->w, m->map[fac], value);
 }
 
-int waves_merge_model(const char *rtl_fst, const char *out_fst, const cosim_glue_t *g, uint64_t first, uint64_t n,
-                      const void *outs, uint64_t ring) {
+int waves_merge_model(const char *rtl_fst, const char *out_fst, const cosim_glue_t *g, uint64_t first,
+                      uint64_t n, const void *outs, uint64_t ring) {
   void *r = fstReaderOpen(rtl_fst);
   if (!r) {
     printf("warning: cannot read %s to add the model's outputs\n", rtl_fst);
@@ -213,27 +217,30 @@ int waves_merge_model(const char *rtl_fst, const char *out_fst, const cosim_glue
   struct fstHier *h;
   while ((h = fstReaderIterateHier(r))) {
     switch (h->htyp) {
-    case FST_HT_SCOPE:
-      fstWriterSetScope(w, (enum fstScopeType)h->u.scope.typ, h->u.scope.name, h->u.scope.component);
-      break;
-    case FST_HT_UPSCOPE: fstWriterSetUpscope(w); break;
-    case FST_HT_VAR: {
-      fstHandle rh = h->u.var.handle;
-      if (rh > m.max) break;
-      fstHandle wh = fstWriterCreateVar(w, (enum fstVarType)h->u.var.typ, (enum fstVarDir)h->u.var.direction,
-                                        h->u.var.length, h->u.var.name, h->u.var.is_alias ? m.map[rh] : 0);
-      if (!h->u.var.is_alias) m.map[rh] = wh;
-      break;
-    }
-    default: break; /* attributes: not needed to show the values */
+      case FST_HT_SCOPE:
+        fstWriterSetScope(w, (enum fstScopeType)h->u.scope.typ, h->u.scope.name, h->u.scope.component);
+        break;
+      case FST_HT_UPSCOPE: fstWriterSetUpscope(w); break;
+      case FST_HT_VAR: {
+        fstHandle rh = h->u.var.handle;
+        if (rh > m.max) break;
+        fstHandle wh =
+            fstWriterCreateVar(w, (enum fstVarType)h->u.var.typ, (enum fstVarDir)h->u.var.direction,
+                               h->u.var.length, h->u.var.name, h->u.var.is_alias ? m.map[rh] : 0);
+        if (!h->u.var.is_alias) m.map[rh] = wh;
+        break;
+      }
+      default: break; /* attributes: not needed to show the values */
     }
   }
   fstWriterSetScope(w, FST_ST_VCD_MODULE, "model", NULL);
   for (unsigned i = 0; i < g->n_out; i++) {
     const cosim_port_t *p = &g->out_ports[i];
     char name[256];
-    if (p->width > 1) snprintf(name, sizeof name, "%s [%u:0]", p->name, p->width - 1);
-    else snprintf(name, sizeof name, "%s", p->name);
+    if (p->width > 1)
+      snprintf(name, sizeof name, "%s [%u:0]", p->name, p->width - 1);
+    else
+      snprintf(name, sizeof name, "%s", p->name);
     m.mh[i] = fstWriterCreateVar(w, FST_VT_VCD_WIRE, FST_VD_OUTPUT, p->width, name, 0);
   }
   fstWriterSetUpscope(w);

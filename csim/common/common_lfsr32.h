@@ -17,35 +17,35 @@ extern "C" {
 
 /* Indices into common_lfsr32_bug_names. */
 enum {
-    COMMON_LFSR32_BUG_NONE = 0,
-    COMMON_LFSR32_BUG_WRONG_TAP = 1, /* "lfsr_wrong_tap": mask 0x80200001 instead */
-    COMMON_LFSR32_BUG_COUNT
+  COMMON_LFSR32_BUG_NONE = 0,
+  COMMON_LFSR32_BUG_WRONG_TAP = 1, /* "lfsr_wrong_tap": mask 0x80200001 instead */
+  COMMON_LFSR32_BUG_COUNT
 };
 
 typedef struct {
-    uint32_t seed; /* Seed: reset state, non-zero (default 1) */
-    unsigned bug;  /* 0 = none, else index into common_lfsr32_bug_names */
+  uint32_t seed; /* Seed: reset state, non-zero (default 1) */
+  unsigned bug;  /* 0 = none, else index into common_lfsr32_bug_names */
 } common_lfsr32_cfg_t;
 
 typedef struct {
-    uint32_t lfsr;   /* the LFSR state s, never 0 */
-    bool seed_err;   /* registered pulse */
+  uint32_t lfsr; /* the LFSR state s, never 0 */
+  bool seed_err; /* registered pulse */
 } common_lfsr32_state_t;
 
 typedef struct {
-    bool en;       /* en_i */
-    bool load;     /* load_i, priority over en_i */
-    uint32_t seed; /* seed_i */
+  bool en;       /* en_i */
+  bool load;     /* load_i, priority over en_i */
+  uint32_t seed; /* seed_i */
 } common_lfsr32_in_t;
 
 typedef struct {
-    uint32_t state; /* state_o = s */
-    bool seed_err;  /* seed_err_o */
+  uint32_t state; /* state_o = s */
+  bool seed_err;  /* seed_err_o */
 } common_lfsr32_out_t;
 
 typedef struct {
-    uint32_t lfsr;  /* s' */
-    bool seed_err;  /* seed_err_o' */
+  uint32_t lfsr; /* s' */
+  bool seed_err; /* seed_err_o' */
 } common_lfsr32_next_t;
 
 /* Validate cfg and reset. 0 or -EINVAL (bad cfg, one line on stderr). */
@@ -54,8 +54,7 @@ int common_lfsr32_init(common_lfsr32_state_t *s, const common_lfsr32_cfg_t *cfg)
 void common_lfsr32_reset(common_lfsr32_state_t *s, const common_lfsr32_cfg_t *cfg);
 /* Pure: outputs of this cycle and the next state. Does not modify s. */
 void common_lfsr32_eval(const common_lfsr32_cfg_t *cfg, const common_lfsr32_state_t *s,
-                        const common_lfsr32_in_t *in, common_lfsr32_out_t *out,
-                        common_lfsr32_next_t *nx);
+                        const common_lfsr32_in_t *in, common_lfsr32_out_t *out, common_lfsr32_next_t *nx);
 /* The clock edge. */
 void common_lfsr32_commit(const common_lfsr32_cfg_t *cfg, common_lfsr32_state_t *s,
                           const common_lfsr32_next_t *nx);

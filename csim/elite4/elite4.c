@@ -35,150 +35,136 @@ const char *const elite4_bug_names[] = {"none",
 /* A buffer entry is {kind, data}: 2 + 32 bits. */
 #define ELITE4_BUF_WIDTH 34u
 
-static bool param_ok(const char *name, unsigned v, unsigned lo, unsigned hi)
-{
-    if (v >= lo && v <= hi)
-        return true;
-    fprintf(stderr, "elite4: %s=%u is illegal (must be %u..%u)\n", name, v, lo, hi);
-    return false;
+static bool param_ok(const char *name, unsigned v, unsigned lo, unsigned hi) {
+  if (v >= lo && v <= hi) return true;
+  fprintf(stderr, "elite4: %s=%u is illegal (must be %u..%u)\n", name, v, lo, hi);
+  return false;
 }
 
-int elite4_init(elite4_state_t *s, const elite4_cfg_t *cfg)
-{
-    memset(s, 0, sizeof(*s));
-    if (!param_ok("num_ports", cfg->num_ports, ELITE4_MIN_PORTS, ELITE4_MAX_PORTS) ||
-        !param_ok("buf_depth", cfg->buf_depth, ELITE4_MIN_BUF_DEPTH, ELITE4_MAX_BUF_DEPTH) ||
-        !param_ok("bug", cfg->bug, 0, ELITE4_BUG_COUNT - 1u))
-        return -EINVAL;
-    if (cfg->num_vcs != 2u && cfg->num_vcs != 4u) {
-        fprintf(stderr, "elite4: num_vcs=%u is illegal (must be 2 or 4)\n", cfg->num_vcs);
-        return -EINVAL;
-    }
-    /* up_mask: any value is legal (section 2); bits >= num_ports name no port. */
+int elite4_init(elite4_state_t *s, const elite4_cfg_t *cfg) {
+  memset(s, 0, sizeof(*s));
+  if (!param_ok("num_ports", cfg->num_ports, ELITE4_MIN_PORTS, ELITE4_MAX_PORTS) ||
+      !param_ok("buf_depth", cfg->buf_depth, ELITE4_MIN_BUF_DEPTH, ELITE4_MAX_BUF_DEPTH) ||
+      !param_ok("bug", cfg->bug, 0, ELITE4_BUG_COUNT - 1u))
+    return -EINVAL;
+  if (cfg->num_vcs != 2u && cfg->num_vcs != 4u) {
+    fprintf(stderr, "elite4: num_vcs=%u is illegal (must be 2 or 4)\n", cfg->num_vcs);
+    return -EINVAL;
+  }
+  /* up_mask: any value is legal (section 2); bits >= num_ports name no port. */
 
-    const unsigned P = cfg->num_ports, V = cfg->num_vcs, N = P * V;
-    s->num_ports = P;
-    s->num_vcs = V;
-    s->buf_cfg = (common_fifo_cfg_t){.width = ELITE4_BUF_WIDTH, .depth = cfg->buf_depth, .bug = 0};
-    s->cred_cfg =
-        (common_credit_counter_cfg_t){.num_vcs = V, .max_credits = cfg->buf_depth, .bug = 0};
-    s->rr_cfg = (common_rr_arbiter_cfg_t){.num_req = V, .bug = 0};
+  const unsigned P = cfg->num_ports, V = cfg->num_vcs, N = P * V;
+  s->num_ports = P;
+  s->num_vcs = V;
+  s->buf_cfg = (common_fifo_cfg_t){.width = ELITE4_BUF_WIDTH, .depth = cfg->buf_depth, .bug = 0};
+  s->cred_cfg = (common_credit_counter_cfg_t){.num_vcs = V, .max_credits = cfg->buf_depth, .bug = 0};
+  s->rr_cfg = (common_rr_arbiter_cfg_t){.num_req = V, .bug = 0};
 
-    s->buf = calloc(N, sizeof(*s->buf));
-    s->ivc = calloc(N, sizeof(*s->ivc));
-    s->tokp = calloc(N, sizeof(*s->tokp));
-    s->ovc = calloc(N, sizeof(*s->ovc));
-    int rc = 0;
-    if (s->buf == NULL || s->ivc == NULL || s->tokp == NULL || s->ovc == NULL) {
-        fprintf(stderr, "elite4: out of memory for num_ports=%u num_vcs=%u\n", P, V);
-        rc = -ENOMEM;
-    }
-    for (unsigned k = 0; k < N && rc == 0; k++)
-        rc = common_fifo_init(&s->buf[k], &s->buf_cfg);
-    for (unsigned o = 0; o < P && rc == 0; o++)
-        rc = common_credit_counter_init(&s->cred[o], &s->cred_cfg);
-    for (unsigned o = 0; o < P && rc == 0; o++)
-        rc = common_rr_arbiter_init(&s->rr[o], &s->rr_cfg);
-    if (rc != 0) {
-        elite4_free(s);
-        return rc;
-    }
-    elite4_reset(s, cfg);
-    return 0;
+  s->buf = calloc(N, sizeof(*s->buf));
+  s->ivc = calloc(N, sizeof(*s->ivc));
+  s->tokp = calloc(N, sizeof(*s->tokp));
+  s->ovc = calloc(N, sizeof(*s->ovc));
+  int rc = 0;
+  if (s->buf == NULL || s->ivc == NULL || s->tokp == NULL || s->ovc == NULL) {
+    fprintf(stderr, "elite4: out of memory for num_ports=%u num_vcs=%u\n", P, V);
+    rc = -ENOMEM;
+  }
+  for (unsigned k = 0; k < N && rc == 0; k++) rc = common_fifo_init(&s->buf[k], &s->buf_cfg);
+  for (unsigned o = 0; o < P && rc == 0; o++) rc = common_credit_counter_init(&s->cred[o], &s->cred_cfg);
+  for (unsigned o = 0; o < P && rc == 0; o++) rc = common_rr_arbiter_init(&s->rr[o], &s->rr_cfg);
+  if (rc != 0) {
+    elite4_free(s);
+    return rc;
+  }
+  elite4_reset(s, cfg);
+  return 0;
 }
 
-void elite4_reset(elite4_state_t *s, const elite4_cfg_t *cfg)
-{
-    const unsigned P = cfg->num_ports, N = P * cfg->num_vcs;
-    for (unsigned k = 0; k < N; k++) {
-        common_fifo_reset(&s->buf[k], &s->buf_cfg);      /* empty */
-        s->ivc[k] = (elite4_ivc_t){.st = ELITE4_IST_IDLE}; /* all circuit registers 0 */
-        s->tokp[k] = (elite4_tok_t){.valid = false, .ack = false};
-        s->ovc[k] = (elite4_ovc_t){.st = ELITE4_OST_FREE, .owner = 0};
-    }
-    for (unsigned o = 0; o < P; o++) {
-        common_credit_counter_reset(&s->cred[o], &s->cred_cfg); /* BufDepth each */
-        common_rr_arbiter_reset(&s->rr[o], &s->rr_cfg);         /* ptr 0 */
-    }
-    s->aptr = 0;
-    s->uptr = 0;
-    unsigned kept[ELITE4_MAX_PORTS];
-    memcpy(kept, s->r.err_code, sizeof(kept));
-    memset(&s->r, 0, sizeof(s->r)); /* outputs, error codes, counters 0 */
-    if (cfg->bug == ELITE4_BUG_RESET_KEEPS_ERR_CODE)
-        memcpy(s->r.err_code, kept, sizeof(kept));
+void elite4_reset(elite4_state_t *s, const elite4_cfg_t *cfg) {
+  const unsigned P = cfg->num_ports, N = P * cfg->num_vcs;
+  for (unsigned k = 0; k < N; k++) {
+    common_fifo_reset(&s->buf[k], &s->buf_cfg);        /* empty */
+    s->ivc[k] = (elite4_ivc_t){.st = ELITE4_IST_IDLE}; /* all circuit registers 0 */
+    s->tokp[k] = (elite4_tok_t){.valid = false, .ack = false};
+    s->ovc[k] = (elite4_ovc_t){.st = ELITE4_OST_FREE, .owner = 0};
+  }
+  for (unsigned o = 0; o < P; o++) {
+    common_credit_counter_reset(&s->cred[o], &s->cred_cfg); /* BufDepth each */
+    common_rr_arbiter_reset(&s->rr[o], &s->rr_cfg);         /* ptr 0 */
+  }
+  s->aptr = 0;
+  s->uptr = 0;
+  unsigned kept[ELITE4_MAX_PORTS];
+  memcpy(kept, s->r.err_code, sizeof(kept));
+  memset(&s->r, 0, sizeof(s->r)); /* outputs, error codes, counters 0 */
+  if (cfg->bug == ELITE4_BUG_RESET_KEEPS_ERR_CODE) memcpy(s->r.err_code, kept, sizeof(kept));
 }
 
-void elite4_free(elite4_state_t *s)
-{
-    if (s->buf != NULL)
-        for (unsigned k = 0; k < s->num_ports * s->num_vcs; k++)
-            common_fifo_free(&s->buf[k]);
-    free(s->buf);
-    free(s->ivc);
-    free(s->tokp);
-    free(s->ovc);
-    memset(s, 0, sizeof(*s));
+void elite4_free(elite4_state_t *s) {
+  if (s->buf != NULL)
+    for (unsigned k = 0; k < s->num_ports * s->num_vcs; k++) common_fifo_free(&s->buf[k]);
+  free(s->buf);
+  free(s->ivc);
+  free(s->tokp);
+  free(s->ovc);
+  memset(s, 0, sizeof(*s));
 }
 
-void elite4_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in,
-                 elite4_out_t *out, elite4_next_t *nx)
-{
-    /* Section 4: every output is a register (ports >= num_ports read 0). */
-    *out = s->r;
+void elite4_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in, elite4_out_t *out,
+                 elite4_next_t *nx) {
+  /* Section 4: every output is a register (ports >= num_ports read 0). */
+  *out = s->r;
 
-    elite4_work_t w;
-    w.np = cfg->num_ports;
-    w.nv = cfg->num_vcs;
-    w.nivc = w.np * w.nv;
-    w.vs = w.nv == 4u ? 2u : 1u;
-    w.vm = w.nv - 1u;
+  elite4_work_t w;
+  w.np = cfg->num_ports;
+  w.nv = cfg->num_vcs;
+  w.nivc = w.np * w.nv;
+  w.vs = w.nv == 4u ? 2u : 1u;
+  w.vm = w.nv - 1u;
 
-    /* The input ports are only so wide: kind 2 bits, vc VcW bits (NumVcs is a power of
+  /* The input ports are only so wide: kind 2 bits, vc VcW bits (NumVcs is a power of
        two, so every VcW-bit value is a VC). */
-    w.in_valid = 0;
-    for (unsigned p = 0; p < w.np; p++) {
-        if (in->valid[p])
-            w.in_valid |= 1u << p;
-        w.in_kind[p] = (uint8_t)(in->kind[p] & 0x3u);
-        w.in_vc[p] = (uint8_t)(in->vc[p] & (w.nv - 1u));
-        w.err[p] = (elite4_errs_t){0, 0};
-        w.crc_err[p] = 0;
-    }
+  w.in_valid = 0;
+  for (unsigned p = 0; p < w.np; p++) {
+    if (in->valid[p]) w.in_valid |= 1u << p;
+    w.in_kind[p] = (uint8_t)(in->kind[p] & 0x3u);
+    w.in_vc[p] = (uint8_t)(in->vc[p] & (w.nv - 1u));
+    w.err[p] = (elite4_errs_t){0, 0};
+    w.crc_err[p] = 0;
+  }
 
-    /* Output registers default to 0 (no flit, no pulses); the units fill them in. */
-    memset(&nx->r, 0, sizeof(nx->r));
+  /* Output registers default to 0 (no flit, no pulses); the units fill them in. */
+  memset(&nx->r, 0, sizeof(nx->r));
 
-    elite4_input_front(cfg, s, &w);
-    elite4_output_tokens(cfg, s, in, &w);
-    elite4_vc_alloc(cfg, s, &w, nx);
-    elite4_switch_alloc(cfg, s, &w, nx);
-    elite4_input_eval(cfg, s, in, &w, nx);
-    elite4_output_eval(cfg, s, in, &w, nx);
-    elite4_counters_eval(cfg, s, in, &w, nx);
+  elite4_input_front(cfg, s, &w);
+  elite4_output_tokens(cfg, s, in, &w);
+  elite4_vc_alloc(cfg, s, &w, nx);
+  elite4_switch_alloc(cfg, s, &w, nx);
+  elite4_input_eval(cfg, s, in, &w, nx);
+  elite4_output_eval(cfg, s, in, &w, nx);
+  elite4_counters_eval(cfg, s, in, &w, nx);
 }
 
-void elite4_commit(const elite4_cfg_t *cfg, elite4_state_t *s, const elite4_next_t *nx)
-{
-    const unsigned N = cfg->num_ports * cfg->num_vcs;
+void elite4_commit(const elite4_cfg_t *cfg, elite4_state_t *s, const elite4_next_t *nx) {
+  const unsigned N = cfg->num_ports * cfg->num_vcs;
 
-    /* Buffer deltas: only the touched buffers take their push/pop. */
-    for (uint64_t m = nx->buf_touched; m != 0; m &= m - 1u) {
-        const unsigned k = (unsigned)__builtin_ctzll(m);
-        common_fifo_commit(&s->buf_cfg, &s->buf[k], &nx->buf[k]);
-    }
-    memcpy(s->ivc, nx->ivc, N * sizeof(*s->ivc));
-    memcpy(s->tokp, nx->tokp, N * sizeof(*s->tokp));
-    memcpy(s->ovc, nx->ovc, N * sizeof(*s->ovc));
-    for (uint32_t m = nx->cred_touched; m != 0; m &= m - 1u) {
-        const unsigned o = (unsigned)__builtin_ctz(m);
-        common_credit_counter_commit(&s->cred_cfg, &s->cred[o], &nx->cred[o]);
-    }
-    for (uint32_t m = nx->rr_touched; m != 0; m &= m - 1u) {
-        const unsigned o = (unsigned)__builtin_ctz(m);
-        common_rr_arbiter_commit(&s->rr_cfg, &s->rr[o], &nx->rr[o]);
-    }
-    s->aptr = nx->aptr;
-    s->uptr = nx->uptr;
-    s->r = nx->r;
+  /* Buffer deltas: only the touched buffers take their push/pop. */
+  for (uint64_t m = nx->buf_touched; m != 0; m &= m - 1u) {
+    const unsigned k = (unsigned)__builtin_ctzll(m);
+    common_fifo_commit(&s->buf_cfg, &s->buf[k], &nx->buf[k]);
+  }
+  memcpy(s->ivc, nx->ivc, N * sizeof(*s->ivc));
+  memcpy(s->tokp, nx->tokp, N * sizeof(*s->tokp));
+  memcpy(s->ovc, nx->ovc, N * sizeof(*s->ovc));
+  for (uint32_t m = nx->cred_touched; m != 0; m &= m - 1u) {
+    const unsigned o = (unsigned)__builtin_ctz(m);
+    common_credit_counter_commit(&s->cred_cfg, &s->cred[o], &nx->cred[o]);
+  }
+  for (uint32_t m = nx->rr_touched; m != 0; m &= m - 1u) {
+    const unsigned o = (unsigned)__builtin_ctz(m);
+    common_rr_arbiter_commit(&s->rr_cfg, &s->rr[o], &nx->rr[o]);
+  }
+  s->aptr = nx->aptr;
+  s->uptr = nx->uptr;
+  s->r = nx->r;
 }

@@ -27,36 +27,36 @@ extern "C" {
 #endif
 
 /* Parameter ranges (section 2). */
-#define ELITE4_MIN_PORTS 2
-#define ELITE4_MAX_PORTS 16
-#define ELITE4_MAX_VCS 4 /* NumVcs is 2 or 4 */
+#define ELITE4_MIN_PORTS     2
+#define ELITE4_MAX_PORTS     16
+#define ELITE4_MAX_VCS       4 /* NumVcs is 2 or 4 */
 #define ELITE4_MIN_BUF_DEPTH 4
 #define ELITE4_MAX_BUF_DEPTH 64
-#define ELITE4_TAG_W 4 /* TagW, fixed */
-#define ELITE4_MAX_IVCS (ELITE4_MAX_PORTS * ELITE4_MAX_VCS)
+#define ELITE4_TAG_W         4 /* TagW, fixed */
+#define ELITE4_MAX_IVCS      (ELITE4_MAX_PORTS * ELITE4_MAX_VCS)
 
 /* Flit kinds (section 3, the `kind` field). */
 enum { ELITE4_HEAD = 0, ELITE4_BODY = 1, ELITE4_TAIL = 2, ELITE4_TOKEN = 3 };
 
 /* Route tags (section 3). A tag below NumPorts names that port (tested first, so with 14..16
    ports 13, 14 and 15 are ports); otherwise 13 and 14 are special and the rest illegal. */
-#define ELITE4_TAG_UP 13    /* TagUp: any up-link, adaptive (section 5.4) */
+#define ELITE4_TAG_UP    13 /* TagUp: any up-link, adaptive (section 5.4) */
 #define ELITE4_TAG_BCAST 14 /* TagBcast: the next tag is the range lo = [3:2], hi = [1:0] */
-#define ELITE4_TAG_FILL 15  /* what route stripping shifts in at the top */
+#define ELITE4_TAG_FILL  15 /* what route stripping shifts in at the top */
 
 /* The data of the synthetic TAIL that closes a truncated packet (section 5.5). */
 #define ELITE4_BAD_TAIL 0xBAD0BAD0u
 
 /* err_code_o values (section 6). */
 enum {
-    ELITE4_ERR_NONE = 0,
-    ELITE4_ERR_ROUTE = 1,       /* illegal route tag in a HEAD (input port) */
-    ELITE4_ERR_NO_PACKET = 2,   /* BODY or TAIL with no open packet (input port) */
-    ELITE4_ERR_OVERFLOW = 3,    /* flit arrives to a full buffer (input port) */
-    ELITE4_ERR_TRUNCATED = 4,   /* HEAD where a BODY/TAIL was expected (input port) */
-    ELITE4_ERR_STRAY_TOKEN = 5, /* token for an output VC not waiting for one (its port) */
-    ELITE4_ERR_LOST = 6,        /* token while one is pending / credit return beyond BufDepth */
-    ELITE4_ERR_CRC = 7          /* TAIL CRC mismatch (input port) */
+  ELITE4_ERR_NONE = 0,
+  ELITE4_ERR_ROUTE = 1,       /* illegal route tag in a HEAD (input port) */
+  ELITE4_ERR_NO_PACKET = 2,   /* BODY or TAIL with no open packet (input port) */
+  ELITE4_ERR_OVERFLOW = 3,    /* flit arrives to a full buffer (input port) */
+  ELITE4_ERR_TRUNCATED = 4,   /* HEAD where a BODY/TAIL was expected (input port) */
+  ELITE4_ERR_STRAY_TOKEN = 5, /* token for an output VC not waiting for one (its port) */
+  ELITE4_ERR_LOST = 6,        /* token while one is pending / credit return beyond BufDepth */
+  ELITE4_ERR_CRC = 7          /* TAIL CRC mismatch (input port) */
 };
 
 /* Input VC states ist[i][v] and output VC states ost[o][v] (section 5, "State"). */
@@ -65,101 +65,101 @@ enum { ELITE4_OST_FREE = 0, ELITE4_OST_BUSY, ELITE4_OST_TOKWAIT };
 
 /* Indices into elite4_bug_names. */
 enum {
-    ELITE4_BUG_NONE = 0,
-    ELITE4_BUG_NO_ROUTE_STRIP = 1,    /* "elite4_no_route_strip": HEAD forwarded unstripped */
-    ELITE4_BUG_VC_SWAP = 2,           /* "elite4_vc_swap": data flits leave on VC v ^ 1 */
-    ELITE4_BUG_TOKEN_NO_RELEASE = 3,  /* "elite4_token_no_release": a token leaves the output
+  ELITE4_BUG_NONE = 0,
+  ELITE4_BUG_NO_ROUTE_STRIP = 1,       /* "elite4_no_route_strip": HEAD forwarded unstripped */
+  ELITE4_BUG_VC_SWAP = 2,              /* "elite4_vc_swap": data flits leave on VC v ^ 1 */
+  ELITE4_BUG_TOKEN_NO_RELEASE = 3,     /* "elite4_token_no_release": a token leaves the output
                                          VC in TOKWAIT (pend/ack still updated) */
-    ELITE4_BUG_ADAPTIVE_FIRST = 4,    /* "elite4_adaptive_first": TagUp takes the lowest free
+  ELITE4_BUG_ADAPTIVE_FIRST = 4,       /* "elite4_adaptive_first": TagUp takes the lowest free
                                          up-link, ignoring credits and uptr */
-    ELITE4_BUG_RESET_KEEPS_ERR_CODE = 5, /* "elite4_reset_keeps_err_code": reset forgets the
+  ELITE4_BUG_RESET_KEEPS_ERR_CODE = 5, /* "elite4_reset_keeps_err_code": reset forgets the
                                          err_code_o registers (visible only from a scrambled
                                          start: it proves the binding's scramble) */
-    ELITE4_BUG_COUNT
+  ELITE4_BUG_COUNT
 };
 
 /* RTL parameters (section 2). TagW is fixed at 4 and is not a field. */
 typedef struct {
-    unsigned num_ports; /* NumPorts: 2..16 */
-    unsigned num_vcs;   /* NumVcs: 2 or 4 */
-    unsigned buf_depth; /* BufDepth: 4..64, flits per input VC buffer = credits per output VC */
-    uint32_t up_mask;   /* UpMask: bit p = port p is an up-link; any value, bits >= num_ports
+  unsigned num_ports; /* NumPorts: 2..16 */
+  unsigned num_vcs;   /* NumVcs: 2 or 4 */
+  unsigned buf_depth; /* BufDepth: 4..64, flits per input VC buffer = credits per output VC */
+  uint32_t up_mask;   /* UpMask: bit p = port p is an up-link; any value, bits >= num_ports
                            are outside the port (ignored) */
-    unsigned bug;       /* 0 = none, else index into elite4_bug_names */
+  unsigned bug;       /* 0 = none, else index into elite4_bug_names */
 } elite4_cfg_t;
 
 /* Input VC (i, v), section 5 "State". outs..crc are meaningful in ACTIVE and WAIT_TOKEN. */
 typedef struct {
-    uint8_t st;     /* ist: ELITE4_IST_* */
-    bool bcast;     /* the circuit was opened by TagBcast */
-    bool head_sent; /* the HEAD has left */
-    bool ack;       /* AND of the tokens received so far */
-    uint32_t outs;  /* output ports of the circuit (bit o) */
-    uint32_t pend;  /* outputs whose token is still owed */
-    uint32_t crc;   /* CRC-32 register over the body so far (common_crc32's c) */
+  uint8_t st;     /* ist: ELITE4_IST_* */
+  bool bcast;     /* the circuit was opened by TagBcast */
+  bool head_sent; /* the HEAD has left */
+  bool ack;       /* AND of the tokens received so far */
+  uint32_t outs;  /* output ports of the circuit (bit o) */
+  uint32_t pend;  /* outputs whose token is still owed */
+  uint32_t crc;   /* CRC-32 register over the body so far (common_crc32's c) */
 } elite4_ivc_t;
 
 /* Output VC (o, v). */
 typedef struct {
-    uint8_t st;    /* ost: ELITE4_OST_* */
-    uint8_t owner; /* input port that holds it (BUSY, TOKWAIT) */
-    bool early;    /* its token came back while BUSY (a nack from further on), 5.2 */
+  uint8_t st;    /* ost: ELITE4_OST_* */
+  uint8_t owner; /* input port that holds it (BUSY, TOKWAIT) */
+  bool early;    /* its token came back while BUSY (a nack from further on), 5.2 */
 } elite4_ovc_t;
 
 /* A token owed upstream: tokp[i][v]. */
 typedef struct {
-    bool valid;
-    bool ack;
+  bool valid;
+  bool ack;
 } elite4_tok_t;
 
 /* Input ports (section 4), per port. Values wider than their port are cut to the port
    width (kind 2 bits, vc VcW bits). */
 typedef struct {
-    bool valid[ELITE4_MAX_PORTS];                  /* in_valid_i */
-    unsigned kind[ELITE4_MAX_PORTS];               /* in_kind_i */
-    unsigned vc[ELITE4_MAX_PORTS];                 /* in_vc_i */
-    uint32_t data[ELITE4_MAX_PORTS];               /* in_data_i */
-    bool credit[ELITE4_MAX_PORTS][ELITE4_MAX_VCS]; /* in_credit_i[p*V+v] */
+  bool valid[ELITE4_MAX_PORTS];                  /* in_valid_i */
+  unsigned kind[ELITE4_MAX_PORTS];               /* in_kind_i */
+  unsigned vc[ELITE4_MAX_PORTS];                 /* in_vc_i */
+  uint32_t data[ELITE4_MAX_PORTS];               /* in_data_i */
+  bool credit[ELITE4_MAX_PORTS][ELITE4_MAX_VCS]; /* in_credit_i[p*V+v] */
 } elite4_in_t;
 
 /* Output ports (section 4), per port. kind/vc/data are 0 while valid is 0. */
 typedef struct {
-    bool valid[ELITE4_MAX_PORTS];                  /* out_valid_o */
-    unsigned kind[ELITE4_MAX_PORTS];               /* out_kind_o */
-    unsigned vc[ELITE4_MAX_PORTS];                 /* out_vc_o */
-    uint32_t data[ELITE4_MAX_PORTS];               /* out_data_o */
-    bool credit[ELITE4_MAX_PORTS][ELITE4_MAX_VCS]; /* out_credit_o[p*V+v] */
-    bool alloc[ELITE4_MAX_PORTS][ELITE4_MAX_VCS];  /* alloc_o[p*V+v] */
-    bool err[ELITE4_MAX_PORTS];                    /* err_o */
-    unsigned err_code[ELITE4_MAX_PORTS];           /* err_code_o */
-    uint32_t cnt_xmit_flits[ELITE4_MAX_PORTS];     /* cnt_xmit_flits_o */
-    uint32_t cnt_rcv_flits[ELITE4_MAX_PORTS];      /* cnt_rcv_flits_o */
-    uint32_t cnt_xmit_pkts[ELITE4_MAX_PORTS];      /* cnt_xmit_pkts_o */
-    uint32_t cnt_rcv_pkts[ELITE4_MAX_PORTS];       /* cnt_rcv_pkts_o */
-    uint32_t cnt_xmit_wait[ELITE4_MAX_PORTS];      /* cnt_xmit_wait_o */
-    uint32_t cnt_errors[ELITE4_MAX_PORTS];         /* cnt_errors_o */
-    uint32_t cnt_crc_errors[ELITE4_MAX_PORTS];     /* cnt_crc_errors_o */
+  bool valid[ELITE4_MAX_PORTS];                  /* out_valid_o */
+  unsigned kind[ELITE4_MAX_PORTS];               /* out_kind_o */
+  unsigned vc[ELITE4_MAX_PORTS];                 /* out_vc_o */
+  uint32_t data[ELITE4_MAX_PORTS];               /* out_data_o */
+  bool credit[ELITE4_MAX_PORTS][ELITE4_MAX_VCS]; /* out_credit_o[p*V+v] */
+  bool alloc[ELITE4_MAX_PORTS][ELITE4_MAX_VCS];  /* alloc_o[p*V+v] */
+  bool err[ELITE4_MAX_PORTS];                    /* err_o */
+  unsigned err_code[ELITE4_MAX_PORTS];           /* err_code_o */
+  uint32_t cnt_xmit_flits[ELITE4_MAX_PORTS];     /* cnt_xmit_flits_o */
+  uint32_t cnt_rcv_flits[ELITE4_MAX_PORTS];      /* cnt_rcv_flits_o */
+  uint32_t cnt_xmit_pkts[ELITE4_MAX_PORTS];      /* cnt_xmit_pkts_o */
+  uint32_t cnt_rcv_pkts[ELITE4_MAX_PORTS];       /* cnt_rcv_pkts_o */
+  uint32_t cnt_xmit_wait[ELITE4_MAX_PORTS];      /* cnt_xmit_wait_o */
+  uint32_t cnt_errors[ELITE4_MAX_PORTS];         /* cnt_errors_o */
+  uint32_t cnt_crc_errors[ELITE4_MAX_PORTS];     /* cnt_crc_errors_o */
 } elite4_out_t;
 
 /* Every register of the switch (section 5, "State"). Per-(port, VC) arrays are indexed
    p * num_vcs + v and allocated by elite4_init. */
 typedef struct {
-    unsigned num_ports, num_vcs;           /* the cfg the arrays were built for */
-    /* Parameters of the common sub-instances, fixed at init (elaboration). */
-    common_fifo_cfg_t buf_cfg;             /* Width 34 = {kind, data}, Depth BufDepth */
-    common_credit_counter_cfg_t cred_cfg;  /* NumVcs, MaxCredits = BufDepth */
-    common_rr_arbiter_cfg_t rr_cfg;        /* NumReq = NumVcs */
-    /* input side, [i * V + v] */
-    common_fifo_state_t *buf;              /* buf[i][v]: entry word 0 = data, word 1 = kind */
-    elite4_ivc_t *ivc;                     /* ist and the circuit registers */
-    elite4_tok_t *tokp;                    /* tokens owed upstream on port i, VC v */
-    /* output side */
-    elite4_ovc_t *ovc;                     /* [o * V + v]: ost, owner */
-    common_credit_counter_state_t cred[ELITE4_MAX_PORTS]; /* cred[o][v] */
-    common_rr_arbiter_state_t rr[ELITE4_MAX_PORTS];       /* rr[o] over VCs */
-    unsigned aptr;                         /* allocation start, 0..P*V-1 */
-    unsigned uptr;                         /* adaptive tie pointer, 0..P-1 */
-    elite4_out_t r;                        /* the output registers (section 4: all outputs
+  unsigned num_ports, num_vcs; /* the cfg the arrays were built for */
+  /* Parameters of the common sub-instances, fixed at init (elaboration). */
+  common_fifo_cfg_t buf_cfg;            /* Width 34 = {kind, data}, Depth BufDepth */
+  common_credit_counter_cfg_t cred_cfg; /* NumVcs, MaxCredits = BufDepth */
+  common_rr_arbiter_cfg_t rr_cfg;       /* NumReq = NumVcs */
+  /* input side, [i * V + v] */
+  common_fifo_state_t *buf; /* buf[i][v]: entry word 0 = data, word 1 = kind */
+  elite4_ivc_t *ivc;        /* ist and the circuit registers */
+  elite4_tok_t *tokp;       /* tokens owed upstream on port i, VC v */
+  /* output side */
+  elite4_ovc_t *ovc;                                    /* [o * V + v]: ost, owner */
+  common_credit_counter_state_t cred[ELITE4_MAX_PORTS]; /* cred[o][v] */
+  common_rr_arbiter_state_t rr[ELITE4_MAX_PORTS];       /* rr[o] over VCs */
+  unsigned aptr;                                        /* allocation start, 0..P*V-1 */
+  unsigned uptr;                                        /* adaptive tie pointer, 0..P-1 */
+  elite4_out_t r;                                       /* the output registers (section 4: all outputs
                                               come from registers), counters included */
 } elite4_state_t;
 
@@ -169,17 +169,17 @@ typedef struct {
    the arbiters are committed only where they were evaluated. The rest are next register
    values for the num_ports x num_vcs entries in use. */
 typedef struct {
-    uint64_t buf_touched;                                 /* bit i*V+v */
-    common_fifo_next_t buf[ELITE4_MAX_IVCS];              /* valid where touched */
-    elite4_ivc_t ivc[ELITE4_MAX_IVCS];
-    elite4_tok_t tokp[ELITE4_MAX_IVCS];
-    elite4_ovc_t ovc[ELITE4_MAX_IVCS];
-    uint32_t cred_touched;                                /* bit o: cred[o] committed */
-    common_credit_counter_next_t cred[ELITE4_MAX_PORTS];  /* valid where touched */
-    uint32_t rr_touched;                                  /* bit o: rr[o] committed */
-    common_rr_arbiter_next_t rr[ELITE4_MAX_PORTS];        /* valid where touched */
-    unsigned aptr, uptr;
-    elite4_out_t r;                                       /* output registers' */
+  uint64_t buf_touched;                    /* bit i*V+v */
+  common_fifo_next_t buf[ELITE4_MAX_IVCS]; /* valid where touched */
+  elite4_ivc_t ivc[ELITE4_MAX_IVCS];
+  elite4_tok_t tokp[ELITE4_MAX_IVCS];
+  elite4_ovc_t ovc[ELITE4_MAX_IVCS];
+  uint32_t cred_touched;                               /* bit o: cred[o] committed */
+  common_credit_counter_next_t cred[ELITE4_MAX_PORTS]; /* valid where touched */
+  uint32_t rr_touched;                                 /* bit o: rr[o] committed */
+  common_rr_arbiter_next_t rr[ELITE4_MAX_PORTS];       /* valid where touched */
+  unsigned aptr, uptr;
+  elite4_out_t r; /* output registers' */
 } elite4_next_t;
 
 /* Validate cfg, allocate the per-(port, VC) state, reset. 0, -EINVAL (bad cfg, one line
@@ -191,8 +191,8 @@ int elite4_init(elite4_state_t *s, const elite4_cfg_t *cfg);
 void elite4_reset(elite4_state_t *s, const elite4_cfg_t *cfg);
 /* Pure: this cycle's outputs (from the registers only) and the next state. Does not
    modify s. No allocation. */
-void elite4_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in,
-                 elite4_out_t *out, elite4_next_t *nx);
+void elite4_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in, elite4_out_t *out,
+                 elite4_next_t *nx);
 /* The clock edge. */
 void elite4_commit(const elite4_cfg_t *cfg, elite4_state_t *s, const elite4_next_t *nx);
 void elite4_free(elite4_state_t *s);

@@ -4,32 +4,30 @@
  */
 #include "elite4_internal.h"
 
-void elite4_counters_eval(const elite4_cfg_t *cfg, const elite4_state_t *s,
-                          const elite4_in_t *in, const elite4_work_t *w, elite4_next_t *nx)
-{
-    (void)cfg;
-    (void)in;
-    const elite4_out_t *c = &s->r;
-    elite4_out_t *n = &nx->r; /* out_valid/kind' already hold the flit sent on p */
-    for (unsigned p = 0; p < w->np; p++) {
-        /* Every valid arrival, accepted or not, tokens too; a TAIL arrival is a packet. */
-        const bool rcv = (w->in_valid >> p) & 1u;
-        n->cnt_rcv_flits[p] = c->cnt_rcv_flits[p] + rcv;
-        n->cnt_rcv_pkts[p] = c->cnt_rcv_pkts[p] + (rcv && w->in_kind[p] == ELITE4_TAIL);
-        /* Every flit sent, tokens too; every TAIL sent, synthetic ones too. */
-        n->cnt_xmit_flits[p] = c->cnt_xmit_flits[p] + n->valid[p];
-        n->cnt_xmit_pkts[p] = c->cnt_xmit_pkts[p] + (n->valid[p] && n->kind[p] == ELITE4_TAIL);
-        /* XmitWait: a BUSY VC of p has its owner ACTIVE with data, and no data flit left
+void elite4_counters_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in,
+                          const elite4_work_t *w, elite4_next_t *nx) {
+  (void)cfg;
+  (void)in;
+  const elite4_out_t *c = &s->r;
+  elite4_out_t *n = &nx->r; /* out_valid/kind' already hold the flit sent on p */
+  for (unsigned p = 0; p < w->np; p++) {
+    /* Every valid arrival, accepted or not, tokens too; a TAIL arrival is a packet. */
+    const bool rcv = (w->in_valid >> p) & 1u;
+    n->cnt_rcv_flits[p] = c->cnt_rcv_flits[p] + rcv;
+    n->cnt_rcv_pkts[p] = c->cnt_rcv_pkts[p] + (rcv && w->in_kind[p] == ELITE4_TAIL);
+    /* Every flit sent, tokens too; every TAIL sent, synthetic ones too. */
+    n->cnt_xmit_flits[p] = c->cnt_xmit_flits[p] + n->valid[p];
+    n->cnt_xmit_pkts[p] = c->cnt_xmit_pkts[p] + (n->valid[p] && n->kind[p] == ELITE4_TAIL);
+    /* XmitWait: a BUSY VC of p has its owner ACTIVE with data, and no data flit left
            on p (a token sent instead counts as no data flit). */
-        n->cnt_xmit_wait[p] =
-            c->cnt_xmit_wait[p] + (((w->waiting >> p) & 1u) && w->data_ivc[p] < 0);
-        /* Several error events in one cycle count separately. */
-        n->cnt_errors[p] = c->cnt_errors[p] + w->err[p].n;
-        n->cnt_crc_errors[p] = c->cnt_crc_errors[p] + w->crc_err[p];
+    n->cnt_xmit_wait[p] = c->cnt_xmit_wait[p] + (((w->waiting >> p) & 1u) && w->data_ivc[p] < 0);
+    /* Several error events in one cycle count separately. */
+    n->cnt_errors[p] = c->cnt_errors[p] + w->err[p].n;
+    n->cnt_crc_errors[p] = c->cnt_crc_errors[p] + w->crc_err[p];
 
-        /* err_o pulses the cycle after any event; err_code_o holds the lowest code of
+    /* err_o pulses the cycle after any event; err_code_o holds the lowest code of
            that cycle until the port's next error. */
-        n->err[p] = w->err[p].n != 0;
-        n->err_code[p] = w->err[p].n != 0 ? w->err[p].code : c->err_code[p];
-    }
+    n->err[p] = w->err[p].n != 0;
+    n->err_code[p] = w->err[p].n != 0 ? w->err[p].code : c->err_code[p];
+  }
 }

@@ -16,220 +16,205 @@
 
 static const common_crc32_cfg_t crc_cfg = {.bug = 0};
 
-uint32_t elite4_crc_feed(uint32_t c, uint32_t word)
-{
-    /* common_crc32 with its register at c, fed one 4-byte word: c' is the new register. */
-    const common_crc32_state_t st = {.c = c, .keep_err = false};
-    const common_crc32_in_t in = {.init = false, .valid = true, .data = word, .keep = 0xFu};
-    common_crc32_out_t out;
-    common_crc32_next_t nx;
-    common_crc32_eval(&crc_cfg, &st, &in, &out, &nx);
-    return nx.c;
+uint32_t elite4_crc_feed(uint32_t c, uint32_t word) {
+  /* common_crc32 with its register at c, fed one 4-byte word: c' is the new register. */
+  const common_crc32_state_t st = {.c = c, .keep_err = false};
+  const common_crc32_in_t in = {.init = false, .valid = true, .data = word, .keep = 0xFu};
+  common_crc32_out_t out;
+  common_crc32_next_t nx;
+  common_crc32_eval(&crc_cfg, &st, &in, &out, &nx);
+  return nx.c;
 }
 
-uint32_t elite4_body_crc(const uint32_t *words, unsigned n)
-{
-    /* The register starts at 0xFFFFFFFF when the circuit opens (section 5.4); a TAIL
+uint32_t elite4_body_crc(const uint32_t *words, unsigned n) {
+  /* The register starts at 0xFFFFFFFF when the circuit opens (section 5.4); a TAIL
        matches when data == ~crc (section 5.5). */
-    uint32_t c = COMMON_CRC32_INIT;
-    for (unsigned k = 0; k < n; k++)
-        c = elite4_crc_feed(c, words[k]);
-    return ~c;
+  uint32_t c = COMMON_CRC32_INIT;
+  for (unsigned k = 0; k < n; k++) c = elite4_crc_feed(c, words[k]);
+  return ~c;
 }
 
 /* ---- buffer side: fronts and route decode ---------------------------------------- */
 
-void elite4_input_front(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_work_t *w)
-{
-    /* The buffer's outputs depend on its registered state only, so an idle eval gives
+void elite4_input_front(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_work_t *w) {
+  /* The buffer's outputs depend on its registered state only, so an idle eval gives
        this cycle's front (pop_data_o); the real push/pop eval comes in elite4_input_eval.
        An empty buffer (empty_o: count == 0) has no front to read. */
-    const common_fifo_in_t idle = {.push = false, .push_data = NULL, .pop = false};
+  const common_fifo_in_t idle = {.push = false, .push_data = NULL, .pop = false};
 
-    w->req_mask = 0;
-    for (unsigned k = 0; k < w->nivc; k++) {
-        elite4_front_t *f = &w->front[k];
-        w->req[k].kind = ELITE4_REQ_NONE;
-        f->valid = s->buf[k].count != 0;
-        if (!f->valid)
-            continue;
-        common_fifo_out_t fo;
-        common_fifo_next_t scratch;
-        common_fifo_eval(&s->buf_cfg, &s->buf[k], &idle, &fo, &scratch);
-        f->kind = (uint8_t)(fo.pop_data[1] & 0x3u);
-        f->data = fo.pop_data[0];
+  w->req_mask = 0;
+  for (unsigned k = 0; k < w->nivc; k++) {
+    elite4_front_t *f = &w->front[k];
+    w->req[k].kind = ELITE4_REQ_NONE;
+    f->valid = s->buf[k].count != 0;
+    if (!f->valid) continue;
+    common_fifo_out_t fo;
+    common_fifo_next_t scratch;
+    common_fifo_eval(&s->buf_cfg, &s->buf[k], &idle, &fo, &scratch);
+    f->kind = (uint8_t)(fo.pop_data[1] & 0x3u);
+    f->data = fo.pop_data[0];
 
-        /* Section 5.3: route decode for each (i, v) with a HEAD at the front and IDLE. */
-        if (f->kind == ELITE4_HEAD && s->ivc[k].st == ELITE4_IST_IDLE) {
-            elite4_route_decode(cfg, f->data, &w->req[k]);
-            if (w->req[k].kind != ELITE4_REQ_ILLEGAL)
-                w->req_mask |= UINT64_C(1) << k; /* a requester for section 5.4 */
-        }
+    /* Section 5.3: route decode for each (i, v) with a HEAD at the front and IDLE. */
+    if (f->kind == ELITE4_HEAD && s->ivc[k].st == ELITE4_IST_IDLE) {
+      elite4_route_decode(cfg, f->data, &w->req[k]);
+      if (w->req[k].kind != ELITE4_REQ_ILLEGAL)
+        w->req_mask |= UINT64_C(1) << k; /* a requester for section 5.4 */
     }
+  }
 }
 
 /* ---- next state ------------------------------------------------------------------ */
 
 /* Section 5.5: the flit input VC k sends, and its own state change. Returns the pop. */
-static bool send_front(const elite4_cfg_t *cfg, unsigned i, unsigned v, unsigned k,
-                       const elite4_ivc_t *c, elite4_ivc_t *n, elite4_work_t *w)
-{
-    const elite4_front_t *f = &w->front[k];
-    elite4_flit_t *fl = &w->sent[k];
-    fl->valid = true;
-    fl->vc = (uint8_t)v; /* the output unit applies the vc_swap bug */
+static bool send_front(const elite4_cfg_t *cfg, unsigned i, unsigned v, unsigned k, const elite4_ivc_t *c,
+                       elite4_ivc_t *n, elite4_work_t *w) {
+  const elite4_front_t *f = &w->front[k];
+  elite4_flit_t *fl = &w->sent[k];
+  fl->valid = true;
+  fl->vc = (uint8_t)v; /* the output unit applies the vc_swap bug */
 
-    if (f->kind == ELITE4_HEAD && !c->head_sent) {
-        /* The HEAD with its tag(s) removed; pop; head_sent <- 1. */
-        fl->kind = ELITE4_HEAD;
-        fl->data = elite4_route_strip(cfg, f->data, c->bcast);
-        n->head_sent = true;
-        return true;
-    }
-    if (f->kind == ELITE4_HEAD) {
-        /* A HEAD with head_sent = 1: the packet lost its tail upstream. A TAIL with data
+  if (f->kind == ELITE4_HEAD && !c->head_sent) {
+    /* The HEAD with its tag(s) removed; pop; head_sent <- 1. */
+    fl->kind = ELITE4_HEAD;
+    fl->data = elite4_route_strip(cfg, f->data, c->bcast);
+    n->head_sent = true;
+    return true;
+  }
+  if (f->kind == ELITE4_HEAD) {
+    /* A HEAD with head_sent = 1: the packet lost its tail upstream. A TAIL with data
            0xBAD0BAD0 closes the circuit; the HEAD stays (not popped); error 4. No CRC
            check (nor error 7): no TAIL arrived. */
-        fl->kind = ELITE4_TAIL;
-        fl->data = ELITE4_BAD_TAIL;
-        elite4_error(w, i, ELITE4_ERR_TRUNCATED);
-        n->st = ELITE4_IST_WAIT_TOKEN;
-        w->closes |= UINT64_C(1) << k;
-        return false;
-    }
-    if (f->kind == ELITE4_BODY) {
-        /* As is; pop; the CRC register takes its 4 bytes. (ACTIVE with head_sent = 0 always
-           has the HEAD at the front, so a BODY here follows the HEAD.) */
-        fl->kind = ELITE4_BODY;
-        fl->data = f->data;
-        n->crc = elite4_crc_feed(c->crc, f->data);
-        return true;
-    }
-    /* TAIL: as is; pop; CRC check (error 7, cnt_crc_errors, still forwarded); the
-       circuit waits for its token(s). */
     fl->kind = ELITE4_TAIL;
-    fl->data = f->data;
-    if (f->data != ~c->crc) {
-        elite4_error(w, i, ELITE4_ERR_CRC);
-        w->crc_err[i]++;
-    }
+    fl->data = ELITE4_BAD_TAIL;
+    elite4_error(w, i, ELITE4_ERR_TRUNCATED);
     n->st = ELITE4_IST_WAIT_TOKEN;
     w->closes |= UINT64_C(1) << k;
+    return false;
+  }
+  if (f->kind == ELITE4_BODY) {
+    /* As is; pop; the CRC register takes its 4 bytes. (ACTIVE with head_sent = 0 always
+           has the HEAD at the front, so a BODY here follows the HEAD.) */
+    fl->kind = ELITE4_BODY;
+    fl->data = f->data;
+    n->crc = elite4_crc_feed(c->crc, f->data);
     return true;
+  }
+  /* TAIL: as is; pop; CRC check (error 7, cnt_crc_errors, still forwarded); the
+       circuit waits for its token(s). */
+  fl->kind = ELITE4_TAIL;
+  fl->data = f->data;
+  if (f->data != ~c->crc) {
+    elite4_error(w, i, ELITE4_ERR_CRC);
+    w->crc_err[i]++;
+  }
+  n->st = ELITE4_IST_WAIT_TOKEN;
+  w->closes |= UINT64_C(1) << k;
+  return true;
 }
 
 void elite4_input_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in,
-                       elite4_work_t *w, elite4_next_t *nx)
-{
-    const unsigned V = w->nv;
+                       elite4_work_t *w, elite4_next_t *nx) {
+  const unsigned V = w->nv;
 
-    nx->buf_touched = 0;
-    w->closes = 0;
-    w->tok_new = 0;
-    w->tok_new_ack = 0;
+  nx->buf_touched = 0;
+  w->closes = 0;
+  w->tok_new = 0;
+  w->tok_new_ack = 0;
 
-    for (unsigned i = 0; i < w->np; i++) {
-        for (unsigned v = 0; v < V; v++) {
-            const unsigned k = i * V + v;
-            const uint64_t bit = UINT64_C(1) << k;
-            const elite4_ivc_t *c = &s->ivc[k];
-            elite4_ivc_t *n = &nx->ivc[k];
-            const elite4_front_t *f = &w->front[k];
-            bool pop = false;
+  for (unsigned i = 0; i < w->np; i++) {
+    for (unsigned v = 0; v < V; v++) {
+      const unsigned k = i * V + v;
+      const uint64_t bit = UINT64_C(1) << k;
+      const elite4_ivc_t *c = &s->ivc[k];
+      elite4_ivc_t *n = &nx->ivc[k];
+      const elite4_front_t *f = &w->front[k];
+      bool pop = false;
 
-            *n = *c;
-            switch (c->st) {
-            case ELITE4_IST_IDLE:
-                if (!f->valid)
-                    break;
-                if (f->kind != ELITE4_HEAD) {
-                    /* BODY or TAIL with no open packet: pop and discard; error 2. */
-                    pop = true;
-                    elite4_error(w, i, ELITE4_ERR_NO_PACKET);
-                } else if (w->req[k].kind == ELITE4_REQ_ILLEGAL) {
-                    /* Illegal route: pop the HEAD, drop the rest, nack upstream (the output
+      *n = *c;
+      switch (c->st) {
+        case ELITE4_IST_IDLE:
+          if (!f->valid) break;
+          if (f->kind != ELITE4_HEAD) {
+            /* BODY or TAIL with no open packet: pop and discard; error 2. */
+            pop = true;
+            elite4_error(w, i, ELITE4_ERR_NO_PACKET);
+          } else if (w->req[k].kind == ELITE4_REQ_ILLEGAL) {
+            /* Illegal route: pop the HEAD, drop the rest, nack upstream (the output
                        unit raises error 6 instead if a token is still pending); error 1. */
-                    pop = true;
-                    n->st = ELITE4_IST_DROP;
-                    w->tok_new |= bit; /* ack bit 0: a nack */
-                    elite4_error(w, i, ELITE4_ERR_ROUTE);
-                } else if (w->granted & bit) {
-                    /* Section 5.4 grant: the circuit opens; the HEAD stays at the front and
+            pop = true;
+            n->st = ELITE4_IST_DROP;
+            w->tok_new |= bit; /* ack bit 0: a nack */
+            elite4_error(w, i, ELITE4_ERR_ROUTE);
+          } else if (w->granted & bit) {
+            /* Section 5.4 grant: the circuit opens; the HEAD stays at the front and
                        is sent from the next cycle on. */
-                    n->st = ELITE4_IST_ACTIVE;
-                    n->outs = w->grant[k];
-                    n->bcast = w->req[k].bcast;
-                    n->head_sent = false;
-                    n->pend = w->grant[k];
-                    n->ack = true;
-                    n->crc = COMMON_CRC32_INIT;
-                }
-                break;
+            n->st = ELITE4_IST_ACTIVE;
+            n->outs = w->grant[k];
+            n->bcast = w->req[k].bcast;
+            n->head_sent = false;
+            n->pend = w->grant[k];
+            n->ack = true;
+            n->crc = COMMON_CRC32_INIT;
+          }
+          break;
 
-            case ELITE4_IST_DROP:
-                if (!f->valid)
-                    break;
-                if (f->kind == ELITE4_HEAD) {
-                    /* The dropped packet had no TAIL: DROP ends; the HEAD is decoded next
+        case ELITE4_IST_DROP:
+          if (!f->valid) break;
+          if (f->kind == ELITE4_HEAD) {
+            /* The dropped packet had no TAIL: DROP ends; the HEAD is decoded next
                        cycle (not popped); error 4. */
-                    n->st = ELITE4_IST_IDLE;
-                    elite4_error(w, i, ELITE4_ERR_TRUNCATED);
-                } else {
-                    pop = true; /* BODY, TAIL: pop and discard */
-                    if (f->kind == ELITE4_TAIL)
-                        n->st = ELITE4_IST_IDLE;
-                }
-                break;
+            n->st = ELITE4_IST_IDLE;
+            elite4_error(w, i, ELITE4_ERR_TRUNCATED);
+          } else {
+            pop = true; /* BODY, TAIL: pop and discard */
+            if (f->kind == ELITE4_TAIL) n->st = ELITE4_IST_IDLE;
+          }
+          break;
 
-            case ELITE4_IST_ACTIVE:
-                /* Early tokens (5.2): a switch further on nacked the HEAD. */
-                if (w->tok_hit & bit) {
-                    n->pend = c->pend & ~w->tok_clear[k];
-                    n->ack = c->ack && !(w->tok_nack & bit);
-                }
-                if (w->send & bit)
-                    pop = send_front(cfg, i, v, k, c, n, w);
-                break;
+        case ELITE4_IST_ACTIVE:
+          /* Early tokens (5.2): a switch further on nacked the HEAD. */
+          if (w->tok_hit & bit) {
+            n->pend = c->pend & ~w->tok_clear[k];
+            n->ack = c->ack && !(w->tok_nack & bit);
+          }
+          if (w->send & bit) pop = send_front(cfg, i, v, k, c, n, w);
+          break;
 
-            case ELITE4_IST_WAIT_TOKEN:
-                /* Section 5.2: this cycle's tokens (all of them, from any outputs) apply;
+        case ELITE4_IST_WAIT_TOKEN:
+          /* Section 5.2: this cycle's tokens (all of them, from any outputs) apply;
                    with none owed any more, the combined token becomes pending upstream. */
-                if (w->tok_hit & bit) {
-                    n->pend = c->pend & ~w->tok_clear[k];
-                    n->ack = c->ack && !(w->tok_nack & bit);
-                }
-                /* Nothing owed any more, this cycle or already when the TAIL left
+          if (w->tok_hit & bit) {
+            n->pend = c->pend & ~w->tok_clear[k];
+            n->ack = c->ack && !(w->tok_nack & bit);
+          }
+          /* Nothing owed any more, this cycle or already when the TAIL left
                    (every token came back early). */
-                if (n->pend == 0) {
-                    w->tok_new |= bit;
-                    if (n->ack)
-                        w->tok_new_ack |= bit;
-                    n->st = ELITE4_IST_IDLE;
-                }
-                break;
+          if (n->pend == 0) {
+            w->tok_new |= bit;
+            if (n->ack) w->tok_new_ack |= bit;
+            n->st = ELITE4_IST_IDLE;
+          }
+          break;
 
-            default:
-                break;
-            }
+        default: break;
+      }
 
-            /* Section 5.1: a HEAD/BODY/TAIL arriving on port i for VC v is pushed with
+      /* Section 5.1: a HEAD/BODY/TAIL arriving on port i for VC v is pushed with
                common_fifo semantics (accepted if not full or popped this cycle). */
-            const bool push = ((w->in_valid >> i) & 1u) && w->in_kind[i] != ELITE4_TOKEN &&
-                              w->in_vc[i] == v;
-            if (push || pop || s->buf[k].overflow || s->buf[k].underflow) {
-                const uint32_t entry[2] = {in->data[i], w->in_kind[i]};
-                const common_fifo_in_t fi = {.push = push, .push_data = entry, .pop = pop};
-                common_fifo_out_t fo;
-                common_fifo_eval(&s->buf_cfg, &s->buf[k], &fi, &fo, &nx->buf[k]);
-                nx->buf_touched |= bit;
-                if (nx->buf[k].overflow)
-                    elite4_error(w, i, ELITE4_ERR_OVERFLOW); /* rejected push: error 3 */
-            }
+      const bool push = ((w->in_valid >> i) & 1u) && w->in_kind[i] != ELITE4_TOKEN && w->in_vc[i] == v;
+      if (push || pop || s->buf[k].overflow || s->buf[k].underflow) {
+        const uint32_t entry[2] = {in->data[i], w->in_kind[i]};
+        const common_fifo_in_t fi = {.push = push, .push_data = entry, .pop = pop};
+        common_fifo_out_t fo;
+        common_fifo_eval(&s->buf_cfg, &s->buf[k], &fi, &fo, &nx->buf[k]);
+        nx->buf_touched |= bit;
+        if (nx->buf[k].overflow) elite4_error(w, i, ELITE4_ERR_OVERFLOW); /* rejected push: error 3 */
+      }
 
-            /* Section 5.6: out_credit_o pulses the cycle after any pop; section 5.4:
+      /* Section 5.6: out_credit_o pulses the cycle after any pop; section 5.4:
                alloc_o the cycle after a grant. */
-            nx->r.credit[i][v] = pop;
-            nx->r.alloc[i][v] = (w->granted & bit) != 0;
-        }
+      nx->r.credit[i][v] = pop;
+      nx->r.alloc[i][v] = (w->granted & bit) != 0;
     }
+  }
 }

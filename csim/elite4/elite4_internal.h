@@ -18,101 +18,95 @@ extern "C" {
 
 /* One flit of a link direction. */
 typedef struct {
-    bool valid;
-    uint8_t kind; /* ELITE4_HEAD..ELITE4_TOKEN */
-    uint8_t vc;
-    uint32_t data;
+  bool valid;
+  uint8_t kind; /* ELITE4_HEAD..ELITE4_TOKEN */
+  uint8_t vc;
+  uint32_t data;
 } elite4_flit_t;
 
 /* The head entry of an input buffer (common_fifo's pop_data_o / empty_o). kind and data
    are meaningful only when valid. */
 typedef struct {
-    bool valid;   /* the buffer is not empty */
-    uint8_t kind; /* ELITE4_HEAD, _BODY or _TAIL (tokens are never buffered) */
-    uint32_t data;
+  bool valid;   /* the buffer is not empty */
+  uint8_t kind; /* ELITE4_HEAD, _BODY or _TAIL (tokens are never buffered) */
+  uint32_t data;
 } elite4_front_t;
 
 /* What a HEAD's front tag asks for (section 5.3). */
 enum { ELITE4_REQ_NONE = 0, ELITE4_REQ_PORTS, ELITE4_REQ_UP, ELITE4_REQ_ILLEGAL };
 
 typedef struct {
-    uint8_t kind;   /* ELITE4_REQ_* */
-    bool bcast;     /* the tag is TagBcast (legal range) */
-    uint32_t ports; /* REQ_PORTS: the requested output ports */
+  uint8_t kind;   /* ELITE4_REQ_* */
+  bool bcast;     /* the tag is TagBcast (legal range) */
+  uint32_t ports; /* REQ_PORTS: the requested output ports */
 } elite4_route_t;
 
 /* Error events of one port in one cycle (section 6). */
 typedef struct {
-    uint8_t n;    /* events (each counts in cnt_errors) */
-    uint8_t code; /* lowest code among them */
+  uint8_t n;    /* events (each counts in cnt_errors) */
+  uint8_t code; /* lowest code among them */
 } elite4_errs_t;
 
 /* The combinational signals of one cycle. Index k = i * V + v for input VCs, o * V + v
    for output VCs; bit masks over k fit 64 bits (P * V <= 64). */
 typedef struct {
-    unsigned np, nv, nivc; /* P, V, P*V */
-    unsigned vs, vm;       /* log2(V), V - 1: k = i << vs | v (V is 2 or 4) */
+  unsigned np, nv, nivc; /* P, V, P*V */
+  unsigned vs, vm;       /* log2(V), V - 1: k = i << vs | v (V is 2 or 4) */
 
-    /* this cycle's inputs, cut to their port widths (top) */
-    uint32_t in_valid;                   /* bit p */
-    uint8_t in_kind[ELITE4_MAX_PORTS];
-    uint8_t in_vc[ELITE4_MAX_PORTS];
+  /* this cycle's inputs, cut to their port widths (top) */
+  uint32_t in_valid; /* bit p */
+  uint8_t in_kind[ELITE4_MAX_PORTS];
+  uint8_t in_vc[ELITE4_MAX_PORTS];
 
-    /* input unit, buffer side (elite4_input_front) */
-    elite4_front_t front[ELITE4_MAX_IVCS];
-    elite4_route_t req[ELITE4_MAX_IVCS]; /* decoded HEAD of an IDLE VC, else REQ_NONE */
-    uint64_t req_mask;                   /* bit k: req[k] is a legal request (PORTS, UP) */
+  /* input unit, buffer side (elite4_input_front) */
+  elite4_front_t front[ELITE4_MAX_IVCS];
+  elite4_route_t req[ELITE4_MAX_IVCS]; /* decoded HEAD of an IDLE VC, else REQ_NONE */
+  uint64_t req_mask;                   /* bit k: req[k] is a legal request (PORTS, UP) */
 
-    /* output unit, token arrivals (section 5.2, elite4_output_tokens) */
-    uint32_t tok_clear[ELITE4_MAX_IVCS]; /* outputs whose token reached input VC k */
-    uint64_t tok_hit;                    /* bit k: tok_clear[k] != 0 */
-    uint64_t tok_nack;                   /* bit k: one of those tokens was a nack */
-    uint64_t tok_freed;                  /* bit o*V+v: a token arrived for TOKWAIT (o, v) */
-    uint64_t tok_early;                  /* bit o*V+v: an early token arrived for BUSY (o, v) */
+  /* output unit, token arrivals (section 5.2, elite4_output_tokens) */
+  uint32_t tok_clear[ELITE4_MAX_IVCS]; /* outputs whose token reached input VC k */
+  uint64_t tok_hit;                    /* bit k: tok_clear[k] != 0 */
+  uint64_t tok_nack;                   /* bit k: one of those tokens was a nack */
+  uint64_t tok_freed;                  /* bit o*V+v: a token arrived for TOKWAIT (o, v) */
+  uint64_t tok_early;                  /* bit o*V+v: an early token arrived for BUSY (o, v) */
 
-    /* VC allocation (section 5.4) */
-    uint32_t grant[ELITE4_MAX_IVCS];     /* outputs granted to requester k (where granted) */
-    uint64_t granted;                    /* bit k: grant[k] != 0 */
-    uint64_t new_busy;                   /* bit o*V+v: output VC granted this cycle ... */
-    uint8_t new_owner[ELITE4_MAX_IVCS];  /* ... to this input port (where new_busy) */
+  /* VC allocation (section 5.4) */
+  uint32_t grant[ELITE4_MAX_IVCS];    /* outputs granted to requester k (where granted) */
+  uint64_t granted;                   /* bit k: grant[k] != 0 */
+  uint64_t new_busy;                  /* bit o*V+v: output VC granted this cycle ... */
+  uint8_t new_owner[ELITE4_MAX_IVCS]; /* ... to this input port (where new_busy) */
 
-    /* switch allocation (section 5.5) */
-    int8_t tok_vc[ELITE4_MAX_PORTS];     /* VC of the token sent on o, -1 = none */
-    int8_t data_ivc[ELITE4_MAX_PORTS];   /* input VC k whose flit leaves on o, -1 = none */
-    uint64_t send;                       /* bit k: input VC k sends its front this cycle */
-    uint32_t waiting;                    /* bit o: a BUSY VC of o has data (XmitWait) */
+  /* switch allocation (section 5.5) */
+  int8_t tok_vc[ELITE4_MAX_PORTS];   /* VC of the token sent on o, -1 = none */
+  int8_t data_ivc[ELITE4_MAX_PORTS]; /* input VC k whose flit leaves on o, -1 = none */
+  uint64_t send;                     /* bit k: input VC k sends its front this cycle */
+  uint32_t waiting;                  /* bit o: a BUSY VC of o has data (XmitWait) */
 
-    /* input unit, next state (elite4_input_eval) */
-    elite4_flit_t sent[ELITE4_MAX_IVCS]; /* the flit input VC k sends (where send) */
-    uint64_t closes;                     /* bit k: it is a TAIL: its outputs go TOKWAIT */
-    uint64_t tok_new;                    /* bit k: a token becomes owed upstream ... */
-    uint64_t tok_new_ack;                /* ... with this ack bit */
+  /* input unit, next state (elite4_input_eval) */
+  elite4_flit_t sent[ELITE4_MAX_IVCS]; /* the flit input VC k sends (where send) */
+  uint64_t closes;                     /* bit k: it is a TAIL: its outputs go TOKWAIT */
+  uint64_t tok_new;                    /* bit k: a token becomes owed upstream ... */
+  uint64_t tok_new_ack;                /* ... with this ack bit */
 
-    /* error events and CRC mismatches per port */
-    elite4_errs_t err[ELITE4_MAX_PORTS];
-    uint8_t crc_err[ELITE4_MAX_PORTS];
+  /* error events and CRC mismatches per port */
+  elite4_errs_t err[ELITE4_MAX_PORTS];
+  uint8_t crc_err[ELITE4_MAX_PORTS];
 } elite4_work_t;
 
 /* Record one error event with this code at port p (section 6). */
-static inline void elite4_error(elite4_work_t *w, unsigned p, unsigned code)
-{
-    elite4_errs_t *e = &w->err[p];
-    if (e->n == 0 || code < e->code)
-        e->code = (uint8_t)code;
-    e->n++;
+static inline void elite4_error(elite4_work_t *w, unsigned p, unsigned code) {
+  elite4_errs_t *e = &w->err[p];
+  if (e->n == 0 || code < e->code) e->code = (uint8_t)code;
+  e->n++;
 }
 
 /* cred[o][v]: common_credit_counter's credits_o, which is its registered count. Read from
    the state because the consume it will get this cycle depends on it. */
-static inline unsigned elite4_cred(const elite4_state_t *s, unsigned o, unsigned v)
-{
-    return s->cred[o].cnt[v];
+static inline unsigned elite4_cred(const elite4_state_t *s, unsigned o, unsigned v) {
+  return s->cred[o].cnt[v];
 }
 
-static inline uint32_t elite4_port_mask(unsigned np)
-{
-    return np >= 32u ? 0xFFFFFFFFu : (1u << np) - 1u;
-}
+static inline uint32_t elite4_port_mask(unsigned np) { return np >= 32u ? 0xFFFFFFFFu : (1u << np) - 1u; }
 
 /* ---- elite4_route_decode.c (sections 3, 5.3) -------------------------------------- */
 
@@ -137,8 +131,7 @@ uint32_t elite4_crc_feed(uint32_t c, uint32_t word);
 /* ---- elite4_vc_alloc.c (section 5.4) ---------------------------------------------- */
 
 /* Sequential output allocation from aptr; aptr' and uptr'. */
-void elite4_vc_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_work_t *w,
-                     elite4_next_t *nx);
+void elite4_vc_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_work_t *w, elite4_next_t *nx);
 
 /* ---- elite4_switch_alloc.c (section 5.5) ------------------------------------------ */
 
@@ -149,8 +142,8 @@ void elite4_switch_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite
 /* ---- elite4_output_unit.c (sections 5.2, 5.5, 5.6, 5.7) ----------------------------- */
 
 /* Token arrivals: which input VCs they reach, which output VCs they free; error 5. */
-void elite4_output_tokens(const elite4_cfg_t *cfg, const elite4_state_t *s,
-                          const elite4_in_t *in, elite4_work_t *w);
+void elite4_output_tokens(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in,
+                          elite4_work_t *w);
 /* Output VC next states, credits, pending tokens (error 6), the output flit registers. */
 void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in,
                         elite4_work_t *w, elite4_next_t *nx);
@@ -158,8 +151,8 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
 /* ---- elite4_counters.c (sections 5.6, 6) ------------------------------------------ */
 
 /* cnt_*' and the error registers err_o', err_code_o'. Needs everything above. */
-void elite4_counters_eval(const elite4_cfg_t *cfg, const elite4_state_t *s,
-                          const elite4_in_t *in, const elite4_work_t *w, elite4_next_t *nx);
+void elite4_counters_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in,
+                          const elite4_work_t *w, elite4_next_t *nx);
 
 #ifdef __cplusplus
 }

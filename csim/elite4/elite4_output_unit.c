@@ -11,139 +11,129 @@
 
 #include <string.h>
 
-void elite4_output_tokens(const elite4_cfg_t *cfg, const elite4_state_t *s,
-                          const elite4_in_t *in, elite4_work_t *w)
-{
-    (void)cfg;
-    const unsigned V = w->nv;
+void elite4_output_tokens(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in,
+                          elite4_work_t *w) {
+  (void)cfg;
+  const unsigned V = w->nv;
 
-    w->tok_hit = 0;
-    w->tok_nack = 0;
-    w->tok_freed = 0;
-    w->tok_early = 0;
+  w->tok_hit = 0;
+  w->tok_nack = 0;
+  w->tok_freed = 0;
+  w->tok_early = 0;
 
-    for (unsigned o = 0; o < w->np; o++) {
-        if (!((w->in_valid >> o) & 1u) || w->in_kind[o] != ELITE4_TOKEN)
-            continue;
-        /* A token arriving on port o belongs to the packet that left through o. */
-        const unsigned v = w->in_vc[o];
-        const bool ack = (in->data[o] & 1u) != 0; /* bit 0; the other bits are ignored */
-        const elite4_ovc_t *ov = &s->ovc[o * V + v];
-        /* Accepted while TOKWAIT, or once while BUSY: an early token, a nack from a
+  for (unsigned o = 0; o < w->np; o++) {
+    if (!((w->in_valid >> o) & 1u) || w->in_kind[o] != ELITE4_TOKEN) continue;
+    /* A token arriving on port o belongs to the packet that left through o. */
+    const unsigned v = w->in_vc[o];
+    const bool ack = (in->data[o] & 1u) != 0; /* bit 0; the other bits are ignored */
+    const elite4_ovc_t *ov = &s->ovc[o * V + v];
+    /* Accepted while TOKWAIT, or once while BUSY: an early token, a nack from a
            switch further on that dropped the packet at its HEAD while this one is
            still sending the rest (5.2). Anything else is a stray. */
-        const bool early = ov->st == ELITE4_OST_BUSY && !ov->early;
-        if (ov->st != ELITE4_OST_TOKWAIT && !early) {
-            elite4_error(w, o, ELITE4_ERR_STRAY_TOKEN); /* error 5; the token is dropped */
-            continue;
-        }
-        /* pend[i][v] loses bit o, ack[i][v] &= a (applied by the input unit, together
-           with any other token for (i, v) this cycle); (o, v) becomes FREE. */
-        const unsigned k = ov->owner * V + v;
-        const uint64_t bit = UINT64_C(1) << k;
-        if (!(w->tok_hit & bit))
-            w->tok_clear[k] = 0;
-        w->tok_clear[k] |= 1u << o;
-        w->tok_hit |= bit;
-        if (!ack)
-            w->tok_nack |= bit;
-        if (early)
-            w->tok_early |= UINT64_C(1) << (o * V + v);
-        else
-            w->tok_freed |= UINT64_C(1) << (o * V + v);
+    const bool early = ov->st == ELITE4_OST_BUSY && !ov->early;
+    if (ov->st != ELITE4_OST_TOKWAIT && !early) {
+      elite4_error(w, o, ELITE4_ERR_STRAY_TOKEN); /* error 5; the token is dropped */
+      continue;
     }
+    /* pend[i][v] loses bit o, ack[i][v] &= a (applied by the input unit, together
+           with any other token for (i, v) this cycle); (o, v) becomes FREE. */
+    const unsigned k = ov->owner * V + v;
+    const uint64_t bit = UINT64_C(1) << k;
+    if (!(w->tok_hit & bit)) w->tok_clear[k] = 0;
+    w->tok_clear[k] |= 1u << o;
+    w->tok_hit |= bit;
+    if (!ack) w->tok_nack |= bit;
+    if (early)
+      w->tok_early |= UINT64_C(1) << (o * V + v);
+    else
+      w->tok_freed |= UINT64_C(1) << (o * V + v);
+  }
 }
 
 void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in,
-                        elite4_work_t *w, elite4_next_t *nx)
-{
-    const unsigned P = w->np, V = w->nv;
+                        elite4_work_t *w, elite4_next_t *nx) {
+  const unsigned P = w->np, V = w->nv;
 
-    /* Output VC states (one transition at most, each from one registered state):
+  /* Output VC states (one transition at most, each from one registered state):
        FREE -> BUSY on a grant (5.4), BUSY -> TOKWAIT for every output of a circuit that
        sends its TAIL (5.5), TOKWAIT -> FREE on a token (5.2). */
-    memcpy(nx->ovc, s->ovc, w->nivc * sizeof(*nx->ovc));
-    for (uint64_t m = w->new_busy; m != 0; m &= m - 1u) {
-        const unsigned kk = (unsigned)__builtin_ctzll(m);
-        nx->ovc[kk].st = ELITE4_OST_BUSY;
-        nx->ovc[kk].owner = w->new_owner[kk];
-        nx->ovc[kk].early = false;
-    }
-    for (uint64_t m = w->tok_early; m != 0; m &= m - 1u)
-        nx->ovc[__builtin_ctzll(m)].early = true;
-    /* A closing TAIL: TOKWAIT, or straight to FREE when the token is already back
+  memcpy(nx->ovc, s->ovc, w->nivc * sizeof(*nx->ovc));
+  for (uint64_t m = w->new_busy; m != 0; m &= m - 1u) {
+    const unsigned kk = (unsigned)__builtin_ctzll(m);
+    nx->ovc[kk].st = ELITE4_OST_BUSY;
+    nx->ovc[kk].owner = w->new_owner[kk];
+    nx->ovc[kk].early = false;
+  }
+  for (uint64_t m = w->tok_early; m != 0; m &= m - 1u) nx->ovc[__builtin_ctzll(m)].early = true;
+  /* A closing TAIL: TOKWAIT, or straight to FREE when the token is already back
        (including an early token arriving in this same cycle). */
-    for (uint64_t m = w->closes; m != 0; m &= m - 1u) {
-        const unsigned k = (unsigned)__builtin_ctzll(m), v = k & w->vm;
-        for (uint32_t mo = s->ivc[k].outs; mo != 0; mo &= mo - 1u) {
-            elite4_ovc_t *ov = &nx->ovc[(unsigned)__builtin_ctz(mo) * V + v];
-            ov->st = ov->early ? ELITE4_OST_FREE : ELITE4_OST_TOKWAIT;
-            ov->early = false;
-        }
+  for (uint64_t m = w->closes; m != 0; m &= m - 1u) {
+    const unsigned k = (unsigned)__builtin_ctzll(m), v = k & w->vm;
+    for (uint32_t mo = s->ivc[k].outs; mo != 0; mo &= mo - 1u) {
+      elite4_ovc_t *ov = &nx->ovc[(unsigned)__builtin_ctz(mo) * V + v];
+      ov->st = ov->early ? ELITE4_OST_FREE : ELITE4_OST_TOKWAIT;
+      ov->early = false;
     }
-    /* Planted bug elite4_token_no_release: the output VC stays TOKWAIT. */
-    if (cfg->bug != ELITE4_BUG_TOKEN_NO_RELEASE)
-        for (uint64_t m = w->tok_freed; m != 0; m &= m - 1u)
-            nx->ovc[__builtin_ctzll(m)].st = ELITE4_OST_FREE;
+  }
+  /* Planted bug elite4_token_no_release: the output VC stays TOKWAIT. */
+  if (cfg->bug != ELITE4_BUG_TOKEN_NO_RELEASE)
+    for (uint64_t m = w->tok_freed; m != 0; m &= m - 1u) nx->ovc[__builtin_ctzll(m)].st = ELITE4_OST_FREE;
 
-    /* Tokens owed upstream (5.2, 5.3): the one sent this cycle is cleared; a new one
+  /* Tokens owed upstream (5.2, 5.3): the one sent this cycle is cleared; a new one
        (combined token or illegal-route nack) is lost with error 6 at port i if one is
        still pending and not sent in this cycle. */
-    memcpy(nx->tokp, s->tokp, w->nivc * sizeof(*nx->tokp));
-    for (unsigned o = 0; o < P; o++)
-        if (w->tok_vc[o] >= 0)
-            nx->tokp[o * V + (unsigned)w->tok_vc[o]] = (elite4_tok_t){false, false};
-    for (uint64_t m = w->tok_new; m != 0; m &= m - 1u) {
-        const unsigned k = (unsigned)__builtin_ctzll(m);
-        elite4_tok_t *t = &nx->tokp[k];
-        if (t->valid) {
-            elite4_error(w, k >> w->vs, ELITE4_ERR_LOST);
-        } else {
-            t->valid = true;
-            t->ack = (w->tok_new_ack >> k) & 1u;
-        }
+  memcpy(nx->tokp, s->tokp, w->nivc * sizeof(*nx->tokp));
+  for (unsigned o = 0; o < P; o++)
+    if (w->tok_vc[o] >= 0) nx->tokp[o * V + (unsigned)w->tok_vc[o]] = (elite4_tok_t){false, false};
+  for (uint64_t m = w->tok_new; m != 0; m &= m - 1u) {
+    const unsigned k = (unsigned)__builtin_ctzll(m);
+    elite4_tok_t *t = &nx->tokp[k];
+    if (t->valid) {
+      elite4_error(w, k >> w->vs, ELITE4_ERR_LOST);
+    } else {
+      t->valid = true;
+      t->ack = (w->tok_new_ack >> k) & 1u;
     }
+  }
 
-    /* Per output port: the flit register (5.7) and the credit counter (5.6). */
-    nx->cred_touched = 0;
-    for (unsigned o = 0; o < P; o++) {
-        elite4_out_t *r = &nx->r;
-        const int k = w->data_ivc[o];
+  /* Per output port: the flit register (5.7) and the credit counter (5.6). */
+  nx->cred_touched = 0;
+  for (unsigned o = 0; o < P; o++) {
+    elite4_out_t *r = &nx->r;
+    const int k = w->data_ivc[o];
 
-        if (w->tok_vc[o] >= 0) {
-            const unsigned v = (unsigned)w->tok_vc[o];
-            r->valid[o] = true;
-            r->kind[o] = ELITE4_TOKEN;
-            r->vc[o] = v;
-            r->data[o] = s->tokp[o * V + v].ack ? 1u : 0u; /* {31'b0, ack} */
-        } else if (k >= 0) {
-            const elite4_flit_t *f = &w->sent[k];
-            r->valid[o] = true;
-            r->kind[o] = f->kind;
-            r->vc[o] = f->vc;
-            r->data[o] = f->data;
-            if (cfg->bug == ELITE4_BUG_VC_SWAP)
-                r->vc[o] ^= 1u; /* planted bug: the packet leaves on the other VC */
-        } /* else: nothing sent; valid, kind, vc, data stay 0 (cleared by the top) */
+    if (w->tok_vc[o] >= 0) {
+      const unsigned v = (unsigned)w->tok_vc[o];
+      r->valid[o] = true;
+      r->kind[o] = ELITE4_TOKEN;
+      r->vc[o] = v;
+      r->data[o] = s->tokp[o * V + v].ack ? 1u : 0u; /* {31'b0, ack} */
+    } else if (k >= 0) {
+      const elite4_flit_t *f = &w->sent[k];
+      r->valid[o] = true;
+      r->kind[o] = f->kind;
+      r->vc[o] = f->vc;
+      r->data[o] = f->data;
+      if (cfg->bug == ELITE4_BUG_VC_SWAP) r->vc[o] ^= 1u; /* planted bug: the packet leaves on the other VC */
+    } /* else: nothing sent; valid, kind, vc, data stay 0 (cleared by the top) */
 
-        /* Each sent data flit consumes one credit of (o, v); in_credit_i returns them.
+    /* Each sent data flit consumes one credit of (o, v); in_credit_i returns them.
            Evaluated only when something happens (or an error pulse must clear). */
-        uint32_t ret = 0;
-        for (unsigned v = 0; v < V; v++)
-            if (in->credit[o][v])
-                ret |= 1u << v;
-        const common_credit_counter_state_t *cs = &s->cred[o];
-        if (k >= 0 || ret != 0 || cs->overflow != 0 || cs->underflow != 0 || cs->bad_vc) {
-            const common_credit_counter_in_t ci = {
-                .init = false, .consume = k >= 0,
-                .consume_vc = k >= 0 ? (unsigned)k & w->vm : 0u, .return_mask = ret};
-            common_credit_counter_out_t co;
-            common_credit_counter_eval(&s->cred_cfg, cs, &ci, &co, &nx->cred[o]);
-            nx->cred_touched |= 1u << o;
-            /* A return that finds BufDepth with no consume is ignored: error 6 at port o
+    uint32_t ret = 0;
+    for (unsigned v = 0; v < V; v++)
+      if (in->credit[o][v]) ret |= 1u << v;
+    const common_credit_counter_state_t *cs = &s->cred[o];
+    if (k >= 0 || ret != 0 || cs->overflow != 0 || cs->underflow != 0 || cs->bad_vc) {
+      const common_credit_counter_in_t ci = {.init = false,
+                                             .consume = k >= 0,
+                                             .consume_vc = k >= 0 ? (unsigned)k & w->vm : 0u,
+                                             .return_mask = ret};
+      common_credit_counter_out_t co;
+      common_credit_counter_eval(&s->cred_cfg, cs, &ci, &co, &nx->cred[o]);
+      nx->cred_touched |= 1u << o;
+      /* A return that finds BufDepth with no consume is ignored: error 6 at port o
                in this cycle, one event per VC. */
-            for (uint32_t m = nx->cred[o].overflow; m != 0; m &= m - 1u)
-                elite4_error(w, o, ELITE4_ERR_LOST);
-        }
+      for (uint32_t m = nx->cred[o].overflow; m != 0; m &= m - 1u) elite4_error(w, o, ELITE4_ERR_LOST);
     }
+  }
 }

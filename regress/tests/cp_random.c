@@ -15,11 +15,11 @@
 
 #include "bind/cp.h"
 
-#define QW ((unsigned)CP_Q20_F8_PARAM_QW)
-#define QMAX ((1u << QW) - 1u)
-#define MAXF ((unsigned)CP_Q20_F8_PARAM_MaxFrame)
+#define QW      ((unsigned)CP_Q20_F8_PARAM_QW)
+#define QMAX    ((1u << QW) - 1u)
+#define MAXF    ((unsigned)CP_Q20_F8_PARAM_MaxFrame)
 #define NFLOWID 16u /* FlowW = 4: twice the table's 8 entries */
-#define RING 4096u
+#define RING    4096u
 
 typedef struct {
   uint32_t r[16];
@@ -52,7 +52,8 @@ typedef struct {
   double idle;   /* cp_random_sparse only: probability of an idle cycle */
 } cpr_t;
 
-static const uint32_t reg_mask[16] = {3, QMAX, 15, 0xffffffffu, 0xffffffffu, QMAX, QMAX, QMAX, 0xffff, 0xffffffffu};
+static const uint32_t reg_mask[16] = {3,    QMAX, 15,   0xffffffffu, 0xffffffffu,
+                                      QMAX, QMAX, QMAX, 0xffff,      0xffffffffu};
 
 static void regs_default(regs_t *g) {
   memset(g, 0, sizeof *g);
@@ -110,13 +111,19 @@ static void random_config(cpr_t *t, cosim_rng_t *rng, unsigned w, uint32_t sampl
 /* An illegal configuration for error code `code` (7: an unknown address). */
 static void bad_config(cpr_t *t, unsigned code) {
   switch (code) {
-  case 1: wq_push(t, 1, 0); break;
-  case 2: wq_push(t, 1, 50000); wq_push(t, 5, 40000); break;
-  case 3: wq_push(t, 6, 0); break;
-  case 4: wq_push(t, 6, 20000); wq_push(t, 7, 20000); break;
-  case 5: wq_push(t, 9, 0); break;
-  case 6: wq_push(t, 4, 63); break;
-  default: wq_push(t, 11, 1234); return;
+    case 1: wq_push(t, 1, 0); break;
+    case 2:
+      wq_push(t, 1, 50000);
+      wq_push(t, 5, 40000);
+      break;
+    case 3: wq_push(t, 6, 0); break;
+    case 4:
+      wq_push(t, 6, 20000);
+      wq_push(t, 7, 20000);
+      break;
+    case 5: wq_push(t, 9, 0); break;
+    case 6: wq_push(t, 4, 63); break;
+    default: wq_push(t, 11, 1234); return;
   }
   wq_push(t, 15, 0);
 }
@@ -133,9 +140,10 @@ static void new_phase(cpr_t *t, cosim_rng_t *rng) {
   t->p_enq = mix[k][0];
   t->p_deq = mix[k][1];
   if (t->phase == PH_NORMAL) {
-    random_config(t, rng, cosim_rng_below(rng, 16), cosim_rng_chance(rng, 0.2) ? 64 + cosim_rng_below(rng, 20000) : 0);
+    random_config(t, rng, cosim_rng_below(rng, 16),
+                  cosim_rng_chance(rng, 0.2) ? 64 + cosim_rng_below(rng, 20000) : 0);
   } else if (t->phase == PH_BADCFG) {
-    bad_config(t, 1 + t->next_bad);  /* every code in turn */
+    bad_config(t, 1 + t->next_bad); /* every code in turn */
     t->next_bad = (t->next_bad + 1) % 7;
     /* then restore a sane configuration from the shadow the bad one left */
     random_config(t, rng, cosim_rng_below(rng, 16), 0);
@@ -168,7 +176,7 @@ static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, voi
   t->step++;
 
   if (t->idle > 0 && cosim_rng_chance(rng, t->idle)) return true; /* sparse: idle cycle */
-  if (t->wq_i < t->wq_n) { /* configuration writes first */
+  if (t->wq_i < t->wq_n) {                                        /* configuration writes first */
     in->cfg_we_i = 1;
     in->cfg_addr_i = t->wq_addr[t->wq_i];
     in->cfg_wdata_i = t->wq_data[t->wq_i++];
@@ -184,16 +192,31 @@ static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, voi
     enq = s < 140 || s == 142 || s == 1200 || s == 1202;
     deq = s >= 146 && s < 1190;
     len = MAXF;
-    if (s == 141) { in->cfg_we_i = 1; in->cfg_addr_i = 2; in->cfg_wdata_i = 15; }
-    if (s == 143) { in->cfg_we_i = 1; in->cfg_addr_i = 4; in->cfg_wdata_i = 64; }
-    if (s == 144) { in->cfg_we_i = 1; in->cfg_addr_i = 15; }
-    if (s == 145) { enq = true; len = 64; }  /* Qold = 0: Fb = Qeq − Q − 15·Q */
+    if (s == 141) {
+      in->cfg_we_i = 1;
+      in->cfg_addr_i = 2;
+      in->cfg_wdata_i = 15;
+    }
+    if (s == 143) {
+      in->cfg_we_i = 1;
+      in->cfg_addr_i = 4;
+      in->cfg_wdata_i = 64;
+    }
+    if (s == 144) {
+      in->cfg_we_i = 1;
+      in->cfg_addr_i = 15;
+    }
+    if (s == 145) {
+      enq = true;
+      len = 64;
+    } /* Qold = 0: Fb = Qeq − Q − 15·Q */
     if (s == 1200 || s == 1202) len = 64;
     if (in->cfg_we_i) enq = deq = false;
   }
   if (enq) {
     in->enq_valid_i = 1;
-    in->enq_len_i = (uint16_t)(cosim_rng_chance(rng, 0.01) ? (cosim_rng_chance(rng, 0.5) ? 20 : MAXF + 100) : len);
+    in->enq_len_i =
+        (uint16_t)(cosim_rng_chance(rng, 0.01) ? (cosim_rng_chance(rng, 0.5) ? 20 : MAXF + 100) : len);
     in->enq_flow_i = (uint8_t)cosim_rng_below(rng, NFLOWID);
     in->enq_src_i = in->enq_flow_i;
     in->enq_probe_i = cosim_rng_chance(rng, 0.3);
@@ -201,7 +224,7 @@ static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, voi
     in->enq_tag_cpid_i = (uint16_t)cosim_rng_below(rng, 4);
   }
   if (t->phase == PH_EXTREME && enq && in->enq_len_i == 64) {
-    in->enq_tagged_i = 1;  /* positive feedback needs this CP's tag (CPID 0) */
+    in->enq_tagged_i = 1; /* positive feedback needs this CP's tag (CPID 0) */
     in->enq_tag_cpid_i = 0;
   }
   if (deq) {
@@ -217,7 +240,9 @@ static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, voi
   return true;
 }
 
-static int64_t sext(uint32_t v, unsigned bits) { return (int64_t)((uint64_t)v << (64 - bits)) >> (64 - bits); }
+static int64_t sext(uint32_t v, unsigned bits) {
+  return (int64_t)((uint64_t)v << (64 - bits)) >> (64 - bits);
+}
 
 static unsigned quant(int64_t fb, uint64_t d) {
   uint64_t mag = (uint64_t)(fb < 0 ? -fb : fb) * 63u;
@@ -225,28 +250,29 @@ static unsigned quant(int64_t fb, uint64_t d) {
 }
 
 /* One BCN channel's consistency with the configuration that computed it. */
-static bool check_msg(cpr_t *t, const char *what, unsigned type, uint32_t qoff_b, uint32_t qdelta_b, uint32_t fb_b,
-                      unsigned qntz, uint64_t qeq, uint64_t thresh, uint64_t q_known, bool q_is_known,
-                      cosim_msg_t *msg, unsigned *cov) {
+static bool check_msg(cpr_t *t, const char *what, unsigned type, uint32_t qoff_b, uint32_t qdelta_b,
+                      uint32_t fb_b, unsigned qntz, uint64_t qeq, uint64_t thresh, uint64_t q_known,
+                      bool q_is_known, cosim_msg_t *msg, unsigned *cov) {
   const regs_t *g = &t->active_prev;
   int64_t qoff = sext(qoff_b, QW + 1), qd = sext(qdelta_b, QW + 1), fb = sext(fb_b, QW + 5);
   uint64_t w = g->r[2], d = (2 * w + 1) * qeq;
   int64_t q = (int64_t)qeq - qoff;
   if (q_is_known && (uint64_t)q != q_known) {
-    cosim_fail(msg, "cp.qoff", "%s: Qoff %lld says Q = %lld, the queue held %llu", what, (long long)qoff, (long long)q,
-               (unsigned long long)q_known);
+    cosim_fail(msg, "cp.qoff", "%s: Qoff %lld says Q = %lld, the queue held %llu", what, (long long)qoff,
+               (long long)q, (unsigned long long)q_known);
     return false;
   }
   if (fb != qoff - (int64_t)w * qd) {
-    cosim_fail(msg, "cp.fb_formula", "%s: Fb %lld != Qoff %lld − %llu·Qdelta %lld", what, (long long)fb, (long long)qoff,
-               (unsigned long long)w, (long long)qd);
+    cosim_fail(msg, "cp.fb_formula", "%s: Fb %lld != Qoff %lld − %llu·Qdelta %lld", what, (long long)fb,
+               (long long)qoff, (unsigned long long)w, (long long)qd);
     return false;
   }
   unsigned want_type = (uint64_t)q > thresh ? 2u : fb < 0 ? 0u : 1u;
   unsigned want_q = want_type == 2 ? 63u : quant(fb, d);
   if (type != want_type || qntz != want_q || (want_type == 1 && fb <= 0)) {
-    cosim_fail(msg, "cp.quantiser", "%s: type %u QntzFb %u for Q %lld Fb %lld (D %llu); expected type %u QntzFb %u", what, type, qntz,
-               (long long)q, (long long)fb, (unsigned long long)d, want_type, want_q);
+    cosim_fail(msg, "cp.quantiser",
+               "%s: type %u QntzFb %u for Q %lld Fb %lld (D %llu); expected type %u QntzFb %u", what, type,
+               qntz, (long long)q, (long long)fb, (unsigned long long)d, want_type, want_q);
     return false;
   }
   cov[type]++;
@@ -269,17 +295,18 @@ static bool check(void *ctx, uint64_t c, const void *iv, const void *ov, cosim_m
 
   /* --- outputs of this cycle against the ledger and the register mirror --- */
   if (o->q_o != t->q) {
-    cosim_fail(msg, "cp.q_ledger", "q_o = %u, the ledger of accepted events says %llu", o->q_o, (unsigned long long)t->q);
+    cosim_fail(msg, "cp.q_ledger", "q_o = %u, the ledger of accepted events says %llu", o->q_o,
+               (unsigned long long)t->q);
     return false;
   }
   if (o->ev_err_o != t->want_ev_err || o->ev_err_code_o != t->held_ev_code) {
-    cosim_fail(msg, "cp.ev_err", "ev_err_o %u code %u, expected %u code %u", o->ev_err_o, o->ev_err_code_o, t->want_ev_err,
-               t->held_ev_code);
+    cosim_fail(msg, "cp.ev_err", "ev_err_o %u code %u, expected %u code %u", o->ev_err_o, o->ev_err_code_o,
+               t->want_ev_err, t->held_ev_code);
     return false;
   }
   if (o->cfg_err_o != t->want_cfg_err || o->cfg_err_code_o != t->held_cfg_code) {
-    cosim_fail(msg, "cp.cfg_err", "cfg_err_o %u code %u, expected %u code %u", o->cfg_err_o, o->cfg_err_code_o, t->want_cfg_err,
-               t->held_cfg_code);
+    cosim_fail(msg, "cp.cfg_err", "cfg_err_o %u code %u, expected %u code %u", o->cfg_err_o,
+               o->cfg_err_code_o, t->want_cfg_err, t->held_cfg_code);
     return false;
   }
   if (o->bcn_valid_o &&
@@ -287,8 +314,8 @@ static bool check(void *ctx, uint64_t c, const void *iv, const void *ov, cosim_m
                  t->active_prev.r[1], t->active_prev.r[5], t->q_prev, true, msg, t->cov_bcn))
     return false;
   if (o->fbcn_valid_o &&
-      !check_msg(t, "per-flow BCN", o->fbcn_type_o, o->fbcn_qoff_o, o->fbcn_qdelta_o, o->fbcn_fb_o, o->fbcn_qntzfb_o,
-                 t->active_prev.r[6], t->active_prev.r[7], 0, false, msg, t->cov_fbcn))
+      !check_msg(t, "per-flow BCN", o->fbcn_type_o, o->fbcn_qoff_o, o->fbcn_qdelta_o, o->fbcn_fb_o,
+                 o->fbcn_qntzfb_o, t->active_prev.r[6], t->active_prev.r[7], 0, false, msg, t->cov_fbcn))
     return false;
   t->cov_ftfull += o->ft_full_o;
 
@@ -300,17 +327,22 @@ static bool check(void *ctx, uint64_t c, const void *iv, const void *ov, cosim_m
   uint64_t after = t->q - (deq_ok ? in->deq_len_i : 0);
   bool enq_ok = in->enq_valid_i && enq_len_ok && after + in->enq_len_i <= QMAX;
   unsigned code = 0;
-  if (in->enq_valid_i && !enq_len_ok) code = 1;
-  else if (in->deq_valid_i && !deq_len_ok) code = 2;
-  else if (in->enq_valid_i && !enq_ok) code = 3;
-  else if (in->deq_valid_i && !deq_ok) code = 4;
+  if (in->enq_valid_i && !enq_len_ok)
+    code = 1;
+  else if (in->deq_valid_i && !deq_len_ok)
+    code = 2;
+  else if (in->enq_valid_i && !enq_ok)
+    code = 3;
+  else if (in->deq_valid_i && !deq_ok)
+    code = 4;
   t->want_ev_err = code != 0;
   if (code) {
     t->held_ev_code = code;
     t->cov_ev[code]++;
   }
   if (deq_ok) {
-    if (t->ring_n && t->ring_len[t->ring_head] == in->deq_len_i && t->ring_flow[t->ring_head] == in->deq_flow_i) {
+    if (t->ring_n && t->ring_len[t->ring_head] == in->deq_len_i &&
+        t->ring_flow[t->ring_head] == in->deq_flow_i) {
       t->ring_head = (t->ring_head + 1) % RING;
       t->ring_n--;
     }
@@ -359,8 +391,10 @@ static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
     return false;
   }
   const char *hole = NULL;
-  if (!t->cov_q0) hole = "Q never drained to 0";
-  else if (!t->cov_ev[3]) hole = "no enqueue hit the buffer limit";
+  if (!t->cov_q0)
+    hole = "Q never drained to 0";
+  else if (!t->cov_ev[3])
+    hole = "no enqueue hit the buffer limit";
   for (unsigned k = 1; k <= 4 && !hole; k++)
     if (!t->cov_ev[k]) hole = "an event error code never occurred";
   static char which[64];
@@ -376,7 +410,8 @@ static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
   if (!hole && (t->fb_min > -15 * (int64_t)QMAX || t->fb_max < 14 * (int64_t)QMAX))
     hole = "Fb never came near its extremes (±16·QMax)";
   if (hole) {
-    cosim_fail(msg, "cp.coverage", "coverage hole: %s (Fb seen %lld..%lld)", hole, (long long)t->fb_min, (long long)t->fb_max);
+    cosim_fail(msg, "cp.coverage", "coverage hole: %s (Fb seen %lld..%lld)", hole, (long long)t->fb_min,
+               (long long)t->fb_max);
     return false;
   }
   return true;

@@ -24,7 +24,7 @@ typedef struct {
   uint64_t first_lat;
 } e4d_t;
 
-#define RW(tag) (0xFFFFFFF0u | (tag))
+#define RW(tag)       (0xFFFFFFF0u | (tag))
 #define BCAST(lo, hi) (0xFFFFFF00u | ((lo) << 6) | ((hi) << 4) | ELITE4_TAG_BCAST)
 
 static void background(e4h_t *h, cosim_rng_t *rng, uint64_t c) {
@@ -36,48 +36,45 @@ static void background(e4h_t *h, cosim_rng_t *rng, uint64_t c) {
 static void script(e4d_t *t, cosim_rng_t *rng, uint64_t c) {
   e4h_t *h = &t->h;
   switch (c) {
-  case 0:
-    e4h_send(h, 0, 0, RW(1), 3, 0, rng); /* uncontended: the latency reference */
-    for (unsigned p = 2; p < 8; p++) e4h_send(h, 0, 0, RW(p), 2, 10, rng);
-    e4h_send(h, 0, 1, RW(ELITE4_TAG_UP), 5, 10, rng);
-    e4h_send(h, 0, 1, RW(ELITE4_TAG_UP), 5, 10, rng);
-    e4h_send(h, 0, 1, BCAST(0, 3), 6, 10, rng);
-    h->pkt[(unsigned)e4h_send(h, 0, 0, RW(7), 3, 10, rng) % E4H_MAXPKT].nack_once = true;
-    break;
-  case 300:
-    e4h_send(h, 1, 0, RW(5), 8, 300, rng);
-    e4h_send(h, 4, 0, RW(5), 8, 300, rng);
-    break;
-  case 600:
-    h->bp_vc[6][0] = 1.0;                          /* VC 0 of port 6: no credits */
-    e4h_send(h, 1, 0, RW(6), 16, 600, rng);        /* fills VC 0's buffers, then waits */
-    for (unsigned k = 0; k < 4; k++) e4h_send(h, 5, 1, RW(6), 4, 610, rng); /* VC 1 flows */
-    break;
-  case 900:
-    h->bp_vc[6][0] = 0.0;                          /* VC 0 resumes */
-    break;
-  case 1200:
-    e4h_send(h, 4, 0, RW(9), 3, 1200, rng);        /* tag 9: illegal on 8 ports */
-    e4h_inject(h, 1200, INJ_NONE, 4, 0, 1);
-    e4h_inject(h, 1300, INJ_BODY_NO_PACKET, 5, 0, 2);
-    e4h_inject(h, 1400, INJ_STRAY_TOKEN, 7, 1, 5);
-    e4h_inject(h, 1500, INJ_CREDIT_RETURN, 6, 1, 6);
-    h->pkt[(unsigned)e4h_send(h, 7, 0, RW(4), 5, 1600, rng) % E4H_MAXPKT].bad_crc_once = true;
-    e4h_inject(h, 1600, INJ_NONE, 7, 0, 7);
-    /* credit overflow: port 4's neighbour stops returning credits, port 1 sends
+    case 0:
+      e4h_send(h, 0, 0, RW(1), 3, 0, rng); /* uncontended: the latency reference */
+      for (unsigned p = 2; p < 8; p++) e4h_send(h, 0, 0, RW(p), 2, 10, rng);
+      e4h_send(h, 0, 1, RW(ELITE4_TAG_UP), 5, 10, rng);
+      e4h_send(h, 0, 1, RW(ELITE4_TAG_UP), 5, 10, rng);
+      e4h_send(h, 0, 1, BCAST(0, 3), 6, 10, rng);
+      h->pkt[(unsigned)e4h_send(h, 0, 0, RW(7), 3, 10, rng) % E4H_MAXPKT].nack_once = true;
+      break;
+    case 300:
+      e4h_send(h, 1, 0, RW(5), 8, 300, rng);
+      e4h_send(h, 4, 0, RW(5), 8, 300, rng);
+      break;
+    case 600:
+      h->bp_vc[6][0] = 1.0;                   /* VC 0 of port 6: no credits */
+      e4h_send(h, 1, 0, RW(6), 16, 600, rng); /* fills VC 0's buffers, then waits */
+      for (unsigned k = 0; k < 4; k++) e4h_send(h, 5, 1, RW(6), 4, 610, rng); /* VC 1 flows */
+      break;
+    case 900:
+      h->bp_vc[6][0] = 0.0; /* VC 0 resumes */
+      break;
+    case 1200:
+      e4h_send(h, 4, 0, RW(9), 3, 1200, rng); /* tag 9: illegal on 8 ports */
+      e4h_inject(h, 1200, INJ_NONE, 4, 0, 1);
+      e4h_inject(h, 1300, INJ_BODY_NO_PACKET, 5, 0, 2);
+      e4h_inject(h, 1400, INJ_STRAY_TOKEN, 7, 1, 5);
+      e4h_inject(h, 1500, INJ_CREDIT_RETURN, 6, 1, 6);
+      h->pkt[(unsigned)e4h_send(h, 7, 0, RW(4), 5, 1600, rng) % E4H_MAXPKT].bad_crc_once = true;
+      e4h_inject(h, 1600, INJ_NONE, 7, 0, 7);
+      /* credit overflow: port 4's neighbour stops returning credits, port 1 sends
        to it until its buffer at the switch is full, then one flit too many */
-    h->bp_port[4] = 1.0;
-    e4h_send(h, 1, 1, RW(4), 16, 1700, rng);
-    e4h_inject(h, 1760, INJ_CREDIT_OVERFLOW, 1, 1, 3);
-    /* truncation on port 6 VC 1 (idle then): error 4, then error 1 for the second HEAD */
-    e4h_inject(h, 1800, INJ_TRUNCATE, 6, 1, 4);
-    e4h_inject(h, 1800, INJ_NONE, 6, 1, 1);
-    break;
-  case 1900:
-    h->bp_port[4] = 0.0;
-    break;
-  default:
-    break;
+      h->bp_port[4] = 1.0;
+      e4h_send(h, 1, 1, RW(4), 16, 1700, rng);
+      e4h_inject(h, 1760, INJ_CREDIT_OVERFLOW, 1, 1, 3);
+      /* truncation on port 6 VC 1 (idle then): error 4, then error 1 for the second HEAD */
+      e4h_inject(h, 1800, INJ_TRUNCATE, 6, 1, 4);
+      e4h_inject(h, 1800, INJ_NONE, 6, 1, 1);
+      break;
+    case 1900: h->bp_port[4] = 0.0; break;
+    default: break;
   }
 }
 
@@ -113,7 +110,7 @@ static bool check(void *ctx, uint64_t c, const void *in, const void *out, cosim_
   uint64_t n_before = t->h.lat_n;
   e4h_note_head(&t->h, l, t->head_seen);
   e4h_progress(&t->h);
-  if (n_before == 0 && t->h.lat_n >= 1) t->first_lat = t->h.lat_min;  /* the first HEADs out */
+  if (n_before == 0 && t->h.lat_n >= 1) t->first_lat = t->h.lat_min; /* the first HEADs out */
   if (t->h.fail[0]) {
     cosim_fail(msg, t->h.fail_id, "%s", t->h.fail);
     return false;
@@ -124,10 +121,12 @@ static bool check(void *ctx, uint64_t c, const void *in, const void *out, cosim_
 static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
   e4d_t *t = ctx;
   printf("packets: %u sent, %llu deliveries, %llu retries; first HEAD latency %llu cycles\n", t->h.npkt,
-         (unsigned long long)t->h.delivered, (unsigned long long)t->h.retries, (unsigned long long)t->first_lat);
+         (unsigned long long)t->h.delivered, (unsigned long long)t->h.retries,
+         (unsigned long long)t->first_lat);
   if (!e4h_finish(&t->h, cycles, msg)) return false;
   if (t->first_lat != 3) {
-    cosim_fail(msg, "elite4.min_latency", "uncontended HEAD latency %llu cycles, the contract is 3", (unsigned long long)t->first_lat);
+    cosim_fail(msg, "elite4.min_latency", "uncontended HEAD latency %llu cycles, the contract is 3",
+               (unsigned long long)t->first_lat);
     return false;
   }
   return true;

@@ -32,70 +32,87 @@
 #include "bind/elite4.h"
 #include "ref/crc32_ref.h"
 
-#define E4H_MAXP 16
-#define E4H_MAXV 4
-#define E4H_MAXQ 64      /* packets queued per (port, VC) */
-#define E4H_MAXBODY 17   /* body words: the id plus up to 16 bytes x4 of payload */
-#define E4H_MAXPKT 8192  /* packets alive at once (id slots, recycled) */
-#define E4H_STUCK 50000  /* cycles a sent packet may wait for its token before the run fails */
-#define E4H_MAXINJ 64
-
-typedef struct { bool valid; unsigned kind, vc; uint32_t data; bool credit[E4H_MAXV]; } e4h_link_t;
+#define E4H_MAXP    16
+#define E4H_MAXV    4
+#define E4H_MAXQ    64    /* packets queued per (port, VC) */
+#define E4H_MAXBODY 17    /* body words: the id plus up to 16 bytes x4 of payload */
+#define E4H_MAXPKT  8192  /* packets alive at once (id slots, recycled) */
+#define E4H_STUCK   50000 /* cycles a sent packet may wait for its token before the run fails */
+#define E4H_MAXINJ  64
 
 typedef struct {
-  uint32_t id;          /* body word 0; the slot is id % E4H_MAXPKT */
-  bool live;            /* created, token not yet back */
-  uint32_t route;       /* route word as sent */
-  uint32_t stripped;    /* what the HEAD must carry when it leaves */
-  uint32_t ports;       /* where it may arrive (adaptive: any of these, once) */
-  bool any_of;          /* adaptive: exactly one of `ports` */
+  bool valid;
+  unsigned kind, vc;
+  uint32_t data;
+  bool credit[E4H_MAXV];
+} e4h_link_t;
+
+typedef struct {
+  uint32_t id;       /* body word 0; the slot is id % E4H_MAXPKT */
+  bool live;         /* created, token not yet back */
+  uint32_t route;    /* route word as sent */
+  uint32_t stripped; /* what the HEAD must carry when it leaves */
+  uint32_t ports;    /* where it may arrive (adaptive: any of these, once) */
+  bool any_of;       /* adaptive: exactly one of `ports` */
   unsigned nbody, src, vc;
   uint32_t body[E4H_MAXBODY];
-  uint32_t delivered;   /* ports that received it (acked) */
-  uint64_t t_head_in;   /* cycle the HEAD entered the switch (last try) */
+  uint32_t delivered; /* ports that received it (acked) */
+  uint64_t t_head_in; /* cycle the HEAD entered the switch (last try) */
   uint64_t t_created;
-  bool nack_once;       /* destination nacks its first copy (tests retries) */
-  bool bad_crc_once;    /* the first try carries a wrong CRC (the switch counts it) */
-  bool done;            /* source got its token */
-  bool sent;            /* a HEAD of it has gone into the switch */
+  bool nack_once;    /* destination nacks its first copy (tests retries) */
+  bool bad_crc_once; /* the first try carries a wrong CRC (the switch counts it) */
+  bool done;         /* source got its token */
+  bool sent;         /* a HEAD of it has gone into the switch */
 } e4h_pkt_t;
 
 /* A planted protocol violation driven by the harness (INJ_*), or just an
  * error the switch must raise (INJ_NONE: caused by a scripted packet). */
-typedef enum { INJ_NONE, INJ_BODY_NO_PACKET, INJ_CREDIT_OVERFLOW, INJ_STRAY_TOKEN,
-               INJ_CREDIT_RETURN, INJ_TRUNCATE } e4h_inj_kind_t;
-typedef struct { uint64_t cycle; e4h_inj_kind_t kind; unsigned port, vc; unsigned expect_code; bool seen; } e4h_inj_t;
+typedef enum {
+  INJ_NONE,
+  INJ_BODY_NO_PACKET,
+  INJ_CREDIT_OVERFLOW,
+  INJ_STRAY_TOKEN,
+  INJ_CREDIT_RETURN,
+  INJ_TRUNCATE
+} e4h_inj_kind_t;
+typedef struct {
+  uint64_t cycle;
+  e4h_inj_kind_t kind;
+  unsigned port, vc;
+  unsigned expect_code;
+  bool seen;
+} e4h_inj_t;
 #define E4H_ERR_WINDOW 60 /* cycles after the planting in which the error must show */
 
 typedef struct {
-  const elite4_view_t *vw;    /* the target's ports */
+  const elite4_view_t *vw; /* the target's ports */
   unsigned P, V, depth;
   uint32_t up_mask;
-  double backpressure;        /* chance a credit return is delayed this cycle */
-  double bp_port[E4H_MAXP];   /* per port, added to it (1 = no credits at all) */
+  double backpressure;              /* chance a credit return is delayed this cycle */
+  double bp_port[E4H_MAXP];         /* per port, added to it (1 = no credits at all) */
   double bp_vc[E4H_MAXP][E4H_MAXV]; /* per (port, VC), added too */
   /* packets */
   e4h_pkt_t pkt[E4H_MAXPKT];
-  unsigned npkt;              /* ids handed out so far */
-  unsigned live;              /* packets created and not finished */
+  unsigned npkt; /* ids handed out so far */
+  unsigned live; /* packets created and not finished */
   /* sender side, per (port, VC) of the neighbour */
   unsigned q[E4H_MAXP][E4H_MAXV][E4H_MAXQ], qh[E4H_MAXP][E4H_MAXV], qn[E4H_MAXP][E4H_MAXV];
   uint64_t q_not_before[E4H_MAXP][E4H_MAXV];
-  int cur[E4H_MAXP][E4H_MAXV];       /* packet being sent, -1 none */
+  int cur[E4H_MAXP][E4H_MAXV]; /* packet being sent, -1 none */
   unsigned flit_i[E4H_MAXP][E4H_MAXV];
   bool await_tok[E4H_MAXP][E4H_MAXV];
-  int early_tok[E4H_MAXP][E4H_MAXV];      /* token back before our TAIL left: -1 none, else ack */
-  unsigned credits[E4H_MAXP][E4H_MAXV];   /* the switch's free buffer slots as we know them */
+  int early_tok[E4H_MAXP][E4H_MAXV];    /* token back before our TAIL left: -1 none, else ack */
+  unsigned credits[E4H_MAXP][E4H_MAXV]; /* the switch's free buffer slots as we know them */
   unsigned rr[E4H_MAXP];
   /* receiver side, per (port, VC) */
-  int rx_pkt[E4H_MAXP][E4H_MAXV];          /* reassembling packet id, -1 none */
+  int rx_pkt[E4H_MAXP][E4H_MAXV]; /* reassembling packet id, -1 none */
   unsigned rx_n[E4H_MAXP][E4H_MAXV];
   uint32_t rx_body[E4H_MAXP][E4H_MAXV][E4H_MAXBODY + 1];
   uint32_t rx_head[E4H_MAXP][E4H_MAXV];
-  unsigned rx_occ[E4H_MAXP][E4H_MAXV];     /* our buffer: flits held, credit not yet returned */
-  unsigned owe[E4H_MAXP][E4H_MAXV];        /* credits to return */
-  int tok_due[E4H_MAXP][E4H_MAXV];          /* token to send: -1 none, else ack bit */
-  unsigned inj_tok[E4H_MAXP][E4H_MAXV];     /* nacks owed to planted (truncated) packets */
+  unsigned rx_occ[E4H_MAXP][E4H_MAXV];  /* our buffer: flits held, credit not yet returned */
+  unsigned owe[E4H_MAXP][E4H_MAXV];     /* credits to return */
+  int tok_due[E4H_MAXP][E4H_MAXV];      /* token to send: -1 none, else ack bit */
+  unsigned inj_tok[E4H_MAXP][E4H_MAXV]; /* nacks owed to planted (truncated) packets */
   uint64_t tok_at[E4H_MAXP][E4H_MAXV];
   long long last_seq[E4H_MAXP][E4H_MAXV][E4H_MAXP]; /* order per (src, vc, dest) */
   /* planted violations */
@@ -104,13 +121,13 @@ typedef struct {
   bool expect_errors;
   /* statistics */
   uint64_t lat_min, lat_sum, lat_n, delivered, retries, cycles;
-  unsigned in_flight;         /* tries whose HEAD was sent and whose token is not back */
-  unsigned stuck;             /* cycles a sent packet may wait for its token (E4H_STUCK) */
+  unsigned in_flight; /* tries whose HEAD was sent and whose token is not back */
+  unsigned stuck;     /* cycles a sent packet may wait for its token (E4H_STUCK) */
   uint64_t busy_cycles, driven_cycles, wait_max;
   uint64_t now;
-  cosim_rng_t rng;            /* the receiving side's randomness (check() has no rng) */
+  cosim_rng_t rng; /* the receiving side's randomness (check() has no rng) */
   char fail[512];
-  char fail_id[48];           /* the check that failed first (see cosim_fail) */
+  char fail_id[48]; /* the check that failed first (see cosim_fail) */
 } e4h_t;
 
 static inline void e4h_init(e4h_t *h, const elite4_view_t *vw, cosim_rng_t *rng) {
@@ -135,7 +152,8 @@ static inline void e4h_init(e4h_t *h, const elite4_view_t *vw, cosim_rng_t *rng)
     }
 }
 
-static inline void e4h_failf(e4h_t *h, const char *id, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static inline void e4h_failf(e4h_t *h, const char *id, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static inline void e4h_failf(e4h_t *h, const char *id, const char *fmt, ...) {
   if (h->fail[0]) return;
   snprintf(h->fail_id, sizeof h->fail_id, "%s", id);
@@ -146,7 +164,8 @@ static inline void e4h_failf(e4h_t *h, const char *id, const char *fmt, ...) {
 }
 
 /* What the route word's front tag means for one switch (docs/elite4.md §3). */
-static inline bool e4h_route_ports(const e4h_t *h, uint32_t route, uint32_t *ports, bool *any_of, uint32_t *stripped) {
+static inline bool e4h_route_ports(const e4h_t *h, uint32_t route, uint32_t *ports, bool *any_of,
+                                   uint32_t *stripped) {
   unsigned tag = route & 15, r = (route >> 4) & 15, lo = r >> 2, hi = r & 3;
   *any_of = false;
   *stripped = 0xF0000000u | (route >> 4);
@@ -200,7 +219,8 @@ static inline e4h_pkt_t *e4h_pkt(e4h_t *h, uint32_t id) {
 
 /* Plant a protocol violation on port `port` at cycle `at`; the switch must
  * flag it with error `code` on port `eport` (checked), and keep serving. */
-static inline void e4h_inject(e4h_t *h, uint64_t at, e4h_inj_kind_t kind, unsigned port, unsigned vc, unsigned code) {
+static inline void e4h_inject(e4h_t *h, uint64_t at, e4h_inj_kind_t kind, unsigned port, unsigned vc,
+                              unsigned code) {
   if (h->ninj < E4H_MAXINJ) h->inj[h->ninj++] = (e4h_inj_t){at, kind, port, vc, code, false};
   h->expect_errors = true;
 }
@@ -215,8 +235,9 @@ static inline void e4h_settle(e4h_t *h, unsigned p, unsigned v, bool ack) {
     /* finished: it must have arrived everywhere it was routed (its slot is reused) */
     bool ok = k->ports == 0 || (k->any_of ? k->delivered != 0 : k->delivered == k->ports);
     if (!ok)
-      e4h_failf(h, "elite4.delivery", "packet %u (port %u VC %u, route 0x%08x) acked but delivered to 0x%x of 0x%x",
-                id, k->src, k->vc, k->route, k->delivered, k->ports);
+      e4h_failf(h, "elite4.delivery",
+                "packet %u (port %u VC %u, route 0x%08x) acked but delivered to 0x%x of 0x%x", id, k->src,
+                k->vc, k->route, k->delivered, k->ports);
     k->done = true;
     k->live = false;
     h->live--;
@@ -249,27 +270,51 @@ static inline void e4h_drive(e4h_t *h, cosim_rng_t *rng, e4h_link_t *in) {
       in[p].valid = true;
       in[p].vc = j->vc;
       switch (j->kind) {
-      case INJ_TRUNCATE: /* HEAD to port 0, BODY, then a HEAD (illegal tag 12) with the first
+        case INJ_TRUNCATE: /* HEAD to port 0, BODY, then a HEAD (illegal tag 12) with the first
                             packet's TAIL missing: the switch closes the circuit with a
                             0xBAD0BAD0 TAIL (error 4), the destination nacks it; the second
                             HEAD is dropped (error 1, a nack); a TAIL ends the DROP. */
-        h->credits[p][j->vc]--;
-        switch (c - j->cycle) {
-        case 0: in[p].kind = ELITE4_HEAD; in[p].data = 0xFFFFFFF0u; h->inj_tok[p][j->vc] += 2; h->in_flight += 2; break;
-        case 1: in[p].kind = ELITE4_BODY; in[p].data = 0xFFFFFFFFu; break; /* no packet's id */
-        case 2: in[p].kind = ELITE4_HEAD; in[p].data = 0xFFFFFFFCu; break;
-        default: in[p].kind = ELITE4_TAIL; in[p].data = 0; break;
-        }
-        break;
-      case INJ_BODY_NO_PACKET: /* the switch pops it and returns the credit */
-        in[p].kind = ELITE4_BODY; in[p].data = 0xB0D1B0D1u; h->credits[p][j->vc]--; break;
-      case INJ_CREDIT_OVERFLOW: /* sent with no credit: dropped, no credit comes back */
-        in[p].kind = ELITE4_BODY; in[p].data = 0xC0C0C0C0u; break;
-      case INJ_STRAY_TOKEN:
-        in[p].kind = ELITE4_TOKEN; in[p].data = 1; break;
-      case INJ_CREDIT_RETURN: /* a credit the switch never gave */
-        in[p].valid = false; busy = false; in[p].credit[j->vc] = true; break;
-      default: break;
+          h->credits[p][j->vc]--;
+          switch (c - j->cycle) {
+            case 0:
+              in[p].kind = ELITE4_HEAD;
+              in[p].data = 0xFFFFFFF0u;
+              h->inj_tok[p][j->vc] += 2;
+              h->in_flight += 2;
+              break;
+            case 1:
+              in[p].kind = ELITE4_BODY;
+              in[p].data = 0xFFFFFFFFu;
+              break; /* no packet's id */
+            case 2:
+              in[p].kind = ELITE4_HEAD;
+              in[p].data = 0xFFFFFFFCu;
+              break;
+            default:
+              in[p].kind = ELITE4_TAIL;
+              in[p].data = 0;
+              break;
+          }
+          break;
+        case INJ_BODY_NO_PACKET: /* the switch pops it and returns the credit */
+          in[p].kind = ELITE4_BODY;
+          in[p].data = 0xB0D1B0D1u;
+          h->credits[p][j->vc]--;
+          break;
+        case INJ_CREDIT_OVERFLOW: /* sent with no credit: dropped, no credit comes back */
+          in[p].kind = ELITE4_BODY;
+          in[p].data = 0xC0C0C0C0u;
+          break;
+        case INJ_STRAY_TOKEN:
+          in[p].kind = ELITE4_TOKEN;
+          in[p].data = 1;
+          break;
+        case INJ_CREDIT_RETURN: /* a credit the switch never gave */
+          in[p].valid = false;
+          busy = false;
+          in[p].credit[j->vc] = true;
+          break;
+        default: break;
       }
     }
     if (busy) continue;
@@ -337,7 +382,8 @@ static inline void e4h_observe(e4h_t *h, const e4h_link_t *out, const bool *err,
       if (out[p].credit[v]) {
         h->credits[p][v]++;
         if (h->credits[p][v] > h->depth)
-          e4h_failf(h, "elite4.credit_overflow", "switch returned more credits than buffer slots on port %u VC %u", p, v);
+          e4h_failf(h, "elite4.credit_overflow",
+                    "switch returned more credits than buffer slots on port %u VC %u", p, v);
       }
     if (err[p]) {
       bool planted = false;
@@ -351,42 +397,47 @@ static inline void e4h_observe(e4h_t *h, const e4h_link_t *out, const bool *err,
         }
       }
       if (!planted)
-        e4h_failf(h, "elite4.unexpected_error", "unexpected error code %u on port %u at cycle %llu", err_code[p], p, (unsigned long long)c);
+        e4h_failf(h, "elite4.unexpected_error", "unexpected error code %u on port %u at cycle %llu",
+                  err_code[p], p, (unsigned long long)c);
     }
     if (!out[p].valid) continue;
     unsigned v = out[p].vc;
     if (out[p].kind == ELITE4_TOKEN) { /* for the packet we sent on (p, v) */
-      if (h->inj_tok[p][v]) { /* for a planted truncated packet: a nack */
+      if (h->inj_tok[p][v]) {          /* for a planted truncated packet: a nack */
         h->inj_tok[p][v]--;
         h->in_flight--;
-        if (out[p].data & 1) e4h_failf(h, "elite4.truncated_acked", "a truncated packet on port %u VC %u was acked", p, v);
+        if (out[p].data & 1)
+          e4h_failf(h, "elite4.truncated_acked", "a truncated packet on port %u VC %u was acked", p, v);
       } else if (h->await_tok[p][v]) {
         h->await_tok[p][v] = false;
         e4h_settle(h, p, v, out[p].data & 1);
       } else if (h->cur[p][v] >= 0 && h->early_tok[p][v] < 0) {
         h->early_tok[p][v] = (int)(out[p].data & 1); /* settled when our TAIL has gone */
       } else {
-        e4h_failf(h, "elite4.token_unexpected", "token on port %u VC %u with no packet waiting for one", p, v);
+        e4h_failf(h, "elite4.token_unexpected", "token on port %u VC %u with no packet waiting for one", p,
+                  v);
       }
       continue;
     }
     /* a data flit into our buffer (p, v) */
-    if (++h->rx_occ[p][v] > h->depth) e4h_failf(h, "elite4.rx_overrun", "switch overran our buffer on port %u VC %u", p, v);
+    if (++h->rx_occ[p][v] > h->depth)
+      e4h_failf(h, "elite4.rx_overrun", "switch overran our buffer on port %u VC %u", p, v);
     h->owe[p][v]++;
     if (out[p].kind == ELITE4_HEAD) {
-      if (h->rx_pkt[p][v] >= 0) e4h_failf(h, "elite4.head_in_packet", "HEAD on port %u VC %u inside a packet", p, v);
+      if (h->rx_pkt[p][v] >= 0)
+        e4h_failf(h, "elite4.head_in_packet", "HEAD on port %u VC %u inside a packet", p, v);
       h->rx_pkt[p][v] = 0;
       h->rx_n[p][v] = 0;
       h->rx_head[p][v] = out[p].data;
     } else if (h->rx_pkt[p][v] < 0) {
-      e4h_failf(h, "elite4.body_without_head", "%s with no packet on port %u VC %u at cycle %llu", out[p].kind == ELITE4_BODY ? "BODY" : "TAIL",
-                p, v, (unsigned long long)c);
+      e4h_failf(h, "elite4.body_without_head", "%s with no packet on port %u VC %u at cycle %llu",
+                out[p].kind == ELITE4_BODY ? "BODY" : "TAIL", p, v, (unsigned long long)c);
     } else if (out[p].kind == ELITE4_BODY) {
       if (h->rx_n[p][v] == 0) { /* the id: the packet's VC is known from its first BODY on */
         const e4h_pkt_t *k = e4h_pkt(h, out[p].data);
         if (k && k->vc != v)
-          e4h_failf(h, "elite4.vc", "packet %u sent on VC %u arrives on VC %u (port %u, cycle %llu)", k->id, k->vc, v, p,
-                    (unsigned long long)c);
+          e4h_failf(h, "elite4.vc", "packet %u sent on VC %u arrives on VC %u (port %u, cycle %llu)", k->id,
+                    k->vc, v, p, (unsigned long long)c);
       }
       if (h->rx_n[p][v] < E4H_MAXBODY) h->rx_body[p][v][h->rx_n[p][v]++] = out[p].data;
     } else { /* TAIL: the packet is complete */
@@ -397,20 +448,25 @@ static inline void e4h_observe(e4h_t *h, const e4h_link_t *out, const bool *err,
       e4h_pkt_t *k = n ? e4h_pkt(h, id) : NULL;
       int ack = 1;
       if (!crc_ok || !k) { /* the destination refuses it; the source retries */
-        if (!h->expect_errors) e4h_failf(h, "elite4.corrupt", "corrupt packet on port %u VC %u (CRC or id)", p, v);
+        if (!h->expect_errors)
+          e4h_failf(h, "elite4.corrupt", "corrupt packet on port %u VC %u (CRC or id)", p, v);
         ack = 0;
       } else {
-        if (!(k->ports >> p & 1)) e4h_failf(h, "elite4.wrong_port", "packet %u arrived on port %u, routed to 0x%x", id, p, k->ports);
+        if (!(k->ports >> p & 1))
+          e4h_failf(h, "elite4.wrong_port", "packet %u arrived on port %u, routed to 0x%x", id, p, k->ports);
         if (h->rx_head[p][v] != k->stripped)
-          e4h_failf(h, "elite4.route_strip", "packet %u left with route 0x%08x, expected 0x%08x", id, h->rx_head[p][v], k->stripped);
+          e4h_failf(h, "elite4.route_strip", "packet %u left with route 0x%08x, expected 0x%08x", id,
+                    h->rx_head[p][v], k->stripped);
         if (n != k->nbody || memcmp(h->rx_body[p][v], k->body, n * 4))
           e4h_failf(h, "elite4.body", "packet %u arrived with a different body", id);
         if (k->nack_once) {
           k->nack_once = false;
           ack = 0;
         } else {
-          if (k->delivered >> p & 1) e4h_failf(h, "elite4.duplicate", "packet %u delivered twice on port %u", id, p);
-          if (k->any_of && k->delivered) e4h_failf(h, "elite4.adaptive_twice", "adaptive packet %u delivered on two up-links", id);
+          if (k->delivered >> p & 1)
+            e4h_failf(h, "elite4.duplicate", "packet %u delivered twice on port %u", id, p);
+          if (k->any_of && k->delivered)
+            e4h_failf(h, "elite4.adaptive_twice", "adaptive packet %u delivered on two up-links", id);
           k->delivered |= 1u << p;
           h->delivered++;
           if ((long long)id < h->last_seq[k->src][v][p])
@@ -452,15 +508,17 @@ static inline bool e4h_finish(e4h_t *h, uint64_t settled, cosim_msg_t *msg) {
   }
   for (unsigned k = 0; k < h->ninj; k++)
     if (!h->inj[k].seen) {
-      cosim_fail(msg, "elite4.violation_not_flagged", "planted violation %u on port %u at cycle %llu was not flagged with error %u", h->inj[k].kind,
-                 h->inj[k].port, (unsigned long long)h->inj[k].cycle, h->inj[k].expect_code);
+      cosim_fail(msg, "elite4.violation_not_flagged",
+                 "planted violation %u on port %u at cycle %llu was not flagged with error %u",
+                 h->inj[k].kind, h->inj[k].port, (unsigned long long)h->inj[k].cycle, h->inj[k].expect_code);
       return false;
     }
   for (unsigned s = 0; s < E4H_MAXPKT; s++) { /* finished packets were checked when their token came */
     const e4h_pkt_t *k = &h->pkt[s];
     if (!k->live || k->t_created >= settled) continue;
-    cosim_fail(msg, "elite4.delivery", "packet %u (port %u VC %u, route 0x%08x) not finished: delivered to 0x%x of 0x%x",
-               k->id, k->src, k->vc, k->route, k->delivered, k->ports);
+    cosim_fail(msg, "elite4.delivery",
+               "packet %u (port %u VC %u, route 0x%08x) not finished: delivered to 0x%x of 0x%x", k->id,
+               k->src, k->vc, k->route, k->delivered, k->ports);
     return false;
   }
   return true;
@@ -476,7 +534,8 @@ static inline void e4h_progress(e4h_t *h) {
     uint64_t wait = h->now - k->t_head_in;
     if (wait > h->wait_max) h->wait_max = wait;
     if (wait > h->stuck) {
-      e4h_failf(h, "elite4.stuck", "packet %u (port %u VC %u, route 0x%08x) sent at cycle %llu has no token after %u cycles",
+      e4h_failf(h, "elite4.stuck",
+                "packet %u (port %u VC %u, route 0x%08x) sent at cycle %llu has no token after %u cycles",
                 k->id, k->src, k->vc, k->route, (unsigned long long)k->t_head_in, h->stuck);
       return;
     }
@@ -517,7 +576,8 @@ static inline void e4h_from_out(const e4h_t *h, const void *o, e4h_link_t *l, bo
     l[p].kind = (unsigned)cosim_lane_get(&w->out.out_kind_o, o, p);
     l[p].vc = (unsigned)cosim_lane_get(&w->out.out_vc_o, o, p);
     l[p].data = (uint32_t)cosim_lane_get(&w->out.out_data_o, o, p);
-    for (unsigned v = 0; v < h->V; v++) l[p].credit[v] = cosim_lane_get(&w->out.out_credit_o, o, p * h->V + v);
+    for (unsigned v = 0; v < h->V; v++)
+      l[p].credit[v] = cosim_lane_get(&w->out.out_credit_o, o, p * h->V + v);
     err[p] = cosim_lane_get(&w->out.err_o, o, p);
     code[p] = (unsigned)cosim_lane_get(&w->out.err_code_o, o, p);
   }

@@ -34,9 +34,9 @@ static void traffic(e4r_t *t, cosim_rng_t *rng) {
          of piling onto port 13 (14) */
       if ((k >= 5 && k < 8 && h->P > ELITE4_TAG_UP) || (k >= 8 && h->P > ELITE4_TAG_BCAST)) k = 0;
       if (k < 5) {
-        route = 0xFFFFFFF0u | cosim_rng_below(rng, h->P);            /* explicit */
+        route = 0xFFFFFFF0u | cosim_rng_below(rng, h->P); /* explicit */
       } else if (k < 8) {
-        route = 0xFFFFFFF0u | ELITE4_TAG_UP;                          /* adaptive up */
+        route = 0xFFFFFFF0u | ELITE4_TAG_UP; /* adaptive up */
       } else {
         unsigned lo = cosim_rng_below(rng, down), hi = lo + cosim_rng_below(rng, down - lo);
         route = 0xFFFFFF00u | (lo << 6) | (hi << 4) | ELITE4_TAG_BCAST;
@@ -82,9 +82,9 @@ static bool e4r_check(void *ctx, uint64_t c, const void *in, const void *out, co
 
 static bool e4r_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
   e4r_t *t = ctx;
-  printf("packets: %u sent, %llu deliveries, %llu retries; HEAD latency min %llu mean %.2f cycles\n", t->h.npkt,
-         (unsigned long long)t->h.delivered, (unsigned long long)t->h.retries, (unsigned long long)t->h.lat_min,
-         t->h.lat_n ? (double)t->h.lat_sum / (double)t->h.lat_n : 0.0);
+  printf("packets: %u sent, %llu deliveries, %llu retries; HEAD latency min %llu mean %.2f cycles\n",
+         t->h.npkt, (unsigned long long)t->h.delivered, (unsigned long long)t->h.retries,
+         (unsigned long long)t->h.lat_min, t->h.lat_n ? (double)t->h.lat_sum / (double)t->h.lat_n : 0.0);
   e4h_print_busy(&t->h);
   if (!e4h_finish(&t->h, cycles > 3000 ? cycles - 3000 : 0, msg)) return false;
   if (t->h.lat_n && t->h.lat_min != 3) {
@@ -95,18 +95,20 @@ static bool e4r_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
   return e4h_busy_gate(&t->h, cycles, msg);
 }
 
-#define E4R_TEST(NAME, T, STOP, PURPOSE)                                                  \
-  static void NAME##_init(void *ctx, cosim_rng_t *rng) {                                  \
-    e4r_init(ctx, &T##_view, rng, STOP);                                                  \
-  }                                                                                       \
-  COSIM_TEST(NAME, .target = &T##_target, .purpose = PURPOSE, .ctx_size = sizeof(e4r_t), \
+#define E4R_TEST(NAME, T, STOP, PURPOSE)                                                        \
+  static void NAME##_init(void *ctx, cosim_rng_t *rng) { e4r_init(ctx, &T##_view, rng, STOP); } \
+  COSIM_TEST(NAME, .target = &T##_target, .purpose = PURPOSE, .ctx_size = sizeof(e4r_t),        \
              .init = NAME##_init, .drive = e4r_drive, .check = e4r_check, .finish = e4r_finish)
 
-E4R_TEST(elite4_random, elite4_p8, UINT64_MAX, "8-port random traffic: explicit/adaptive/broadcast, nacks, backpressure")
-E4R_TEST(elite4_p4_random, elite4_p4, UINT64_MAX, "4-port variant, same traffic (the gate-level lockstep's target)")
+E4R_TEST(elite4_random, elite4_p8, UINT64_MAX,
+         "8-port random traffic: explicit/adaptive/broadcast, nacks, backpressure")
+E4R_TEST(elite4_p4_random, elite4_p4, UINT64_MAX,
+         "4-port variant, same traffic (the gate-level lockstep's target)")
 E4R_TEST(elite4_p8_v4_random, elite4_p8_v4, UINT64_MAX, "8 ports with 4 VCs (VcW = 2), same traffic")
-E4R_TEST(elite4_p2_random, elite4_p2, UINT64_MAX, "the smallest switch (2 ports) with the deepest buffers (64), same traffic")
-E4R_TEST(elite4_p16_v4_random, elite4_p16_v4, UINT64_MAX, "the largest switch (16 ports, 4 VCs), the shallowest buffers (4), same traffic")
+E4R_TEST(elite4_p2_random, elite4_p2, UINT64_MAX,
+         "the smallest switch (2 ports) with the deepest buffers (64), same traffic")
+E4R_TEST(elite4_p16_v4_random, elite4_p16_v4, UINT64_MAX,
+         "the largest switch (16 ports, 4 VCs), the shallowest buffers (4), same traffic")
 
 /* The busy gate's negative: the 8-port test with injection stopped at cycle
  * 1000 (the nightly runs' old shape) must fail check elite4.busy. */

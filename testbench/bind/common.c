@@ -10,39 +10,41 @@
 
 /* The wrapper every binding uses: configuration, registers, and the pending
  * next state that eval computes and commit applies. */
-#define MODEL_T(kind)                                                          \
-  typedef struct {                                                             \
-    common_##kind##_cfg_t cfg;                                                 \
-    common_##kind##_state_t s;                                                 \
-    common_##kind##_next_t nx;                                                 \
-  } kind##_model_t;                                                            \
-  static void kind##_reset(void *m) {                                          \
-    kind##_model_t *x = m;                                                     \
-    common_##kind##_reset(&x->s, &x->cfg);                                     \
-  }                                                                            \
-  static void kind##_commit(void *m) {                                         \
-    kind##_model_t *x = m;                                                     \
-    common_##kind##_commit(&x->cfg, &x->s, &x->nx);                            \
-  }                                                                            \
-  static void kind##_destroy(void *m) {                                        \
-    kind##_model_t *x = m;                                                     \
-    common_##kind##_free(&x->s);                                               \
-    free(x);                                                                   \
-  }                                                                            \
-  static void *kind##_create(const common_##kind##_cfg_t *cfg) {               \
-    kind##_model_t *x = calloc(1, sizeof *x);                                  \
-    if (!x) return NULL;                                                       \
-    x->cfg = *cfg;                                                             \
-    if (common_##kind##_init(&x->s, &x->cfg)) {                                \
-      free(x);                                                                 \
-      return NULL;                                                             \
-    }                                                                          \
-    return x;                                                                  \
+#define MODEL_T(kind)                                            \
+  typedef struct {                                               \
+    common_##kind##_cfg_t cfg;                                   \
+    common_##kind##_state_t s;                                   \
+    common_##kind##_next_t nx;                                   \
+  } kind##_model_t;                                              \
+  static void kind##_reset(void *m) {                            \
+    kind##_model_t *x = m;                                       \
+    common_##kind##_reset(&x->s, &x->cfg);                       \
+  }                                                              \
+  static void kind##_commit(void *m) {                           \
+    kind##_model_t *x = m;                                       \
+    common_##kind##_commit(&x->cfg, &x->s, &x->nx);              \
+  }                                                              \
+  static void kind##_destroy(void *m) {                          \
+    kind##_model_t *x = m;                                       \
+    common_##kind##_free(&x->s);                                 \
+    free(x);                                                     \
+  }                                                              \
+  static void *kind##_create(const common_##kind##_cfg_t *cfg) { \
+    kind##_model_t *x = calloc(1, sizeof *x);                    \
+    if (!x) return NULL;                                         \
+    x->cfg = *cfg;                                               \
+    if (common_##kind##_init(&x->s, &x->cfg)) {                  \
+      free(x);                                                   \
+      return NULL;                                               \
+    }                                                            \
+    return x;                                                    \
   }
 
-#define OPS(kind, T)                                                           \
-  {T##_create, kind##_reset, T##_eval, kind##_commit, kind##_destroy,          \
-   common_##kind##_bug_names, kind##_scramble}
+#define OPS(kind, T)                                                                              \
+  {                                                                                               \
+    T##_create, kind##_reset, T##_eval, kind##_commit, kind##_destroy, common_##kind##_bug_names, \
+        kind##_scramble                                                                           \
+  }
 
 /* 1..n-1: an index that is legal but not the reset value 0 (n >= 2). */
 static unsigned nonzero_below(cosim_rng_t *r, unsigned n) { return 1 + cosim_rng_below(r, n - 1); }
@@ -61,27 +63,27 @@ static void fifo_scramble(void *m, uint64_t seed) {
   x->nx.push_ok = x->nx.pop_ok = x->nx.overflow = x->nx.underflow = true;
   for (unsigned i = 0; i < COMMON_FIFO_MAX_WORDS; i++) x->nx.push_data[i] = (uint32_t)cosim_rng_u64(&r);
 }
-#define FIFO_TARGET(T, U)                                                      \
-  static void *T##_create(unsigned bug) {                                      \
+#define FIFO_TARGET(T, U)                                                                \
+  static void *T##_create(unsigned bug) {                                                \
     common_fifo_cfg_t cfg = {(unsigned)U##_PARAM_Width, (unsigned)U##_PARAM_Depth, bug}; \
-    return fifo_create(&cfg);                                                  \
-  }                                                                            \
-  static void T##_eval(void *m, const void *iv, void *ov) {                    \
-    fifo_model_t *x = m;                                                       \
-    const T##_in_t *in = iv;                                                   \
-    T##_out_t *out = ov;                                                       \
-    uint32_t data[COMMON_FIFO_MAX_WORDS] = {0};                                \
-    memcpy(data, &in->push_data_i, sizeof in->push_data_i);                    \
-    common_fifo_in_t mi = {in->push_i, data, in->pop_i};                       \
-    common_fifo_out_t mo;                                                      \
-    common_fifo_eval(&x->cfg, &x->s, &mi, &mo, &x->nx);                        \
-    memcpy(&out->pop_data_o, mo.pop_data, sizeof out->pop_data_o);             \
-    out->full_o = mo.full;                                                     \
-    out->empty_o = mo.empty;                                                   \
-    out->count_o = mo.count;                                                   \
-    out->overflow_o = mo.overflow;                                             \
-    out->underflow_o = mo.underflow;                                           \
-  }                                                                            \
+    return fifo_create(&cfg);                                                            \
+  }                                                                                      \
+  static void T##_eval(void *m, const void *iv, void *ov) {                              \
+    fifo_model_t *x = m;                                                                 \
+    const T##_in_t *in = iv;                                                             \
+    T##_out_t *out = ov;                                                                 \
+    uint32_t data[COMMON_FIFO_MAX_WORDS] = {0};                                          \
+    memcpy(data, &in->push_data_i, sizeof in->push_data_i);                              \
+    common_fifo_in_t mi = {in->push_i, data, in->pop_i};                                 \
+    common_fifo_out_t mo;                                                                \
+    common_fifo_eval(&x->cfg, &x->s, &mi, &mo, &x->nx);                                  \
+    memcpy(&out->pop_data_o, mo.pop_data, sizeof out->pop_data_o);                       \
+    out->full_o = mo.full;                                                               \
+    out->empty_o = mo.empty;                                                             \
+    out->count_o = mo.count;                                                             \
+    out->overflow_o = mo.overflow;                                                       \
+    out->underflow_o = mo.underflow;                                                     \
+  }                                                                                      \
   const cosim_target_t T##_target = {&T##_glue, OPS(fifo, T)};
 
 FIFO_TARGET(common_fifo_w8_d5, COMMON_FIFO_W8_D5)
@@ -102,30 +104,29 @@ static void credit_counter_scramble(void *m, uint64_t seed) {
   x->s.underflow = x->s.overflow = x->nx.underflow = x->nx.overflow = vcs;
   x->s.bad_vc = x->nx.bad_vc = true;
 }
-#define CREDIT_TARGET(T, U)                                                    \
-  static void *T##_create(unsigned bug) {                                      \
-    common_credit_counter_cfg_t cfg = {(unsigned)U##_PARAM_NumVcs,             \
-                                       (unsigned)U##_PARAM_MaxCredits, bug};   \
-    return credit_counter_create(&cfg);                                        \
-  }                                                                            \
-  static void T##_eval(void *m, const void *iv, void *ov) {                    \
-    credit_counter_model_t *x = m;                                             \
-    const T##_in_t *in = iv;                                                   \
-    T##_out_t *out = ov;                                                       \
-    common_credit_counter_in_t mi = {in->init_i, in->consume_i, in->consume_vc_i, in->return_i}; \
-    common_credit_counter_out_t mo;                                            \
-    common_credit_counter_eval(&x->cfg, &x->s, &mi, &mo, &x->nx);              \
-    /* credits_o packs VC v at bits [v*CntW +: CntW] */                        \
-    /* CntW = $clog2(MaxCredits+1): the bit width of MaxCredits */             \
-    const unsigned cntw = 32u - (unsigned)__builtin_clz(x->cfg.max_credits);   \
-    uint64_t packed = 0;                                                       \
-    for (unsigned v = 0; v < x->cfg.num_vcs; v++) packed |= (uint64_t)mo.credits[v] << (v * cntw); \
-    out->credits_o = packed;                                                   \
-    out->avail_o = mo.avail;                                                   \
-    out->underflow_o = mo.underflow;                                           \
-    out->overflow_o = mo.overflow;                                             \
-    out->bad_vc_o = mo.bad_vc;                                                 \
-  }                                                                            \
+#define CREDIT_TARGET(T, U)                                                                              \
+  static void *T##_create(unsigned bug) {                                                                \
+    common_credit_counter_cfg_t cfg = {(unsigned)U##_PARAM_NumVcs, (unsigned)U##_PARAM_MaxCredits, bug}; \
+    return credit_counter_create(&cfg);                                                                  \
+  }                                                                                                      \
+  static void T##_eval(void *m, const void *iv, void *ov) {                                              \
+    credit_counter_model_t *x = m;                                                                       \
+    const T##_in_t *in = iv;                                                                             \
+    T##_out_t *out = ov;                                                                                 \
+    common_credit_counter_in_t mi = {in->init_i, in->consume_i, in->consume_vc_i, in->return_i};         \
+    common_credit_counter_out_t mo;                                                                      \
+    common_credit_counter_eval(&x->cfg, &x->s, &mi, &mo, &x->nx);                                        \
+    /* credits_o packs VC v at bits [v*CntW +: CntW] */                                                  \
+    /* CntW = $clog2(MaxCredits+1): the bit width of MaxCredits */                                       \
+    const unsigned cntw = 32u - (unsigned)__builtin_clz(x->cfg.max_credits);                             \
+    uint64_t packed = 0;                                                                                 \
+    for (unsigned v = 0; v < x->cfg.num_vcs; v++) packed |= (uint64_t)mo.credits[v] << (v * cntw);       \
+    out->credits_o = packed;                                                                             \
+    out->avail_o = mo.avail;                                                                             \
+    out->underflow_o = mo.underflow;                                                                     \
+    out->overflow_o = mo.overflow;                                                                       \
+    out->bad_vc_o = mo.bad_vc;                                                                           \
+  }                                                                                                      \
   const cosim_target_t T##_target = {&T##_glue, OPS(credit_counter, T)};
 
 CREDIT_TARGET(common_credit_v3_c5, COMMON_CREDIT_V3_C5)
@@ -140,22 +141,22 @@ static void rr_arbiter_scramble(void *m, uint64_t seed) {
   x->s.ptr = nonzero_below(&r, x->cfg.num_req);
   x->nx.ptr = nonzero_below(&r, x->cfg.num_req);
 }
-#define ARB_TARGET(T, U)                                                       \
-  static void *T##_create(unsigned bug) {                                      \
-    common_rr_arbiter_cfg_t cfg = {(unsigned)U##_PARAM_NumReq, bug};           \
-    return rr_arbiter_create(&cfg);                                            \
-  }                                                                            \
-  static void T##_eval(void *m, const void *iv, void *ov) {                    \
-    rr_arbiter_model_t *x = m;                                                 \
-    const T##_in_t *in = iv;                                                   \
-    T##_out_t *out = ov;                                                       \
-    common_rr_arbiter_in_t mi = {in->req_i, in->ack_i};                        \
-    common_rr_arbiter_out_t mo;                                                \
-    common_rr_arbiter_eval(&x->cfg, &x->s, &mi, &mo, &x->nx);                  \
-    out->gnt_o = mo.gnt;                                                       \
-    out->gnt_idx_o = (uint8_t)mo.gnt_idx;                                      \
-    out->gnt_valid_o = mo.gnt_valid;                                           \
-  }                                                                            \
+#define ARB_TARGET(T, U)                                             \
+  static void *T##_create(unsigned bug) {                            \
+    common_rr_arbiter_cfg_t cfg = {(unsigned)U##_PARAM_NumReq, bug}; \
+    return rr_arbiter_create(&cfg);                                  \
+  }                                                                  \
+  static void T##_eval(void *m, const void *iv, void *ov) {          \
+    rr_arbiter_model_t *x = m;                                       \
+    const T##_in_t *in = iv;                                         \
+    T##_out_t *out = ov;                                             \
+    common_rr_arbiter_in_t mi = {in->req_i, in->ack_i};              \
+    common_rr_arbiter_out_t mo;                                      \
+    common_rr_arbiter_eval(&x->cfg, &x->s, &mi, &mo, &x->nx);        \
+    out->gnt_o = mo.gnt;                                             \
+    out->gnt_idx_o = (uint8_t)mo.gnt_idx;                            \
+    out->gnt_valid_o = mo.gnt_valid;                                 \
+  }                                                                  \
   const cosim_target_t T##_target = {&T##_glue, OPS(rr_arbiter, T)};
 
 ARB_TARGET(common_arb_n5, COMMON_ARB_N5)
@@ -193,7 +194,7 @@ static void lfsr32_scramble(void *m, uint64_t seed) {
   lfsr32_model_t *x = m;
   cosim_rng_t r;
   cosim_rng_seed(&r, seed);
-  x->s.lfsr = (uint32_t)cosim_rng_u64(&r) | 1u; /* non-zero, as the state always is */
+  x->s.lfsr = (uint32_t)cosim_rng_u64(&r) | 1u;  /* non-zero, as the state always is */
   if (x->s.lfsr == x->cfg.seed) x->s.lfsr ^= 2u; /* never the reset value */
   x->nx.lfsr = (uint32_t)cosim_rng_u64(&r) | 1u;
   x->s.seed_err = x->nx.seed_err = true;
@@ -212,4 +213,5 @@ static void common_lfsr32_s44257_eval(void *m, const void *iv, void *ov) {
   out->state_o = mo.state;
   out->seed_err_o = mo.seed_err;
 }
-const cosim_target_t common_lfsr32_s44257_target = {&common_lfsr32_s44257_glue, OPS(lfsr32, common_lfsr32_s44257)};
+const cosim_target_t common_lfsr32_s44257_target = {&common_lfsr32_s44257_glue,
+                                                    OPS(lfsr32, common_lfsr32_s44257)};

@@ -42,21 +42,18 @@ static void cp_model_destroy(void *p) {
  * registers start from seeded random values. */
 
 /* A value of `bits` bits (1..64) other than `reset`. */
-static uint64_t junk(cosim_rng_t *r, unsigned bits, uint64_t reset)
-{
+static uint64_t junk(cosim_rng_t *r, unsigned bits, uint64_t reset) {
   const uint64_t mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1u;
   uint64_t v = cosim_rng_u64(r) & mask;
   return v == (reset & mask) ? (v ^ 1u) : v;
 }
 /* A signed value of `bits` bits (two's complement range), non-zero. */
-static int64_t sjunk(cosim_rng_t *r, unsigned bits)
-{
+static int64_t sjunk(cosim_rng_t *r, unsigned bits) {
   const int64_t v = (int64_t)(cosim_rng_u64(r) << (64 - bits)) >> (64 - bits);
   return v ? v : -1;
 }
 
-static void junk_regs(cosim_rng_t *r, const cp_cfg_t *cfg, cp_regs_t *g)
-{
+static void junk_regs(cosim_rng_t *r, const cp_cfg_t *cfg, cp_regs_t *g) {
   g->mode = (uint32_t)junk(r, 2, CP_RESET_MODE);
   g->qeq = (uint32_t)junk(r, cfg->qw, CP_RESET_QEQ);
   g->w = (uint32_t)junk(r, 4, CP_RESET_W);
@@ -70,8 +67,7 @@ static void junk_regs(cosim_rng_t *r, const cp_cfg_t *cfg, cp_regs_t *g)
   if (!g->seed) g->seed = 2; /* the LFSR seed register never holds 0 */
 }
 
-static void junk_msg(cosim_rng_t *r, const cp_cfg_t *cfg, cp_msg_t *m)
-{
+static void junk_msg(cosim_rng_t *r, const cp_cfg_t *cfg, cp_msg_t *m) {
   m->valid = true;
   m->type = 1 + (unsigned)cosim_rng_below(r, 2); /* POS or MAX: never the reset NEG (0) */
   m->dst = (uint32_t)junk(r, cfg->node_w, 0);
@@ -82,16 +78,14 @@ static void junk_msg(cosim_rng_t *r, const cp_cfg_t *cfg, cp_msg_t *m)
   m->qntzfb = (unsigned)junk(r, 6, 0);
 }
 
-static void junk_entry(cosim_rng_t *r, const cp_cfg_t *cfg, cp_flow_entry_t *e)
-{
+static void junk_entry(cosim_rng_t *r, const cp_cfg_t *cfg, cp_flow_entry_t *e) {
   e->valid = true;
   e->flow = (uint32_t)junk(r, cfg->flow_w, 0);
   e->q = junk(r, cfg->qw, 0);
   e->qold = junk(r, cfg->qw, 0);
 }
 
-static void junk_counters(cosim_rng_t *r, cp_counters_t *c)
-{
+static void junk_counters(cosim_rng_t *r, cp_counters_t *c) {
   c->frames = (uint32_t)junk(r, 32, 0);
   c->samples = (uint32_t)junk(r, 32, 0);
   c->bcn_neg = (uint32_t)junk(r, 32, 0);
@@ -102,15 +96,13 @@ static void junk_counters(cosim_rng_t *r, cp_counters_t *c)
   c->errors = (uint32_t)junk(r, 32, 0);
 }
 
-static void junk_sample(cosim_rng_t *r, const cp_cfg_t *cfg, cp_sample_reg_t *p)
-{
+static void junk_sample(cosim_rng_t *r, const cp_cfg_t *cfg, cp_sample_reg_t *p) {
   p->sample = p->answer_probe = p->tag_ok = true;
   p->src = (uint32_t)junk(r, cfg->node_w, 0);
   p->flow = (uint32_t)junk(r, cfg->flow_w, 0);
 }
 
-static void cp_model_scramble(void *p, uint64_t seed)
-{
+static void cp_model_scramble(void *p, uint64_t seed) {
   cp_model_t *m = p;
   const cp_cfg_t *cfg = &m->cfg;
   cp_state_t *s = &m->s;
@@ -163,60 +155,57 @@ static void cp_model_scramble(void *p, uint64_t seed)
 /* A signed value as the low `bits` of its two's complement. */
 static inline uint64_t twos(int64_t v, unsigned bits) { return (uint64_t)v & ((1ULL << bits) - 1); }
 
-#define CP_TARGET(T, U)                                                              \
-  static void *T##_create(unsigned bug) {                                            \
-    cp_cfg_t cfg = {(unsigned)U##_PARAM_QW, (unsigned)U##_PARAM_NumFlows,            \
-                    (unsigned)U##_PARAM_FlowW, (unsigned)U##_PARAM_NodeW,            \
-                    (unsigned)U##_PARAM_MaxFrame, bug};                              \
-    return cp_model_create(&cfg);                                                    \
-  }                                                                                  \
-  static void T##_eval(void *p, const void *iv, void *ov) {                          \
-    cp_model_t *m = p;                                                               \
-    const T##_in_t *in = iv;                                                         \
-    T##_out_t *out = ov;                                                             \
-    const unsigned qw = (unsigned)U##_PARAM_QW;                                      \
-    cp_in_t mi = {in->cfg_we_i, in->cfg_addr_i, in->cfg_wdata_i, in->enq_valid_i,    \
-                  in->enq_len_i, in->enq_flow_i, in->enq_src_i, in->enq_probe_i,     \
-                  in->enq_tagged_i, in->enq_tag_cpid_i, in->deq_valid_i,             \
-                  in->deq_len_i, in->deq_flow_i};                                    \
-    cp_out_t mo;                                                                     \
-    cp_eval(&m->cfg, &m->s, &mi, &mo, &m->nx);                                       \
-    out->q_o = mo.q;                                                                 \
-    out->bcn_valid_o = mo.bcn_valid;                                                 \
-    out->bcn_type_o = (uint8_t)mo.bcn_type;                                          \
-    out->bcn_dst_o = (uint8_t)mo.bcn_dst;                                            \
-    out->bcn_flow_o = (uint8_t)mo.bcn_flow;                                          \
-    out->bcn_cpid_o = (uint16_t)mo.bcn_cpid;                                         \
-    out->bcn_qoff_o = twos(mo.bcn_qoff, qw + 1);                                     \
-    out->bcn_qdelta_o = twos(mo.bcn_qdelta, qw + 1);                                 \
-    out->bcn_fb_o = twos(mo.bcn_fb, qw + 5);                                         \
-    out->bcn_qntzfb_o = (uint8_t)mo.bcn_qntzfb;                                      \
-    out->fbcn_valid_o = mo.fbcn_valid;                                               \
-    out->fbcn_type_o = (uint8_t)mo.fbcn_type;                                        \
-    out->fbcn_dst_o = (uint8_t)mo.fbcn_dst;                                          \
-    out->fbcn_flow_o = (uint8_t)mo.fbcn_flow;                                        \
-    out->fbcn_qoff_o = twos(mo.fbcn_qoff, qw + 1);                                   \
-    out->fbcn_qdelta_o = twos(mo.fbcn_qdelta, qw + 1);                               \
-    out->fbcn_fb_o = twos(mo.fbcn_fb, qw + 5);                                       \
-    out->fbcn_qntzfb_o = (uint8_t)mo.fbcn_qntzfb;                                    \
-    out->cfg_err_o = mo.cfg_err;                                                     \
-    out->cfg_err_code_o = (uint8_t)mo.cfg_err_code;                                  \
-    out->ev_err_o = mo.ev_err;                                                       \
-    out->ev_err_code_o = (uint8_t)mo.ev_err_code;                                    \
-    out->ft_full_o = mo.ft_full;                                                     \
-    out->cnt_frames_o = mo.cnt_frames;                                               \
-    out->cnt_samples_o = mo.cnt_samples;                                             \
-    out->cnt_bcn_neg_o = mo.cnt_bcn_neg;                                             \
-    out->cnt_bcn_pos_o = mo.cnt_bcn_pos;                                             \
-    out->cnt_bcn_max_o = mo.cnt_bcn_max;                                             \
-    out->cnt_fbcn_o = mo.cnt_fbcn;                                                   \
-    out->cnt_ft_full_o = mo.cnt_ft_full;                                             \
-    out->cnt_errors_o = mo.cnt_errors;                                               \
-  }                                                                                  \
-  const cosim_target_t T##_target = {                                                \
-      &T##_glue,                                                                     \
-      {T##_create, cp_model_reset, T##_eval, cp_model_commit, cp_model_destroy, cp_bug_names,   \
-       cp_model_scramble}};
+#define CP_TARGET(T, U)                                                                                   \
+  static void *T##_create(unsigned bug) {                                                                 \
+    cp_cfg_t cfg = {(unsigned)U##_PARAM_QW,    (unsigned)U##_PARAM_NumFlows, (unsigned)U##_PARAM_FlowW,   \
+                    (unsigned)U##_PARAM_NodeW, (unsigned)U##_PARAM_MaxFrame, bug};                        \
+    return cp_model_create(&cfg);                                                                         \
+  }                                                                                                       \
+  static void T##_eval(void *p, const void *iv, void *ov) {                                               \
+    cp_model_t *m = p;                                                                                    \
+    const T##_in_t *in = iv;                                                                              \
+    T##_out_t *out = ov;                                                                                  \
+    const unsigned qw = (unsigned)U##_PARAM_QW;                                                           \
+    cp_in_t mi = {in->cfg_we_i,    in->cfg_addr_i, in->cfg_wdata_i, in->enq_valid_i,  in->enq_len_i,      \
+                  in->enq_flow_i,  in->enq_src_i,  in->enq_probe_i, in->enq_tagged_i, in->enq_tag_cpid_i, \
+                  in->deq_valid_i, in->deq_len_i,  in->deq_flow_i};                                       \
+    cp_out_t mo;                                                                                          \
+    cp_eval(&m->cfg, &m->s, &mi, &mo, &m->nx);                                                            \
+    out->q_o = mo.q;                                                                                      \
+    out->bcn_valid_o = mo.bcn_valid;                                                                      \
+    out->bcn_type_o = (uint8_t)mo.bcn_type;                                                               \
+    out->bcn_dst_o = (uint8_t)mo.bcn_dst;                                                                 \
+    out->bcn_flow_o = (uint8_t)mo.bcn_flow;                                                               \
+    out->bcn_cpid_o = (uint16_t)mo.bcn_cpid;                                                              \
+    out->bcn_qoff_o = twos(mo.bcn_qoff, qw + 1);                                                          \
+    out->bcn_qdelta_o = twos(mo.bcn_qdelta, qw + 1);                                                      \
+    out->bcn_fb_o = twos(mo.bcn_fb, qw + 5);                                                              \
+    out->bcn_qntzfb_o = (uint8_t)mo.bcn_qntzfb;                                                           \
+    out->fbcn_valid_o = mo.fbcn_valid;                                                                    \
+    out->fbcn_type_o = (uint8_t)mo.fbcn_type;                                                             \
+    out->fbcn_dst_o = (uint8_t)mo.fbcn_dst;                                                               \
+    out->fbcn_flow_o = (uint8_t)mo.fbcn_flow;                                                             \
+    out->fbcn_qoff_o = twos(mo.fbcn_qoff, qw + 1);                                                        \
+    out->fbcn_qdelta_o = twos(mo.fbcn_qdelta, qw + 1);                                                    \
+    out->fbcn_fb_o = twos(mo.fbcn_fb, qw + 5);                                                            \
+    out->fbcn_qntzfb_o = (uint8_t)mo.fbcn_qntzfb;                                                         \
+    out->cfg_err_o = mo.cfg_err;                                                                          \
+    out->cfg_err_code_o = (uint8_t)mo.cfg_err_code;                                                       \
+    out->ev_err_o = mo.ev_err;                                                                            \
+    out->ev_err_code_o = (uint8_t)mo.ev_err_code;                                                         \
+    out->ft_full_o = mo.ft_full;                                                                          \
+    out->cnt_frames_o = mo.cnt_frames;                                                                    \
+    out->cnt_samples_o = mo.cnt_samples;                                                                  \
+    out->cnt_bcn_neg_o = mo.cnt_bcn_neg;                                                                  \
+    out->cnt_bcn_pos_o = mo.cnt_bcn_pos;                                                                  \
+    out->cnt_bcn_max_o = mo.cnt_bcn_max;                                                                  \
+    out->cnt_fbcn_o = mo.cnt_fbcn;                                                                        \
+    out->cnt_ft_full_o = mo.cnt_ft_full;                                                                  \
+    out->cnt_errors_o = mo.cnt_errors;                                                                    \
+  }                                                                                                       \
+  const cosim_target_t T##_target = {&T##_glue,                                                           \
+                                     {T##_create, cp_model_reset, T##_eval, cp_model_commit,              \
+                                      cp_model_destroy, cp_bug_names, cp_model_scramble}};
 
 CP_TARGET(cp_q20_f8, CP_Q20_F8)
 CP_TARGET(cp_exp, CP_EXP)

@@ -134,7 +134,8 @@ static void e4_scramble(void *p, uint64_t seed) {
     scr_ovc(&r, &s->ovc[k], P);
     /* next state: every field, touched or not */
     nx->buf[k].push_ok = nx->buf[k].pop_ok = nx->buf[k].overflow = nx->buf[k].underflow = true;
-    for (unsigned i = 0; i < COMMON_FIFO_MAX_WORDS; i++) nx->buf[k].push_data[i] = (uint32_t)cosim_rng_u64(&r);
+    for (unsigned i = 0; i < COMMON_FIFO_MAX_WORDS; i++)
+      nx->buf[k].push_data[i] = (uint32_t)cosim_rng_u64(&r);
     scr_ivc(&r, &nx->ivc[k], pmask);
     nx->tokp[k] = (elite4_tok_t){true, true};
     scr_ovc(&r, &nx->ovc[k], P);
@@ -145,7 +146,8 @@ static void e4_scramble(void *p, uint64_t seed) {
       s->cred[o].cnt[v] = cosim_rng_below(&r, D); /* never BufDepth */
       nx->cred[o].cnt[v] = cosim_rng_below(&r, D);
     }
-    s->cred[o].underflow = s->cred[o].overflow = nx->cred[o].underflow = nx->cred[o].overflow = (1u << V) - 1u;
+    s->cred[o].underflow = s->cred[o].overflow = nx->cred[o].underflow = nx->cred[o].overflow =
+        (1u << V) - 1u;
     s->cred[o].bad_vc = nx->cred[o].bad_vc = true;
     s->rr[o].ptr = nz_below(&r, V);
     nx->rr[o].ptr = nz_below(&r, V);

@@ -100,7 +100,8 @@ int e4f_fabric_init(e4f_fabric_t *f, const e4f_cfg_t *cfg, char *err, size_t err
   if (!rc) rc = e4f_lines_init(&f->to_nic, N, cfg->link_delay);
   /* the packets the run is expected to create (at most 2^18 up front), so the table rarely grows */
   double expect = 1024 + (double)N * (double)cfg->cycles * f->traffic.p_pkt * 1.1;
-  if (!rc) rc = e4f_records_init(&f->rec, expect < (1 << 18) ? (uint32_t)expect : 1u << 18, cosim_rng_u64(&master));
+  if (!rc)
+    rc = e4f_records_init(&f->rec, expect < (1 << 18) ? (uint32_t)expect : 1u << 18, cosim_rng_u64(&master));
   if (!rc) rc = e4f_score_init(&f->sb, N, E4F_VCS);
   for (unsigned k = 0; k < 2 && !rc; k++) rc = counters_alloc(&f->cnt[k], nsw * E4F_PORTS, N);
   for (unsigned n = 0; n < N && !rc; n++) {
@@ -112,16 +113,22 @@ int e4f_fabric_init(e4f_fabric_t *f, const e4f_cfg_t *cfg, char *err, size_t err
     return -1;
   }
   for (size_t i = 0; i < (size_t)nsw * E4F_PORTS * E4F_VCS; i++) f->islot[i].id = -1;
-  f->env = (e4f_nic_env_t){.topo = &f->topo, .rec = &f->rec, .sb = &f->sb, .policy = cfg->policy,
-                           .nbody = cfg->nbody, .nack_rate = cfg->nack_rate,
+  f->env = (e4f_nic_env_t){.topo = &f->topo,
+                           .rec = &f->rec,
+                           .sb = &f->sb,
+                           .policy = cfg->policy,
+                           .nbody = cfg->nbody,
+                           .nack_rate = cfg->nack_rate,
                            .bug_route = (cfg->fab_bug & E4F_BUG_ROUTE_WRONG_PORT) != 0,
                            .bug_no_token = (cfg->fab_bug & E4F_BUG_NIC_NO_TOKEN) != 0,
-                           .win_from = cfg->warmup, .win_to = cfg->cycles};
+                           .win_from = cfg->warmup,
+                           .win_to = cfg->cycles};
   for (unsigned s = 0; s < nsw; s++) {
     if (cfg->rtl[s]) {
       char path[1200];
       if (cfg->trace_dir) snprintf(path, sizeof path, "%s/sw%u.fst", cfg->trace_dir, s);
-      f->inst[s] = f->tgt->glue->rtl.create(cfg->trace_dir ? path : NULL, cfg->seed + s); /* registers' start */
+      f->inst[s] =
+          f->tgt->glue->rtl.create(cfg->trace_dir ? path : NULL, cfg->seed + s); /* registers' start */
       if (f->inst[s]) f->tgt->glue->rtl.reset(f->inst[s]);
     } else {
       f->inst[s] = f->tgt->model.create(cfg->model_bug);
@@ -141,8 +148,10 @@ int e4f_fabric_init(e4f_fabric_t *f, const e4f_cfg_t *cfg, char *err, size_t err
 void e4f_fabric_free(e4f_fabric_t *f) {
   for (unsigned s = 0; s < f->topo.nsw; s++)
     if (f->inst[s]) {
-      if (f->cfg.rtl[s]) f->tgt->glue->rtl.destroy(f->inst[s]);
-      else f->tgt->model.destroy(f->inst[s]);
+      if (f->cfg.rtl[s])
+        f->tgt->glue->rtl.destroy(f->inst[s]);
+      else
+        f->tgt->model.destroy(f->inst[s]);
     }
   if (f->nic)
     for (unsigned n = 0; n < f->cfg.nodes; n++) e4f_nic_free(&f->nic[n]);
@@ -192,7 +201,8 @@ static void observe_outputs(e4f_fabric_t *f, unsigned s, uint64_t c) {
         sl->grant = (uint32_t)(c - 1); /* the pulse shows the cycle after the grant */
         if (sl->id >= 0) {
           e4f_pkt_t *k = &f->rec.p[sl->id];
-          if (sl->hop < k->nhops && k->hop[sl->hop].sw == s && k->hop[sl->hop].in == p) k->hop[sl->hop].grant = sl->grant;
+          if (sl->hop < k->nhops && k->hop[sl->hop].sw == s && k->hop[sl->hop].in == p)
+            k->hop[sl->hop].grant = sl->grant;
         }
       }
   if (!o->out_valid_o) return;
@@ -220,12 +230,14 @@ static void check_outputs(e4f_fabric_t *f, unsigned s, uint64_t c) {
   if (o->err_o)
     for (unsigned p = 0; p < E4F_PORTS; p++)
       if (elite4_p8_err_o_get(o, p))
-        e4f_failf(&f->sb, c, "fabric.switch_error", "switch %u (level %u) raised error %u on port %u at cycle %" PRIu64, s,
+        e4f_failf(&f->sb, c, "fabric.switch_error",
+                  "switch %u (level %u) raised error %u on port %u at cycle %" PRIu64, s,
                   e4f_sw_level(&f->topo, s), elite4_p8_err_code_o_get(o, p), p, c);
   if (o->out_valid_o)
     for (unsigned p = 0; p < E4F_PORTS; p++)
       if (f->topo.peer[s][p].kind == E4F_PEER_NONE && elite4_p8_out_valid_o_get(o, p))
-        e4f_failf(&f->sb, c, "fabric.tied_off", "switch %u sent a flit on tied-off port %u at cycle %" PRIu64, s, p, c);
+        e4f_failf(&f->sb, c, "fabric.tied_off", "switch %u sent a flit on tied-off port %u at cycle %" PRIu64,
+                  s, p, c);
 }
 
 /* FNV-1a over every output field, bits above a field's width masked. */
@@ -278,16 +290,21 @@ void e4f_fabric_step(e4f_fabric_t *f) {
   /* 3. NICs */
   for (unsigned n = 0; n < N; n++) {
     e4f_flit_t rx = *e4f_line_rx(&f->to_nic, c, n);
-    e4f_nic_step(&f->nic[n], &f->env, c, &rx, e4f_line_tx(&f->to_sw, c, f->topo.leaf_sw[n] * E4F_PORTS + n % 4));
+    e4f_nic_step(&f->nic[n], &f->env, c, &rx,
+                 e4f_line_tx(&f->to_sw, c, f->topo.leaf_sw[n] * E4F_PORTS + n % 4));
   }
   /* 4. switches */
   for (unsigned s = 0; s < nsw; s++) {
-    if (f->cfg.rtl[s]) f->tgt->glue->rtl.step(f->inst[s], &f->in[s], &f->out[s]);
-    else f->tgt->model.eval(f->inst[s], &f->in[s], &f->out[s]);
+    if (f->cfg.rtl[s])
+      f->tgt->glue->rtl.step(f->inst[s], &f->in[s], &f->out[s]);
+    else
+      f->tgt->model.eval(f->inst[s], &f->in[s], &f->out[s]);
     for (unsigned p = 0; p < E4F_PORTS; p++) {
       const e4f_peer_t *e = &f->topo.peer[s][p];
-      if (e->kind == E4F_PEER_SW) e4f_link_from_out(&f->out[s], p, e4f_line_tx(&f->to_sw, c, e->id * E4F_PORTS + e->port));
-      else if (e->kind == E4F_PEER_NIC) e4f_link_from_out(&f->out[s], p, e4f_line_tx(&f->to_nic, c, e->id));
+      if (e->kind == E4F_PEER_SW)
+        e4f_link_from_out(&f->out[s], p, e4f_line_tx(&f->to_sw, c, e->id * E4F_PORTS + e->port));
+      else if (e->kind == E4F_PEER_NIC)
+        e4f_link_from_out(&f->out[s], p, e4f_line_tx(&f->to_nic, c, e->id));
     }
   }
   /* 5. the models' clock edge */
@@ -327,8 +344,8 @@ static void describe_stuck(e4f_fabric_t *f, char *buf, size_t len) {
   const e4f_pkt_t *k = &f->rec.p[first];
   char where[64] = "";
   if (k->nhops) snprintf(where, sizeof where, ", last seen at switch %u", k->hop[k->nhops - 1].sw);
-  snprintf(buf, len, "%" PRIu64 " packets unfinished; oldest: packet %" PRId64 " node %u -> %u VC %u, %s%s", left,
-           first, k->src, k->dst, k->vc, st[k->state], where);
+  snprintf(buf, len, "%" PRIu64 " packets unfinished; oldest: packet %" PRId64 " node %u -> %u VC %u, %s%s",
+           left, first, k->src, k->dst, k->vc, st[k->state], where);
 }
 
 bool e4f_fabric_done(e4f_fabric_t *f) {
@@ -343,12 +360,14 @@ bool e4f_fabric_done(e4f_fabric_t *f) {
   char why[400];
   if (c >= f->cfg.cycles + f->cfg.drain_max) {
     describe_stuck(f, why, sizeof why);
-    e4f_failf(&f->sb, c, "fabric.drain", "deadlock: not drained %" PRIu64 " cycles after injection stopped: %s", f->cfg.drain_max, why);
+    e4f_failf(&f->sb, c, "fabric.drain",
+              "deadlock: not drained %" PRIu64 " cycles after injection stopped: %s", f->cfg.drain_max, why);
     return f->finished = true;
   }
   if (f->env.outstanding && c > f->env.last_progress + f->cfg.watchdog) {
     describe_stuck(f, why, sizeof why);
-    e4f_failf(&f->sb, c, "fabric.deadlock", "deadlock: nothing reached any NIC for %" PRIu64 " cycles (cycle %" PRIu64 "): %s",
+    e4f_failf(&f->sb, c, "fabric.deadlock",
+              "deadlock: nothing reached any NIC for %" PRIu64 " cycles (cycle %" PRIu64 "): %s",
               f->cfg.watchdog, c, why);
     return f->finished = true;
   }
@@ -367,17 +386,19 @@ bool e4f_fabric_diff(const e4f_fabric_t *a, const e4f_fabric_t *b, char *buf, si
   for (unsigned s = 0; s < a->topo.nsw; s++)
     for (unsigned i = 0; i < g->n_out; i++) {
       const cosim_port_t *p = &g->out_ports[i];
-      const uint8_t *x = (const uint8_t *)&a->out[s] + p->offset, *y = (const uint8_t *)&b->out[s] + p->offset;
+      const uint8_t *x = (const uint8_t *)&a->out[s] + p->offset,
+                    *y = (const uint8_t *)&b->out[s] + p->offset;
       if (!memcmp(x, y, (p->width + 7) / 8)) continue;
       /* the first differing 32-bit word, as the field's slice of that port */
       unsigned w = 0;
-      while (w * 4 < p->bytes && !memcmp(x + 4 * w, y + 4 * w, p->bytes - 4 * w < 4 ? p->bytes - 4 * w : 4)) w++;
+      while (w * 4 < p->bytes && !memcmp(x + 4 * w, y + 4 * w, p->bytes - 4 * w < 4 ? p->bytes - 4 * w : 4))
+        w++;
       uint32_t vx = 0, vy = 0;
       size_t nb = p->bytes - 4 * w < 4 ? p->bytes - 4 * w : 4;
       memcpy(&vx, x + 4 * w, nb);
       memcpy(&vy, y + 4 * w, nb);
-      snprintf(buf, len, "switch %u (%s vs %s) output %s word %u: 0x%08x vs 0x%08x", s, a->cfg.rtl[s] ? "RTL" : "model",
-               b->cfg.rtl[s] ? "RTL" : "model", p->name, w, vx, vy);
+      snprintf(buf, len, "switch %u (%s vs %s) output %s word %u: 0x%08x vs 0x%08x", s,
+               a->cfg.rtl[s] ? "RTL" : "model", b->cfg.rtl[s] ? "RTL" : "model", p->name, w, vx, vy);
       return true;
     }
   return false;

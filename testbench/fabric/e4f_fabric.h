@@ -41,17 +41,17 @@ extern const char *const e4f_fab_bug_names[]; /* NULL-terminated, [0] = "none" *
 typedef struct {
   unsigned nodes;
   e4f_pattern_t pattern;
-  double load;             /* offered flits / node / cycle */
-  unsigned nbody;          /* body words per packet: HEAD + nbody + TAIL flits */
+  double load;    /* offered flits / node / cycle */
+  unsigned nbody; /* body words per packet: HEAD + nbody + TAIL flits */
   e4f_vc_policy_t policy;
   double hot_frac;
   unsigned hot_node;
-  unsigned link_delay;     /* D */
+  unsigned link_delay; /* D */
   uint64_t seed;
-  uint64_t cycles;         /* injection window */
-  uint64_t warmup;         /* statistics from this cycle to `cycles` */
+  uint64_t cycles; /* injection window */
+  uint64_t warmup; /* statistics from this cycle to `cycles` */
   uint64_t drain_max, watchdog;
-  unsigned src_queue;      /* packets per source queue */
+  unsigned src_queue; /* packets per source queue */
   double nack_rate;
   bool records;            /* per-hop records (arrival, grant, departure) */
   bool digest;             /* per-cycle digest of every switch output */
@@ -91,7 +91,7 @@ typedef struct {
   e4f_lines_t to_sw;  /* [switch * 8 + port]: what arrives at that input */
   e4f_lines_t to_nic; /* [node] */
   e4f_nic_t *nic;
-  cosim_rng_t *gen;   /* [node]: traffic streams */
+  cosim_rng_t *gen; /* [node]: traffic streams */
   e4f_traffic_t traffic;
   e4f_nic_env_t env;
   e4f_records_t rec;
@@ -101,8 +101,8 @@ typedef struct {
   e4f_counters_t cnt[2]; /* at the window's start and end */
   uint64_t cycle;        /* the next cycle to run */
   uint64_t cycle_digest, digest;
-  bool finished;         /* drained (or failed) */
-  uint64_t busy_cycles;  /* cycles with traffic in flight (a packet's token not back) */
+  bool finished;        /* drained (or failed) */
+  uint64_t busy_cycles; /* cycles with traffic in flight (a packet's token not back) */
   double wall_s;
 } e4f_fabric_t;
 

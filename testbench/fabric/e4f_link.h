@@ -4,7 +4,7 @@
  * Link-latency convention (docs/elite4.md "Fabrics"): what an instance puts
  * on its outputs in fabric cycle c is on its neighbour's inputs in cycle
  * c + D (D = --link-delay, default 1). A switch's outputs are registers, so
- * with D = 1 a link is exactly the one register stage of ARCHITECTURE.md. */
+ * with D = 1 a link is exactly the one register stage between blocks of docs/architecture.md ("Clocks and time"). */
 #ifndef E4F_LINK_H
 #define E4F_LINK_H
 
@@ -17,10 +17,10 @@
 extern "C" {
 #endif
 
-#define E4F_PORTS ((unsigned)ELITE4_P8_PARAM_NumPorts) /* 8: ports 0..3 down, 4..7 up */
-#define E4F_VCS ((unsigned)ELITE4_P8_PARAM_NumVcs)     /* 2 */
-#define E4F_DEPTH ((unsigned)ELITE4_P8_PARAM_BufDepth) /* 8 flits = credits per VC */
-#define E4F_DOWN 4u                                    /* radix: ports 0..3 down */
+#define E4F_PORTS          ((unsigned)ELITE4_P8_PARAM_NumPorts) /* 8: ports 0..3 down, 4..7 up */
+#define E4F_VCS            ((unsigned)ELITE4_P8_PARAM_NumVcs)   /* 2 */
+#define E4F_DEPTH          ((unsigned)ELITE4_P8_PARAM_BufDepth) /* 8 flits = credits per VC */
+#define E4F_DOWN           4u                                   /* radix: ports 0..3 down */
 #define E4F_MAX_LINK_DELAY 64u
 
 /* One direction of a link in one cycle: at most one flit, plus one credit

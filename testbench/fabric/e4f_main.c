@@ -34,6 +34,7 @@
 #include "e4f_fabric.h"
 #include "e4f_report.h"
 #include "waves.h"
+#include "clock.h"
 
 typedef enum { K_RUN, K_UNIFORM16, K_MODEL_VS_RTL, K_COMPLEMENT64, K_BENCH } e4f_kind_t;
 
@@ -45,9 +46,11 @@ typedef struct {
 
 static const e4f_check_t checks[] = {
     {"fabric16_uniform", K_UNIFORM16,
-     "16 nodes, uniform 0.3, nacks: scoreboard, no errors, drains; min HEAD latency 5 (1 switch) and 13 (3) cycles"},
+     "16 nodes, uniform 0.3, nacks: scoreboard, no errors, drains; min HEAD latency 5 (1 switch) and 13 (3) "
+     "cycles"},
     {"fabric16_model_vs_rtl", K_MODEL_VS_RTL,
-     "16 nodes: all-model, all-RTL and mixed fabrics give identical outputs every cycle and identical records"},
+     "16 nodes: all-model, all-RTL and mixed fabrics give identical outputs every cycle and identical "
+     "records"},
     {"fabric_model_vs_rtl", K_MODEL_VS_RTL, "the same comparison on any fabric (--nodes, --traffic, ...)"},
     {"fabric64_complement", K_COMPLEMENT64,
      "64 nodes, complement (node i -> 63 - i) at full load: every packet delivered; bisection throughput"},
@@ -95,7 +98,8 @@ static bool parse_expect(const char *s, e4f_expect_t *e) {
  * deadlock detector's, the first differing cycle, or the last cycle for
  * checks made at the end of a run); the negative passes only if exactly that
  * check fails exactly there. */
-static int check_verdict(bool ok, const e4f_expect_t *expect, const char *id, const char *why, uint64_t cycle) {
+static int check_verdict(bool ok, const e4f_expect_t *expect, const char *id, const char *why,
+                         uint64_t cycle) {
   char msg[900];
   snprintf(msg, sizeof msg, "check:%s@%" PRIu64 ": %s", id, cycle, why);
   if (!expect) {
@@ -107,7 +111,8 @@ static int check_verdict(bool ok, const e4f_expect_t *expect, const char *id, co
   }
   char m2[1100];
   if (ok) {
-    snprintf(m2, sizeof m2, "expected check:%s@%" PRIu64 " to fail, and the run passed", expect->id, expect->cycle);
+    snprintf(m2, sizeof m2, "expected check:%s@%" PRIu64 " to fail, and the run passed", expect->id,
+             expect->cycle);
     return verdict_fail("%s", m2);
   }
   if (strcmp(expect->id, id) || expect->cycle != cycle) {
@@ -120,18 +125,20 @@ static int check_verdict(bool ok, const e4f_expect_t *expect, const char *id, co
 }
 
 static void usage(FILE *f) {
-  fprintf(f, "usage: elite4_fabric_sim [--test=NAME] [--seed=N] [--cycles=N] [--out=DIR] [--mode=model|rtl]\n"
-             "         [--rtl=all|none|LIST] [--nodes=4|16|64|256] [--traffic=uniform|complement|hotspot]\n"
-             "         [--load=X] [--body=N] [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]\n"
-             "         [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X] [--records=on|off]\n"
-             "         [--inject-bug=NAME] [--expect-fail=check:ID@N] [--trace[=DIR]]\n"
-             "       elite4_fabric_sim --list | --help\n"
-             "elite4 switches (model or Verilated RTL) in radix-4 fat-trees with traffic endpoints;\n"
-             "docs/elite4.md section 11. --list names the checks (--test=NAME). --cycles is the\n"
-             "injection window, then the run drains. --trace writes one FST per RTL switch (the C\n"
-             "model instances have no waveform). --expect-fail=check:ID@N: a negative test, passes\n"
-             "only if check ID (fabric.<what>, printed with each failure) fails at cycle N.\n"
-             "Exit status: 0 pass, 1 a check failed, 2 usage error.\n");
+  fprintf(
+      f,
+      "usage: elite4_fabric_sim [--test=NAME] [--seed=N] [--cycles=N] [--out=DIR] [--mode=model|rtl]\n"
+      "         [--rtl=all|none|LIST] [--nodes=4|16|64|256] [--traffic=uniform|complement|hotspot]\n"
+      "         [--load=X] [--body=N] [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]\n"
+      "         [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X] [--records=on|off]\n"
+      "         [--inject-bug=NAME] [--expect-fail=check:ID@N] [--trace[=DIR]]\n"
+      "       elite4_fabric_sim --list | --help\n"
+      "elite4 switches (model or Verilated RTL) in radix-4 fat-trees with traffic endpoints;\n"
+      "docs/elite4.md section 11. --list names the checks (--test=NAME). --cycles is the\n"
+      "injection window, then the run drains. --trace writes one FST per RTL switch (the C\n"
+      "model instances have no waveform). --expect-fail=check:ID@N: a negative test, passes\n"
+      "only if check ID (fabric.<what>, printed with each failure) fails at cycle N.\n"
+      "Exit status: 0 pass, 1 a check failed, 2 usage error.\n");
 }
 
 static bool parse_u64(const char *s, uint64_t *v) {
@@ -179,8 +186,10 @@ static bool parse_rtl(const char *s, uint8_t *rtl, unsigned nsw, char *err, size
     }
     for (unsigned long k = a; k <= b; k++) rtl[k] = 1;
     p = end;
-    if (*p == ',') p++;
-    else if (*p) break;
+    if (*p == ',')
+      p++;
+    else if (*p)
+      break;
   }
   if (*p) {
     snprintf(err, len, "--rtl=%s: expected all, none, or ids and ranges such as 0,3,8-11", s);
@@ -192,19 +201,22 @@ static bool parse_rtl(const char *s, uint8_t *rtl, unsigned nsw, char *err, size
 /* The named checks' scenarios (flags applied afterwards override them). */
 static void scenario(e4f_kind_t k, e4f_cfg_t *c) {
   switch (k) {
-  case K_UNIFORM16:
-    c->nodes = 16, c->pattern = E4F_UNIFORM, c->load = 0.3, c->cycles = 20000, c->warmup = 4000, c->nack_rate = 0.01;
-    break;
-  case K_MODEL_VS_RTL:
-    c->nodes = 16, c->pattern = E4F_UNIFORM, c->load = 0.5, c->cycles = 8000, c->warmup = 1600, c->nack_rate = 0.01;
-    break;
-  case K_COMPLEMENT64:
-    c->nodes = 64, c->pattern = E4F_COMPLEMENT, c->load = 1.0, c->cycles = 5000, c->warmup = 1000;
-    break;
-  case K_BENCH:
-    c->nodes = 64, c->pattern = E4F_UNIFORM, c->load = 0.3, c->cycles = 10000, c->warmup = 2000, c->records = false;
-    break;
-  default: break;
+    case K_UNIFORM16:
+      c->nodes = 16, c->pattern = E4F_UNIFORM, c->load = 0.3, c->cycles = 20000, c->warmup = 4000,
+      c->nack_rate = 0.01;
+      break;
+    case K_MODEL_VS_RTL:
+      c->nodes = 16, c->pattern = E4F_UNIFORM, c->load = 0.5, c->cycles = 8000, c->warmup = 1600,
+      c->nack_rate = 0.01;
+      break;
+    case K_COMPLEMENT64:
+      c->nodes = 64, c->pattern = E4F_COMPLEMENT, c->load = 1.0, c->cycles = 5000, c->warmup = 1000;
+      break;
+    case K_BENCH:
+      c->nodes = 64, c->pattern = E4F_UNIFORM, c->load = 0.3, c->cycles = 10000, c->warmup = 2000,
+      c->records = false;
+      break;
+    default: break;
   }
 }
 
@@ -220,32 +232,55 @@ static int apply_flag(e4f_cfg_t *c, e4f_args_t *a, const char *arg, char *err, s
   char key[40];
   snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
   bool ok = true;
-  if (!strcmp(key, "--test")) a->test = v;
-  else if (!strcmp(key, "--out")) a->out = v;
-  else if (!strcmp(key, "--name")) a->name = v;
-  else if (!strcmp(key, "--seed")) ok = parse_u64(v, &c->seed);
-  else if (!strcmp(key, "--inject-bug")) a->bug = v;
-  else if (!strcmp(key, "--expect-fail")) a->expect = v;
-  else if (!strcmp(key, "--rtl")) a->rtl = v;
-  else if (!strcmp(key, "--mode")) a->mode = v;
-  else if (!strcmp(key, "--cycles")) ok = parse_u64(v, &c->cycles) && c->cycles > 0;
-  else if (!strcmp(key, "--warmup")) ok = parse_u64(v, &c->warmup), a->warmup_set = true;
-  else if (!strcmp(key, "--drain")) ok = parse_u64(v, &c->drain_max);
-  else if (!strcmp(key, "--watchdog")) ok = parse_u64(v, &c->watchdog) && c->watchdog > 0;
-  else if (!strcmp(key, "--nodes")) ok = parse_uint(v, &c->nodes);
-  else if (!strcmp(key, "--body")) ok = parse_uint(v, &c->nbody);
-  else if (!strcmp(key, "--hot-node")) ok = parse_uint(v, &c->hot_node);
-  else if (!strcmp(key, "--link-delay")) ok = parse_uint(v, &c->link_delay);
-  else if (!strcmp(key, "--src-queue")) ok = parse_uint(v, &c->src_queue);
-  else if (!strcmp(key, "--load")) ok = parse_double(v, &c->load);
-  else if (!strcmp(key, "--hot-frac")) ok = parse_double(v, &c->hot_frac);
-  else if (!strcmp(key, "--nack-rate")) ok = parse_double(v, &c->nack_rate);
-  else if (!strcmp(key, "--traffic")) ok = !e4f_pattern_parse(v, &c->pattern);
-  else if (!strcmp(key, "--vcs")) ok = !e4f_vc_policy_parse(v, &c->policy);
+  if (!strcmp(key, "--test"))
+    a->test = v;
+  else if (!strcmp(key, "--out"))
+    a->out = v;
+  else if (!strcmp(key, "--name"))
+    a->name = v;
+  else if (!strcmp(key, "--seed"))
+    ok = parse_u64(v, &c->seed);
+  else if (!strcmp(key, "--inject-bug"))
+    a->bug = v;
+  else if (!strcmp(key, "--expect-fail"))
+    a->expect = v;
+  else if (!strcmp(key, "--rtl"))
+    a->rtl = v;
+  else if (!strcmp(key, "--mode"))
+    a->mode = v;
+  else if (!strcmp(key, "--cycles"))
+    ok = parse_u64(v, &c->cycles) && c->cycles > 0;
+  else if (!strcmp(key, "--warmup"))
+    ok = parse_u64(v, &c->warmup), a->warmup_set = true;
+  else if (!strcmp(key, "--drain"))
+    ok = parse_u64(v, &c->drain_max);
+  else if (!strcmp(key, "--watchdog"))
+    ok = parse_u64(v, &c->watchdog) && c->watchdog > 0;
+  else if (!strcmp(key, "--nodes"))
+    ok = parse_uint(v, &c->nodes);
+  else if (!strcmp(key, "--body"))
+    ok = parse_uint(v, &c->nbody);
+  else if (!strcmp(key, "--hot-node"))
+    ok = parse_uint(v, &c->hot_node);
+  else if (!strcmp(key, "--link-delay"))
+    ok = parse_uint(v, &c->link_delay);
+  else if (!strcmp(key, "--src-queue"))
+    ok = parse_uint(v, &c->src_queue);
+  else if (!strcmp(key, "--load"))
+    ok = parse_double(v, &c->load);
+  else if (!strcmp(key, "--hot-frac"))
+    ok = parse_double(v, &c->hot_frac);
+  else if (!strcmp(key, "--nack-rate"))
+    ok = parse_double(v, &c->nack_rate);
+  else if (!strcmp(key, "--traffic"))
+    ok = !e4f_pattern_parse(v, &c->pattern);
+  else if (!strcmp(key, "--vcs"))
+    ok = !e4f_vc_policy_parse(v, &c->policy);
   else if (!strcmp(key, "--records")) {
     ok = !strcmp(v, "on") || !strcmp(v, "off");
     c->records = !strcmp(v, "on");
-  } else if (!strcmp(key, "--trace")) c->trace_dir = eq ? v : "";
+  } else if (!strcmp(key, "--trace"))
+    c->trace_dir = eq ? v : "";
   else if (!strcmp(key, "--no-check")) {
     /* accepted for the kit's common flags; a fabric run always checks */
   } else {
@@ -258,9 +293,12 @@ static int apply_flag(e4f_cfg_t *c, e4f_args_t *a, const char *arg, char *err, s
 
 /* The run's name: --name, the check's name, or one made of the parameters. */
 static void run_name(const e4f_cfg_t *c, const e4f_args_t *a, char *buf, size_t len) {
-  if (a->name && *a->name) snprintf(buf, len, "%s", a->name);
-  else if (a->test && strcmp(a->test, "run")) snprintf(buf, len, "%s", a->test);
-  else snprintf(buf, len, "n%u_%s_l%.3f", c->nodes, e4f_pattern_name(c->pattern), c->load);
+  if (a->name && *a->name)
+    snprintf(buf, len, "%s", a->name);
+  else if (a->test && strcmp(a->test, "run"))
+    snprintf(buf, len, "%s", a->test);
+  else
+    snprintf(buf, len, "n%u_%s_l%.3f", c->nodes, e4f_pattern_name(c->pattern), c->load);
 }
 
 /* One fabric run with its result; 0, or -1 if it could not be set up. */
@@ -273,13 +311,17 @@ static int run_fabric(const e4f_cfg_t *c, e4f_fabric_t *f, e4f_result_t *r, char
 
 /* The share of cycles with traffic in flight; the named checks' coverage
  * gate (check fabric.busy) wants at least 90 %. */
-static double busy_share(const e4f_fabric_t *f) { return f->cycle ? (double)f->busy_cycles / (double)f->cycle : 0; }
+static double busy_share(const e4f_fabric_t *f) {
+  return f->cycle ? (double)f->busy_cycles / (double)f->cycle : 0;
+}
 
 static void print_status(const e4f_fabric_t *f) {
-  printf("busy: %" PRIu64 " of %" PRIu64 " cycles with traffic in flight (%.1f %%)\n", f->busy_cycles, f->cycle,
-         100.0 * busy_share(f));
-  if (f->sb.failed) printf("status: FAILED at cycle %" PRIu64 ": %s\n", f->sb.fail_cycle, f->sb.fail);
-  else printf("status: drained at cycle %" PRIu64 ", scoreboard clean, no switch error\n", f->cycle);
+  printf("busy: %" PRIu64 " of %" PRIu64 " cycles with traffic in flight (%.1f %%)\n", f->busy_cycles,
+         f->cycle, 100.0 * busy_share(f));
+  if (f->sb.failed)
+    printf("status: FAILED at cycle %" PRIu64 ": %s\n", f->sb.fail_cycle, f->sb.fail);
+  else
+    printf("status: drained at cycle %" PRIu64 ", scoreboard clean, no switch error\n", f->cycle);
 }
 
 static bool write_out(e4f_fabric_t *f, const e4f_result_t *r, const char *name, const char *dir) {
@@ -303,7 +345,8 @@ static void write_view(const e4f_cfg_t *c, const char *fst_dir, const char *view
   snprintf(fst, sizeof fst, "%s/sw%u.fst", fst_dir, s);
   snprintf(view, sizeof view, "%s/view.gtkw", view_dir);
   if (waves_write_view(view, fst, elite4_p8_target.glue, name, c->seed, fail_at, why) == 0)
-    printf("view:  gtkwave %s   (switch %u, the first RTL switch; the others: %s/sw<id>.fst)\n", view, s, fst_dir);
+    printf("view:  gtkwave %s   (switch %u, the first RTL switch; the others: %s/sw<id>.fst)\n", view, s,
+           fst_dir);
 }
 
 /* ---- the named checks ------------------------------------------------------------- */
@@ -314,36 +357,52 @@ static void write_view(const e4f_cfg_t *c, const char *fst_dir, const char *view
  * switches take 3h + (h + 1) = 4h + 1 cycles to the destination NIC. */
 #define E4F_MIN_HEAD_1SW 5u  /* 4 * 1 + 1 */
 #define E4F_MIN_HEAD_3SW 13u /* 4 * 3 + 1 */
-#define E4F_SWITCH_HEAD 3u   /* the switch's contract */
+#define E4F_SWITCH_HEAD  3u  /* the switch's contract */
 
-static bool check_uniform16(const e4f_fabric_t *f, const e4f_result_t *r, char *why, size_t len, char *id, size_t idlen) {
+static bool check_uniform16(const e4f_fabric_t *f, const e4f_result_t *r, char *why, size_t len, char *id,
+                            size_t idlen) {
   const unsigned L = f->cfg.nbody + 2;
   bool ok = true;
   char line[700];
-  /* after a failed run only its failure is reported: the rest would measure nothing */
-  #define CHK(ID, cond, ...) do { if (!ok) break; bool c_ = (cond); snprintf(line, sizeof line, __VA_ARGS__); \
-      printf("check: %-4s %s\n", c_ ? "ok" : "FAIL", line); \
-      if (!c_) { ok = false; snprintf(why, len, "%s", line); snprintf(id, idlen, "%s", ID); } } while (0)
-  CHK(f->sb.fail_id, !f->sb.failed, "scoreboard, switch errors and drain: %s", f->sb.failed ? f->sb.fail : "clean");
-  CHK("fabric.delivered_all", r->delivered == r->created, "every packet delivered exactly once (%" PRIu64 " of %" PRIu64 ")", r->delivered,
-      r->created);
+/* after a failed run only its failure is reported: the rest would measure nothing */
+#define CHK(ID, cond, ...)                                \
+  do {                                                    \
+    if (!ok) break;                                       \
+    bool c_ = (cond);                                     \
+    snprintf(line, sizeof line, __VA_ARGS__);             \
+    printf("check: %-4s %s\n", c_ ? "ok" : "FAIL", line); \
+    if (!c_) {                                            \
+      ok = false;                                         \
+      snprintf(why, len, "%s", line);                     \
+      snprintf(id, idlen, "%s", ID);                      \
+    }                                                     \
+  } while (0)
+  CHK(f->sb.fail_id, !f->sb.failed, "scoreboard, switch errors and drain: %s",
+      f->sb.failed ? f->sb.fail : "clean");
+  CHK("fabric.delivered_all", r->delivered == r->created,
+      "every packet delivered exactly once (%" PRIu64 " of %" PRIu64 ")", r->delivered, r->created);
   CHK("fabric.latency_1sw", r->n_by_len[1] && r->min_head[1] == E4F_MIN_HEAD_1SW,
-      "min HEAD latency over 1 switch (same leaf) = %u cycles: measured %u over %" PRIu64 " packets", E4F_MIN_HEAD_1SW,
-      r->min_head[1], r->n_by_len[1]);
+      "min HEAD latency over 1 switch (same leaf) = %u cycles: measured %u over %" PRIu64 " packets",
+      E4F_MIN_HEAD_1SW, r->min_head[1], r->n_by_len[1]);
   CHK("fabric.latency_3sw", r->n_by_len[3] && r->min_head[3] == E4F_MIN_HEAD_3SW,
       "min HEAD latency over 3 switches = %u cycles: measured %u over %" PRIu64 " packets", E4F_MIN_HEAD_3SW,
       r->min_head[3], r->n_by_len[3]);
-  CHK("fabric.packet_latency", r->min_pkt[1] == E4F_MIN_HEAD_1SW + L - 1 && r->min_pkt[3] == E4F_MIN_HEAD_3SW + L - 1,
-      "min packet latency (HEAD injected -> TAIL at NIC) = HEAD + %u flits: %u and %u cycles, measured %u and %u",
+  CHK("fabric.packet_latency",
+      r->min_pkt[1] == E4F_MIN_HEAD_1SW + L - 1 && r->min_pkt[3] == E4F_MIN_HEAD_3SW + L - 1,
+      "min packet latency (HEAD injected -> TAIL at NIC) = HEAD + %u flits: %u and %u cycles, measured %u "
+      "and %u",
       L - 1, E4F_MIN_HEAD_1SW + L - 1, E4F_MIN_HEAD_3SW + L - 1, r->min_pkt[1], r->min_pkt[3]);
   if (f->cfg.records)
-    CHK("fabric.hop_latency", r->hops_seen && r->min_hop == E4F_SWITCH_HEAD && r->min_link == 1 && r->max_link == 1,
-        "per-hop records: min arrival->departure %u cycles (contract %u), every link %u..%u cycles (expected 1)",
+    CHK("fabric.hop_latency",
+        r->hops_seen && r->min_hop == E4F_SWITCH_HEAD && r->min_link == 1 && r->max_link == 1,
+        "per-hop records: min arrival->departure %u cycles (contract %u), every link %u..%u cycles (expected "
+        "1)",
         r->min_hop, E4F_SWITCH_HEAD, r->min_link, r->max_link);
   CHK("fabric.busy", busy_share(f) >= 0.9, "traffic in flight in %.1f %% of the cycles (at least 90 %%)",
       100.0 * busy_share(f));
-  if (f->cfg.nack_rate > 0) CHK("fabric.retries", r->retries > 0, "nacked packets retried: %" PRIu64, r->retries);
-  #undef CHK
+  if (f->cfg.nack_rate > 0)
+    CHK("fabric.retries", r->retries > 0, "nacked packets retried: %" PRIu64, r->retries);
+#undef CHK
   return ok;
 }
 
@@ -351,18 +410,21 @@ static bool check_complement64(const e4f_fabric_t *f, const e4f_result_t *r, cha
                                size_t idlen) {
   bool ok = !f->sb.failed && r->delivered == r->created;
   snprintf(id, idlen, "%s", f->sb.failed ? f->sb.fail_id : "fabric.delivered_all");
-  if (f->sb.failed) snprintf(why, len, "%s", f->sb.fail);
-  else if (!ok) snprintf(why, len, "%" PRIu64 " of %" PRIu64 " packets delivered", r->delivered, r->created);
+  if (f->sb.failed)
+    snprintf(why, len, "%s", f->sb.fail);
+  else if (!ok)
+    snprintf(why, len, "%" PRIu64 " of %" PRIu64 " packets delivered", r->delivered, r->created);
   if (ok && busy_share(f) < 0.9) {
     ok = false;
     snprintf(id, idlen, "fabric.busy");
-    snprintf(why, len, "traffic in flight in only %.1f %% of the cycles (at least 90 %%)", 100.0 * busy_share(f));
+    snprintf(why, len, "traffic in flight in only %.1f %% of the cycles (at least 90 %%)",
+             100.0 * busy_share(f));
   }
   printf("check: %-4s every packet delivered exactly once, intact, in order (%" PRIu64 " of %" PRIu64 ")\n",
          ok ? "ok" : "FAIL", r->delivered, r->created);
   printf("result: complement bisection throughput %.4f flits/node/cycle accepted at offered %.4f "
-         "(%.1f MB/s per node at 4 B/flit, 400 MHz)\n",
-         r->accepted, r->offered, r->accepted * 4 * 400);
+         "(%.1f MB/s per node at 4 B/flit, %u MHz)\n",
+         r->accepted, r->offered, r->accepted * 4 * NETCOSIM_CLOCK_MHZ, NETCOSIM_CLOCK_MHZ);
   return ok;
 }
 
@@ -391,7 +453,7 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
       }
     }
     if (k == 1) c.model_bug = 0; /* no model instance */
-    if (c.trace_dir) { /* one FST directory per fabric: their switches share ids */
+    if (c.trace_dir) {           /* one FST directory per fabric: their switches share ids */
       snprintf(tdir[k], sizeof tdir[k], "%s/%s", c.trace_dir, label[k]);
       if (e4f_mkdir_p(tdir[k])) return verdict_fail("cannot create %s", tdir[k]);
       c.trace_dir = tdir[k];
@@ -413,7 +475,8 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
       if (done[k] != done[1] || fab[k].cycle_digest != fab[1].cycle_digest) {
         char d[300] = "the runs ended at different cycles";
         if (!done[k] && !done[1]) e4f_fabric_diff(&fab[k], &fab[1], d, sizeof d);
-        snprintf(why, sizeof why, "%s vs rtl: switch outputs differ at cycle %" PRIu64 ": %s", label[k], c, d);
+        snprintf(why, sizeof why, "%s vs rtl: switch outputs differ at cycle %" PRIu64 ": %s", label[k], c,
+                 d);
         snprintf(id, sizeof id, "fabric.model_vs_rtl");
         same = false;
         fail_at = c;
@@ -447,7 +510,8 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
       }
   if (ok)
     printf("check: ok   switch outputs identical in all %" PRIu64 " cycles, per-packet records identical "
-           "(outputs %016" PRIx64 ", records %016" PRIx64 ")\n", c + 1, res[1].digest, res[1].records_digest);
+           "(outputs %016" PRIx64 ", records %016" PRIx64 ")\n",
+           c + 1, res[1].digest, res[1].records_digest);
   else
     printf("check: FAIL %s\n", why);
   for (unsigned k = 0; k < 3 && ok; k++)
@@ -459,12 +523,13 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
     }
   if (same) printf("check: %-4s every run clean (scoreboard, switch errors, drained)\n", ok ? "ok" : "FAIL");
   if (ok && busy_share(&fab[1]) < 0.9) {
-    snprintf(why, sizeof why, "traffic in flight in only %.1f %% of the cycles (at least 90 %%)", 100.0 * busy_share(&fab[1]));
+    snprintf(why, sizeof why, "traffic in flight in only %.1f %% of the cycles (at least 90 %%)",
+             100.0 * busy_share(&fab[1]));
     snprintf(id, sizeof id, "fabric.busy");
     ok = false;
     fail_at = c;
   }
-  e4f_cfg_t rc = fab[1].cfg; /* the all-RTL fabric */
+  e4f_cfg_t rc = fab[1].cfg;                                 /* the all-RTL fabric */
   for (unsigned k = 0; k < 3; k++) e4f_fabric_free(&fab[k]); /* closes the FSTs */
   if (base->trace_dir) write_view(&rc, tdir[1], base->trace_dir, name, ok ? NULL : &fail_at, ok ? NULL : why);
   return check_verdict(ok, expect, id, why, fail_at);
@@ -479,7 +544,8 @@ static int bench(e4f_cfg_t *base, const char *dir) {
   snprintf(path, sizeof path, "%s/bench.csv", dir);
   FILE *csv = fopen(path, "w");
   if (!csv) return verdict_fail("cannot write %s", path);
-  fprintf(csv, "switches,nodes,cycles,records,wall_s,fabric_cycles_per_s,node_cycles_per_s,switch_cycles_per_s\n");
+  fprintf(csv,
+          "switches,nodes,cycles,records,wall_s,fabric_cycles_per_s,node_cycles_per_s,switch_cycles_per_s\n");
   for (unsigned k = 0; k < 2; k++) {
     e4f_cfg_t c = *base;
     memset(c.rtl, k, sizeof c.rtl);
@@ -492,11 +558,14 @@ static int bench(e4f_cfg_t *base, const char *dir) {
     }
     bool bad = f.sb.failed;
     ncs[k] = r.node_cycles_per_s;
-    printf("bench: %-5s %u nodes, %u switches: %" PRIu64 " cycles in %.2f s = %.0f fabric cycles/s, %.0f node-cycles/s, "
-           "%.0f switch-cycles/s\n", label[k], c.nodes, f.topo.nsw, r.cycles_run, r.wall_s, r.cycles_per_s,
-           r.node_cycles_per_s, r.cycles_per_s * f.topo.nsw);
+    printf("bench: %-5s %u nodes, %u switches: %" PRIu64
+           " cycles in %.2f s = %.0f fabric cycles/s, %.0f node-cycles/s, "
+           "%.0f switch-cycles/s\n",
+           label[k], c.nodes, f.topo.nsw, r.cycles_run, r.wall_s, r.cycles_per_s, r.node_cycles_per_s,
+           r.cycles_per_s * f.topo.nsw);
     fprintf(csv, "%s,%u,%" PRIu64 ",%s,%.3f,%.0f,%.0f,%.0f\n", label[k], c.nodes, r.cycles_run,
-            c.records ? "on" : "off", r.wall_s, r.cycles_per_s, r.node_cycles_per_s, r.cycles_per_s * f.topo.nsw);
+            c.records ? "on" : "off", r.wall_s, r.cycles_per_s, r.node_cycles_per_s,
+            r.cycles_per_s * f.topo.nsw);
     if (bad) printf("status: FAILED: %s\n", f.sb.fail);
     e4f_fabric_free(&f);
     if (bad) {
@@ -518,7 +587,8 @@ int main(int argc, char **argv) {
       return 0;
     }
     if (!strcmp(argv[i], "--list")) {
-      for (size_t k = 0; k < sizeof checks / sizeof checks[0]; k++) printf("%-24s %s\n", checks[k].name, checks[k].purpose);
+      for (size_t k = 0; k < sizeof checks / sizeof checks[0]; k++)
+        printf("%-24s %s\n", checks[k].name, checks[k].purpose);
       return 0;
     }
   }
@@ -552,13 +622,16 @@ int main(int argc, char **argv) {
   char err[512];
   for (int i = 1; i < argc; i++)
     if (apply_flag(&c, &a, argv[i], err, sizeof err)) return usage_fail("%s", err);
-  if (!a.warmup_set && kind == K_RUN) c.warmup = c.cycles / 5;
-  else if (!a.warmup_set && c.warmup >= c.cycles) c.warmup = c.cycles / 5;
+  if (!a.warmup_set && kind == K_RUN)
+    c.warmup = c.cycles / 5;
+  else if (!a.warmup_set && c.warmup >= c.cycles)
+    c.warmup = c.cycles / 5;
   c.seed = seed;
   e4f_topo_t topo;
   if (e4f_topo_build(&topo, c.nodes)) return usage_fail("bad --nodes: %s", "4, 16, 64 or 256");
   if (a.mode && strcmp(a.mode, "model") && strcmp(a.mode, "rtl"))
-    return usage_fail("--mode=%s: model or rtl (the model-vs-RTL comparison is --test=fabric_model_vs_rtl)", a.mode);
+    return usage_fail("--mode=%s: model or rtl (the model-vs-RTL comparison is --test=fabric_model_vs_rtl)",
+                      a.mode);
   memset(c.rtl, a.mode && !strcmp(a.mode, "rtl"), sizeof c.rtl);
   if (a.rtl && kind != K_MODEL_VS_RTL && !parse_rtl(a.rtl, c.rtl, topo.nsw, err, sizeof err))
     return usage_fail("%s", err);
@@ -578,15 +651,20 @@ int main(int argc, char **argv) {
   e4f_expect_t expect, *exp = NULL;
   if (a.expect) {
     if (!parse_expect(a.expect, &expect))
-      return usage_fail("bad --expect-fail '%s' (expected check:ID@CYCLE, e.g. check:fabric.deadlock@5142)", a.expect);
-    if (kind == K_BENCH) return usage_fail("%s", "--expect-fail needs a check (--test=NAME or a run), not the bench");
+      return usage_fail("bad --expect-fail '%s' (expected check:ID@CYCLE, e.g. check:fabric.deadlock@5142)",
+                        a.expect);
+    if (kind == K_BENCH)
+      return usage_fail("%s", "--expect-fail needs a check (--test=NAME or a run), not the bench");
     exp = &expect;
   }
   char name[200], dir[1100];
   run_name(&c, &a, name, sizeof name);
-  if (a.out && *a.out) snprintf(dir, sizeof dir, "%s", a.out);
-  else if (kind == K_BENCH) snprintf(dir, sizeof dir, "build/reports/elite4/bench");
-  else snprintf(dir, sizeof dir, "build/reports/elite4/runs/%s", name);
+  if (a.out && *a.out)
+    snprintf(dir, sizeof dir, "%s", a.out);
+  else if (kind == K_BENCH)
+    snprintf(dir, sizeof dir, "build/reports/elite4/bench");
+  else
+    snprintf(dir, sizeof dir, "build/reports/elite4/runs/%s", name);
   char tdir[1200];
   if (c.trace_dir) { /* FSTs of the RTL instances next to the reports */
     snprintf(tdir, sizeof tdir, "%s", *c.trace_dir ? c.trace_dir : dir);
@@ -594,7 +672,9 @@ int main(int argc, char **argv) {
     unsigned nrtl = 0;
     for (unsigned s2 = 0; s2 < topo.nsw; s2++) nrtl += c.rtl[s2] != 0;
     if (kind == K_MODEL_VS_RTL) {
-      printf("trace: FSTs of the RTL switches of each fabric under %s/{rtl,mixed}/ (C model instances have none)\n", tdir);
+      printf("trace: FSTs of the RTL switches of each fabric under %s/{rtl,mixed}/ (C model instances have "
+             "none)\n",
+             tdir);
     } else if (nrtl == 0) {
       /* nothing to trace: say so rather than write nothing silently */
       printf("trace: nothing to write: every switch is the C model, which has no waveform; "
@@ -622,8 +702,10 @@ int main(int argc, char **argv) {
   bool wrote = write_out(&f, &r, name, dir);
   char why[700] = "", id[48] = "";
   bool ok;
-  if (kind == K_UNIFORM16) ok = check_uniform16(&f, &r, why, sizeof why, id, sizeof id);
-  else if (kind == K_COMPLEMENT64) ok = check_complement64(&f, &r, why, sizeof why, id, sizeof id);
+  if (kind == K_UNIFORM16)
+    ok = check_uniform16(&f, &r, why, sizeof why, id, sizeof id);
+  else if (kind == K_COMPLEMENT64)
+    ok = check_complement64(&f, &r, why, sizeof why, id, sizeof id);
   else {
     ok = !f.sb.failed;
     if (!ok) snprintf(why, sizeof why, "%s", f.sb.fail);

@@ -71,7 +71,8 @@ void e4f_nic_enqueue(e4f_nic_t *n, e4f_nic_env_t *env, unsigned dst, uint64_t c)
   k->nbody = (uint16_t)env->nbody;
   k->nsw = (uint8_t)e4f_route(env->topo, n->node, dst, &k->route, tags);
   if (env->bug_route) /* planted: the last down tag points at the neighbour's port */
-    k->route = (k->route & ~(0xFu << (4 * (k->nsw - 1)))) | ((uint32_t)(tags[k->nsw - 1] ^ 1u) << (4 * (k->nsw - 1)));
+    k->route = (k->route & ~(0xFu << (4 * (k->nsw - 1)))) |
+               ((uint32_t)(tags[k->nsw - 1] ^ 1u) << (4 * (k->nsw - 1)));
   k->t_create = (uint32_t)c;
   uint32_t words[E4F_MAX_BODY];
   for (unsigned i = 0; i < env->nbody; i++) words[i] = e4f_body_word(env->rec, (uint32_t)id, i);
@@ -85,7 +86,8 @@ static void settle(e4f_nic_t *n, e4f_nic_env_t *env, unsigned v, bool ack, uint6
   e4f_pkt_t *k = &env->rec->p[n->cur[v]];
   if (ack) {
     if (k->state != E4F_PKT_DELIVERED)
-      e4f_failf(env->sb, c, "fabric.ack_unaccepted", "node %u VC %u: ack for packet %" PRId64 " that no destination accepted", n->node, v,
+      e4f_failf(env->sb, c, "fabric.ack_unaccepted",
+                "node %u VC %u: ack for packet %" PRId64 " that no destination accepted", n->node, v,
                 n->cur[v]);
     k->state = E4F_PKT_DONE;
     k->t_done = (uint32_t)c;
@@ -105,7 +107,8 @@ static void receive_token(e4f_nic_t *n, e4f_nic_env_t *env, unsigned v, bool ack
   } else if (n->sending[v] && n->early_tok[v] < 0) {
     n->early_tok[v] = ack; /* settled when our TAIL has gone */
   } else {
-    e4f_failf(env->sb, c, "fabric.token_unexpected", "node %u: token on VC %u with no packet waiting for one, cycle %" PRIu64, n->node, v, c);
+    e4f_failf(env->sb, c, "fabric.token_unexpected",
+              "node %u: token on VC %u with no packet waiting for one, cycle %" PRIu64, n->node, v, c);
   }
 }
 
@@ -113,7 +116,9 @@ static void receive_data(e4f_nic_t *n, e4f_nic_env_t *env, const e4f_flit_t *f, 
   const unsigned v = f->vc;
   n->rx_flits++;
   if (f->kind == ELITE4_HEAD) {
-    if (n->rx_open[v]) e4f_failf(env->sb, c, "fabric.head_in_packet", "node %u VC %u: HEAD inside a packet, cycle %" PRIu64, n->node, v, c);
+    if (n->rx_open[v])
+      e4f_failf(env->sb, c, "fabric.head_in_packet", "node %u VC %u: HEAD inside a packet, cycle %" PRIu64,
+                n->node, v, c);
     n->rx_open[v] = true;
     n->rx_n[v] = 0;
     n->rx_head[v] = f->data;
@@ -121,8 +126,8 @@ static void receive_data(e4f_nic_t *n, e4f_nic_env_t *env, const e4f_flit_t *f, 
     return;
   }
   if (!n->rx_open[v]) {
-    e4f_failf(env->sb, c, "fabric.body_without_head", "node %u VC %u: %s with no packet, cycle %" PRIu64, n->node, v,
-              f->kind == ELITE4_BODY ? "BODY" : "TAIL", c);
+    e4f_failf(env->sb, c, "fabric.body_without_head", "node %u VC %u: %s with no packet, cycle %" PRIu64,
+              n->node, v, f->kind == ELITE4_BODY ? "BODY" : "TAIL", c);
     return;
   }
   if (f->kind == ELITE4_BODY) {
@@ -136,10 +141,12 @@ static void receive_data(e4f_nic_t *n, e4f_nic_env_t *env, const e4f_flit_t *f, 
   uint32_t id = UINT32_MAX;
   bool ok = false;
   if (n->rx_n[v] > E4F_MAX_BODY)
-    e4f_failf(env->sb, c, "fabric.body_length", "node %u VC %u: a packet of %u body words (at most %u are sent), cycle %" PRIu64, n->node,
-              v, n->rx_n[v], E4F_MAX_BODY, c);
+    e4f_failf(env->sb, c, "fabric.body_length",
+              "node %u VC %u: a packet of %u body words (at most %u are sent), cycle %" PRIu64, n->node, v,
+              n->rx_n[v], E4F_MAX_BODY, c);
   else
-    ok = e4f_score_check(env->sb, env->rec, n->node, v, n->rx_head[v], n->rx_words[v], n->rx_n[v], f->data, c, &id);
+    ok = e4f_score_check(env->sb, env->rec, n->node, v, n->rx_head[v], n->rx_words[v], n->rx_n[v], f->data, c,
+                         &id);
   /* draw always: the stream must not depend on the verdict */
   bool refuse = cosim_rng_chance(&n->rng_rx, env->nack_rate);
   if (ok && !refuse) {
@@ -156,7 +163,8 @@ void e4f_nic_step(e4f_nic_t *n, e4f_nic_env_t *env, uint64_t c, const e4f_flit_t
   memset(tx, 0, sizeof *tx);
   for (unsigned v = 0; v < E4F_VCS; v++)
     if (rx->credit[v] && ++n->credits[v] > E4F_DEPTH)
-      e4f_failf(env->sb, c, "fabric.credit_overflow", "node %u: the switch returned more credits than buffer slots on VC %u", n->node, v);
+      e4f_failf(env->sb, c, "fabric.credit_overflow",
+                "node %u: the switch returned more credits than buffer slots on VC %u", n->node, v);
   if (rx->valid) {
     env->last_progress = c;
     if (rx->kind == ELITE4_TOKEN) {

@@ -42,18 +42,18 @@ typedef struct {
   e4f_records_t *rec;
   e4f_score_t *sb;
   e4f_vc_policy_t policy;
-  unsigned nbody;          /* body words per packet (>= 1: the id) */
-  double nack_rate;        /* a destination refuses an intact packet with this chance */
-  bool bug_route;          /* planted fabric bug fab_route_wrong_port */
-  bool bug_no_token;       /* planted fabric bug fab_nic_no_token */
+  unsigned nbody;            /* body words per packet (>= 1: the id) */
+  double nack_rate;          /* a destination refuses an intact packet with this chance */
+  bool bug_route;            /* planted fabric bug fab_route_wrong_port */
+  bool bug_no_token;         /* planted fabric bug fab_nic_no_token */
   uint64_t win_from, win_to; /* measurement window [from, to) */
   /* counters */
-  uint64_t outstanding;    /* packets created and not done */
-  uint64_t refused;        /* packets refused by a full source queue */
+  uint64_t outstanding; /* packets created and not done */
+  uint64_t refused;     /* packets refused by a full source queue */
   uint64_t refused_win;
-  uint64_t win_flits;      /* flits of packets delivered in the window */
+  uint64_t win_flits; /* flits of packets delivered in the window */
   uint64_t retries, nacks_sent;
-  uint64_t last_progress;  /* last cycle a NIC received a flit or a token */
+  uint64_t last_progress; /* last cycle a NIC received a flit or a token */
 } e4f_nic_env_t;
 
 typedef struct {
@@ -61,9 +61,9 @@ typedef struct {
   unsigned qcap;
   uint32_t *q[E4F_VCS];
   unsigned qh[E4F_VCS], qn[E4F_VCS];
-  unsigned rr_bind;        /* rr policy: the VC of the next packet created */
+  unsigned rr_bind; /* rr policy: the VC of the next packet created */
   /* sending, per VC */
-  int64_t cur[E4F_VCS];    /* packet on the VC, -1 none */
+  int64_t cur[E4F_VCS]; /* packet on the VC, -1 none */
   unsigned flit_i[E4F_VCS];
   bool sending[E4F_VCS], await_tok[E4F_VCS];
   int8_t early_tok[E4F_VCS];
@@ -75,7 +75,7 @@ typedef struct {
   uint32_t rx_head[E4F_VCS], rx_head_cycle[E4F_VCS];
   uint32_t rx_words[E4F_VCS][E4F_MAX_BODY];
   int8_t tok_due[E4F_VCS];
-  cosim_rng_t rng_rx;      /* the destination's refusals (nack_rate) */
+  cosim_rng_t rng_rx; /* the destination's refusals (nack_rate) */
   uint64_t tx_flits, rx_flits;
 } e4f_nic_t;
 

@@ -51,13 +51,16 @@ e4f_hop_t *e4f_records_hop(e4f_records_t *r, uint32_t id, unsigned sw) {
 }
 
 static void cyc(FILE *f, uint32_t v) {
-  if (v == E4F_NONE) fputs(",", f);
-  else fprintf(f, ",%u", v);
+  if (v == E4F_NONE)
+    fputs(",", f);
+  else
+    fprintf(f, ",%u", v);
 }
 
 void e4f_records_csv(const e4f_records_t *r, const e4f_topo_t *t, FILE *f, uint32_t from, uint32_t to) {
   unsigned maxh = 2 * t->levels - 1;
-  fprintf(f, "id,src,dst,vc,seq,flits,switches,tries,created,injected,head_rx,tail_rx,acked,latency,net_latency");
+  fprintf(
+      f, "id,src,dst,vc,seq,flits,switches,tries,created,injected,head_rx,tail_rx,acked,latency,net_latency");
   for (unsigned h = 1; h <= maxh; h++)
     fprintf(f, ",h%u_sw,h%u_level,h%u_in,h%u_out,h%u_arr,h%u_grant,h%u_dep", h, h, h, h, h, h, h);
   fputc('\n', f);

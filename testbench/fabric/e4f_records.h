@@ -1,5 +1,5 @@
 /* elite4 fabric: per-packet records, one per packet, one column per stage
- * (CONVENTIONS.md "Latency and statistics"), and the packets' contents.
+ * (docs/conventions.md "Latency and statistics"), and the packets' contents.
  *
  * Cycles are fabric cycles. A packet's stages:
  *   created   the traffic generator queued it at the source NIC
@@ -25,9 +25,9 @@
 extern "C" {
 #endif
 
-#define E4F_NONE UINT32_MAX /* a stage not (yet) reached */
-#define E4F_MAX_BODY 64u    /* body words per packet */
-#define E4F_NO_PORT 0xFFu   /* a hop's output port before its HEAD left */
+#define E4F_NONE     UINT32_MAX /* a stage not (yet) reached */
+#define E4F_MAX_BODY 64u        /* body words per packet */
+#define E4F_NO_PORT  0xFFu      /* a hop's output port before its HEAD left */
 
 typedef struct {
   uint16_t sw;

@@ -1,6 +1,7 @@
 /* elite4 fabric results and report files: see e4f_report.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "e4f_report.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -12,7 +13,9 @@
 static bool in_window(const e4f_fabric_t *f, const e4f_pkt_t *k) {
   return k->t_create >= f->cfg.warmup && k->t_create < f->cfg.cycles;
 }
-static bool delivered(const e4f_pkt_t *k) { return k->state >= E4F_PKT_DELIVERED && k->t_tail_rx != E4F_NONE; }
+static bool delivered(const e4f_pkt_t *k) {
+  return k->state >= E4F_PKT_DELIVERED && k->t_tail_rx != E4F_NONE;
+}
 /* every stage of every hop recorded (records on, last try complete) */
 static bool complete(const e4f_pkt_t *k) {
   if (!delivered(k) || k->nhops != k->nsw || k->t_head_rx == E4F_NONE) return false;
@@ -134,20 +137,28 @@ void e4f_result_print(const e4f_fabric_t *f, const e4f_result_t *r, const char *
   const e4f_cfg_t *c = &f->cfg;
   const double ns = E4F_NS_PER_CYCLE;
   fprintf(out, "run: %s  nodes %u (%u levels, %u switches: %u model, %u RTL)  traffic %s", name, c->nodes,
-          f->topo.levels, f->topo.nsw, f->topo.nsw - r->rtl_switches, r->rtl_switches, e4f_pattern_name(c->pattern));
+          f->topo.levels, f->topo.nsw, f->topo.nsw - r->rtl_switches, r->rtl_switches,
+          e4f_pattern_name(c->pattern));
   if (c->pattern == E4F_HOTSPOT) fprintf(out, " (%.2f to node %u)", c->hot_frac, c->hot_node);
   fprintf(out, "  load %.3f  packet %u flits  vcs %s  link %u cycle%s\n", c->load, c->nbody + 2,
           e4f_vc_policy_name(c->policy), c->link_delay, c->link_delay == 1 ? "" : "s");
-  fprintf(out, "cycles: %" PRIu64 "  (injection %" PRIu64 ", window %" PRIu64 "..%" PRIu64 ")  wall %.2f s  %.0f cycles/s  %.0f node-cycles/s\n",
+  fprintf(out,
+          "cycles: %" PRIu64 "  (injection %" PRIu64 ", window %" PRIu64 "..%" PRIu64
+          ")  wall %.2f s  %.0f cycles/s  %.0f node-cycles/s\n",
           r->cycles_run, c->cycles, c->warmup, c->cycles, r->wall_s, r->cycles_per_s, r->node_cycles_per_s);
-  fprintf(out, "throughput: offered %.4f  accepted %.4f flits/node/cycle  (packets: %" PRIu64 " created, %" PRIu64
-               " delivered, %" PRIu64 " retries, %" PRIu64 " refused by full source queues)\n",
+  fprintf(out,
+          "throughput: offered %.4f  accepted %.4f flits/node/cycle  (packets: %" PRIu64 " created, %" PRIu64
+          " delivered, %" PRIu64 " retries, %" PRIu64 " refused by full source queues)\n",
           r->offered, r->accepted, r->created, r->delivered, r->retries, r->refused);
   const e4f_summary_t *s = &r->lat;
-  fprintf(out, "latency created->TAIL: n %" PRIu64 "  min %.0f  mean %.2f ± %.2f  p50 %.0f  p99 %.0f  max %.0f cycles"
-               "  (mean %.1f ns)\n", s->count, s->min, s->mean, s->sd, s->p50, s->p99, s->max, ns * s->mean);
+  fprintf(out,
+          "latency created->TAIL: n %" PRIu64
+          "  min %.0f  mean %.2f ± %.2f  p50 %.0f  p99 %.0f  max %.0f cycles"
+          "  (mean %.1f ns)\n",
+          s->count, s->min, s->mean, s->sd, s->p50, s->p99, s->max, ns * s->mean);
   s = &r->net;
-  fprintf(out, "latency injected->TAIL: mean %.2f  p99 %.0f cycles;  injected->HEAD: min %.0f mean %.2f cycles\n",
+  fprintf(out,
+          "latency injected->TAIL: mean %.2f  p99 %.0f cycles;  injected->HEAD: min %.0f mean %.2f cycles\n",
           s->mean, s->p99, r->head.min, r->head.mean);
   fprintf(out, "min latency by path (injected->HEAD at NIC / ->TAIL at NIC):");
   for (unsigned h = 1; h <= E4F_MAX_HOPS; h++)
@@ -163,31 +174,38 @@ void e4f_result_print(const e4f_fabric_t *f, const e4f_result_t *r, const char *
     fprintf(out, "  %s %.3f/%.3f %.3f/%.3f", r->cls[k].name, r->cls[k].util_mean, r->cls[k].util_max,
             r->cls[k].wait_mean, r->cls[k].wait_max);
   fputc('\n', out);
-  if (c->digest) fprintf(out, "digest: outputs %016" PRIx64 "  records %016" PRIx64 "\n", r->digest, r->records_digest);
+  if (c->digest)
+    fprintf(out, "digest: outputs %016" PRIx64 "  records %016" PRIx64 "\n", r->digest, r->records_digest);
 }
 
 void e4f_summary_csv_header(FILE *out) {
-  fprintf(out, "name,nodes,traffic,hot_frac,load,flits,vcs,link_delay,seed,rtl_switches,cycles,warmup,cycles_run,"
-               "offered,accepted,created,delivered,retries,refused,lat_count,lat_min,lat_mean,lat_sd,lat_p50,lat_p99,"
-               "lat_max,lat_mean_ns,net_mean,net_p99,head_min,head_mean,min_head_1,min_head_3,min_head_5,min_head_7,"
-               "wall_s,node_cycles_per_s\n");
+  fprintf(
+      out,
+      "name,nodes,traffic,hot_frac,load,flits,vcs,link_delay,seed,rtl_switches,cycles,warmup,cycles_run,"
+      "offered,accepted,created,delivered,retries,refused,lat_count,lat_min,lat_mean,lat_sd,lat_p50,lat_p99,"
+      "lat_max,lat_mean_ns,net_mean,net_p99,head_min,head_mean,min_head_1,min_head_3,min_head_5,min_head_7,"
+      "wall_s,node_cycles_per_s\n");
 }
 
 static void opt_u32(FILE *out, uint32_t v) {
-  if (v == UINT32_MAX) fputs(",", out);
-  else fprintf(out, ",%u", v);
+  if (v == UINT32_MAX)
+    fputs(",", out);
+  else
+    fprintf(out, ",%u", v);
 }
 
 void e4f_summary_csv_row(const e4f_fabric_t *f, const e4f_result_t *r, const char *name, FILE *out) {
   const e4f_cfg_t *c = &f->cfg;
-  fprintf(out, "%s,%u,%s,%.3f,%.4f,%u,%s,%u,%" PRIu64 ",%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.5f,%.5f,%" PRIu64
-               ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
-          name, c->nodes, e4f_pattern_name(c->pattern), c->pattern == E4F_HOTSPOT ? c->hot_frac : 0.0, c->load,
-          c->nbody + 2, e4f_vc_policy_name(c->policy), c->link_delay, c->seed, r->rtl_switches, c->cycles, c->warmup,
-          r->cycles_run, r->offered, r->accepted, r->created, r->delivered, r->retries, r->refused);
+  fprintf(out,
+          "%s,%u,%s,%.3f,%.4f,%u,%s,%u,%" PRIu64 ",%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.5f,%.5f,%" PRIu64
+          ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
+          name, c->nodes, e4f_pattern_name(c->pattern), c->pattern == E4F_HOTSPOT ? c->hot_frac : 0.0,
+          c->load, c->nbody + 2, e4f_vc_policy_name(c->policy), c->link_delay, c->seed, r->rtl_switches,
+          c->cycles, c->warmup, r->cycles_run, r->offered, r->accepted, r->created, r->delivered, r->retries,
+          r->refused);
   e4f_summary_csv(out, &r->lat);
-  fprintf(out, ",%.2f,%.3f,%.0f,%.0f,%.3f", E4F_NS_PER_CYCLE * r->lat.mean, r->net.mean, r->net.p99, r->head.min,
-          r->head.mean);
+  fprintf(out, ",%.2f,%.3f,%.0f,%.0f,%.3f", E4F_NS_PER_CYCLE * r->lat.mean, r->net.mean, r->net.p99,
+          r->head.min, r->head.mean);
   for (unsigned h = 1; h <= 7; h += 2) opt_u32(out, r->min_head[h]);
   fprintf(out, ",%.3f,%.0f\n", r->wall_s, r->node_cycles_per_s);
 }
@@ -207,10 +225,12 @@ void e4f_links_csv(const e4f_fabric_t *f, FILE *out) {
       uint32_t fl = b->xmit_flits[i] - a->xmit_flits[i], wt = b->xmit_wait[i] - a->xmit_wait[i],
                pk = b->xmit_pkts[i] - a->xmit_pkts[i];
       char to[24];
-      if (e->kind == E4F_PEER_NIC) snprintf(to, sizeof to, "nic%u,", e->id);
-      else snprintf(to, sizeof to, "sw%u,%u", e->id, e->port);
-      fprintf(out, "sw%u,%u,%s,%s,%u,%.4f,%u,%.4f,%u\n", s, p, to, cls[link_class(&f->topo, s, p, false)].name, fl,
-              fl / win, wt, wt / win, pk);
+      if (e->kind == E4F_PEER_NIC)
+        snprintf(to, sizeof to, "nic%u,", e->id);
+      else
+        snprintf(to, sizeof to, "sw%u,%u", e->id, e->port);
+      fprintf(out, "sw%u,%u,%s,%s,%u,%.4f,%u,%.4f,%u\n", s, p, to,
+              cls[link_class(&f->topo, s, p, false)].name, fl, fl / win, wt, wt / win, pk);
       if (e->kind == E4F_PEER_NIC) {
         uint32_t rf = b->rcv_flits[i] - a->rcv_flits[i];
         fprintf(out, "nic%u,,sw%u,%u,%s,%u,%.4f,,,\n", e->id, s, p, cls[0].name, rf, rf / win);
@@ -224,16 +244,22 @@ void e4f_links_csv(const e4f_fabric_t *f, FILE *out) {
 
 static void hop_name(unsigned h, unsigned nsw, char *buf, size_t len) {
   unsigned t = nsw / 2; /* the top level of the path */
-  if (h < t) snprintf(buf, len, "switch %u (L%u up)", h + 1, h);
-  else if (h == t) snprintf(buf, len, "switch %u (L%u top)", h + 1, t);
-  else snprintf(buf, len, "switch %u (L%u down)", h + 1, nsw - 1 - h);
+  if (h < t)
+    snprintf(buf, len, "switch %u (L%u up)", h + 1, h);
+  else if (h == t)
+    snprintf(buf, len, "switch %u (L%u top)", h + 1, t);
+  else
+    snprintf(buf, len, "switch %u (L%u down)", h + 1, nsw - 1 - h);
 }
 
 void e4f_breakdown(e4f_fabric_t *f, FILE *md, FILE *csv) {
   fprintf(csv, "switches,stage,count,min,mean,sd,p50,p99,max\n");
-  fprintf(md, "Per-hop latency breakdown: packets created in the window [%" PRIu64 ", %" PRIu64 "), %u-flit packets, "
-              "load %.3f flits/node/cycle, %s traffic, %u nodes; cycles and ns at 400 MHz.\n",
-          f->cfg.warmup, f->cfg.cycles, f->cfg.nbody + 2, f->cfg.load, e4f_pattern_name(f->cfg.pattern), f->cfg.nodes);
+  fprintf(md,
+          "Per-hop latency breakdown: packets created in the window [%" PRIu64 ", %" PRIu64
+          "), %u-flit packets, "
+          "load %.3f flits/node/cycle, %s traffic, %u nodes; cycles and ns at %u MHz.\n",
+          f->cfg.warmup, f->cfg.cycles, f->cfg.nbody + 2, f->cfg.load, e4f_pattern_name(f->cfg.pattern),
+          f->cfg.nodes, NETCOSIM_CLOCK_MHZ);
   for (unsigned nsw = 1; nsw <= E4F_MAX_HOPS; nsw += 2) {
     char names[E4F_MAX_STAGES][80];
     e4f_samples_t st[E4F_MAX_STAGES];
@@ -246,8 +272,10 @@ void e4f_breakdown(e4f_fabric_t *f, FILE *md, FILE *csv) {
       snprintf(names[ns++], 80, "%s: queueing (arrival -> grant)", hn);
       snprintf(names[ns++], 80, "%s: traversal (grant -> departure)", hn);
       snprintf(names[ns++], 80, "%s: total (arrival -> departure)", hn);
-      if (h + 1 < nsw) snprintf(names[ns++], 80, "link: switch %u -> switch %u", h + 1, h + 2);
-      else snprintf(names[ns++], 80, "link: switch %u -> NIC (HEAD)", h + 1);
+      if (h + 1 < nsw)
+        snprintf(names[ns++], 80, "link: switch %u -> switch %u", h + 1, h + 2);
+      else
+        snprintf(names[ns++], 80, "link: switch %u -> NIC (HEAD)", h + 1);
     }
     snprintf(names[ns++], 80, "NIC: ejection (HEAD -> TAIL at the destination)");
     snprintf(names[ns++], 80, "network: HEAD injected -> HEAD at the destination");
@@ -274,7 +302,8 @@ void e4f_breakdown(e4f_fabric_t *f, FILE *md, FILE *csv) {
     }
     if (n) {
       fprintf(md, "\n### Paths of %u switch%s (%" PRIu64 " packets)\n\n", nsw, nsw == 1 ? "" : "es", n);
-      fprintf(md, "| stage | count | min | mean ± sd | p50 | p99 | max | min ns | mean ± sd ns | p50 ns | p99 ns | max ns |\n");
+      fprintf(md, "| stage | count | min | mean ± sd | p50 | p99 | max | min ns | mean ± sd ns | p50 ns | "
+                  "p99 ns | max ns |\n");
       fprintf(md, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       for (unsigned i = 0; i < ns; i++) {
         e4f_summary_t s = e4f_samples_summary(&st[i]);
@@ -322,7 +351,8 @@ int e4f_write_reports(e4f_fabric_t *f, const e4f_result_t *r, const char *name, 
   if (b) fclose(b);
   if (c) fclose(c);
   if (rc || !f->cfg.records) return rc;
-  FILE *d = open_in(dir, "records.csv"), *m = open_in(dir, "breakdown.md"), *v = open_in(dir, "breakdown.csv");
+  FILE *d = open_in(dir, "records.csv"), *m = open_in(dir, "breakdown.md"),
+       *v = open_in(dir, "breakdown.csv");
   rc = d && m && v ? 0 : -1;
   if (!rc) {
     e4f_records_csv(&f->rec, &f->topo, d, 0, UINT32_MAX);

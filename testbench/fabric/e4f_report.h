@@ -27,9 +27,9 @@ typedef struct {
 typedef struct {
   uint64_t cycles_run, window;
   unsigned rtl_switches;
-  double offered, accepted;       /* flits / node / cycle in the window */
+  double offered, accepted; /* flits / node / cycle in the window */
   uint64_t created, created_win, delivered, retries, refused, refused_win;
-  e4f_summary_t lat, net, head;   /* window packets: created->TAIL rx, injected->TAIL rx, injected->HEAD rx */
+  e4f_summary_t lat, net, head; /* window packets: created->TAIL rx, injected->TAIL rx, injected->HEAD rx */
   /* by switches on the path (1, 3, 5, 7): all delivered packets' minima */
   uint64_t n_by_len[E4F_MAX_HOPS + 1];
   uint32_t min_head[E4F_MAX_HOPS + 1], min_pkt[E4F_MAX_HOPS + 1];

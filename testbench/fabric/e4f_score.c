@@ -51,16 +51,24 @@ bool e4f_score_check(e4f_score_t *sb, const e4f_records_t *r, unsigned node, uns
   const unsigned pv = k->src * sb->vcs + k->vc;
   const char *why = NULL, *id_ = NULL;
   const bool crc_bad = tail != crc32_ref_words(words, n);
-  if (crc_bad) why = "TAIL CRC does not match the body", id_ = "fabric.crc";
-  else if (k->dst != node) why = "arrived at the wrong node", id_ = "fabric.wrong_node";
-  else if (k->vc != v) why = "arrived on the wrong VC", id_ = "fabric.wrong_vc";
-  else if (head != 0xFFFFFFFFu) why = "arrived with route tags left in its HEAD", id_ = "fabric.route_left";
-  else if (n != k->nbody) why = "arrived with a different body length", id_ = "fabric.body_length";
-  else if (k->state == E4F_PKT_DELIVERED || k->state == E4F_PKT_DONE) why = "delivered twice", id_ = "fabric.duplicate";
-  else if ((int64_t)k->seq != sb->last_seq[pv] + 1) why = "out of order for its (source, VC)", id_ = "fabric.order";
+  if (crc_bad)
+    why = "TAIL CRC does not match the body", id_ = "fabric.crc";
+  else if (k->dst != node)
+    why = "arrived at the wrong node", id_ = "fabric.wrong_node";
+  else if (k->vc != v)
+    why = "arrived on the wrong VC", id_ = "fabric.wrong_vc";
+  else if (head != 0xFFFFFFFFu)
+    why = "arrived with route tags left in its HEAD", id_ = "fabric.route_left";
+  else if (n != k->nbody)
+    why = "arrived with a different body length", id_ = "fabric.body_length";
+  else if (k->state == E4F_PKT_DELIVERED || k->state == E4F_PKT_DONE)
+    why = "delivered twice", id_ = "fabric.duplicate";
+  else if ((int64_t)k->seq != sb->last_seq[pv] + 1)
+    why = "out of order for its (source, VC)", id_ = "fabric.order";
   else
     for (unsigned i = 1; i < n && !why; i++)
-      if (words[i] != e4f_body_word(r, words[0], i)) why = "arrived with a different body", id_ = "fabric.body";
+      if (words[i] != e4f_body_word(r, words[0], i))
+        why = "arrived with a different body", id_ = "fabric.body";
   if (why) {
     if (crc_bad) sb->crc_bad++;
     e4f_failf(sb, c, id_,

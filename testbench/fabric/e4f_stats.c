@@ -56,11 +56,11 @@ e4f_summary_t e4f_samples_summary(e4f_samples_t *s) {
 void e4f_summary_md(FILE *f, const e4f_summary_t *s) {
   const double k = E4F_NS_PER_CYCLE;
   fprintf(f, "| %llu | %.0f | %.2f ± %.2f | %.0f | %.0f | %.0f | %.1f | %.1f ± %.1f | %.1f | %.1f | %.1f |",
-          (unsigned long long)s->count, s->min, s->mean, s->sd, s->p50, s->p99, s->max, k * s->min, k * s->mean,
-          k * s->sd, k * s->p50, k * s->p99, k * s->max);
+          (unsigned long long)s->count, s->min, s->mean, s->sd, s->p50, s->p99, s->max, k * s->min,
+          k * s->mean, k * s->sd, k * s->p50, k * s->p99, k * s->max);
 }
 
 void e4f_summary_csv(FILE *f, const e4f_summary_t *s) {
-  fprintf(f, "%llu,%.0f,%.3f,%.3f,%.0f,%.0f,%.0f", (unsigned long long)s->count, s->min, s->mean, s->sd, s->p50,
-          s->p99, s->max);
+  fprintf(f, "%llu,%.0f,%.3f,%.3f,%.0f,%.0f,%.0f", (unsigned long long)s->count, s->min, s->mean, s->sd,
+          s->p50, s->p99, s->max);
 }

@@ -1,5 +1,5 @@
 /* elite4 fabric statistics: sample sets summarised as count, min,
- * mean ± stddev, p50, p99, max (CONVENTIONS.md), in cycles and ns. */
+ * mean ± stddev, p50, p99, max (docs/conventions.md "Latency and statistics"), in cycles and ns. */
 #ifndef E4F_STATS_H
 #define E4F_STATS_H
 
@@ -11,7 +11,8 @@
 extern "C" {
 #endif
 
-#define E4F_NS_PER_CYCLE 2.5 /* 400 MHz nominal clock */
+#include "clock.h"
+#define E4F_NS_PER_CYCLE NETCOSIM_CYCLE_NS
 
 typedef struct {
   uint32_t *v;

@@ -7,7 +7,9 @@
 #include "elite4/elite4.h" /* tag constants only */
 
 static unsigned digit(unsigned x, unsigned i) { return (x >> (2 * i)) & 3u; }
-static unsigned set_digit(unsigned x, unsigned i, unsigned d) { return (x & ~(3u << (2 * i))) | (d << (2 * i)); }
+static unsigned set_digit(unsigned x, unsigned i, unsigned d) {
+  return (x & ~(3u << (2 * i))) | (d << (2 * i));
+}
 
 int e4f_topo_build(e4f_topo_t *t, unsigned nodes) {
   memset(t, 0, sizeof *t);
@@ -43,7 +45,8 @@ unsigned e4f_route(const e4f_topo_t *t, unsigned src, unsigned dst, uint32_t *wo
   /* the route word (docs/elite4.md §3), built here rather than with the
      model's helper: front tag in bits [3:0], unused tags 0xF */
   uint32_t w = 0xFFFFFFFFu;
-  for (unsigned i = 0; i < n && i < 8; i++) w = (w & ~(0xFu << (4 * i))) | ((uint32_t)(tags[i] & 0xFu) << (4 * i));
+  for (unsigned i = 0; i < n && i < 8; i++)
+    w = (w & ~(0xFu << (4 * i))) | ((uint32_t)(tags[i] & 0xFu) << (4 * i));
   *word = w;
   return n;
 }
@@ -56,8 +59,11 @@ void e4f_topo_csv(const e4f_topo_t *t, FILE *f) {
       const e4f_peer_t *e = &t->peer[s][p];
       fprintf(f, "%u,%u,%u,%u,%s,%s,", s, e4f_sw_level(t, s), e4f_sw_index(t, s), p, p < 4 ? "down" : "up",
               kind[e->kind]);
-      if (e->kind == E4F_PEER_NONE) fprintf(f, ",\n");
-      else if (e->kind == E4F_PEER_NIC) fprintf(f, "%u,\n", e->id);
-      else fprintf(f, "%u,%u\n", e->id, e->port);
+      if (e->kind == E4F_PEER_NONE)
+        fprintf(f, ",\n");
+      else if (e->kind == E4F_PEER_NIC)
+        fprintf(f, "%u,\n", e->id);
+      else
+        fprintf(f, "%u,%u\n", e->id, e->port);
     }
 }

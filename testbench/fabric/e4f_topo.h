@@ -22,12 +22,12 @@
 extern "C" {
 #endif
 
-#define E4F_MAX_LEVELS 4u
-#define E4F_MAX_NODES 256u
+#define E4F_MAX_LEVELS    4u
+#define E4F_MAX_NODES     256u
 #define E4F_MAX_PER_LEVEL 64u
-#define E4F_MAX_SW (E4F_MAX_LEVELS * E4F_MAX_PER_LEVEL)
-#define E4F_MAX_HOPS (2u * E4F_MAX_LEVELS - 1u)
-#define E4F_TOPO_PORTS 8u
+#define E4F_MAX_SW        (E4F_MAX_LEVELS * E4F_MAX_PER_LEVEL)
+#define E4F_MAX_HOPS      (2u * E4F_MAX_LEVELS - 1u)
+#define E4F_TOPO_PORTS    8u
 
 enum { E4F_PEER_NONE = 0, E4F_PEER_NIC, E4F_PEER_SW };
 

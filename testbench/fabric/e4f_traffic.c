@@ -25,11 +25,11 @@ static unsigned uniform_other(unsigned n, unsigned src, cosim_rng_t *rng) {
 int e4f_traffic_next(const e4f_traffic_t *t, unsigned src, cosim_rng_t *rng) {
   if (!cosim_rng_chance(rng, t->p_pkt)) return -1;
   switch (t->pattern) {
-  case E4F_COMPLEMENT: return (int)(t->nodes - 1 - src);
-  case E4F_HOTSPOT:
-    /* draw always, so a node's stream does not depend on whether it is hot */
-    if (cosim_rng_chance(rng, t->hot_frac) && src != t->hot_node) return (int)t->hot_node;
-    return (int)uniform_other(t->nodes, src, rng);
-  default: return (int)uniform_other(t->nodes, src, rng);
+    case E4F_COMPLEMENT: return (int)(t->nodes - 1 - src);
+    case E4F_HOTSPOT:
+      /* draw always, so a node's stream does not depend on whether it is hot */
+      if (cosim_rng_chance(rng, t->hot_frac) && src != t->hot_node) return (int)t->hot_node;
+      return (int)uniform_other(t->nodes, src, rng);
+    default: return (int)uniform_other(t->nodes, src, rng);
   }
 }

@@ -27,7 +27,7 @@ typedef enum { E4F_UNIFORM = 0, E4F_COMPLEMENT, E4F_HOTSPOT } e4f_pattern_t;
 typedef struct {
   e4f_pattern_t pattern;
   unsigned nodes;
-  double p_pkt;   /* packets per node per cycle = load / L */
+  double p_pkt; /* packets per node per cycle = load / L */
   double hot_frac;
   unsigned hot_node;
 } e4f_traffic_t;

@@ -24,21 +24,22 @@ extern "C" {
 
 /* The first failure of a run. */
 typedef struct {
-    char id[48];      /* e.g. "hotspot.band.q_high" */
-    double at_ms;     /* simulated time at which it is known */
-    char text[400];   /* measured value against the threshold */
+  char id[48];    /* e.g. "hotspot.band.q_high" */
+  double at_ms;   /* simulated time at which it is known */
+  char text[400]; /* measured value against the threshold */
 } cphs_fail_t;
 
 /* Criteria ids of a check kind, NULL-terminated (empty for none). Also
  * "hotspot.invariant" (any kind): a broken invariant of the run itself. */
 const char *const *cphs_check_ids(cphs_check_t kind);
-#define CPHS_ID_INVARIANT "hotspot.invariant"
+#define CPHS_ID_INVARIANT    "hotspot.invariant"
 #define CPHS_ID_MODEL_VS_RTL "hotspot.model_vs_rtl.identical"
 
 /* Verdict of a single-run check (drops, band, flows, none). True = pass; else
  * *first is the first criterion that failed, in the kind's order. A line per
  * criterion, with its id and measured value, goes to stdout either way. */
-bool cphs_check_run(const cphs_params_t *p, const cphs_stats_t *st, const cphs_summary_t *s, cphs_fail_t *first);
+bool cphs_check_run(const cphs_params_t *p, const cphs_stats_t *st, const cphs_summary_t *s,
+                    cphs_fail_t *first);
 
 #ifdef __cplusplus
 }

@@ -25,23 +25,23 @@ extern "C" {
 typedef struct cphs_cp cphs_cp_t;
 
 typedef struct {
-    bool valid;
-    uint8_t type;     /* 0 NEG, 1 POS, 2 MAX */
-    uint8_t qntzfb;
-    uint16_t dst;     /* node the message goes to (source of the sampled frame) */
-    uint16_t flow;    /* CP flow id (= source node in this experiment) */
-    uint16_t cpid;    /* queue-level only (per-flow messages carry no CPID port) */
+  bool valid;
+  uint8_t type; /* 0 NEG, 1 POS, 2 MAX */
+  uint8_t qntzfb;
+  uint16_t dst;  /* node the message goes to (source of the sampled frame) */
+  uint16_t flow; /* CP flow id (= source node in this experiment) */
+  uint16_t cpid; /* queue-level only (per-flow messages carry no CPID port) */
 } cphs_bcn_t;
 
 typedef struct {
-    cphs_bcn_t q;     /* queue-level (ECM) */
-    cphs_bcn_t f;     /* per-flow (E2CM) */
+  cphs_bcn_t q; /* queue-level (ECM) */
+  cphs_bcn_t f; /* per-flow (E2CM) */
 } cphs_cp_fb_t;
 
 typedef struct {
-    uint64_t cycles;
-    uint32_t frames, samples, neg, pos, max, fbcn, ft_full, errors; /* the CP's own counters */
-    uint64_t ev_err, cfg_err, q_mismatch; /* seen by the harness */
+  uint64_t cycles;
+  uint32_t frames, samples, neg, pos, max, fbcn, ft_full, errors; /* the CP's own counters */
+  uint64_t ev_err, cfg_err, q_mismatch;                           /* seen by the harness */
 } cphs_cp_counts_t;
 
 /* Names of the CP model's planted bugs ([0] = "none", NULL-terminated). */

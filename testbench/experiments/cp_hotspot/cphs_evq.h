@@ -16,18 +16,18 @@ extern "C" {
 #endif
 
 typedef struct {
-    uint64_t t;     /* picoseconds */
-    uint32_t seq;   /* insertion order; compared modulo 2^32 (pending events are young) */
-    uint8_t type;
-    uint8_t f1, f2, f3;
-    uint16_t a, b, c;
+  uint64_t t;   /* picoseconds */
+  uint32_t seq; /* insertion order; compared modulo 2^32 (pending events are young) */
+  uint8_t type;
+  uint8_t f1, f2, f3;
+  uint16_t a, b, c;
 } cphs_ev_t;
 
 typedef struct {
-    cphs_ev_t *h;
-    size_t n, cap;
-    uint32_t seq;
-    uint64_t pushed;
+  cphs_ev_t *h;
+  size_t n, cap;
+  uint32_t seq;
+  uint64_t pushed;
 } cphs_evq_t;
 
 int cphs_evq_init(cphs_evq_t *q, size_t cap);

@@ -17,66 +17,66 @@
 extern "C" {
 #endif
 
-#define CPHS_KB 1024u   /* the seed's KB: Qeq = 75 KB = M/4 with M = 300 KB (docs/cp.md §3) */
+#define CPHS_KB        1024u /* the seed's KB: Qeq = 75 KB = M/4 with M = 300 KB (docs/cp.md §3) */
 #define CPHS_PS_PER_MS 1000000000ull
 #define CPHS_PS_PER_US 1000000ull
-#define CPHS_MAX_N 256  /* NodeW = FlowW = 8 bits at the CP */
-#define CPHS_MAX_KEYS 48
+#define CPHS_MAX_N     256 /* NodeW = FlowW = 8 bits at the CP */
+#define CPHS_MAX_KEYS  48
 
 typedef enum { CPHS_CM_NONE = 0, CPHS_CM_ECM, CPHS_CM_E2CM, CPHS_CM_E2CM_CP } cphs_cm_t;
 typedef enum { CPHS_ARR_BERNOULLI = 0, CPHS_ARR_BURSTY } cphs_arr_t;
 /* What a named check asserts on the summary (key `check`). */
 typedef enum {
-    CPHS_CHECK_NONE = 0,   /* run completes with its invariants intact */
-    CPHS_CHECK_DROPS,      /* no CM, PAUSE off: Q_hot reaches the partition limit, frames dropped */
-    CPHS_CHECK_BAND,       /* Q_hot in a band around Qeq, TP_hot near the hot service rate */
-    CPHS_CHECK_FLOWS,      /* hot flows' per-flow occupancies near Qeq,flow */
-    CPHS_CHECK_MODEL_VS_RTL /* the same run with model and RTL CPs: identical */
+  CPHS_CHECK_NONE = 0,    /* run completes with its invariants intact */
+  CPHS_CHECK_DROPS,       /* no CM, PAUSE off: Q_hot reaches the partition limit, frames dropped */
+  CPHS_CHECK_BAND,        /* Q_hot in a band around Qeq, TP_hot near the hot service rate */
+  CPHS_CHECK_FLOWS,       /* hot flows' per-flow occupancies near Qeq,flow */
+  CPHS_CHECK_MODEL_VS_RTL /* the same run with model and RTL CPs: identical */
 } cphs_check_t;
 
 typedef struct {
-    char name[96];        /* run name (output sub-directory) */
-    /* topology and traffic */
-    unsigned n;           /* nodes = switch ports */
-    unsigned hot;         /* the node whose output slows down (seed: node 1) */
-    double load;          /* offered load per node, fraction of rlink */
-    uint32_t frame;       /* bytes per frame (fixed) */
-    double rlink;         /* b/s */
-    double hot_frac;      /* hot output's service rate during the hotspot, fraction of rlink */
-    cphs_arr_t arr;
-    double burst_us;      /* bursty: mean burst length in us (of frames at line rate) */
-    /* time, ps */
-    uint64_t warmup_ps, hot_start_ps, hot_end_ps, t_end_ps, bin_ps;
-    uint64_t link_delay_ps;   /* one way, adapter <-> switch, data and control */
-    uint64_t cp_latency_ps;   /* CP pipeline, enqueue to BCN on its outputs (2 cycles at 400 MHz) */
-    /* switch */
-    uint32_t mem_per_input;   /* bytes of the input's partition */
-    bool pause;
-    uint32_t pause_hi, pause_lo;
-    /* adapter */
-    uint32_t ingress;         /* bytes, split evenly across the N-1 VOQs */
-    /* congestion management */
-    cphs_cm_t cm;
-    unsigned w;
-    uint32_t qeq, psample, bcnmax, qeq_flow, bcnmax_flow;
-    uint32_t probe_bytes;     /* E2CM probing interval per flow */
-    uint32_t bucket_bytes;    /* rate limiter token-bucket depth */
-    /* run */
-    uint64_t seed;
-    bool rtl;                 /* CP implementation: false = C model, true = Verilated RTL */
-    unsigned inject_bug;      /* planted bug index passed to the CP model (0 = none) */
-    char inject_bug_name[64];
-    bool digest;              /* hash every CP output of every cycle */
-    /* check */
-    cphs_check_t check;
-    double band_lo, band_hi;  /* band check: 1-ms means of Q_hot within [lo, hi] x Qeq */
-    double tp_tol;            /* band check: |TP_hot - hot_frac| <= tp_tol (fraction of rlink) */
-    double flow_lo, flow_hi;  /* flows check: per-flow means within [lo, hi] x Qeq,flow ... */
-    double flow_frac;         /* ... for at least this fraction of the hot flows */
-    double drop_fill;         /* drops check: max Q_hot >= drop_fill x (N-1) x M */
-    char scale[16];
-    /* where each key was last set ("file:line", "--key"; "" = default), for messages */
-    char origin[CPHS_MAX_KEYS][96];
+  char name[96]; /* run name (output sub-directory) */
+  /* topology and traffic */
+  unsigned n;      /* nodes = switch ports */
+  unsigned hot;    /* the node whose output slows down (seed: node 1) */
+  double load;     /* offered load per node, fraction of rlink */
+  uint32_t frame;  /* bytes per frame (fixed) */
+  double rlink;    /* b/s */
+  double hot_frac; /* hot output's service rate during the hotspot, fraction of rlink */
+  cphs_arr_t arr;
+  double burst_us; /* bursty: mean burst length in us (of frames at line rate) */
+  /* time, ps */
+  uint64_t warmup_ps, hot_start_ps, hot_end_ps, t_end_ps, bin_ps;
+  uint64_t link_delay_ps; /* one way, adapter <-> switch, data and control */
+  uint64_t cp_latency_ps; /* CP pipeline, enqueue to BCN on its outputs (2 cycles of the nominal clock) */
+  /* switch */
+  uint32_t mem_per_input; /* bytes of the input's partition */
+  bool pause;
+  uint32_t pause_hi, pause_lo;
+  /* adapter */
+  uint32_t ingress; /* bytes, split evenly across the N-1 VOQs */
+  /* congestion management */
+  cphs_cm_t cm;
+  unsigned w;
+  uint32_t qeq, psample, bcnmax, qeq_flow, bcnmax_flow;
+  uint32_t probe_bytes;  /* E2CM probing interval per flow */
+  uint32_t bucket_bytes; /* rate limiter token-bucket depth */
+  /* run */
+  uint64_t seed;
+  bool rtl;            /* CP implementation: false = C model, true = Verilated RTL */
+  unsigned inject_bug; /* planted bug index passed to the CP model (0 = none) */
+  char inject_bug_name[64];
+  bool digest; /* hash every CP output of every cycle */
+  /* check */
+  cphs_check_t check;
+  double band_lo, band_hi; /* band check: 1-ms means of Q_hot within [lo, hi] x Qeq */
+  double tp_tol;           /* band check: |TP_hot - hot_frac| <= tp_tol (fraction of rlink) */
+  double flow_lo, flow_hi; /* flows check: per-flow means within [lo, hi] x Qeq,flow ... */
+  double flow_frac;        /* ... for at least this fraction of the hot flows */
+  double drop_fill;        /* drops check: max Q_hot >= drop_fill x (N-1) x M */
+  char scale[16];
+  /* where each key was last set ("file:line", "--key"; "" = default), for messages */
+  char origin[CPHS_MAX_KEYS][96];
 } cphs_params_t;
 
 /* Seed defaults, N = 16, Bernoulli, PAUSE off, no CM, scale "short". */

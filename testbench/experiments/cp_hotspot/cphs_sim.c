@@ -18,61 +18,59 @@ enum { EV_GEN, EV_TXFREE, EV_ARRIVE, EV_OUTDONE, EV_WAKE, EV_BCN, EV_PAUSE };
 enum { F_PROBE = 1, F_TAGGED = 2 };
 
 typedef struct {
-    cp_rp_t rp;
-    uint16_t *voq;         /* frames waiting per destination */
-    uint64_t *ready;       /* bitmap: non-empty and not waiting for its limiter */
-    uint8_t *wake_pending; /* waiting for its limiter, a wake-up is scheduled */
-    uint64_t *wake_t;      /* time of the latest wake-up scheduled (older ones are stale) */
-    unsigned rr;           /* last VOQ served */
-    bool busy, paused;
+  cp_rp_t rp;
+  uint16_t *voq;         /* frames waiting per destination */
+  uint64_t *ready;       /* bitmap: non-empty and not waiting for its limiter */
+  uint8_t *wake_pending; /* waiting for its limiter, a wake-up is scheduled */
+  uint64_t *wake_t;      /* time of the latest wake-up scheduled (older ones are stale) */
+  unsigned rr;           /* last VOQ served */
+  bool busy, paused;
 } node_t;
 
 typedef struct {
-    int32_t next;
-    uint16_t src;
+  int32_t next;
+  uint16_t src;
 } frame_t;
 
 typedef struct {
-    int32_t head, tail;
-    uint32_t bytes, count;
-    bool busy;
-    cphs_cp_t *cp;
+  int32_t head, tail;
+  uint32_t bytes, count;
+  bool busy;
+  cphs_cp_t *cp;
 } port_t;
 
 typedef struct {
-    const cphs_params_t *p;
-    cphs_result_t *r;
-    cphs_evq_t q;
-    cphs_traffic_t tr;
-    node_t *node;
-    port_t *port;
-    uint32_t *part;        /* bytes held per input partition */
-    uint8_t *pause_sent;   /* XOFF in force per input */
-    frame_t *pool;
-    int32_t free_head;
-    unsigned words;        /* bitmap words per node */
-    uint32_t voq_cap;      /* frames */
-    uint64_t slot_ps, hot_ser_ps;
-    uint64_t inflight, limiters;
-    cp_rp_stats_t rps;
-    bool failed;
+  const cphs_params_t *p;
+  cphs_result_t *r;
+  cphs_evq_t q;
+  cphs_traffic_t tr;
+  node_t *node;
+  port_t *port;
+  uint32_t *part;      /* bytes held per input partition */
+  uint8_t *pause_sent; /* XOFF in force per input */
+  frame_t *pool;
+  int32_t free_head;
+  unsigned words;   /* bitmap words per node */
+  uint32_t voq_cap; /* frames */
+  uint64_t slot_ps, hot_ser_ps;
+  uint64_t inflight, limiters;
+  cp_rp_stats_t rps;
+  bool failed;
 } sim_t;
 
 static void fail(sim_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(sim_t *s, const char *fmt, ...)
-{
-    if (s->failed) return;
-    s->failed = true;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(s->r->err, sizeof s->r->err, fmt, ap);
-    va_end(ap);
+static void fail(sim_t *s, const char *fmt, ...) {
+  if (s->failed) return;
+  s->failed = true;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(s->r->err, sizeof s->r->err, fmt, ap);
+  va_end(ap);
 }
 
-static void push(sim_t *s, uint64_t t, uint8_t type, uint16_t a, uint16_t b)
-{
-    cphs_ev_t e = {.t = t, .type = type, .a = a, .b = b};
-    if (cphs_evq_push(&s->q, e)) fail(s, "out of memory in the event queue");
+static void push(sim_t *s, uint64_t t, uint8_t type, uint16_t a, uint16_t b) {
+  cphs_ev_t e = {.t = t, .type = type, .a = a, .b = b};
+  if (cphs_evq_push(&s->q, e)) fail(s, "out of memory in the event queue");
 }
 
 /* --- adapters --------------------------------------------------------------- */
@@ -81,398 +79,397 @@ static inline void set_ready(node_t *nd, unsigned v) { nd->ready[v >> 6] |= 1ull
 static inline void clr_ready(node_t *nd, unsigned v) { nd->ready[v >> 6] &= ~(1ull << (v & 63)); }
 
 /* First ready VOQ after `after`, cyclically; -1 if none. */
-static int next_ready(const sim_t *s, const node_t *nd, unsigned after)
-{
-    const unsigned n = s->p->n, W = s->words;
-    unsigned start = (after + 1) % n;
-    unsigned w = start >> 6;
-    uint64_t m = nd->ready[w] & (~0ull << (start & 63));
-    for (unsigned k = 0; k <= W; k++) {
-        if (m) return (int)((w << 6) + (unsigned)__builtin_ctzll(m));
-        w = (w + 1) % W;
-        m = nd->ready[w];
-    }
-    return -1;
+static int next_ready(const sim_t *s, const node_t *nd, unsigned after) {
+  const unsigned n = s->p->n, W = s->words;
+  unsigned start = (after + 1) % n;
+  unsigned w = start >> 6;
+  uint64_t m = nd->ready[w] & (~0ull << (start & 63));
+  for (unsigned k = 0; k <= W; k++) {
+    if (m) return (int)((w << 6) + (unsigned)__builtin_ctzll(m));
+    w = (w + 1) % W;
+    m = nd->ready[w];
+  }
+  return -1;
 }
 
-static void schedule_wake(sim_t *s, unsigned i, unsigned v, uint64_t t)
-{
-    node_t *nd = &s->node[i];
-    nd->wake_pending[v] = 1;
-    nd->wake_t[v] = t;
-    push(s, t, EV_WAKE, (uint16_t)i, (uint16_t)v);
+static void schedule_wake(sim_t *s, unsigned i, unsigned v, uint64_t t) {
+  node_t *nd = &s->node[i];
+  nd->wake_pending[v] = 1;
+  nd->wake_t[v] = t;
+  push(s, t, EV_WAKE, (uint16_t)i, (uint16_t)v);
 }
 
 /* Start the next frame if the link is free, not paused, and a VOQ may go. */
-static void try_send(sim_t *s, unsigned i, uint64_t now)
-{
-    node_t *nd = &s->node[i];
-    if (nd->busy || nd->paused) return;
-    const uint32_t L = s->p->frame;
-    for (;;) {
-        int vi = next_ready(s, nd, nd->rr);
-        if (vi < 0) return;
-        unsigned v = (unsigned)vi;
-        uint64_t when;
-        if (!cp_rp_may_send(&nd->rp, v, now, L, &when)) {
-            /* Out of the round until its limiter allows it. */
-            clr_ready(nd, v);
-            schedule_wake(s, i, v, when);
-            continue;
-        }
-        if (--nd->voq[v] == 0) clr_ready(nd, v);
-        cp_rp_tx_t tx;
-        cp_rp_sent(&nd->rp, v, now, L, &tx);
-        nd->rr = v;
-        nd->busy = true;
-        push(s, now + s->slot_ps, EV_TXFREE, (uint16_t)i, 0);
-        cphs_ev_t e = {.t = now + s->slot_ps + s->p->link_delay_ps, .type = EV_ARRIVE,
-                       .a = (uint16_t)i, .b = (uint16_t)v, .c = tx.cpid,
-                       .f1 = (uint8_t)((tx.probe ? F_PROBE : 0) | (tx.tagged ? F_TAGGED : 0))};
-        if (cphs_evq_push(&s->q, e)) fail(s, "out of memory in the event queue");
-        s->inflight++;
-        return;
+static void try_send(sim_t *s, unsigned i, uint64_t now) {
+  node_t *nd = &s->node[i];
+  if (nd->busy || nd->paused) return;
+  const uint32_t L = s->p->frame;
+  for (;;) {
+    int vi = next_ready(s, nd, nd->rr);
+    if (vi < 0) return;
+    unsigned v = (unsigned)vi;
+    uint64_t when;
+    if (!cp_rp_may_send(&nd->rp, v, now, L, &when)) {
+      /* Out of the round until its limiter allows it. */
+      clr_ready(nd, v);
+      schedule_wake(s, i, v, when);
+      continue;
     }
+    if (--nd->voq[v] == 0) clr_ready(nd, v);
+    cp_rp_tx_t tx;
+    cp_rp_sent(&nd->rp, v, now, L, &tx);
+    nd->rr = v;
+    nd->busy = true;
+    push(s, now + s->slot_ps, EV_TXFREE, (uint16_t)i, 0);
+    cphs_ev_t e = {.t = now + s->slot_ps + s->p->link_delay_ps,
+                   .type = EV_ARRIVE,
+                   .a = (uint16_t)i,
+                   .b = (uint16_t)v,
+                   .c = tx.cpid,
+                   .f1 = (uint8_t)((tx.probe ? F_PROBE : 0) | (tx.tagged ? F_TAGGED : 0))};
+    if (cphs_evq_push(&s->q, e)) fail(s, "out of memory in the event queue");
+    s->inflight++;
+    return;
+  }
 }
 
-static void on_gen(sim_t *s, unsigned i, uint64_t now)
-{
-    uint64_t next;
-    unsigned v = cphs_traffic_frame(&s->tr, i, now, &next);
-    if (next <= s->p->t_end_ps) push(s, next, EV_GEN, (uint16_t)i, 0);
-    node_t *nd = &s->node[i];
-    cphs_bin_t *b = cphs_stats_bin(&s->r->stats, now);
-    if (nd->voq[v] >= s->voq_cap) {
-        b->lost += s->p->frame; /* selective source quench: this frame is never offered */
-        return;
-    }
-    b->accepted += s->p->frame;
-    s->r->sum.frames_gen++;
-    nd->voq[v]++;
-    if (!nd->wake_pending[v]) set_ready(nd, v);
-    try_send(s, i, now);
+static void on_gen(sim_t *s, unsigned i, uint64_t now) {
+  uint64_t next;
+  unsigned v = cphs_traffic_frame(&s->tr, i, now, &next);
+  if (next <= s->p->t_end_ps) push(s, next, EV_GEN, (uint16_t)i, 0);
+  node_t *nd = &s->node[i];
+  cphs_bin_t *b = cphs_stats_bin(&s->r->stats, now);
+  if (nd->voq[v] >= s->voq_cap) {
+    b->lost += s->p->frame; /* selective source quench: this frame is never offered */
+    return;
+  }
+  b->accepted += s->p->frame;
+  s->r->sum.frames_gen++;
+  nd->voq[v]++;
+  if (!nd->wake_pending[v]) set_ready(nd, v);
+  try_send(s, i, now);
 }
 
-static void on_wake(sim_t *s, unsigned i, unsigned v, uint64_t now)
-{
-    node_t *nd = &s->node[i];
-    if (!nd->wake_pending[v] || nd->wake_t[v] != now) return; /* superseded */
-    nd->wake_pending[v] = 0;
-    if (nd->voq[v]) set_ready(nd, v);
-    try_send(s, i, now);
+static void on_wake(sim_t *s, unsigned i, unsigned v, uint64_t now) {
+  node_t *nd = &s->node[i];
+  if (!nd->wake_pending[v] || nd->wake_t[v] != now) return; /* superseded */
+  nd->wake_pending[v] = 0;
+  if (nd->voq[v]) set_ready(nd, v);
+  try_send(s, i, now);
 }
 
-static void on_bcn(sim_t *s, const cphs_ev_t *e)
-{
-    const unsigned i = e->a, v = e->b;
-    node_t *nd = &s->node[i];
-    int r = cp_rp_feedback(&nd->rp, v, e->f1, e->f2, e->f3, e->c, e->t);
-    if (r < 0) {
-        fail(s, "reaction point of node %u rejected a BCN (flow %u type %u qntzfb %u)", i, v, e->f1, e->f2);
-        return;
-    }
-    if (r == CP_RP_R_CREATED) s->limiters++;
-    if (r == CP_RP_R_RELEASED) s->limiters--;
-    if (r == CP_RP_R_CREATED || r == CP_RP_R_RELEASED) cphs_stats_limiters(&s->r->stats, e->t, (uint32_t)s->limiters);
-    /* A waiting VOQ may now be allowed earlier than its scheduled wake-up. */
-    if (nd->wake_pending[v]) {
-        uint64_t when = e->t;
-        if (cp_rp_may_send(&nd->rp, v, e->t, s->p->frame, &when)) when = e->t;
-        if (when < nd->wake_t[v]) schedule_wake(s, i, v, when);
-    }
+static void on_bcn(sim_t *s, const cphs_ev_t *e) {
+  const unsigned i = e->a, v = e->b;
+  node_t *nd = &s->node[i];
+  int r = cp_rp_feedback(&nd->rp, v, e->f1, e->f2, e->f3, e->c, e->t);
+  if (r < 0) {
+    fail(s, "reaction point of node %u rejected a BCN (flow %u type %u qntzfb %u)", i, v, e->f1, e->f2);
+    return;
+  }
+  if (r == CP_RP_R_CREATED) s->limiters++;
+  if (r == CP_RP_R_RELEASED) s->limiters--;
+  if (r == CP_RP_R_CREATED || r == CP_RP_R_RELEASED)
+    cphs_stats_limiters(&s->r->stats, e->t, (uint32_t)s->limiters);
+  /* A waiting VOQ may now be allowed earlier than its scheduled wake-up. */
+  if (nd->wake_pending[v]) {
+    uint64_t when = e->t;
+    if (cp_rp_may_send(&nd->rp, v, e->t, s->p->frame, &when)) when = e->t;
+    if (when < nd->wake_t[v]) schedule_wake(s, i, v, when);
+  }
 }
 
 /* --- switch ----------------------------------------------------------------- */
 
-static void start_out(sim_t *s, unsigned o, uint64_t now)
-{
-    port_t *pt = &s->port[o];
-    pt->busy = true;
-    const bool slow = o == s->p->hot && now >= s->p->hot_start_ps && now < s->p->hot_end_ps;
-    push(s, now + (slow ? s->hot_ser_ps : s->slot_ps), EV_OUTDONE, (uint16_t)o, 0);
+static void start_out(sim_t *s, unsigned o, uint64_t now) {
+  port_t *pt = &s->port[o];
+  pt->busy = true;
+  const bool slow = o == s->p->hot && now >= s->p->hot_start_ps && now < s->p->hot_end_ps;
+  push(s, now + (slow ? s->hot_ser_ps : s->slot_ps), EV_OUTDONE, (uint16_t)o, 0);
 }
 
-static void route_bcn(sim_t *s, const cphs_bcn_t *m, int level, unsigned port, unsigned src, uint64_t now)
-{
-    if (!m->valid) return;
-    /* The sampled frame is the one just enqueued (two idle cycles follow every
+static void route_bcn(sim_t *s, const cphs_bcn_t *m, int level, unsigned port, unsigned src, uint64_t now) {
+  if (!m->valid) return;
+  /* The sampled frame is the one just enqueued (two idle cycles follow every
      * enqueue), so the message must name its source; else the CP is wrong. */
-    if (m->dst != src || m->flow != src || (level == CP_RP_QUEUE && m->cpid != port) || m->type > 2 ||
-        m->qntzfb > 63) {
-        fail(s, "CP of port %u: %s BCN dst=%u flow=%u cpid=%u type=%u for a frame of source %u", port,
-             level == CP_RP_QUEUE ? "queue-level" : "per-flow", m->dst, m->flow, m->cpid, m->type, src);
-        return;
-    }
-    cphs_bin_t *b = cphs_stats_bin(&s->r->stats, now);
-    if (level == CP_RP_FLOW) {
-        b->fbcn++;
-        s->r->sum.fbcn++;
-    } else if (m->type == 0) {
-        b->bcn_neg++;
-        s->r->sum.bcn_neg++;
-    } else if (m->type == 1) {
-        b->bcn_pos++;
-        s->r->sum.bcn_pos++;
-    } else {
-        b->bcn_max++;
-        s->r->sum.bcn_max++;
-    }
-    /* Per-flow messages have no CPID port; the network stamps the sender's. */
-    cphs_ev_t e = {.t = now + s->p->cp_latency_ps + s->p->link_delay_ps, .type = EV_BCN,
-                   .a = m->dst, .b = (uint16_t)port, .c = (uint16_t)port,
-                   .f1 = m->type, .f2 = m->qntzfb, .f3 = (uint8_t)level};
-    if (cphs_evq_push(&s->q, e)) fail(s, "out of memory in the event queue");
+  if (m->dst != src || m->flow != src || (level == CP_RP_QUEUE && m->cpid != port) || m->type > 2 ||
+      m->qntzfb > 63) {
+    fail(s, "CP of port %u: %s BCN dst=%u flow=%u cpid=%u type=%u for a frame of source %u", port,
+         level == CP_RP_QUEUE ? "queue-level" : "per-flow", m->dst, m->flow, m->cpid, m->type, src);
+    return;
+  }
+  cphs_bin_t *b = cphs_stats_bin(&s->r->stats, now);
+  if (level == CP_RP_FLOW) {
+    b->fbcn++;
+    s->r->sum.fbcn++;
+  } else if (m->type == 0) {
+    b->bcn_neg++;
+    s->r->sum.bcn_neg++;
+  } else if (m->type == 1) {
+    b->bcn_pos++;
+    s->r->sum.bcn_pos++;
+  } else {
+    b->bcn_max++;
+    s->r->sum.bcn_max++;
+  }
+  /* Per-flow messages have no CPID port; the network stamps the sender's. */
+  cphs_ev_t e = {.t = now + s->p->cp_latency_ps + s->p->link_delay_ps,
+                 .type = EV_BCN,
+                 .a = m->dst,
+                 .b = (uint16_t)port,
+                 .c = (uint16_t)port,
+                 .f1 = m->type,
+                 .f2 = m->qntzfb,
+                 .f3 = (uint8_t)level};
+  if (cphs_evq_push(&s->q, e)) fail(s, "out of memory in the event queue");
 }
 
-static void on_arrive(sim_t *s, const cphs_ev_t *e)
-{
-    const cphs_params_t *p = s->p;
-    const unsigned src = e->a, o = e->b;
-    const uint32_t L = p->frame;
-    const uint64_t now = e->t;
-    s->inflight--;
-    if (s->part[src] + L > p->mem_per_input) {
-        cphs_stats_bin(&s->r->stats, now)->drops++;
-        return;
-    }
-    s->part[src] += L;
-    int32_t f = s->free_head;
-    if (f < 0) {
-        fail(s, "frame pool exhausted (bug: partitions bound it)");
-        return;
-    }
-    s->free_head = s->pool[f].next;
-    s->pool[f].next = -1;
-    s->pool[f].src = (uint16_t)src;
-    port_t *pt = &s->port[o];
-    if (pt->tail >= 0) s->pool[pt->tail].next = f;
-    else pt->head = f;
-    pt->tail = f;
-    pt->bytes += L;
-    pt->count++;
-    if (o == p->hot) {
-        cphs_stats_q(&s->r->stats, now, pt->bytes);
-        cphs_stats_flow(&s->r->stats, now, src, s->r->stats.flow_q[src] + L);
-    }
-    if (pt->cp) {
-        cphs_cp_fb_t fb;
-        cphs_cp_enq(pt->cp, (uint16_t)L, (uint16_t)src, (uint16_t)src, e->f1 & F_PROBE, e->f1 & F_TAGGED, e->c,
-                    pt->bytes, &fb);
-        route_bcn(s, &fb.q, CP_RP_QUEUE, o, src, now);
-        route_bcn(s, &fb.f, CP_RP_FLOW, o, src, now);
-    }
-    if (p->pause && !s->pause_sent[src] && s->part[src] > p->pause_hi) {
-        s->pause_sent[src] = 1;
-        cphs_stats_bin(&s->r->stats, now)->pauses++;
-        cphs_ev_t x = {.t = now + p->link_delay_ps, .type = EV_PAUSE, .a = (uint16_t)src, .f1 = 1};
-        if (cphs_evq_push(&s->q, x)) fail(s, "out of memory in the event queue");
-    }
-    if (!pt->busy) start_out(s, o, now);
+static void on_arrive(sim_t *s, const cphs_ev_t *e) {
+  const cphs_params_t *p = s->p;
+  const unsigned src = e->a, o = e->b;
+  const uint32_t L = p->frame;
+  const uint64_t now = e->t;
+  s->inflight--;
+  if (s->part[src] + L > p->mem_per_input) {
+    cphs_stats_bin(&s->r->stats, now)->drops++;
+    return;
+  }
+  s->part[src] += L;
+  int32_t f = s->free_head;
+  if (f < 0) {
+    fail(s, "frame pool exhausted (bug: partitions bound it)");
+    return;
+  }
+  s->free_head = s->pool[f].next;
+  s->pool[f].next = -1;
+  s->pool[f].src = (uint16_t)src;
+  port_t *pt = &s->port[o];
+  if (pt->tail >= 0)
+    s->pool[pt->tail].next = f;
+  else
+    pt->head = f;
+  pt->tail = f;
+  pt->bytes += L;
+  pt->count++;
+  if (o == p->hot) {
+    cphs_stats_q(&s->r->stats, now, pt->bytes);
+    cphs_stats_flow(&s->r->stats, now, src, s->r->stats.flow_q[src] + L);
+  }
+  if (pt->cp) {
+    cphs_cp_fb_t fb;
+    cphs_cp_enq(pt->cp, (uint16_t)L, (uint16_t)src, (uint16_t)src, e->f1 & F_PROBE, e->f1 & F_TAGGED, e->c,
+                pt->bytes, &fb);
+    route_bcn(s, &fb.q, CP_RP_QUEUE, o, src, now);
+    route_bcn(s, &fb.f, CP_RP_FLOW, o, src, now);
+  }
+  if (p->pause && !s->pause_sent[src] && s->part[src] > p->pause_hi) {
+    s->pause_sent[src] = 1;
+    cphs_stats_bin(&s->r->stats, now)->pauses++;
+    cphs_ev_t x = {.t = now + p->link_delay_ps, .type = EV_PAUSE, .a = (uint16_t)src, .f1 = 1};
+    if (cphs_evq_push(&s->q, x)) fail(s, "out of memory in the event queue");
+  }
+  if (!pt->busy) start_out(s, o, now);
 }
 
-static void on_outdone(sim_t *s, unsigned o, uint64_t now)
-{
-    const cphs_params_t *p = s->p;
-    const uint32_t L = p->frame;
-    port_t *pt = &s->port[o];
-    int32_t f = pt->head;
-    const unsigned src = s->pool[f].src;
-    pt->head = s->pool[f].next;
-    if (pt->head < 0) pt->tail = -1;
-    s->pool[f].next = s->free_head;
-    s->free_head = f;
-    pt->bytes -= L;
-    pt->count--;
-    s->part[src] -= L;
-    s->r->sum.frames_out++;
-    cphs_bin_t *b = cphs_stats_bin(&s->r->stats, now);
-    b->tx_all += L;
-    if (o == p->hot) {
-        b->tx_hot += L;
-        cphs_stats_q(&s->r->stats, now, pt->bytes);
-        cphs_stats_flow(&s->r->stats, now, src, s->r->stats.flow_q[src] - L);
-    }
-    if (pt->cp) cphs_cp_deq(pt->cp, (uint16_t)L, (uint16_t)src);
-    if (p->pause && s->pause_sent[src] && s->part[src] < p->pause_lo) {
-        s->pause_sent[src] = 0;
-        cphs_ev_t x = {.t = now + p->link_delay_ps, .type = EV_PAUSE, .a = (uint16_t)src, .f1 = 0};
-        if (cphs_evq_push(&s->q, x)) fail(s, "out of memory in the event queue");
-    }
-    if (pt->count) start_out(s, o, now);
-    else pt->busy = false;
+static void on_outdone(sim_t *s, unsigned o, uint64_t now) {
+  const cphs_params_t *p = s->p;
+  const uint32_t L = p->frame;
+  port_t *pt = &s->port[o];
+  int32_t f = pt->head;
+  const unsigned src = s->pool[f].src;
+  pt->head = s->pool[f].next;
+  if (pt->head < 0) pt->tail = -1;
+  s->pool[f].next = s->free_head;
+  s->free_head = f;
+  pt->bytes -= L;
+  pt->count--;
+  s->part[src] -= L;
+  s->r->sum.frames_out++;
+  cphs_bin_t *b = cphs_stats_bin(&s->r->stats, now);
+  b->tx_all += L;
+  if (o == p->hot) {
+    b->tx_hot += L;
+    cphs_stats_q(&s->r->stats, now, pt->bytes);
+    cphs_stats_flow(&s->r->stats, now, src, s->r->stats.flow_q[src] - L);
+  }
+  if (pt->cp) cphs_cp_deq(pt->cp, (uint16_t)L, (uint16_t)src);
+  if (p->pause && s->pause_sent[src] && s->part[src] < p->pause_lo) {
+    s->pause_sent[src] = 0;
+    cphs_ev_t x = {.t = now + p->link_delay_ps, .type = EV_PAUSE, .a = (uint16_t)src, .f1 = 0};
+    if (cphs_evq_push(&s->q, x)) fail(s, "out of memory in the event queue");
+  }
+  if (pt->count)
+    start_out(s, o, now);
+  else
+    pt->busy = false;
 }
 
 /* --- set-up, loop, tear-down ----------------------------------------------- */
 
-static int setup(sim_t *s)
-{
-    const cphs_params_t *p = s->p;
-    const unsigned n = p->n;
-    s->slot_ps = (uint64_t)llround((double)p->frame * 8e12 / p->rlink);
-    s->hot_ser_ps = (uint64_t)llround((double)p->frame * 8e12 / (p->rlink * p->hot_frac));
-    s->words = (n + 63) / 64;
-    s->voq_cap = p->ingress / (n - 1) / p->frame;
-    if (cphs_evq_init(&s->q, 8 * (size_t)n + 64)) return -1;
-    if (cphs_traffic_init(&s->tr, p)) return -1;
-    s->node = calloc(n, sizeof *s->node);
-    s->port = calloc(n, sizeof *s->port);
-    s->part = calloc(n, sizeof *s->part);
-    s->pause_sent = calloc(n, sizeof *s->pause_sent);
-    const size_t pool = (size_t)n * (p->mem_per_input / p->frame) + 1;
-    s->pool = calloc(pool, sizeof *s->pool);
-    if (!s->node || !s->port || !s->part || !s->pause_sent || !s->pool) return -1;
-    for (size_t k = 0; k < pool; k++) s->pool[k].next = k + 1 < pool ? (int32_t)(k + 1) : -1;
-    s->free_head = 0;
-    cp_rp_cfg_t rc;
-    cp_rp_cfg_default(&rc);
-    rc.w = p->w;
-    rc.qeq = p->qeq;
-    rc.qeq_flow = p->qeq_flow;
-    rc.rlink = p->rlink;
-    rc.bucket_bytes = p->bucket_bytes;
-    rc.probe_bytes = (p->cm == CPHS_CM_E2CM || p->cm == CPHS_CM_E2CM_CP) ? p->probe_bytes : 0;
-    rc.probe_all = p->cm == CPHS_CM_E2CM_CP;
-    for (unsigned i = 0; i < n; i++) {
-        node_t *nd = &s->node[i];
-        if (cp_rp_init(&nd->rp, &rc, n, &s->rps)) return -1;
-        nd->voq = calloc(n, sizeof *nd->voq);
-        nd->ready = calloc(s->words, sizeof *nd->ready);
-        nd->wake_pending = calloc(n, sizeof *nd->wake_pending);
-        nd->wake_t = calloc(n, sizeof *nd->wake_t);
-        if (!nd->voq || !nd->ready || !nd->wake_pending || !nd->wake_t) return -1;
-        nd->rr = i; /* start the round just after self (its own VOQ stays empty) */
-        port_t *pt = &s->port[i];
-        pt->head = pt->tail = -1;
-        if (p->cm != CPHS_CM_NONE && !(pt->cp = cphs_cp_create(p, i))) return -1;
-        push(s, cphs_traffic_first(&s->tr, i), EV_GEN, (uint16_t)i, 0);
+static int setup(sim_t *s) {
+  const cphs_params_t *p = s->p;
+  const unsigned n = p->n;
+  s->slot_ps = (uint64_t)llround((double)p->frame * 8e12 / p->rlink);
+  s->hot_ser_ps = (uint64_t)llround((double)p->frame * 8e12 / (p->rlink * p->hot_frac));
+  s->words = (n + 63) / 64;
+  s->voq_cap = p->ingress / (n - 1) / p->frame;
+  if (cphs_evq_init(&s->q, 8 * (size_t)n + 64)) return -1;
+  if (cphs_traffic_init(&s->tr, p)) return -1;
+  s->node = calloc(n, sizeof *s->node);
+  s->port = calloc(n, sizeof *s->port);
+  s->part = calloc(n, sizeof *s->part);
+  s->pause_sent = calloc(n, sizeof *s->pause_sent);
+  const size_t pool = (size_t)n * (p->mem_per_input / p->frame) + 1;
+  s->pool = calloc(pool, sizeof *s->pool);
+  if (!s->node || !s->port || !s->part || !s->pause_sent || !s->pool) return -1;
+  for (size_t k = 0; k < pool; k++) s->pool[k].next = k + 1 < pool ? (int32_t)(k + 1) : -1;
+  s->free_head = 0;
+  cp_rp_cfg_t rc;
+  cp_rp_cfg_default(&rc);
+  rc.w = p->w;
+  rc.qeq = p->qeq;
+  rc.qeq_flow = p->qeq_flow;
+  rc.rlink = p->rlink;
+  rc.bucket_bytes = p->bucket_bytes;
+  rc.probe_bytes = (p->cm == CPHS_CM_E2CM || p->cm == CPHS_CM_E2CM_CP) ? p->probe_bytes : 0;
+  rc.probe_all = p->cm == CPHS_CM_E2CM_CP;
+  for (unsigned i = 0; i < n; i++) {
+    node_t *nd = &s->node[i];
+    if (cp_rp_init(&nd->rp, &rc, n, &s->rps)) return -1;
+    nd->voq = calloc(n, sizeof *nd->voq);
+    nd->ready = calloc(s->words, sizeof *nd->ready);
+    nd->wake_pending = calloc(n, sizeof *nd->wake_pending);
+    nd->wake_t = calloc(n, sizeof *nd->wake_t);
+    if (!nd->voq || !nd->ready || !nd->wake_pending || !nd->wake_t) return -1;
+    nd->rr = i; /* start the round just after self (its own VOQ stays empty) */
+    port_t *pt = &s->port[i];
+    pt->head = pt->tail = -1;
+    if (p->cm != CPHS_CM_NONE && !(pt->cp = cphs_cp_create(p, i))) return -1;
+    push(s, cphs_traffic_first(&s->tr, i), EV_GEN, (uint16_t)i, 0);
+  }
+  return 0;
+}
+
+static void teardown(sim_t *s) {
+  if (s->node)
+    for (unsigned i = 0; i < s->p->n; i++) {
+      cp_rp_free(&s->node[i].rp);
+      free(s->node[i].voq);
+      free(s->node[i].ready);
+      free(s->node[i].wake_pending);
+      free(s->node[i].wake_t);
     }
-    return 0;
+  if (s->port)
+    for (unsigned i = 0; i < s->p->n; i++) cphs_cp_destroy(s->port[i].cp);
+  free(s->node);
+  free(s->port);
+  free(s->part);
+  free(s->pause_sent);
+  free(s->pool);
+  cphs_traffic_free(&s->tr);
+  cphs_evq_free(&s->q);
 }
 
-static void teardown(sim_t *s)
-{
-    if (s->node)
-        for (unsigned i = 0; i < s->p->n; i++) {
-            cp_rp_free(&s->node[i].rp);
-            free(s->node[i].voq);
-            free(s->node[i].ready);
-            free(s->node[i].wake_pending);
-            free(s->node[i].wake_t);
-        }
-    if (s->port)
-        for (unsigned i = 0; i < s->p->n; i++) cphs_cp_destroy(s->port[i].cp);
-    free(s->node);
-    free(s->port);
-    free(s->part);
-    free(s->pause_sent);
-    free(s->pool);
-    cphs_traffic_free(&s->tr);
-    cphs_evq_free(&s->q);
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t fold(uint64_t h, uint64_t v)
-{
-    for (int i = 0; i < 8; i++) {
-        h ^= (v >> (8 * i)) & 0xff;
-        h *= 0x100000001b3ull;
-    }
-    return h;
+static uint64_t fold(uint64_t h, uint64_t v) {
+  for (int i = 0; i < 8; i++) {
+    h ^= (v >> (8 * i)) & 0xff;
+    h *= 0x100000001b3ull;
+  }
+  return h;
 }
 
 /* End-of-run invariants: every accepted frame is delivered, dropped, or still
  * somewhere; partitions add up to the queues; the CPs saw no error. */
-static void audit(sim_t *s)
-{
-    const cphs_params_t *p = s->p;
-    uint64_t in_voq = 0, in_sw = 0, part = 0, drops = 0;
-    for (unsigned i = 0; i < p->n; i++) {
-        for (unsigned v = 0; v < p->n; v++) in_voq += s->node[i].voq[v];
-        in_sw += s->port[i].count;
-        part += s->part[i];
-    }
-    for (uint64_t b = 0; b < s->r->stats.nbins; b++) drops += s->r->stats.bin[b].drops;
-    cphs_summary_t *m = &s->r->sum;
-    if (m->frames_gen != m->frames_out + drops + in_voq + in_sw + s->inflight)
-        fail(s, "frame conservation: %llu accepted != %llu out + %llu dropped + %llu in VOQs + %llu in switch + "
-                "%llu on links", (unsigned long long)m->frames_gen, (unsigned long long)m->frames_out,
-             (unsigned long long)drops, (unsigned long long)in_voq, (unsigned long long)in_sw,
-             (unsigned long long)s->inflight);
-    if (part != in_sw * p->frame) fail(s, "partitions hold %llu bytes, queues %llu", (unsigned long long)part,
-                                       (unsigned long long)(in_sw * p->frame));
-    uint64_t dig = 0xcbf29ce484222325ull;
-    for (unsigned i = 0; i < p->n; i++) {
-        if (!s->port[i].cp) continue;
-        const char *e = cphs_cp_error(s->port[i].cp);
-        if (*e) fail(s, "CP of port %u: %s", i, e);
-        cphs_cp_counts_t k;
-        cphs_cp_counts(s->port[i].cp, &k);
-        m->cp_cycles += k.cycles;
-        dig = fold(dig, cphs_cp_digest(s->port[i].cp));
-    }
-    m->digest = p->digest ? dig : 0;
-    m->limiters_created = s->rps.created;
+static void audit(sim_t *s) {
+  const cphs_params_t *p = s->p;
+  uint64_t in_voq = 0, in_sw = 0, part = 0, drops = 0;
+  for (unsigned i = 0; i < p->n; i++) {
+    for (unsigned v = 0; v < p->n; v++) in_voq += s->node[i].voq[v];
+    in_sw += s->port[i].count;
+    part += s->part[i];
+  }
+  for (uint64_t b = 0; b < s->r->stats.nbins; b++) drops += s->r->stats.bin[b].drops;
+  cphs_summary_t *m = &s->r->sum;
+  if (m->frames_gen != m->frames_out + drops + in_voq + in_sw + s->inflight)
+    fail(s,
+         "frame conservation: %llu accepted != %llu out + %llu dropped + %llu in VOQs + %llu in switch + "
+         "%llu on links",
+         (unsigned long long)m->frames_gen, (unsigned long long)m->frames_out, (unsigned long long)drops,
+         (unsigned long long)in_voq, (unsigned long long)in_sw, (unsigned long long)s->inflight);
+  if (part != in_sw * p->frame)
+    fail(s, "partitions hold %llu bytes, queues %llu", (unsigned long long)part,
+         (unsigned long long)(in_sw * p->frame));
+  uint64_t dig = 0xcbf29ce484222325ull;
+  for (unsigned i = 0; i < p->n; i++) {
+    if (!s->port[i].cp) continue;
+    const char *e = cphs_cp_error(s->port[i].cp);
+    if (*e) fail(s, "CP of port %u: %s", i, e);
+    cphs_cp_counts_t k;
+    cphs_cp_counts(s->port[i].cp, &k);
+    m->cp_cycles += k.cycles;
+    dig = fold(dig, cphs_cp_digest(s->port[i].cp));
+  }
+  m->digest = p->digest ? dig : 0;
+  m->limiters_created = s->rps.created;
 }
 
-int cphs_sim_run(const cphs_params_t *p, cphs_result_t *r)
-{
-    memset(r, 0, sizeof *r);
-    sim_t s;
-    memset(&s, 0, sizeof s);
-    s.p = p;
-    s.r = r;
-    if (cphs_stats_init(&r->stats, p) || setup(&s)) {
-        fprintf(stderr, "cp_hotspot: set-up failed for %s\n", p->name);
-        teardown(&s);
-        return -1;
-    }
-    cphs_stats_q(&r->stats, 0, 0);
-    cphs_stats_limiters(&r->stats, 0, 0);
-    const double t0 = now_s();
-    cphs_ev_t e;
-    uint64_t events = 0;
-    while (!s.failed && cphs_evq_pop(&s.q, &e)) {
-        if (e.t > p->t_end_ps) break;
-        events++;
-        switch (e.type) {
-        case EV_GEN: on_gen(&s, e.a, e.t); break;
-        case EV_TXFREE:
-            s.node[e.a].busy = false;
-            try_send(&s, e.a, e.t);
-            break;
-        case EV_ARRIVE: on_arrive(&s, &e); break;
-        case EV_OUTDONE: on_outdone(&s, e.a, e.t); break;
-        case EV_WAKE: on_wake(&s, e.a, e.b, e.t); break;
-        case EV_BCN: on_bcn(&s, &e); break;
-        case EV_PAUSE:
-            s.node[e.a].paused = e.f1;
-            if (!e.f1) try_send(&s, e.a, e.t);
-            break;
-        }
-    }
-    const double wall = now_s() - t0;
-    cphs_summary_t *m = &r->sum;
-    snprintf(m->name, sizeof m->name, "%s", p->name);
-    cphs_arr_name(p, m->arrivals, sizeof m->arrivals);
-    m->n = p->n;
-    m->cm = p->cm;
-    m->pause = p->pause;
-    m->rtl = p->rtl;
-    m->seed = p->seed;
-    m->events = events;
-    m->wall_s = wall;
-    m->events_per_s = wall > 0 ? (double)events / wall : 0;
-    m->sim_per_wall = wall > 0 ? (double)p->t_end_ps / 1e12 / wall : 0;
-    if (!s.failed) audit(&s);
-    cphs_stats_finish(&r->stats, m);
+int cphs_sim_run(const cphs_params_t *p, cphs_result_t *r) {
+  memset(r, 0, sizeof *r);
+  sim_t s;
+  memset(&s, 0, sizeof s);
+  s.p = p;
+  s.r = r;
+  if (cphs_stats_init(&r->stats, p) || setup(&s)) {
+    fprintf(stderr, "cp_hotspot: set-up failed for %s\n", p->name);
     teardown(&s);
-    return 0;
+    return -1;
+  }
+  cphs_stats_q(&r->stats, 0, 0);
+  cphs_stats_limiters(&r->stats, 0, 0);
+  const double t0 = now_s();
+  cphs_ev_t e;
+  uint64_t events = 0;
+  while (!s.failed && cphs_evq_pop(&s.q, &e)) {
+    if (e.t > p->t_end_ps) break;
+    events++;
+    switch (e.type) {
+      case EV_GEN: on_gen(&s, e.a, e.t); break;
+      case EV_TXFREE:
+        s.node[e.a].busy = false;
+        try_send(&s, e.a, e.t);
+        break;
+      case EV_ARRIVE: on_arrive(&s, &e); break;
+      case EV_OUTDONE: on_outdone(&s, e.a, e.t); break;
+      case EV_WAKE: on_wake(&s, e.a, e.b, e.t); break;
+      case EV_BCN: on_bcn(&s, &e); break;
+      case EV_PAUSE:
+        s.node[e.a].paused = e.f1;
+        if (!e.f1) try_send(&s, e.a, e.t);
+        break;
+    }
+  }
+  const double wall = now_s() - t0;
+  cphs_summary_t *m = &r->sum;
+  snprintf(m->name, sizeof m->name, "%s", p->name);
+  cphs_arr_name(p, m->arrivals, sizeof m->arrivals);
+  m->n = p->n;
+  m->cm = p->cm;
+  m->pause = p->pause;
+  m->rtl = p->rtl;
+  m->seed = p->seed;
+  m->events = events;
+  m->wall_s = wall;
+  m->events_per_s = wall > 0 ? (double)events / wall : 0;
+  m->sim_per_wall = wall > 0 ? (double)p->t_end_ps / 1e12 / wall : 0;
+  if (!s.failed) audit(&s);
+  cphs_stats_finish(&r->stats, m);
+  teardown(&s);
+  return 0;
 }
 
 void cphs_result_free(cphs_result_t *r) { cphs_stats_free(&r->stats); }

@@ -48,9 +48,9 @@ extern "C" {
 #endif
 
 typedef struct {
-    cphs_stats_t stats;
-    cphs_summary_t sum;
-    char err[400]; /* first invariant violation or CP error; empty if none */
+  cphs_stats_t stats;
+  cphs_summary_t sum;
+  char err[400]; /* first invariant violation or CP error; empty if none */
 } cphs_result_t;
 
 /* Run one scenario. 0 when the run completed (r->err says whether its

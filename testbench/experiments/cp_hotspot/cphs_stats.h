@@ -30,66 +30,65 @@
 extern "C" {
 #endif
 
-#define CPHS_RECOVERY_WINDOW 5    /* bins */
-#define CPHS_RECOVERY_FRAC 0.98
+#define CPHS_RECOVERY_WINDOW 5 /* bins */
+#define CPHS_RECOVERY_FRAC   0.98
 
 typedef struct {
-    uint64_t tx_all, tx_hot;      /* bytes whose transmission ended in the bin */
-    uint64_t q_int;               /* integral of Q_hot, bytes x ps */
-    uint32_t q_min, q_max, q_end;
-    uint64_t accepted, lost;      /* offered bytes taken into a VOQ / quenched (VOQ full) */
-    uint64_t drops;               /* frames dropped at the switch */
-    uint32_t bcn_neg, bcn_pos, bcn_max, fbcn;
-    uint32_t pauses;              /* PAUSE-on messages sent */
-    uint32_t limiters;            /* active rate limiters at the bin's end */
-    uint8_t lim_set;
+  uint64_t tx_all, tx_hot; /* bytes whose transmission ended in the bin */
+  uint64_t q_int;          /* integral of Q_hot, bytes x ps */
+  uint32_t q_min, q_max, q_end;
+  uint64_t accepted, lost; /* offered bytes taken into a VOQ / quenched (VOQ full) */
+  uint64_t drops;          /* frames dropped at the switch */
+  uint32_t bcn_neg, bcn_pos, bcn_max, fbcn;
+  uint32_t pauses;   /* PAUSE-on messages sent */
+  uint32_t limiters; /* active rate limiters at the bin's end */
+  uint8_t lim_set;
 } cphs_bin_t;
 
 typedef struct {
-    const cphs_params_t *p;
-    uint64_t nbins;
-    cphs_bin_t *bin;
-    /* Q_hot tracker */
-    uint64_t q_t;                 /* time of the last change */
-    uint32_t q;                   /* current value */
-    uint64_t win0, win1;          /* steady-state window */
-    uint32_t win_min, win_max;
-    uint64_t q_win_int;
-    uint32_t q_peak;
-    /* per-flow occupancy of the hot queue */
-    uint64_t *flow_t;
-    uint64_t *flow_int;           /* bytes x ps within the window */
-    uint32_t *flow_q;
+  const cphs_params_t *p;
+  uint64_t nbins;
+  cphs_bin_t *bin;
+  /* Q_hot tracker */
+  uint64_t q_t;        /* time of the last change */
+  uint32_t q;          /* current value */
+  uint64_t win0, win1; /* steady-state window */
+  uint32_t win_min, win_max;
+  uint64_t q_win_int;
+  uint32_t q_peak;
+  /* per-flow occupancy of the hot queue */
+  uint64_t *flow_t;
+  uint64_t *flow_int; /* bytes x ps within the window */
+  uint32_t *flow_q;
 } cphs_stats_t;
 
 typedef struct {
-    char name[96];
-    char arrivals[16];
-    unsigned n;
-    int cm, pause, rtl;
-    uint64_t seed;
-    double tp_aggr_pre, tp_aggr_ss, tp_hot_hot, tp_hot_ss;
-    double q_ss_mean, q_ss_bin_min, q_ss_bin_max, q_ss_min, q_ss_max, q_peak;
-    double flow_mean, flow_min, flow_max;  /* bytes */
-    double flow_in_band;                   /* fraction of hot flows in [flow_lo, flow_hi] x Qeq,flow */
-    uint64_t drops, drops_hot;             /* total; during the hotspot window */
-    double lost_frac;                      /* quenched bytes / offered bytes, whole run */
-    double recovery_ms;
-    uint64_t bcn_neg, bcn_pos, bcn_max, fbcn, limiters_created;
-    uint64_t frames_gen, frames_out;
-    uint64_t cp_cycles;
-    uint64_t digest;
-    /* cost */
-    uint64_t events;
-    double wall_s, events_per_s, sim_per_wall;
+  char name[96];
+  char arrivals[16];
+  unsigned n;
+  int cm, pause, rtl;
+  uint64_t seed;
+  double tp_aggr_pre, tp_aggr_ss, tp_hot_hot, tp_hot_ss;
+  double q_ss_mean, q_ss_bin_min, q_ss_bin_max, q_ss_min, q_ss_max, q_peak;
+  double flow_mean, flow_min, flow_max; /* bytes */
+  double flow_in_band;                  /* fraction of hot flows in [flow_lo, flow_hi] x Qeq,flow */
+  uint64_t drops, drops_hot;            /* total; during the hotspot window */
+  double lost_frac;                     /* quenched bytes / offered bytes, whole run */
+  double recovery_ms;
+  uint64_t bcn_neg, bcn_pos, bcn_max, fbcn, limiters_created;
+  uint64_t frames_gen, frames_out;
+  uint64_t cp_cycles;
+  uint64_t digest;
+  /* cost */
+  uint64_t events;
+  double wall_s, events_per_s, sim_per_wall;
 } cphs_summary_t;
 
 int cphs_stats_init(cphs_stats_t *s, const cphs_params_t *p);
 void cphs_stats_free(cphs_stats_t *s);
-static inline cphs_bin_t *cphs_stats_bin(cphs_stats_t *s, uint64_t t)
-{
-    uint64_t b = t / s->p->bin_ps;
-    return &s->bin[b < s->nbins ? b : s->nbins - 1];
+static inline cphs_bin_t *cphs_stats_bin(cphs_stats_t *s, uint64_t t) {
+  uint64_t b = t / s->p->bin_ps;
+  return &s->bin[b < s->nbins ? b : s->nbins - 1];
 }
 /* Q_hot becomes q at time t. */
 void cphs_stats_q(cphs_stats_t *s, uint64_t t, uint32_t q);

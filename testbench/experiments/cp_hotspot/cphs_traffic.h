@@ -28,20 +28,20 @@ extern "C" {
 #endif
 
 typedef struct {
-    cosim_rng_t rng;
-    uint32_t burst_left; /* frames left in the current burst (bursty) */
-    uint16_t dst;        /* current burst's destination */
+  cosim_rng_t rng;
+  uint32_t burst_left; /* frames left in the current burst (bursty) */
+  uint16_t dst;        /* current burst's destination */
 } cphs_src_t;
 
 typedef struct {
-    unsigned n;
-    uint64_t slot_ps;
-    double load;
-    int bursty;
-    double mean_burst; /* frames */
-    double p_burst_end; /* per frame: burst ends after it */
-    double p_gap_end;   /* per idle slot: gap ends */
-    cphs_src_t *src;
+  unsigned n;
+  uint64_t slot_ps;
+  double load;
+  int bursty;
+  double mean_burst;  /* frames */
+  double p_burst_end; /* per frame: burst ends after it */
+  double p_gap_end;   /* per idle slot: gap ends */
+  cphs_src_t *src;
 } cphs_traffic_t;
 
 int cphs_traffic_init(cphs_traffic_t *t, const cphs_params_t *p);

@@ -91,7 +91,7 @@ fi
 
 # one C style (.clang-format) for csim/, testbench/ and regress/
 if ! out=$(git ls-files -z -- 'csim/*.[ch]' 'testbench/*.[ch]' 'regress/*.[ch]' | xargs -0 clang-format --dry-run --Werror 2>&1); then
-  echo "FORMAT FAIL (fix with: make format)"; echo "$out" | grep -E '^[^ ].*(error|warning):' | head -20; fail=1
+  echo "FORMAT FAIL (fix with: make format)"; { grep -E '^[^ ].*(error|warning):' <<<"$out" || true; } | sed -n 1,20p; fail=1
 else
   echo "format ok  csim/ testbench/ regress/ follow .clang-format"
 fi

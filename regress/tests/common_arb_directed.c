@@ -6,7 +6,9 @@
 ARB_SCOREBOARD(common_arb_n5, COMMON_ARB_N5)
 #define ARB_N ((unsigned)COMMON_ARB_N5_PARAM_NumReq)
 
-static const struct { uint8_t req, ack; } script[] = {
+static const struct {
+  uint8_t req, ack;
+} script[] = {
     {0x1f, 1}, {0x1f, 1}, {0x1f, 1}, {0x1f, 1}, {0x1f, 1}, {0x1f, 1}, /* 0-5: rotation */
     {0x1f, 0}, {0x1f, 0},                                             /* 6-7: no ack: grant holds */
     {0x1f, 1},                                                        /* 8 */
@@ -17,7 +19,9 @@ static const struct { uint8_t req, ack; } script[] = {
 };
 
 static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, void *iv) {
-  (void)ctx; (void)rng; (void)prev;
+  (void)ctx;
+  (void)rng;
+  (void)prev;
   if (c >= sizeof script / sizeof script[0]) return false;
   common_arb_n5_in_t *in = iv;
   in->req_i = script[c].req;
@@ -29,8 +33,8 @@ static bool check(void *ctx, uint64_t c, const void *in, const void *out, cosim_
   /* the rotation of cycles 0-5 is the spec's, granted index = cycle mod 5 */
   const common_arb_n5_out_t *o = out;
   if (c <= 5 && o->gnt_idx_o != c % ARB_N) {
-    cosim_fail(msg, "arb.rotation", "with all requesting, grant %u went to %u, expected %u", (unsigned)c, o->gnt_idx_o,
-               (unsigned)(c % ARB_N));
+    cosim_fail(msg, "arb.rotation", "with all requesting, grant %u went to %u, expected %u", (unsigned)c,
+               o->gnt_idx_o, (unsigned)(c % ARB_N));
     return false;
   }
   return common_arb_n5_sb_check(ctx, in, out, msg);

@@ -13,7 +13,8 @@ static void init(void *ctx, cosim_rng_t *rng) {
 }
 
 static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, void *iv) {
-  (void)c; (void)prev;
+  (void)c;
+  (void)prev;
   crc_rand_t *t = ctx;
   common_crc32_b4_in_t *in = iv;
   if (t->left == 0) {
@@ -21,9 +22,9 @@ static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, voi
     in->init_i = 1;
   }
   in->data_i = (uint32_t)cosim_rng_u64(rng);
-  if (cosim_rng_chance(rng, 0.1)) return true;  /* idle */
+  if (cosim_rng_chance(rng, 0.1)) return true; /* idle */
   in->valid_i = 1;
-  if (cosim_rng_chance(rng, 0.03)) {            /* illegal keep: ignored */
+  if (cosim_rng_chance(rng, 0.03)) { /* illegal keep: ignored */
     static const uint8_t bad[] = {0x0, 0x2, 0x4, 0x5, 0x6, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe};
     in->keep_i = bad[cosim_rng_below(rng, sizeof bad)];
     return true;
@@ -41,5 +42,5 @@ static bool check(void *ctx, uint64_t c, const void *in, const void *out, cosim_
 }
 
 COSIM_TEST(common_crc_random, .target = &common_crc32_b4_target,
-           .purpose = "CRC-32 random messages vs a table-driven software CRC",
-           .ctx_size = sizeof(crc_rand_t), .init = init, .drive = drive, .check = check)
+           .purpose = "CRC-32 random messages vs a table-driven software CRC", .ctx_size = sizeof(crc_rand_t),
+           .init = init, .drive = drive, .check = check)

@@ -8,7 +8,7 @@
 
 typedef struct {
   uint32_t table[256];
-  uint32_t crc;        /* running register, pre-inversion */
+  uint32_t crc; /* running register, pre-inversion */
   bool want_err;
   unsigned messages, bytes, errs;
 } crc_sb_t;
@@ -22,11 +22,11 @@ static inline void crc_sb_init(crc_sb_t *sb) {
   sb->crc = 0xFFFFFFFFu;
 }
 
-static inline bool crc_sb_check(crc_sb_t *sb, const common_crc32_b4_in_t *in, const common_crc32_b4_out_t *out,
-                                cosim_msg_t *msg) {
+static inline bool crc_sb_check(crc_sb_t *sb, const common_crc32_b4_in_t *in,
+                                const common_crc32_b4_out_t *out, cosim_msg_t *msg) {
   if (out->crc_o != (uint32_t)~sb->crc) {
-    cosim_fail(msg, "crc.software_crc", "crc_o=0x%08x, software CRC of the %u bytes so far is 0x%08x", out->crc_o, sb->bytes,
-               (uint32_t)~sb->crc);
+    cosim_fail(msg, "crc.software_crc", "crc_o=0x%08x, software CRC of the %u bytes so far is 0x%08x",
+               out->crc_o, sb->bytes, (uint32_t)~sb->crc);
     return false;
   }
   if (out->keep_err_o != sb->want_err) {

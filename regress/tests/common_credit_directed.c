@@ -5,20 +5,24 @@
 
 CC_SCOREBOARD(common_credit_v3_c5, COMMON_CREDIT_V3_C5)
 
-static const struct { uint8_t init, consume, vc, ret; } script[] = {
+static const struct {
+  uint8_t init, consume, vc, ret;
+} script[] = {
     {0, 1, 1, 0}, {0, 1, 1, 0}, {0, 1, 1, 0}, {0, 1, 1, 0}, {0, 1, 1, 0}, /* 0-4: VC1 5 -> 0 */
-    {0, 1, 1, 0},                                                           /* 5: underflow */
-    {0, 1, 1, 2},                                                           /* 6: cons+ret at 0 */
-    {0, 0, 0, 1},                                                           /* 7: VC0 at Max: overflow */
-    {0, 1, 0, 1},                                                           /* 8: cons+ret at Max */
-    {0, 1, 3, 4},                                                           /* 9: bad VC; VC2 return overflows */
-    {0, 1, 2, 2},                                                           /* 10 */
-    {1, 1, 0, 7},                                                           /* 11: init wins */
-    {0, 0, 0, 0}, {0, 0, 0, 0},                                             /* 12-13 */
+    {0, 1, 1, 0},                                                         /* 5: underflow */
+    {0, 1, 1, 2},                                                         /* 6: cons+ret at 0 */
+    {0, 0, 0, 1},                                                         /* 7: VC0 at Max: overflow */
+    {0, 1, 0, 1},                                                         /* 8: cons+ret at Max */
+    {0, 1, 3, 4},               /* 9: bad VC; VC2 return overflows */
+    {0, 1, 2, 2},               /* 10 */
+    {1, 1, 0, 7},               /* 11: init wins */
+    {0, 0, 0, 0}, {0, 0, 0, 0}, /* 12-13 */
 };
 
 static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, void *iv) {
-  (void)ctx; (void)rng; (void)prev;
+  (void)ctx;
+  (void)rng;
+  (void)prev;
   if (c >= sizeof script / sizeof script[0]) return false;
   common_credit_v3_c5_in_t *in = iv;
   in->init_i = script[c].init;

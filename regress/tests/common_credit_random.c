@@ -12,30 +12,30 @@ typedef struct {
   double p_consume, p_return;
 } cc_rand_t;
 
-#define CC_RANDOM_TEST(T, U)                                                                    \
-  static bool T##_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, void *iv) { \
-    (void)prev;                                                                                 \
-    cc_rand_t *t = ctx;                                                                         \
-    T##_in_t *in = iv;                                                                          \
-    const unsigned vcs = (unsigned)U##_PARAM_NumVcs;                                            \
-    if (c % 50 == 0) {                                                                          \
-      t->p_consume = cosim_rng_chance(rng, 0.5) ? 0.9 : 0.3;                                    \
-      t->p_return = cosim_rng_chance(rng, 0.5) ? 0.9 : 0.2;                                     \
-    }                                                                                           \
-    in->init_i = cosim_rng_chance(rng, 0.002);                                                  \
-    in->consume_i = cosim_rng_chance(rng, t->p_consume);                                        \
-    in->consume_vc_i = cosim_rng_chance(rng, 0.02) ? 3 : (uint8_t)cosim_rng_below(rng, vcs);   \
-    for (unsigned v = 0; v < vcs; v++)                                                          \
-      if (cosim_rng_chance(rng, t->p_return / vcs * 1.5)) in->return_i |= (uint8_t)(1u << v);  \
-    return true;                                                                                \
-  }                                                                                             \
+#define CC_RANDOM_TEST(T, U)                                                                      \
+  static bool T##_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, void *iv) {    \
+    (void)prev;                                                                                   \
+    cc_rand_t *t = ctx;                                                                           \
+    T##_in_t *in = iv;                                                                            \
+    const unsigned vcs = (unsigned)U##_PARAM_NumVcs;                                              \
+    if (c % 50 == 0) {                                                                            \
+      t->p_consume = cosim_rng_chance(rng, 0.5) ? 0.9 : 0.3;                                      \
+      t->p_return = cosim_rng_chance(rng, 0.5) ? 0.9 : 0.2;                                       \
+    }                                                                                             \
+    in->init_i = cosim_rng_chance(rng, 0.002);                                                    \
+    in->consume_i = cosim_rng_chance(rng, t->p_consume);                                          \
+    in->consume_vc_i = cosim_rng_chance(rng, 0.02) ? 3 : (uint8_t)cosim_rng_below(rng, vcs);      \
+    for (unsigned v = 0; v < vcs; v++)                                                            \
+      if (cosim_rng_chance(rng, t->p_return / vcs * 1.5)) in->return_i |= (uint8_t)(1u << v);     \
+    return true;                                                                                  \
+  }                                                                                               \
   static bool T##_check(void *ctx, uint64_t c, const void *in, const void *out, cosim_msg_t *m) { \
-    (void)c;                                                                                    \
-    return T##_sb_check(&((cc_rand_t *)ctx)->sb, in, out, m);                                   \
-  }                                                                                             \
-  static bool T##_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {                        \
-    (void)cycles;                                                                               \
-    return cc_sb_coverage(&((cc_rand_t *)ctx)->sb, msg);                                        \
+    (void)c;                                                                                      \
+    return T##_sb_check(&((cc_rand_t *)ctx)->sb, in, out, m);                                     \
+  }                                                                                               \
+  static bool T##_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {                          \
+    (void)cycles;                                                                                 \
+    return cc_sb_coverage(&((cc_rand_t *)ctx)->sb, msg);                                          \
   }
 
 CC_RANDOM_TEST(common_credit_v3_c5, COMMON_CREDIT_V3_C5)

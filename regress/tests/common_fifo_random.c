@@ -22,25 +22,25 @@ static void pick_phase(fifo_rand_t *t, uint64_t c, cosim_rng_t *rng) {
   }
 }
 
-#define FIFO_RANDOM_TEST(T)                                                              \
-  static bool T##_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, void *iv) { \
-    (void)prev;                                                                          \
-    fifo_rand_t *t = ctx;                                                                \
-    T##_in_t *in = iv;                                                                   \
-    pick_phase(t, c, rng);                                                               \
-    in->push_i = cosim_rng_chance(rng, t->p_push);                                       \
-    in->pop_i = cosim_rng_chance(rng, t->p_pop);                                         \
-    uint64_t r[2] = {cosim_rng_u64(rng), cosim_rng_u64(rng)};                           \
-    memcpy(&in->push_data_i, r, sizeof in->push_data_i);                                 \
-    return true;                                                                         \
-  }                                                                                      \
+#define FIFO_RANDOM_TEST(T)                                                                       \
+  static bool T##_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, void *iv) {    \
+    (void)prev;                                                                                   \
+    fifo_rand_t *t = ctx;                                                                         \
+    T##_in_t *in = iv;                                                                            \
+    pick_phase(t, c, rng);                                                                        \
+    in->push_i = cosim_rng_chance(rng, t->p_push);                                                \
+    in->pop_i = cosim_rng_chance(rng, t->p_pop);                                                  \
+    uint64_t r[2] = {cosim_rng_u64(rng), cosim_rng_u64(rng)};                                     \
+    memcpy(&in->push_data_i, r, sizeof in->push_data_i);                                          \
+    return true;                                                                                  \
+  }                                                                                               \
   static bool T##_check(void *ctx, uint64_t c, const void *in, const void *out, cosim_msg_t *m) { \
-    (void)c;                                                                             \
-    return T##_sb_check(&((fifo_rand_t *)ctx)->sb, in, out, m);                          \
-  }                                                                                      \
-  static bool T##_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {                 \
-    (void)cycles;                                                                        \
-    return fifo_sb_coverage(&((fifo_rand_t *)ctx)->sb, msg);                             \
+    (void)c;                                                                                      \
+    return T##_sb_check(&((fifo_rand_t *)ctx)->sb, in, out, m);                                   \
+  }                                                                                               \
+  static bool T##_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {                          \
+    (void)cycles;                                                                                 \
+    return fifo_sb_coverage(&((fifo_rand_t *)ctx)->sb, msg);                                      \
   }
 
 FIFO_RANDOM_TEST(common_fifo_w8_d5)
@@ -53,9 +53,9 @@ COSIM_TEST(common_fifo_random, .target = &common_fifo_w8_d5_target,
            .check = common_fifo_w8_d5_check, .finish = common_fifo_w8_d5_finish)
 
 COSIM_TEST(common_fifo_wide_random, .target = &common_fifo_w72_d4_target,
-           .purpose = "FIFO 72x4 random (ports wider than 64 bits)",
-           .ctx_size = sizeof(fifo_rand_t), .drive = common_fifo_w72_d4_drive,
-           .check = common_fifo_w72_d4_check, .finish = common_fifo_w72_d4_finish)
+           .purpose = "FIFO 72x4 random (ports wider than 64 bits)", .ctx_size = sizeof(fifo_rand_t),
+           .drive = common_fifo_w72_d4_drive, .check = common_fifo_w72_d4_check,
+           .finish = common_fifo_w72_d4_finish)
 
 COSIM_TEST(common_fifo_narrow_random, .target = &common_fifo_w1_d3_target,
            .purpose = "FIFO 1x3 random (narrowest entry; CountW exact at Depth = 2^k-1)",

@@ -3,20 +3,28 @@
  * (no step), load winning over en, en low holding the state. */
 #include "common_lfsr_scoreboard.h"
 
-static const struct { uint8_t en, load; uint32_t seed; } script[] = {
-    {0, 0, 0}, {1, 1, 1},                        /* 0: reset state; 1: load 1 (wins over en) */
-    {1, 0, 0}, {1, 0, 0}, {1, 0, 0}, {0, 0, 0},  /* 2-5: three steps, then hold */
-    {1, 1, 0}, {0, 0, 0},                        /* 6: load 0 rejected, no step; 7: pulse */
-    {1, 0, 0}, {1, 0, 0}, {0, 0, 0},             /* 8-10 */
+static const struct {
+  uint8_t en, load;
+  uint32_t seed;
+} script[] = {
+    {0, 0, 0}, {1, 1, 1},                       /* 0: reset state; 1: load 1 (wins over en) */
+    {1, 0, 0}, {1, 0, 0}, {1, 0, 0}, {0, 0, 0}, /* 2-5: three steps, then hold */
+    {1, 1, 0}, {0, 0, 0},                       /* 6: load 0 rejected, no step; 7: pulse */
+    {1, 0, 0}, {1, 0, 0}, {0, 0, 0},            /* 8-10 */
 };
 
-static const struct { uint64_t cycle; uint32_t state; } known[] = {
-    {0, 44257u}, {2, 0x1u}, {3, 0x80200003u}, {4, 0xC0300002u}, {5, 0x60180001u}, {6, 0x60180001u},
-    {7, 0x60180001u},
+static const struct {
+  uint64_t cycle;
+  uint32_t state;
+} known[] = {
+    {0, 44257u},      {2, 0x1u},        {3, 0x80200003u}, {4, 0xC0300002u},
+    {5, 0x60180001u}, {6, 0x60180001u}, {7, 0x60180001u},
 };
 
 static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, void *iv) {
-  (void)ctx; (void)rng; (void)prev;
+  (void)ctx;
+  (void)rng;
+  (void)prev;
   if (c >= sizeof script / sizeof script[0]) return false;
   common_lfsr32_s44257_in_t *in = iv;
   in->en_i = script[c].en;
@@ -29,7 +37,8 @@ static bool check(void *ctx, uint64_t c, const void *in, const void *out, cosim_
   const common_lfsr32_s44257_out_t *o = out;
   for (unsigned k = 0; k < sizeof known / sizeof known[0]; k++)
     if (known[k].cycle == c && o->state_o != known[k].state) {
-      cosim_fail(msg, "lfsr.known_values", "state_o=0x%08x, the spec says 0x%08x", o->state_o, known[k].state);
+      cosim_fail(msg, "lfsr.known_values", "state_o=0x%08x, the spec says 0x%08x", o->state_o,
+                 known[k].state);
       return false;
     }
   return lfsr_sb_check(ctx, in, out, msg);

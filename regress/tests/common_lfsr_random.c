@@ -3,7 +3,9 @@
 #include "common_lfsr_scoreboard.h"
 
 static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, void *iv) {
-  (void)ctx; (void)c; (void)prev;
+  (void)ctx;
+  (void)c;
+  (void)prev;
   common_lfsr32_s44257_in_t *in = iv;
   in->en_i = cosim_rng_chance(rng, 0.9);
   in->load_i = cosim_rng_chance(rng, 0.001);

@@ -28,8 +28,8 @@ static inline bool lfsr_sb_check(lfsr_sb_t *sb, const common_lfsr32_s44257_in_t 
     sb->started = true;
   }
   if (out->state_o != sb->s || out->state_o == 0) {
-    cosim_fail(msg, "lfsr.reference", "state_o=0x%08x, reference 0x%08x after %llu steps", out->state_o, sb->s,
-               (unsigned long long)sb->steps);
+    cosim_fail(msg, "lfsr.reference", "state_o=0x%08x, reference 0x%08x after %llu steps", out->state_o,
+               sb->s, (unsigned long long)sb->steps);
     return false;
   }
   if (out->seed_err_o != sb->want_err) {

@@ -18,11 +18,13 @@ typedef struct {
   unsigned bits;
 } spec_width_t;
 
-static inline bool spec_widths_check(const cosim_glue_t *g, const spec_width_t *w, unsigned n, cosim_msg_t *msg) {
+static inline bool spec_widths_check(const cosim_glue_t *g, const spec_width_t *w, unsigned n,
+                                     cosim_msg_t *msg) {
   for (unsigned k = 0; k < n; k++) {
     unsigned got = cosim_port_width(g, w[k].port);
     if (got != w[k].bits) {
-      cosim_fail(msg, "widths.port", "port %s of %s is %u bits wide, the spec says %u", w[k].port, g->name, got, w[k].bits);
+      cosim_fail(msg, "widths.port", "port %s of %s is %u bits wide, the spec says %u", w[k].port, g->name,
+                 got, w[k].bits);
       return false;
     }
   }

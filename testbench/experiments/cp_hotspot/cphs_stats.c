@@ -190,19 +190,41 @@ void cphs_summary_csv_row(FILE *f, const cphs_summary_t *s) {
 }
 
 int cphs_summary_same(const cphs_summary_t *a, const cphs_summary_t *b, char *why, size_t len) {
-#define SAME(f)                                                                       \
-  if (a->f != b->f) {                                                                 \
-    snprintf(why, len, "%s differs: %.17g vs %.17g", #f, (double)a->f, (double)b->f); \
-    return 0;                                                                         \
-  }
-  SAME(tp_aggr_pre)
-  SAME(tp_aggr_ss)
-  SAME(tp_hot_hot) SAME(tp_hot_ss) SAME(q_ss_mean) SAME(q_ss_bin_min) SAME(q_ss_bin_max) SAME(q_ss_min)
-      SAME(q_ss_max) SAME(q_peak) SAME(flow_mean) SAME(flow_min) SAME(flow_max) SAME(flow_in_band) SAME(drops)
-          SAME(drops_hot) SAME(lost_frac) SAME(recovery_ms) SAME(bcn_neg) SAME(bcn_pos) SAME(bcn_max)
-              SAME(fbcn) SAME(limiters_created) SAME(frames_gen) SAME(frames_out) SAME(events)
+#define SAME(f)                                                                         \
+  do {                                                                                  \
+    if (a->f != b->f) {                                                                 \
+      snprintf(why, len, "%s differs: %.17g vs %.17g", #f, (double)a->f, (double)b->f); \
+      return 0;                                                                         \
+    }                                                                                   \
+  } while (0)
+  SAME(tp_aggr_pre);
+  SAME(tp_aggr_ss);
+  SAME(tp_hot_hot);
+  SAME(tp_hot_ss);
+  SAME(q_ss_mean);
+  SAME(q_ss_bin_min);
+  SAME(q_ss_bin_max);
+  SAME(q_ss_min);
+  SAME(q_ss_max);
+  SAME(q_peak);
+  SAME(flow_mean);
+  SAME(flow_min);
+  SAME(flow_max);
+  SAME(flow_in_band);
+  SAME(drops);
+  SAME(drops_hot);
+  SAME(lost_frac);
+  SAME(recovery_ms);
+  SAME(bcn_neg);
+  SAME(bcn_pos);
+  SAME(bcn_max);
+  SAME(fbcn);
+  SAME(limiters_created);
+  SAME(frames_gen);
+  SAME(frames_out);
+  SAME(events);
 #undef SAME
-                  if (a->digest != b->digest) {
+  if (a->digest != b->digest) {
     snprintf(why, len, "digest of the CP outputs differs: %016" PRIx64 " vs %016" PRIx64, a->digest,
              b->digest);
     return 0;

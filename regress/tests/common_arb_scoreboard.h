@@ -5,6 +5,7 @@
 #define COMMON_ARB_SCOREBOARD_H
 
 #include "bind/common.h"
+#include "common_busy.h"
 
 #define ARB_MAX 64 /* NumReq legal range 2..64 */
 
@@ -13,6 +14,7 @@ typedef struct {
   unsigned waited[ARB_MAX]; /* taken grants to others since requester i started waiting */
   unsigned worst;
   uint64_t grants;
+  uint64_t busy; /* cycles with any request */
 } arb_sb_t;
 
 #define ARB_SCOREBOARD(T, U)                                                                                \
@@ -20,6 +22,7 @@ typedef struct {
     const unsigned n = (unsigned)U##_PARAM_NumReq;                                                          \
     uint64_t req = in->req_i, gnt = out->gnt_o;                                                             \
     sb->n = n;                                                                                              \
+    sb->busy += req != 0;                                                                                   \
     if (out->gnt_valid_o != (req != 0)) {                                                                   \
       cosim_fail(msg, "arb.valid", "gnt_valid_o=%u with req_i=0x%llx", out->gnt_valid_o,                    \
                  (unsigned long long)req);                                                                  \
@@ -62,6 +65,11 @@ static inline bool arb_sb_coverage(const arb_sb_t *sb, cosim_msg_t *msg) {
     return false;
   }
   return true;
+}
+
+/* Busy: a cycle with any request up. */
+static inline bool arb_sb_busy(const arb_sb_t *sb, uint64_t cycles, cosim_msg_t *msg) {
+  return common_busy_gate("arb.busy", "a request", sb->busy, cycles, msg);
 }
 
 #endif

@@ -5,12 +5,14 @@
 #define COMMON_CRC_SCOREBOARD_H
 
 #include "bind/common.h"
+#include "common_busy.h"
 
 typedef struct {
   uint32_t table[256];
   uint32_t crc; /* running register, pre-inversion */
   bool want_err;
   unsigned messages, bytes, errs;
+  uint64_t busy; /* cycles with a valid byte */
 } crc_sb_t;
 
 static inline void crc_sb_init(crc_sb_t *sb) {
@@ -46,8 +48,14 @@ static inline bool crc_sb_check(crc_sb_t *sb, const common_crc32_b4_in_t *in,
     for (unsigned k = 0; k < len; k++)
       sb->crc = sb->table[(sb->crc ^ (in->data_i >> (8 * k))) & 0xff] ^ (sb->crc >> 8);
     sb->bytes += len;
+    sb->busy++;
   }
   return true;
+}
+
+/* Busy: a cycle that feeds at least one byte (valid_i with a legal keep). */
+static inline bool crc_sb_busy(const crc_sb_t *sb, uint64_t cycles, cosim_msg_t *msg) {
+  return common_busy_gate("crc.busy", "a valid byte", sb->busy, cycles, msg);
 }
 
 #endif

@@ -6,6 +6,7 @@
 #define COMMON_CREDIT_SCOREBOARD_H
 
 #include "bind/common.h"
+#include "common_busy.h"
 #include "common_widths.h"
 
 #define CC_MAX_VCS 16 /* NumVcs legal range 1..16 */
@@ -15,6 +16,7 @@ typedef struct {
   unsigned want_under, want_over, want_bad;
   bool started;
   unsigned seen_under, seen_over, seen_bad, seen_zero, seen_init;
+  uint64_t busy; /* cycles with a take, a return or a re-init */
 } cc_sb_t;
 
 #define CC_SCOREBOARD(T, U)                                                                                 \
@@ -52,6 +54,7 @@ typedef struct {
     }                                                                                                       \
     /* this cycle's operations -> next cycle's expectation */                                               \
     sb->want_under = sb->want_over = sb->want_bad = 0;                                                      \
+    sb->busy += in->init_i || in->consume_i || in->return_i;                                                \
     if (in->init_i) {                                                                                       \
       for (unsigned v = 0; v < vcs; v++) sb->cnt[v] = max;                                                  \
       sb->seen_init++;                                                                                      \
@@ -87,6 +90,12 @@ static inline bool cc_sb_coverage(const cc_sb_t *sb, cosim_msg_t *msg) {
     return false;
   }
   return true;
+}
+
+/* Busy: a cycle with a credit taken (consume_i, a bad VC included), one
+ * returned, or a re-init. */
+static inline bool cc_sb_busy(const cc_sb_t *sb, uint64_t cycles, cosim_msg_t *msg) {
+  return common_busy_gate("credit.busy", "a take, return or init", sb->busy, cycles, msg);
 }
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bind/common.h"
+#include "common_busy.h"
 #include "common_widths.h"
 
 #define FIFO_SB_MAX 64
@@ -19,6 +20,7 @@ typedef struct {
   bool want_overflow, want_underflow; /* pulses due this cycle */
   bool started;
   unsigned seen_full, seen_overflow, seen_underflow, seen_push_pop_full, pops;
+  uint64_t busy; /* cycles with a push or a pop attempted */
 } fifo_sb_t;
 
 #define FIFO_SCOREBOARD(T, U)                                                                              \
@@ -53,6 +55,7 @@ typedef struct {
     bool push_ok = in->push_i && (sb->n < depth || pop_ok);                                                \
     sb->want_overflow = in->push_i && !push_ok;                                                            \
     sb->want_underflow = in->pop_i && !pop_ok;                                                             \
+    sb->busy += in->push_i || in->pop_i;                                                                   \
     sb->seen_full += sb->n == depth;                                                                       \
     sb->seen_overflow += sb->want_overflow;                                                                \
     sb->seen_underflow += sb->want_underflow;                                                              \
@@ -80,6 +83,11 @@ static inline bool fifo_sb_coverage(const fifo_sb_t *sb, cosim_msg_t *msg) {
     return false;
   }
   return true;
+}
+
+/* Busy: a cycle with a push or a pop attempted (accepted or rejected). */
+static inline bool fifo_sb_busy(const fifo_sb_t *sb, uint64_t cycles, cosim_msg_t *msg) {
+  return common_busy_gate("fifo.busy", "a push or pop attempted", sb->busy, cycles, msg);
 }
 
 #endif

@@ -5,6 +5,7 @@
 #define COMMON_LFSR_SCOREBOARD_H
 
 #include "bind/common.h"
+#include "common_busy.h"
 
 typedef struct {
   uint32_t s;
@@ -44,6 +45,11 @@ static inline bool lfsr_sb_check(lfsr_sb_t *sb, const common_lfsr32_s44257_in_t 
     sb->steps++;
   }
   return true;
+}
+
+/* Busy: a cycle with an enabled step (en_i without load_i). */
+static inline bool lfsr_sb_busy(const lfsr_sb_t *sb, uint64_t cycles, cosim_msg_t *msg) {
+  return common_busy_gate("lfsr.busy", "an enabled step", sb->steps, cycles, msg);
 }
 
 #endif

@@ -32,7 +32,10 @@ static void traffic(e4r_t *t, cosim_rng_t *rng) {
       /* with 14 or more ports tag 13 (and with 15, 14) names a port (docs/elite4.md §3):
          no adaptive (broadcast) tag exists, so those packets go to random ports instead
          of piling onto port 13 (14) */
-      if ((k >= 5 && k < 8 && h->P > ELITE4_TAG_UP) || (k >= 8 && h->P > ELITE4_TAG_BCAST)) k = 0;
+      /* with UpMask = 0 there is no up-link: an adaptive packet would never be granted
+         (docs/elite4.md §5.4), so none is sent */
+      if ((k >= 5 && k < 8 && (h->P > ELITE4_TAG_UP || !h->up_mask)) || (k >= 8 && h->P > ELITE4_TAG_BCAST))
+        k = 0;
       if (k < 5) {
         route = 0xFFFFFFF0u | cosim_rng_below(rng, h->P); /* explicit */
       } else if (k < 8) {
@@ -109,6 +112,8 @@ E4R_TEST(elite4_p2_random, elite4_p2, UINT64_MAX,
          "the smallest switch (2 ports) with the deepest buffers (64), same traffic")
 E4R_TEST(elite4_p16_v4_random, elite4_p16_v4, UINT64_MAX,
          "the largest switch (16 ports, 4 VCs), the shallowest buffers (4), same traffic")
+E4R_TEST(elite4_p4_u0_random, elite4_p4_u0, UINT64_MAX,
+         "4 ports, UpMask = 0 (no up-links): explicit and broadcast traffic only")
 
 /* The busy gate's negative: the 8-port test with injection stopped at cycle
  * 1000 (the nightly runs' old shape) must fail check elite4.busy. */

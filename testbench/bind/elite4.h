@@ -10,6 +10,7 @@
 #include "elite4_p16_v4_ports.h"
 #include "elite4_p2_ports.h"
 #include "elite4_p4_ports.h"
+#include "elite4_p4_u0_ports.h"
 #include "elite4_p8_ports.h"
 #include "elite4_p8_v4_ports.h"
 
@@ -18,5 +19,6 @@ extern const cosim_target_t elite4_p4_target;
 extern const cosim_target_t elite4_p8_v4_target;
 extern const cosim_target_t elite4_p2_target;
 extern const cosim_target_t elite4_p16_v4_target;
+extern const cosim_target_t elite4_p4_u0_target;
 
 #endif

@@ -344,7 +344,7 @@ static void write_view(const e4f_cfg_t *c, const char *fst_dir, const char *view
   char fst[1400], view[1400];
   snprintf(fst, sizeof fst, "%s/sw%u.fst", fst_dir, s);
   snprintf(view, sizeof view, "%s/view.gtkw", view_dir);
-  if (waves_write_view(view, fst, elite4_p8_target.glue, name, c->seed, fail_at, why) == 0)
+  if (waves_write_view(view, fst, elite4_p8_target.glue, name, c->seed, fail_at, -1, false, why) == 0)
     printf("view:  gtkwave %s   (switch %u, the first RTL switch; the others: %s/sw<id>.fst)\n", view, s,
            fst_dir);
 }

@@ -1,4 +1,5 @@
 rtl/common/common_lfsr32.sv
+rtl/common/common_counter.sv
 rtl/cp/cp_pkg.sv
 rtl/cp/cp_config.sv
 rtl/cp/cp_queue_monitor.sv

@@ -1,4 +1,5 @@
-// Event counters of the CP (wrap at 2^32). Spec: docs/cp.md §4, §7.
+// Event counters of the CP (wrap at 2^32), one common_counter each.
+// Spec: docs/cp.md §4, §7.
 module cp_counters (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -20,37 +21,38 @@ module cp_counters (
   output logic [31:0] errors_o
 );
 
-  logic [31:0] frames_q, samples_q, neg_q, pos_q, max_q, fbcn_q, full_q, errors_q;
-  logic [31:0] frames_d, samples_d, neg_d, pos_d, max_d, fbcn_d, full_d, errors_d;
+  // Each counter is a common_counter (docs/common.md#common_counter): wraps at
+  // 2^32, never cleared.
+  logic [1:0] err_inc;
+  logic [7:0] unused_sat;   // wrapping counters: all ones is just a value
+  assign err_inc = 2'(ev_reject_i) + 2'(cfg_reject_i);   // both in one cycle count 2
 
-  always_comb begin
-    frames_d  = frames_q + 32'(frame_i);
-    samples_d = samples_q + 32'(sample_i);
-    neg_d     = neg_q + 32'(bcn_valid_i && bcn_type_i == cp_pkg::BcnNeg);
-    pos_d     = pos_q + 32'(bcn_valid_i && bcn_type_i == cp_pkg::BcnPos);
-    max_d     = max_q + 32'(bcn_valid_i && bcn_type_i == cp_pkg::BcnMax);
-    fbcn_d    = fbcn_q + 32'(fbcn_valid_i);
-    full_d    = full_q + 32'(ft_full_i);
-    errors_d  = errors_q + 32'(ev_reject_i) + 32'(cfg_reject_i);
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      frames_q <= '0; samples_q <= '0; neg_q <= '0; pos_q <= '0;
-      max_q    <= '0; fbcn_q    <= '0; full_q <= '0; errors_q <= '0;
-    end else begin
-      frames_q <= frames_d; samples_q <= samples_d; neg_q <= neg_d; pos_q <= pos_d;
-      max_q    <= max_d;    fbcn_q    <= fbcn_d;    full_q <= full_d; errors_q <= errors_d;
-    end
-  end
-
-  assign frames_o  = frames_q;
-  assign samples_o = samples_q;
-  assign bcn_neg_o = neg_q;
-  assign bcn_pos_o = pos_q;
-  assign bcn_max_o = max_q;
-  assign fbcn_o    = fbcn_q;
-  assign ft_full_o = full_q;
-  assign errors_o  = errors_q;
+  common_counter #(.Width(32), .IncW(1)) u_frames (
+    .clk_i, .rst_ni, .inc_i (frame_i), .clear_i (1'b0), .count_o (frames_o), .sat_o (unused_sat[0])
+  );
+  common_counter #(.Width(32), .IncW(1)) u_samples (
+    .clk_i, .rst_ni, .inc_i (sample_i), .clear_i (1'b0), .count_o (samples_o), .sat_o (unused_sat[1])
+  );
+  common_counter #(.Width(32), .IncW(1)) u_bcn_neg (
+    .clk_i, .rst_ni, .inc_i (bcn_valid_i && bcn_type_i == cp_pkg::BcnNeg), .clear_i (1'b0),
+    .count_o (bcn_neg_o), .sat_o (unused_sat[2])
+  );
+  common_counter #(.Width(32), .IncW(1)) u_bcn_pos (
+    .clk_i, .rst_ni, .inc_i (bcn_valid_i && bcn_type_i == cp_pkg::BcnPos), .clear_i (1'b0),
+    .count_o (bcn_pos_o), .sat_o (unused_sat[3])
+  );
+  common_counter #(.Width(32), .IncW(1)) u_bcn_max (
+    .clk_i, .rst_ni, .inc_i (bcn_valid_i && bcn_type_i == cp_pkg::BcnMax), .clear_i (1'b0),
+    .count_o (bcn_max_o), .sat_o (unused_sat[4])
+  );
+  common_counter #(.Width(32), .IncW(1)) u_fbcn (
+    .clk_i, .rst_ni, .inc_i (fbcn_valid_i), .clear_i (1'b0), .count_o (fbcn_o), .sat_o (unused_sat[5])
+  );
+  common_counter #(.Width(32), .IncW(1)) u_ft_full (
+    .clk_i, .rst_ni, .inc_i (ft_full_i), .clear_i (1'b0), .count_o (ft_full_o), .sat_o (unused_sat[6])
+  );
+  common_counter #(.Width(32), .IncW(2)) u_errors (
+    .clk_i, .rst_ni, .inc_i (err_inc), .clear_i (1'b0), .count_o (errors_o), .sat_o (unused_sat[7])
+  );
 
 endmodule

@@ -2,6 +2,7 @@ rtl/common/common_fifo.sv
 rtl/common/common_credit_counter.sv
 rtl/common/common_rr_arbiter.sv
 rtl/common/common_crc32.sv
+rtl/common/common_counter.sv
 rtl/elite4/elite4_pkg.sv
 rtl/elite4/elite4_route_decode.sv
 rtl/elite4/elite4_input_unit.sv

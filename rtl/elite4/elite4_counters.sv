@@ -24,41 +24,48 @@ module elite4_counters #(
   output logic [2:0]     err_code_o    // held until the next error
 );
 
-  logic [31:0] xf_q, rf_q, xp_q, rp_q, xw_q, er_q, ce_q;
-  logic [31:0] xf_d, rf_d, xp_d, rp_d, xw_d, er_d, ce_d;
+  // The seven statistics are common_counters (docs/common.md#common_counter):
+  // they wrap at 2^32 and are never cleared.
   logic        err_q, err_d;
+  logic [6:0] unused_sat;   // wrapping counters: all ones is just a value
   logic [2:0]  code_q, code_d;
 
+  common_counter #(.Width(32), .IncW(1)) u_xmit_flits (
+    .clk_i, .rst_ni, .inc_i (xmit_i), .clear_i (1'b0), .count_o (xmit_flits_o), .sat_o (unused_sat[0])
+  );
+  common_counter #(.Width(32), .IncW(1)) u_rcv_flits (
+    .clk_i, .rst_ni, .inc_i (rcv_i), .clear_i (1'b0), .count_o (rcv_flits_o), .sat_o (unused_sat[1])
+  );
+  common_counter #(.Width(32), .IncW(1)) u_xmit_pkts (
+    .clk_i, .rst_ni, .inc_i (xmit_pkt_i), .clear_i (1'b0), .count_o (xmit_pkts_o), .sat_o (unused_sat[2])
+  );
+  common_counter #(.Width(32), .IncW(1)) u_rcv_pkts (
+    .clk_i, .rst_ni, .inc_i (rcv_pkt_i), .clear_i (1'b0), .count_o (rcv_pkts_o), .sat_o (unused_sat[3])
+  );
+  common_counter #(.Width(32), .IncW(1)) u_xmit_wait (
+    .clk_i, .rst_ni, .inc_i (wait_i), .clear_i (1'b0), .count_o (xmit_wait_o), .sat_o (unused_sat[4])
+  );
+  common_counter #(.Width(32), .IncW(EvW)) u_errors (
+    .clk_i, .rst_ni, .inc_i (ev_count_i), .clear_i (1'b0), .count_o (errors_o), .sat_o (unused_sat[5])
+  );
+  common_counter #(.Width(32), .IncW(EvW)) u_crc_errors (
+    .clk_i, .rst_ni, .inc_i (crc_errs_i), .clear_i (1'b0), .count_o (crc_errors_o), .sat_o (unused_sat[6])
+  );
+
   always_comb begin
-    xf_d = xf_q + 32'(xmit_i);
-    rf_d = rf_q + 32'(rcv_i);
-    xp_d = xp_q + 32'(xmit_pkt_i);
-    rp_d = rp_q + 32'(rcv_pkt_i);
-    xw_d = xw_q + 32'(wait_i);
-    er_d = er_q + 32'(ev_count_i);
-    ce_d = ce_q + 32'(crc_errs_i);
     err_d  = (ev_count_i != '0);
     code_d = err_d ? ev_code_i : code_q;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      xf_q <= '0; rf_q <= '0; xp_q <= '0; rp_q <= '0; xw_q <= '0; er_q <= '0; ce_q <= '0;
       err_q <= 1'b0; code_q <= '0;
     end else begin
-      xf_q <= xf_d; rf_q <= rf_d; xp_q <= xp_d; rp_q <= rp_d; xw_q <= xw_d; er_q <= er_d; ce_q <= ce_d;
       err_q <= err_d; code_q <= code_d;
     end
   end
 
-  assign xmit_flits_o = xf_q;
-  assign rcv_flits_o  = rf_q;
-  assign xmit_pkts_o  = xp_q;
-  assign rcv_pkts_o   = rp_q;
-  assign xmit_wait_o  = xw_q;
-  assign errors_o     = er_q;
-  assign crc_errors_o = ce_q;
-  assign err_o        = err_q;
-  assign err_code_o   = code_q;
+  assign err_o      = err_q;
+  assign err_code_o = code_q;
 
 endmodule

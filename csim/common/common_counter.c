@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 const char *const common_counter_bug_names[] = {"none", "counter_wrap_when_saturating", "counter_clear_ignored",
-                                                NULL};
+                                                "counter_sat_only_saturating", NULL};
 
 int common_counter_init(common_counter_state_t *s, const common_counter_cfg_t *cfg) {
   s->n = 0;
@@ -53,6 +53,7 @@ void common_counter_eval(const common_counter_cfg_t *cfg, const common_counter_s
   /* count_o = n; sat_o = (n == 2^Width - 1), in both modes. */
   out->count = s->n;
   out->sat = s->n == max;
+  if (cfg->bug == COMMON_COUNTER_BUG_SAT_ONLY_SATURATING && !cfg->saturate) out->sat = false;
 
   const bool clear = in->clear && cfg->bug != COMMON_COUNTER_BUG_CLEAR_IGNORED;
   const bool saturate = cfg->saturate && cfg->bug != COMMON_COUNTER_BUG_WRAP_WHEN_SATURATING;

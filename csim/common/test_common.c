@@ -1231,8 +1231,8 @@ static void test_ctr_bad_cfg(tctx_t *t) {
   cfg.saturate = 2;
   EXPECT_BAD_CFG(t, common_counter_init(&s, &cfg), "saturate=2", "0..1");
   cfg.saturate = 1;
-  cfg.bug = 3;
-  EXPECT_BAD_CFG(t, common_counter_init(&s, &cfg), "bug=3", "0..2");
+  cfg.bug = 4;
+  EXPECT_BAD_CFG(t, common_counter_init(&s, &cfg), "bug=4", "0..3");
   cfg.bug = 0;
   cfg.width = 64;
   cfg.inc_w = 16;
@@ -1242,8 +1242,10 @@ static void test_ctr_bad_cfg(tctx_t *t) {
   CHECK(t, common_counter_init(&s, &cfg) == 0, "counter width=1 inc_w=1 is legal");
   const char *const *names = common_counter_bug_names;
   CHECK(t, names[0] && !strcmp(names[0], "none") && names[1] && !strcmp(names[1], "counter_wrap_when_saturating") &&
-               names[2] && !strcmp(names[2], "counter_clear_ignored") && names[3] == NULL,
-        "counter bug names: none, counter_wrap_when_saturating, counter_clear_ignored, NULL");
+               names[2] && !strcmp(names[2], "counter_clear_ignored") && names[3] &&
+               !strcmp(names[3], "counter_sat_only_saturating") && names[4] == NULL,
+        "counter bug names: none, counter_wrap_when_saturating, counter_clear_ignored, "
+        "counter_sat_only_saturating, NULL");
 }
 
 /* Planted bugs: saturating mode wraps; clear_i does nothing. */
@@ -1264,6 +1266,14 @@ static void test_ctr_bug(tctx_t *t) {
   s.n = 7;
   ctr_cycle(&cfg, &s, 2, true);
   CHECK(t, s.n == 9, "counter bug counter_clear_ignored: clear+inc just adds (got %" PRIu64 ")", s.n);
+  cfg.bug = COMMON_COUNTER_BUG_SAT_ONLY_SATURATING;
+  if (!CHECK(t, common_counter_init(&s, &cfg) == 0, "counter init bug=3")) return;
+  s.n = 255;
+  CHECK(t, ctr_cycle(&cfg, &s, 0, false).sat, "counter bug counter_sat_only_saturating: sat_o right when saturating");
+  cfg.saturate = 0;
+  s.n = 255;
+  CHECK(t, !ctr_cycle(&cfg, &s, 0, false).sat && s.n == 255,
+        "counter bug counter_sat_only_saturating: sat_o 0 at all ones when wrapping, count unchanged");
 }
 
 /* ------------------------------------------------------------------------------------ */

@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <stdio.h>
 
-const char *const common_counter_bug_names[] = {"none", "counter_wrap_when_saturating", "counter_clear_ignored",
-                                                "counter_sat_only_saturating", NULL};
+const char *const common_counter_bug_names[] = {"none", "counter_wrap_when_saturating",
+                                                "counter_clear_ignored", "counter_sat_only_saturating", NULL};
 
 int common_counter_init(common_counter_state_t *s, const common_counter_cfg_t *cfg) {
   s->n = 0;
@@ -45,7 +45,8 @@ void common_counter_reset(common_counter_state_t *s, const common_counter_cfg_t 
 }
 
 void common_counter_eval(const common_counter_cfg_t *cfg, const common_counter_state_t *s,
-                         const common_counter_in_t *in, common_counter_out_t *out, common_counter_next_t *nx) {
+                         const common_counter_in_t *in, common_counter_out_t *out,
+                         common_counter_next_t *nx) {
   const uint64_t max = common_counter_max(cfg->width);
   /* inc_i is IncW bits wide: anything above is not a port bit. */
   const uint64_t inc = in->inc & (uint32_t)((1u << cfg->inc_w) - 1u);

@@ -22,7 +22,7 @@ enum {
   COMMON_COUNTER_BUG_NONE = 0,
   COMMON_COUNTER_BUG_WRAP_WHEN_SATURATING = 1, /* "counter_wrap_when_saturating": Saturate=1 wraps */
   COMMON_COUNTER_BUG_CLEAR_IGNORED = 2,        /* "counter_clear_ignored": clear_i has no effect */
-  COMMON_COUNTER_BUG_SAT_ONLY_SATURATING = 3,  /* "counter_sat_only_saturating": sat_o stuck 0 when wrapping */
+  COMMON_COUNTER_BUG_SAT_ONLY_SATURATING = 3, /* "counter_sat_only_saturating": sat_o stuck 0 when wrapping */
   COMMON_COUNTER_BUG_COUNT
 };
 

@@ -1070,8 +1070,8 @@ static void test_lfsr_bug(tctx_t *t) {
 /* ------------------------------------------------------------------------------------ */
 
 /* One cycle: the outputs before the edge, then the edge. */
-static common_counter_out_t ctr_cycle(const common_counter_cfg_t *cfg, common_counter_state_t *s, uint32_t inc,
-                                      bool clear) {
+static common_counter_out_t ctr_cycle(const common_counter_cfg_t *cfg, common_counter_state_t *s,
+                                      uint32_t inc, bool clear) {
   common_counter_in_t in = {inc, clear};
   common_counter_out_t out;
   common_counter_next_t nx;
@@ -1132,10 +1132,10 @@ static void test_ctr_width1(tctx_t *t) {
     common_counter_out_t o0 = ctr_cycle(&cfg, &s, 1, false);
     common_counter_out_t o1 = ctr_cycle(&cfg, &s, 1, false);
     common_counter_out_t o2 = ctr_cycle(&cfg, &s, 0, false);
-    CHECK(t, o0.count == 0 && !o0.sat && o1.count == 1 && o1.sat, "counter width=1 saturate=%u: 0 then 1 (sat)",
-          satm);
-    CHECK(t, o2.count == (satm ? 1u : 0u) && o2.sat == (satm != 0), "counter width=1 saturate=%u: 1+1 -> %u", satm,
-          satm ? 1u : 0u);
+    CHECK(t, o0.count == 0 && !o0.sat && o1.count == 1 && o1.sat,
+          "counter width=1 saturate=%u: 0 then 1 (sat)", satm);
+    CHECK(t, o2.count == (satm ? 1u : 0u) && o2.sat == (satm != 0), "counter width=1 saturate=%u: 1+1 -> %u",
+          satm, satm ? 1u : 0u);
   }
 }
 
@@ -1145,10 +1145,14 @@ static void test_ctr_width64(tctx_t *t) {
   const common_counter_cfg_t wrap = {.width = 64, .inc_w = 16, .saturate = 0, .bug = 0};
   common_counter_state_t s;
   if (!CHECK(t, common_counter_init(&s, &sat) == 0, "counter init width=64 saturate=1")) return;
-  static const struct { uint64_t n; uint32_t inc; uint64_t sat_want, wrap_want; } cases[] = {
-      {UINT64_MAX - 0xFFFF, 0xFFFF, UINT64_MAX, UINT64_MAX},  /* lands exactly on all ones */
-      {UINT64_MAX - 0xFFFE, 0xFFFF, UINT64_MAX, 0},           /* one past: the sum would wrap to 0 */
-      {UINT64_MAX - 1, 0xFFFF, UINT64_MAX, 0xFFFD},           /* sum wraps to a small value */
+  static const struct {
+    uint64_t n;
+    uint32_t inc;
+    uint64_t sat_want, wrap_want;
+  } cases[] = {
+      {UINT64_MAX - 0xFFFF, 0xFFFF, UINT64_MAX, UINT64_MAX}, /* lands exactly on all ones */
+      {UINT64_MAX - 0xFFFE, 0xFFFF, UINT64_MAX, 0},          /* one past: the sum would wrap to 0 */
+      {UINT64_MAX - 1, 0xFFFF, UINT64_MAX, 0xFFFD},          /* sum wraps to a small value */
       {UINT64_MAX, 0xFFFF, UINT64_MAX, 0xFFFE},
       {UINT64_MAX, 0, UINT64_MAX, UINT64_MAX},
       {UINT64_MAX - 0x10000, 0xFFFF, UINT64_MAX - 1, UINT64_MAX - 1},
@@ -1159,14 +1163,14 @@ static void test_ctr_width64(tctx_t *t) {
     ctr_cycle(&sat, &s, cases[k].inc, false);
     common_counter_out_t o = ctr_cycle(&sat, &s, 0, false);
     CHECK(t, o.count == cases[k].sat_want && o.sat == (cases[k].sat_want == UINT64_MAX),
-          "counter width=64 saturating: 0x%016" PRIx64 " + 0x%x = 0x%016" PRIx64 ", want 0x%016" PRIx64, cases[k].n,
-          cases[k].inc, o.count, cases[k].sat_want);
+          "counter width=64 saturating: 0x%016" PRIx64 " + 0x%x = 0x%016" PRIx64 ", want 0x%016" PRIx64,
+          cases[k].n, cases[k].inc, o.count, cases[k].sat_want);
     s.n = cases[k].n;
     ctr_cycle(&wrap, &s, cases[k].inc, false);
     o = ctr_cycle(&wrap, &s, 0, false);
     CHECK(t, o.count == cases[k].wrap_want,
-          "counter width=64 wrapping: 0x%016" PRIx64 " + 0x%x = 0x%016" PRIx64 ", want 0x%016" PRIx64, cases[k].n,
-          cases[k].inc, o.count, cases[k].wrap_want);
+          "counter width=64 wrapping: 0x%016" PRIx64 " + 0x%x = 0x%016" PRIx64 ", want 0x%016" PRIx64,
+          cases[k].n, cases[k].inc, o.count, cases[k].wrap_want);
   }
 }
 
@@ -1194,8 +1198,8 @@ static void test_ctr_random(tctx_t *t) {
       }
     }
   }
-  CHECK(t, fails == 0 && sats > 100 && wraps > 100, "counter random: %u mismatches, %u saturations, %u wraps", fails,
-        sats, wraps);
+  CHECK(t, fails == 0 && sats > 100 && wraps > 100, "counter random: %u mismatches, %u saturations, %u wraps",
+        fails, sats, wraps);
 }
 
 static void test_ctr_pure(tctx_t *t) {
@@ -1241,9 +1245,11 @@ static void test_ctr_bad_cfg(tctx_t *t) {
   cfg.inc_w = 1;
   CHECK(t, common_counter_init(&s, &cfg) == 0, "counter width=1 inc_w=1 is legal");
   const char *const *names = common_counter_bug_names;
-  CHECK(t, names[0] && !strcmp(names[0], "none") && names[1] && !strcmp(names[1], "counter_wrap_when_saturating") &&
-               names[2] && !strcmp(names[2], "counter_clear_ignored") && names[3] &&
-               !strcmp(names[3], "counter_sat_only_saturating") && names[4] == NULL,
+  CHECK(t,
+        names[0] && !strcmp(names[0], "none") && names[1] &&
+            !strcmp(names[1], "counter_wrap_when_saturating") && names[2] &&
+            !strcmp(names[2], "counter_clear_ignored") && names[3] &&
+            !strcmp(names[3], "counter_sat_only_saturating") && names[4] == NULL,
         "counter bug names: none, counter_wrap_when_saturating, counter_clear_ignored, "
         "counter_sat_only_saturating, NULL");
 }
@@ -1251,7 +1257,8 @@ static void test_ctr_bad_cfg(tctx_t *t) {
 /* Planted bugs: saturating mode wraps; clear_i does nothing. */
 static void test_ctr_bug(tctx_t *t) {
   common_counter_state_t s;
-  common_counter_cfg_t cfg = {.width = 8, .inc_w = 3, .saturate = 1, .bug = COMMON_COUNTER_BUG_WRAP_WHEN_SATURATING};
+  common_counter_cfg_t cfg = {
+      .width = 8, .inc_w = 3, .saturate = 1, .bug = COMMON_COUNTER_BUG_WRAP_WHEN_SATURATING};
   if (!CHECK(t, common_counter_init(&s, &cfg) == 0, "counter init bug=1")) return;
   s.n = 254;
   ctr_cycle(&cfg, &s, 3, false);
@@ -1269,7 +1276,8 @@ static void test_ctr_bug(tctx_t *t) {
   cfg.bug = COMMON_COUNTER_BUG_SAT_ONLY_SATURATING;
   if (!CHECK(t, common_counter_init(&s, &cfg) == 0, "counter init bug=3")) return;
   s.n = 255;
-  CHECK(t, ctr_cycle(&cfg, &s, 0, false).sat, "counter bug counter_sat_only_saturating: sat_o right when saturating");
+  CHECK(t, ctr_cycle(&cfg, &s, 0, false).sat,
+        "counter bug counter_sat_only_saturating: sat_o right when saturating");
   cfg.saturate = 0;
   s.n = 255;
   CHECK(t, !ctr_cycle(&cfg, &s, 0, false).sat && s.n == 255,

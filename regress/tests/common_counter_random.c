@@ -20,29 +20,29 @@ static unsigned ctr_rand_inc(ctr_rand_t *t, uint64_t c, cosim_rng_t *rng, unsign
   if (c % 64 == 0) t->phase = cosim_rng_below(rng, 3);
   if (cosim_rng_chance(rng, p_idle)) return 0;
   switch (t->phase) {
-  case 0: return max - cosim_rng_below(rng, (max + 1) / 2); /* upper half */
-  case 1: return 1;
-  default: return 1 + cosim_rng_below(rng, max);
+    case 0: return max - cosim_rng_below(rng, (max + 1) / 2); /* upper half */
+    case 1: return 1;
+    default: return 1 + cosim_rng_below(rng, max);
   }
 }
 
-#define CTR_RANDOM(NAME, T, U, P_CLEAR, P_IDLE, PURPOSE)                                                       \
-  static bool NAME##_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, void *iv) {             \
-    (void)prev;                                                                                                \
-    T##_in_t *in = iv;                                                                                         \
-    in->inc_i = ctr_rand_inc(ctx, c, rng, (unsigned)U##_PARAM_IncW, P_IDLE);                                   \
-    in->clear_i = cosim_rng_chance(rng, P_CLEAR);                                                              \
-    return true;                                                                                               \
-  }                                                                                                            \
-  static bool NAME##_check(void *ctx, uint64_t c, const void *in, const void *out, cosim_msg_t *msg) {        \
-    (void)c;                                                                                                   \
-    return T##_sb_check(&((ctr_rand_t *)ctx)->sb, in, out, msg);                                               \
-  }                                                                                                            \
-  static bool NAME##_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {                                   \
-    (void)cycles;                                                                                              \
-    return ctr_sb_finish(&((ctr_rand_t *)ctx)->sb, msg);                                                       \
-  }                                                                                                            \
-  COSIM_TEST(NAME, .target = &T##_target, .purpose = PURPOSE, .ctx_size = sizeof(ctr_rand_t),                 \
+#define CTR_RANDOM(NAME, T, U, P_CLEAR, P_IDLE, PURPOSE)                                               \
+  static bool NAME##_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, void *iv) {      \
+    (void)prev;                                                                                        \
+    T##_in_t *in = iv;                                                                                 \
+    in->inc_i = ctr_rand_inc(ctx, c, rng, (unsigned)U##_PARAM_IncW, P_IDLE);                           \
+    in->clear_i = cosim_rng_chance(rng, P_CLEAR);                                                      \
+    return true;                                                                                       \
+  }                                                                                                    \
+  static bool NAME##_check(void *ctx, uint64_t c, const void *in, const void *out, cosim_msg_t *msg) { \
+    (void)c;                                                                                           \
+    return T##_sb_check(&((ctr_rand_t *)ctx)->sb, in, out, msg);                                       \
+  }                                                                                                    \
+  static bool NAME##_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {                            \
+    (void)cycles;                                                                                      \
+    return ctr_sb_finish(&((ctr_rand_t *)ctx)->sb, msg);                                               \
+  }                                                                                                    \
+  COSIM_TEST(NAME, .target = &T##_target, .purpose = PURPOSE, .ctx_size = sizeof(ctr_rand_t),          \
              .drive = NAME##_drive, .check = NAME##_check, .finish = NAME##_finish)
 
 CTR_RANDOM(common_counter_random, common_counter_w8_i3_sat, COMMON_COUNTER_W8_I3_SAT, 0.005, 0.05,

@@ -24,6 +24,7 @@
 #include "common_crc32.h"
 #include "common_credit_counter.h"
 #include "common_fifo.h"
+#include "common_counter.h"
 #include "common_lfsr32.h"
 #include "common_rr_arbiter.h"
 
@@ -1065,6 +1066,225 @@ static void test_lfsr_bug(tctx_t *t) {
 }
 
 /* ------------------------------------------------------------------------------------ */
+/* common_counter                                                                       */
+/* ------------------------------------------------------------------------------------ */
+
+/* One cycle: the outputs before the edge, then the edge. */
+static common_counter_out_t ctr_cycle(const common_counter_cfg_t *cfg, common_counter_state_t *s,
+                                      uint32_t inc, bool clear) {
+  common_counter_in_t in = {inc, clear};
+  common_counter_out_t out;
+  common_counter_next_t nx;
+  common_counter_eval(cfg, s, &in, &out, &nx);
+  common_counter_commit(cfg, s, &nx);
+  return out;
+}
+
+/* Spec "Behaviour": the 1-cycle latency, wrap, clear priority, sat_o in both modes. */
+static void test_ctr_rules(tctx_t *t) {
+  const common_counter_cfg_t cfg = {.width = 8, .inc_w = 3, .saturate = 0, .bug = 0};
+  common_counter_state_t s;
+  if (!CHECK(t, common_counter_init(&s, &cfg) == 0, "counter init width=8 inc_w=3")) return;
+  common_counter_out_t o = ctr_cycle(&cfg, &s, 5, false);
+  CHECK(t, o.count == 0 && !o.sat, "counter: reset count 0, same cycle as inc still 0");
+  o = ctr_cycle(&cfg, &s, 0, false);
+  CHECK(t, o.count == 5, "counter: inc 5 visible one cycle later (count_o=%" PRIu64 ")", o.count);
+  o = ctr_cycle(&cfg, &s, 7, true);
+  CHECK(t, o.count == 5, "counter: clear+inc, same cycle still 5");
+  o = ctr_cycle(&cfg, &s, 0, false);
+  CHECK(t, o.count == 0, "counter: clear has priority over inc (count_o=%" PRIu64 ")", o.count);
+  s.n = 250;
+  ctr_cycle(&cfg, &s, 5, false);
+  o = ctr_cycle(&cfg, &s, 0, false);
+  CHECK(t, o.count == 255 && o.sat, "counter wrap mode: 250+5 = 255, sat_o=1 at all ones");
+  ctr_cycle(&cfg, &s, 1, false);
+  o = ctr_cycle(&cfg, &s, 7, false);
+  CHECK(t, o.count == 0 && !o.sat, "counter wrap mode: 255+1 wraps to 0");
+  o = ctr_cycle(&cfg, &s, 0xFFF8, false);
+  CHECK(t, o.count == 7, "counter: 0+7 = 7");
+  o = ctr_cycle(&cfg, &s, 0, false);
+  CHECK(t, o.count == 7, "counter: inc bits above IncW are not port bits (count_o=%" PRIu64 ")", o.count);
+
+  const common_counter_cfg_t sat = {.width = 8, .inc_w = 3, .saturate = 1, .bug = 0};
+  if (!CHECK(t, common_counter_init(&s, &sat) == 0, "counter init saturating")) return;
+  s.n = 250;
+  ctr_cycle(&sat, &s, 7, false);
+  o = ctr_cycle(&sat, &s, 7, false);
+  CHECK(t, o.count == 255 && o.sat, "counter saturating: 250+7 stops at 255");
+  o = ctr_cycle(&sat, &s, 1, false);
+  CHECK(t, o.count == 255 && o.sat, "counter saturating: stays at 255 under inc");
+  o = ctr_cycle(&sat, &s, 0, true);
+  CHECK(t, o.count == 255, "counter saturating: clear, same cycle still 255");
+  o = ctr_cycle(&sat, &s, 0, false);
+  CHECK(t, o.count == 0 && !o.sat, "counter saturating: clear leaves saturation");
+  s.n = 254;
+  ctr_cycle(&sat, &s, 1, false);
+  o = ctr_cycle(&sat, &s, 0, false);
+  CHECK(t, o.count == 255 && o.sat, "counter saturating: 254+1 reaches 255 exactly");
+}
+
+/* Width = 1: the count is one bit; IncW = 1. */
+static void test_ctr_width1(tctx_t *t) {
+  for (unsigned satm = 0; satm < 2; satm++) {
+    const common_counter_cfg_t cfg = {.width = 1, .inc_w = 1, .saturate = satm, .bug = 0};
+    common_counter_state_t s;
+    if (!CHECK(t, common_counter_init(&s, &cfg) == 0, "counter init width=1 saturate=%u", satm)) return;
+    common_counter_out_t o0 = ctr_cycle(&cfg, &s, 1, false);
+    common_counter_out_t o1 = ctr_cycle(&cfg, &s, 1, false);
+    common_counter_out_t o2 = ctr_cycle(&cfg, &s, 0, false);
+    CHECK(t, o0.count == 0 && !o0.sat && o1.count == 1 && o1.sat,
+          "counter width=1 saturate=%u: 0 then 1 (sat)", satm);
+    CHECK(t, o2.count == (satm ? 1u : 0u) && o2.sat == (satm != 0), "counter width=1 saturate=%u: 1+1 -> %u",
+          satm, satm ? 1u : 0u);
+  }
+}
+
+/* Width = 64: min(n + inc, 2^64 - 1) without the sum overflowing, and wrap modulo 2^64. */
+static void test_ctr_width64(tctx_t *t) {
+  const common_counter_cfg_t sat = {.width = 64, .inc_w = 16, .saturate = 1, .bug = 0};
+  const common_counter_cfg_t wrap = {.width = 64, .inc_w = 16, .saturate = 0, .bug = 0};
+  common_counter_state_t s;
+  if (!CHECK(t, common_counter_init(&s, &sat) == 0, "counter init width=64 saturate=1")) return;
+  static const struct {
+    uint64_t n;
+    uint32_t inc;
+    uint64_t sat_want, wrap_want;
+  } cases[] = {
+      {UINT64_MAX - 0xFFFF, 0xFFFF, UINT64_MAX, UINT64_MAX}, /* lands exactly on all ones */
+      {UINT64_MAX - 0xFFFE, 0xFFFF, UINT64_MAX, 0},          /* one past: the sum would wrap to 0 */
+      {UINT64_MAX - 1, 0xFFFF, UINT64_MAX, 0xFFFD},          /* sum wraps to a small value */
+      {UINT64_MAX, 0xFFFF, UINT64_MAX, 0xFFFE},
+      {UINT64_MAX, 0, UINT64_MAX, UINT64_MAX},
+      {UINT64_MAX - 0x10000, 0xFFFF, UINT64_MAX - 1, UINT64_MAX - 1},
+      {0x8000000000000000ull, 0x8000, 0x8000000000008000ull, 0x8000000000008000ull},
+  };
+  for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    s.n = cases[k].n;
+    ctr_cycle(&sat, &s, cases[k].inc, false);
+    common_counter_out_t o = ctr_cycle(&sat, &s, 0, false);
+    CHECK(t, o.count == cases[k].sat_want && o.sat == (cases[k].sat_want == UINT64_MAX),
+          "counter width=64 saturating: 0x%016" PRIx64 " + 0x%x = 0x%016" PRIx64 ", want 0x%016" PRIx64,
+          cases[k].n, cases[k].inc, o.count, cases[k].sat_want);
+    s.n = cases[k].n;
+    ctr_cycle(&wrap, &s, cases[k].inc, false);
+    o = ctr_cycle(&wrap, &s, 0, false);
+    CHECK(t, o.count == cases[k].wrap_want,
+          "counter width=64 wrapping: 0x%016" PRIx64 " + 0x%x = 0x%016" PRIx64 ", want 0x%016" PRIx64,
+          cases[k].n, cases[k].inc, o.count, cases[k].wrap_want);
+  }
+}
+
+/* Random against 128-bit arithmetic, every legal Width with IncW = min(Width, 16). */
+static void test_ctr_random(tctx_t *t) {
+  unsigned fails = 0, sats = 0, wraps = 0;
+  for (unsigned w = 1; w <= 64; w++) {
+    for (unsigned satm = 0; satm < 2; satm++) {
+      const common_counter_cfg_t cfg = {.width = w, .inc_w = w < 16 ? w : 16, .saturate = satm, .bug = 0};
+      common_counter_state_t s;
+      if (!CHECK(t, common_counter_init(&s, &cfg) == 0, "counter init width=%u", w)) return;
+      const unsigned __int128 mod = (unsigned __int128)1 << w;
+      for (unsigned c = 0; c < 200; c++) {
+        /* start near the top half the time, so saturation and wrap both happen */
+        if (rnd_pct(t, 10)) s.n = (rnd64(t) | (rnd_pct(t, 50) ? UINT64_MAX << 8 : 0)) & common_counter_max(w);
+        uint32_t inc = rnd32(t);
+        bool clear = rnd_pct(t, 3);
+        uint64_t n = s.n;
+        common_counter_out_t o = ctr_cycle(&cfg, &s, inc, clear);
+        unsigned __int128 sum = (unsigned __int128)n + (inc & ((1u << cfg.inc_w) - 1u));
+        unsigned __int128 want = clear ? 0 : satm ? (sum >= mod ? mod - 1 : sum) : sum % mod;
+        sats += satm && !clear && sum >= mod;
+        wraps += !satm && !clear && sum >= mod;
+        fails += o.count != n || o.sat != (n == common_counter_max(w)) || s.n != (uint64_t)want;
+      }
+    }
+  }
+  CHECK(t, fails == 0 && sats > 100 && wraps > 100, "counter random: %u mismatches, %u saturations, %u wraps",
+        fails, sats, wraps);
+}
+
+static void test_ctr_pure(tctx_t *t) {
+  const common_counter_cfg_t cfg = {.width = 32, .inc_w = 4, .saturate = 0, .bug = 0};
+  common_counter_state_t s;
+  if (!CHECK(t, common_counter_init(&s, &cfg) == 0, "counter init")) return;
+  s.n = 12345;
+  common_counter_in_t in = {9, false};
+  common_counter_out_t o;
+  common_counter_next_t nx;
+  common_counter_eval(&cfg, &s, &in, &o, &nx);
+  common_counter_eval(&cfg, &s, &in, &o, &nx);
+  CHECK(t, s.n == 12345 && nx.n == 12354 && o.count == 12345, "counter eval is pure; commit applies it");
+  common_counter_commit(&cfg, &s, &nx);
+  CHECK(t, s.n == 12354, "counter commit");
+}
+
+static void test_ctr_bad_cfg(tctx_t *t) {
+  common_counter_state_t s;
+  common_counter_cfg_t cfg = {.width = 0, .inc_w = 1, .saturate = 0, .bug = 0};
+  EXPECT_BAD_CFG(t, common_counter_init(&s, &cfg), "width=0", "1..64");
+  cfg.width = 65;
+  EXPECT_BAD_CFG(t, common_counter_init(&s, &cfg), "width=65", "1..64");
+  cfg.width = 64;
+  cfg.inc_w = 0;
+  EXPECT_BAD_CFG(t, common_counter_init(&s, &cfg), "inc_w=0", "1..16");
+  cfg.inc_w = 17;
+  EXPECT_BAD_CFG(t, common_counter_init(&s, &cfg), "inc_w=17", "1..16");
+  cfg.width = 3;
+  cfg.inc_w = 4;
+  EXPECT_BAD_CFG(t, common_counter_init(&s, &cfg), "inc_w=4", "<= width=3");
+  cfg.inc_w = 3;
+  cfg.saturate = 2;
+  EXPECT_BAD_CFG(t, common_counter_init(&s, &cfg), "saturate=2", "0..1");
+  cfg.saturate = 1;
+  cfg.bug = 4;
+  EXPECT_BAD_CFG(t, common_counter_init(&s, &cfg), "bug=4", "0..3");
+  cfg.bug = 0;
+  cfg.width = 64;
+  cfg.inc_w = 16;
+  CHECK(t, common_counter_init(&s, &cfg) == 0, "counter width=64 inc_w=16 is legal");
+  cfg.width = 1;
+  cfg.inc_w = 1;
+  CHECK(t, common_counter_init(&s, &cfg) == 0, "counter width=1 inc_w=1 is legal");
+  const char *const *names = common_counter_bug_names;
+  CHECK(t,
+        names[0] && !strcmp(names[0], "none") && names[1] &&
+            !strcmp(names[1], "counter_wrap_when_saturating") && names[2] &&
+            !strcmp(names[2], "counter_clear_ignored") && names[3] &&
+            !strcmp(names[3], "counter_sat_only_saturating") && names[4] == NULL,
+        "counter bug names: none, counter_wrap_when_saturating, counter_clear_ignored, "
+        "counter_sat_only_saturating, NULL");
+}
+
+/* Planted bugs: saturating mode wraps; clear_i does nothing. */
+static void test_ctr_bug(tctx_t *t) {
+  common_counter_state_t s;
+  common_counter_cfg_t cfg = {
+      .width = 8, .inc_w = 3, .saturate = 1, .bug = COMMON_COUNTER_BUG_WRAP_WHEN_SATURATING};
+  if (!CHECK(t, common_counter_init(&s, &cfg) == 0, "counter init bug=1")) return;
+  s.n = 254;
+  ctr_cycle(&cfg, &s, 3, false);
+  CHECK(t, s.n == 1, "counter bug counter_wrap_when_saturating: 254+3 wraps to 1 (got %" PRIu64 ")", s.n);
+  ctr_cycle(&cfg, &s, 0, true);
+  CHECK(t, s.n == 0, "counter bug counter_wrap_when_saturating: clear still works");
+  cfg.bug = COMMON_COUNTER_BUG_CLEAR_IGNORED;
+  if (!CHECK(t, common_counter_init(&s, &cfg) == 0, "counter init bug=2")) return;
+  s.n = 254;
+  ctr_cycle(&cfg, &s, 3, false);
+  CHECK(t, s.n == 255, "counter bug counter_clear_ignored: still saturates");
+  s.n = 7;
+  ctr_cycle(&cfg, &s, 2, true);
+  CHECK(t, s.n == 9, "counter bug counter_clear_ignored: clear+inc just adds (got %" PRIu64 ")", s.n);
+  cfg.bug = COMMON_COUNTER_BUG_SAT_ONLY_SATURATING;
+  if (!CHECK(t, common_counter_init(&s, &cfg) == 0, "counter init bug=3")) return;
+  s.n = 255;
+  CHECK(t, ctr_cycle(&cfg, &s, 0, false).sat,
+        "counter bug counter_sat_only_saturating: sat_o right when saturating");
+  cfg.saturate = 0;
+  s.n = 255;
+  CHECK(t, !ctr_cycle(&cfg, &s, 0, false).sat && s.n == 255,
+        "counter bug counter_sat_only_saturating: sat_o 0 at all ones when wrapping, count unchanged");
+}
+
+/* ------------------------------------------------------------------------------------ */
 
 int main(int argc, char **argv) {
   bool long_tests = false;
@@ -1121,6 +1341,14 @@ int main(int argc, char **argv) {
   test_lfsr_bad_cfg(&t);
   test_lfsr_bug(&t);
   if (long_tests) test_lfsr_full_period(&t);
+
+  test_ctr_rules(&t);
+  test_ctr_width1(&t);
+  test_ctr_width64(&t);
+  test_ctr_random(&t);
+  test_ctr_pure(&t);
+  test_ctr_bad_cfg(&t);
+  test_ctr_bug(&t);
 
   return unit_summary(&t);
 }

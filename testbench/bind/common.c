@@ -215,3 +215,37 @@ static void common_lfsr32_s44257_eval(void *m, const void *iv, void *ov) {
 }
 const cosim_target_t common_lfsr32_s44257_target = {&common_lfsr32_s44257_glue,
                                                     OPS(lfsr32, common_lfsr32_s44257)};
+
+/* --- event counter ---------------------------------------------------------- */
+MODEL_T(counter)
+static void counter_scramble(void *m, uint64_t seed) {
+  counter_model_t *x = m;
+  cosim_rng_t r;
+  cosim_rng_seed(&r, seed);
+  const uint64_t max = common_counter_max(x->cfg.width);
+  x->s.n = cosim_rng_u64(&r) & max;
+  if (x->s.n == 0) x->s.n = max; /* never the reset value 0; at Width = 1 the only other one */
+  x->nx.n = cosim_rng_u64(&r) & max;
+}
+#define COUNTER_TARGET(T, U)                                                                     \
+  static void *T##_create(unsigned bug) {                                                        \
+    common_counter_cfg_t cfg = {(unsigned)U##_PARAM_Width, (unsigned)U##_PARAM_IncW,             \
+                                (unsigned)U##_PARAM_Saturate, bug};                              \
+    return counter_create(&cfg);                                                                 \
+  }                                                                                              \
+  static void T##_eval(void *m, const void *iv, void *ov) {                                      \
+    counter_model_t *x = m;                                                                      \
+    const T##_in_t *in = iv;                                                                     \
+    T##_out_t *out = ov;                                                                         \
+    common_counter_in_t mi = {in->inc_i, in->clear_i};                                           \
+    common_counter_out_t mo;                                                                     \
+    common_counter_eval(&x->cfg, &x->s, &mi, &mo, &x->nx);                                       \
+    out->count_o = mo.count; /* the generated storage is the smallest type holding Width bits */ \
+    out->sat_o = mo.sat;                                                                         \
+  }                                                                                              \
+  const cosim_target_t T##_target = {&T##_glue, OPS(counter, T)};
+
+COUNTER_TARGET(common_counter_w32_i4, COMMON_COUNTER_W32_I4)
+COUNTER_TARGET(common_counter_w8_i3_sat, COMMON_COUNTER_W8_I3_SAT)
+COUNTER_TARGET(common_counter_w1_i1_sat, COMMON_COUNTER_W1_I1_SAT)
+COUNTER_TARGET(common_counter_w4_i4, COMMON_COUNTER_W4_I4)

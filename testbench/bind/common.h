@@ -3,6 +3,7 @@
 #define NETCOSIM_BIND_COMMON_H
 
 #include "cosim.h"
+#include "common/common_counter.h"
 #include "common/common_crc32.h"
 #include "common/common_credit_counter.h"
 #include "common/common_fifo.h"
@@ -10,6 +11,10 @@
 #include "common/common_rr_arbiter.h"
 #include "common_arb_n4_ports.h"
 #include "common_arb_n5_ports.h"
+#include "common_counter_w1_i1_sat_ports.h"
+#include "common_counter_w32_i4_ports.h"
+#include "common_counter_w4_i4_ports.h"
+#include "common_counter_w8_i3_sat_ports.h"
 #include "common_crc32_b4_ports.h"
 #include "common_credit_v1_c1_ports.h"
 #include "common_credit_v3_c5_ports.h"
@@ -27,5 +32,9 @@ extern const cosim_target_t common_arb_n5_target;
 extern const cosim_target_t common_arb_n4_target;
 extern const cosim_target_t common_crc32_b4_target;
 extern const cosim_target_t common_lfsr32_s44257_target;
+extern const cosim_target_t common_counter_w32_i4_target;
+extern const cosim_target_t common_counter_w8_i3_sat_target;
+extern const cosim_target_t common_counter_w1_i1_sat_target;
+extern const cosim_target_t common_counter_w4_i4_target;
 
 #endif

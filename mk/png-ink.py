@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Print how much of a PNG is not background: '<ink %> <colours>'.
+"""Print how much of a GTKWave grab shows waveforms: '<trace %> <colours>'.
 
-Ink = pixels whose colour differs from the most common one, in percent.
+Trace = pixels in GTKWave's waveform green (G > 150, R and B < 120), in
+percent of the picture: an empty view (window chrome, grid, no signals)
+has ~0 %, a view with a few traced ports has 1 % or more.
 Reads 8-bit RGB/RGBA/grey non-interlaced PNGs (what GTKWave's grab writes)
 with the standard library only. Usage: png-ink.py FILE.png
 """
@@ -47,6 +49,5 @@ def pixels(path):
 
 
 px = pixels(sys.argv[1])
-counts = Counter(px)
-background = counts.most_common(1)[0][1]
-print(f"{100.0 * (len(px) - background) / len(px):.2f} {len(counts)}")
+trace = sum(1 for c in px if c[1] > 150 and c[0] < 120 and c[2] < 120)
+print(f"{100.0 * trace / len(px):.2f} {len(Counter(px))}")

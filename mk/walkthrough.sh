@@ -25,7 +25,9 @@ run fail sim $T BUG=fifo_full_early
 rerun=$(grep '^rerun: ' "$log/fail.log" | sed 's/^rerun: //')
 [[ $rerun == "make sim T=common_fifo_directed SEED=1 BUG=fifo_full_early WAVES=1" ]] || bad "step 0: rerun line '$rerun'"
 view=build/sim/common_fifo_directed.1/view.gtkw
-grep -q '^\*-6.000000 10625 ' "$view" 2>/dev/null || bad "step 0: view has no marker on cycle 4"
+# the marker of cycle 4: 4 cycles of the nominal clock (testbench/clock.h) plus a quarter cycle
+cyc_ps=$(awk '$2 == "NETCOSIM_CYCLE_PS" { sub(/ULL$/, "", $3); print $3 }' testbench/clock.h)
+grep -q "^\*-6.000000 $((4 * cyc_ps + cyc_ps / 4)) " "$view" 2>/dev/null || bad "step 0: view has no marker on cycle 4"
 grep -q '^-divergence$' "$view" 2>/dev/null || bad "step 0: view has no divergence group"
 grep -q 'model.full_o' "$view" 2>/dev/null || bad "step 0: view does not show the model's full_o"
 

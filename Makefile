@@ -272,6 +272,8 @@ test: deps
 	@$(MAKE) regress R=smoke BIN_DIR=$(BUILD)/asan/bin
 	@./regress/selftest/run.sh $(BUILD)/asan/bin
 	@./mk/walkthrough.sh
+	@# the closing line CI reads: the smoke regression's count (the steps above stop on any failure)
+	@sed -n 's/.*"passed": \([0-9]*\), "failed": \([0-9]*\).*/\1 passed, \2 failed/p' $(BUILD)/regress/summary.json | head -1
 
 lint: deps
 	@./mk/lint.sh

@@ -538,6 +538,12 @@ static void emit_shim(const char *dir, const char *t, const char *flavour, const
 int main(int argc, char **argv) {
   const char *xml = NULL, *cosim = NULL, *target = NULL, *out = NULL;
   for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      printf("usage: gluegen --xml F --cosim F --target T --out DIR\n"
+             "  F (xml): verilator --xml-only of the target; F (cosim): rtl/<block>/<block>.cosim;\n"
+             "  writes DIR/T_ports.h, T_glue.c, T_rtl.cpp, T_netlist.cpp (docs/cosim.md)\n");
+      return 0;
+    }
     if (!strcmp(argv[i], "--xml") && i + 1 < argc)
       xml = argv[++i];
     else if (!strcmp(argv[i], "--cosim") && i + 1 < argc)

@@ -101,21 +101,10 @@ static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, voi
 static bool check(void *ctx, uint64_t c, const void *in, const void *out, cosim_msg_t *msg) {
   (void)in;
   e4d_t *t = ctx;
-  e4h_link_t l[E4H_MAXP];
-  bool err[E4H_MAXP];
-  unsigned code[E4H_MAXP];
-  t->h.now = c;
-  e4h_from_out(&t->h, out, l, err, code);
-  e4h_observe(&t->h, l, err, code);
   uint64_t n_before = t->h.lat_n;
-  e4h_note_head(&t->h, l, t->head_seen);
-  e4h_progress(&t->h);
+  bool ok = e4h_check_cycle(&t->h, c, out, t->head_seen, msg);
   if (n_before == 0 && t->h.lat_n >= 1) t->first_lat = t->h.lat_min; /* the first HEADs out */
-  if (t->h.fail[0]) {
-    cosim_fail(msg, t->h.fail_id, "%s", t->h.fail);
-    return false;
-  }
-  return true;
+  return ok;
 }
 
 static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {

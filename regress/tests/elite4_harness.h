@@ -583,4 +583,23 @@ static inline void e4h_from_out(const e4h_t *h, const void *o, e4h_link_t *l, bo
   }
 }
 
+/* One cycle of a test's scoreboard: read the switch's outputs, judge them,
+ * note HEAD latencies and progress; false (msg filled) on the first failure. */
+static inline bool e4h_check_cycle(e4h_t *h, uint64_t c, const void *out, uint64_t *head_seen,
+                                   cosim_msg_t *msg) {
+  e4h_link_t l[E4H_MAXP];
+  bool err[E4H_MAXP];
+  unsigned code[E4H_MAXP];
+  h->now = c;
+  e4h_from_out(h, out, l, err, code);
+  e4h_observe(h, l, err, code);
+  e4h_note_head(h, l, head_seen);
+  e4h_progress(h);
+  if (h->fail[0]) {
+    cosim_fail(msg, h->fail_id, "%s", h->fail);
+    return false;
+  }
+  return true;
+}
+
 #endif

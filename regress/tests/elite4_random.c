@@ -68,19 +68,7 @@ static bool e4r_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev,
 static bool e4r_check(void *ctx, uint64_t c, const void *in, const void *out, cosim_msg_t *msg) {
   (void)in;
   e4r_t *t = ctx;
-  e4h_link_t l[E4H_MAXP];
-  bool err[E4H_MAXP];
-  unsigned code[E4H_MAXP];
-  t->h.now = c;
-  e4h_from_out(&t->h, out, l, err, code);
-  e4h_observe(&t->h, l, err, code);
-  e4h_note_head(&t->h, l, t->head_seen);
-  e4h_progress(&t->h);
-  if (t->h.fail[0]) {
-    cosim_fail(msg, t->h.fail_id, "%s", t->h.fail);
-    return false;
-  }
-  return true;
+  return e4h_check_cycle(&t->h, c, out, t->head_seen, msg);
 }
 
 static bool e4r_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {

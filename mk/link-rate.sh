@@ -86,7 +86,7 @@ if [[ $mode == check ]]; then
     echo "rerun: mk/link-rate.sh --check${bug:+ --bug=$bug}"
     echo "TEST FAILED: check link.rate_helper"; exit 1
   fi
-  echo "$n targets carry the helper's RateNum/RateDen/WireCycles"
+  echo "$n targets carry the helper's RateNum, RateDen, CorePs and CableM"
   if [[ -n $expect ]]; then echo "TEST FAILED: expected check:link.rate_helper, the check passed"; exit 1; fi
   echo "TEST PASSED"; exit 0
 fi

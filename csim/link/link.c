@@ -104,7 +104,8 @@ void link_eval(const link_cfg_t *cfg, const link_state_t *s, const link_in_t *in
   out->cnt_tx_err = s->cnt_tx_err;
   out->cnt_rx_flits = s->cnt_rx_flits;
   out->cnt_crc_err = s->cnt_crc_err;
-  nx->cnt_tx_flits = s->cnt_tx_flits + (accept ? 1u : 0u);
+  nx->cnt_tx_flits =
+      s->cnt_tx_flits + (accept && !offslot ? 1u : 0u); /* link_err_forwards leaks, uncounted */
   nx->cnt_tx_err = s->cnt_tx_err + (nx->tx.err ? 1u : 0u);
   nx->cnt_rx_flits = s->cnt_rx_flits + (link_flit_unpack(f).valid ? 1u : 0u);
   nx->cnt_crc_err = s->cnt_crc_err + (nx->rx.crcerr ? 1u : 0u);

@@ -82,7 +82,7 @@ if [[ $mode == check ]]; then
   ((n > 0)) || { echo "link-rate: $cosim has no target" >&2; exit 2; }
   if [[ -n $fail ]]; then
     echo "CHECK FAILED [link.rate_helper]: $fail"
-    if [[ $expect == link.rate_helper ]]; then echo "TEST PASSED (expected failure check:link.rate_helper)"; exit 0; fi
+    if [[ $expect == link.rate_helper ]]; then echo "expected failure: check link.rate_helper fired"; echo "TEST PASSED"; exit 0; fi
     echo "rerun: mk/link-rate.sh --check${bug:+ --bug=$bug}"
     echo "TEST FAILED: check link.rate_helper"; exit 1
   fi

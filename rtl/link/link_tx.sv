@@ -83,8 +83,8 @@ module link_tx #(
   always_ff @(posedge clk_i) begin
     // a flit reaches the tx register only in a slot
     ltx_accept_in_slot: assert (!txq_d[FlitW-1] || slot);
-    // the accumulator stays below RateDen
-    ltx_acc_in_range: assert (acc_q < Den);
+    // the accumulator stays below RateDen (checked on its next value: the edge that would break it)
+    ltx_acc_in_range: assert (acc_d < Den);
   end
 `endif
 

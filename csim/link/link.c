@@ -54,7 +54,7 @@ int link_init(link_state_t *s, const link_cfg_t *cfg) {
   if (cfg->bug >= LINK_BUG_COUNT) return bad("bug", cfg->bug, "0..7");
   if (link_wire_init(&s->fwd, fwd_stages(cfg)) || link_wire_init(&s->align, cfg->align_cycles - 1) ||
       link_wire_init(&s->rev, link_wire_cycles(cfg->core_ps, cfg->cable_m)) ||
-      link_wire_init(&s->ralign, ralign_stages(cfg))) {
+      link_wire_init(&s->ralign, ralign_stages(cfg)) || link_wire_init(&s->errline, LINK_CRC_LAG)) {
     link_free(s);
     fprintf(stderr, "link: out of memory\n");
     return -ENOMEM;
@@ -69,6 +69,7 @@ void link_reset(link_state_t *s, const link_cfg_t *cfg) {
   link_wire_reset(&s->align);
   link_wire_reset(&s->rev);
   link_wire_reset(&s->ralign);
+  link_wire_reset(&s->errline);
   s->rx.rxq = 0;
   s->rx.crcerr = false;
   const common_crc32_cfg_t ccfg = {0};
@@ -90,7 +91,8 @@ void link_eval(const link_cfg_t *cfg, const link_state_t *s, const link_in_t *in
   const uint64_t f = link_wire_out(&s->align, nx->align_in);
   link_rx_eval(cfg, &s->rx, f, &nx->rx);
   out->rx = link_flit_unpack(s->rx.rxq);
-  out->crc_err = s->rx.crcerr;
+  nx->err_in = s->rx.crcerr; /* the flag lags its TAIL by LINK_CRC_LAG cycles (docs/link.md §6.1) */
+  out->crc_err = link_wire_out(&s->errline, nx->err_in);
 
   /* reverse sideband: credit register -> cable -> alignment (its last stage is the output) */
   const unsigned vmask = (1u << cfg->num_vcs) - 1u;
@@ -108,7 +110,7 @@ void link_eval(const link_cfg_t *cfg, const link_state_t *s, const link_in_t *in
       s->cnt_tx_flits + (accept && !offslot ? 1u : 0u); /* link_err_forwards leaks, uncounted */
   nx->cnt_tx_err = s->cnt_tx_err + (nx->tx.err ? 1u : 0u);
   nx->cnt_rx_flits = s->cnt_rx_flits + (link_flit_unpack(f).valid ? 1u : 0u);
-  nx->cnt_crc_err = s->cnt_crc_err + (nx->rx.crcerr ? 1u : 0u);
+  nx->cnt_crc_err = s->cnt_crc_err + (link_wire_next(&s->errline, nx->err_in) ? 1u : 0u); /* with the pulse */
 }
 
 void link_commit(const link_cfg_t *cfg, link_state_t *s, const link_next_t *nx) {
@@ -120,6 +122,7 @@ void link_commit(const link_cfg_t *cfg, link_state_t *s, const link_next_t *nx) 
   s->crq = nx->crq;
   link_wire_commit(&s->rev, nx->rev_in);
   link_wire_commit(&s->ralign, nx->ralign_in);
+  link_wire_commit(&s->errline, nx->err_in);
   s->cnt_tx_flits = nx->cnt_tx_flits;
   s->cnt_tx_err = nx->cnt_tx_err;
   s->cnt_rx_flits = nx->cnt_rx_flits;
@@ -131,4 +134,5 @@ void link_free(link_state_t *s) {
   link_wire_free(&s->align);
   link_wire_free(&s->rev);
   link_wire_free(&s->ralign);
+  link_wire_free(&s->errline);
 }

@@ -31,6 +31,7 @@ extern "C" {
 #define LINK_MAX_TRAIN_CYCLES 4095
 #define LINK_PS_PER_M         4000u /* Table 3: 4 ns per metre */
 #define LINK_BIT_PS           750u  /* 1,333.3 Mbit/s per wire */
+#define LINK_CRC_LAG          4     /* crc_err_o: cycles after its TAIL on rx_*_o */
 
 /* Flit kinds: elite4's (docs/elite4.md §3). */
 enum { LINK_HEAD = 0, LINK_BODY = 1, LINK_TAIL = 2, LINK_TOKEN = 3 };
@@ -83,7 +84,7 @@ typedef struct {
 
 typedef struct {
   uint64_t rxq; /* output register (packed flit) */
-  bool crcerr;  /* crc_err_o */
+  bool crcerr;  /* raw mismatch of the TAIL in rxq (crc_err_o 4 cycles later) */
   common_crc32_state_t crc[LINK_MAX_VCS];
 } link_rx_state_t;
 
@@ -92,9 +93,10 @@ typedef struct {
   link_wire_t fwd;   /* cable, forward: WireCycles stages */
   link_wire_t align; /* alignment line: AlignCycles - 1 stages */
   link_rx_state_t rx;
-  uint64_t crq;       /* credit register at the rx end */
-  link_wire_t rev;    /* cable, reverse: WireCycles stages */
-  link_wire_t ralign; /* reverse alignment: AlignCycles stages (its last is tx_credit_o) */
+  uint64_t crq;        /* credit register at the rx end */
+  link_wire_t rev;     /* cable, reverse: WireCycles stages */
+  link_wire_t ralign;  /* reverse alignment: AlignCycles stages (its last is tx_credit_o) */
+  link_wire_t errline; /* the CRC flag's lag: 4 stages after rx.crcerr (docs/link.md §6.1) */
   uint32_t cnt_tx_flits, cnt_tx_err, cnt_rx_flits, cnt_crc_err;
 } link_state_t;
 
@@ -115,7 +117,7 @@ typedef struct {
 
 typedef struct {
   link_tx_state_t tx;
-  uint64_t fwd_in, align_in, rev_in, ralign_in; /* the word each line takes at the edge */
+  uint64_t fwd_in, align_in, rev_in, ralign_in, err_in; /* the word each line takes at the edge */
   link_rx_state_t rx;
   uint64_t crq;
   uint32_t cnt_tx_flits, cnt_tx_err, cnt_rx_flits, cnt_crc_err;
@@ -141,8 +143,9 @@ uint64_t link_flit_pack(const link_flit_t *f);
 link_flit_t link_flit_unpack(uint64_t w);
 int link_wire_init(link_wire_t *w, unsigned n);
 void link_wire_reset(link_wire_t *w);
-uint64_t link_wire_out(const link_wire_t *w, uint64_t in); /* this cycle's output */
-void link_wire_commit(link_wire_t *w, uint64_t in);        /* the edge: in enters */
+uint64_t link_wire_out(const link_wire_t *w, uint64_t in);  /* this cycle's output */
+uint64_t link_wire_next(const link_wire_t *w, uint64_t in); /* next cycle's output (n >= 1) */
+void link_wire_commit(link_wire_t *w, uint64_t in);         /* the edge: in enters */
 void link_wire_free(link_wire_t *w);
 /* tx: outputs slot_o, up_o, tx_err_o and the tx register; next state; the accepted flag */
 void link_tx_eval(const link_cfg_t *cfg, const link_tx_state_t *s, const link_in_t *in, bool *slot_o,

@@ -2,6 +2,7 @@
  * link_rx -- the receiver's output register and per-VC CRC-32 check of each
  * TAIL against the BODY words of its packet (docs/link.md §6). The CRC
  * register is common_crc32's (csim/common/common_crc32.c), fed 4 bytes a word.
+ * crcerr is the raw mismatch; link.c delays it to crc_err_o (docs/link.md §6.1).
  */
 #include "link.h"
 

@@ -38,6 +38,10 @@ void link_wire_reset(link_wire_t *w) {
 
 uint64_t link_wire_out(const link_wire_t *w, uint64_t in) { return w->n ? w->w[w->head] : in; }
 
+uint64_t link_wire_next(const link_wire_t *w, uint64_t in) {
+  return w->n > 1 ? w->w[w->head + 1 == w->n ? 0 : w->head + 1] : in;
+}
+
 void link_wire_commit(link_wire_t *w, uint64_t in) {
   if (!w->n) return;
   w->w[w->head] = in;

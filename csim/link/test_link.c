@@ -84,18 +84,20 @@ static void test_crc_and_errors(tctx_t *t) {
   link_in_t seq[] = {{true, LINK_HEAD, 3, 0x5, 0},  {true, LINK_BODY, 3, body, 0},
                      {true, LINK_TAIL, 3, good, 0}, {true, LINK_HEAD, 3, 0x5, 0},
                      {true, LINK_TAIL, 3, 1, 0},    {true, LINK_TOKEN, 3, 1, 0}};
-  unsigned crc_errs = 0, got = 0;
-  bool errs[6] = {0};
+  unsigned crc_errs = 0, got = 0, at[6] = {0}, err_at = 0;
   for (unsigned cyc = 0; cyc < 20; cyc++) {
     link_in_t in = {0};
     if (cyc < 6) in = seq[cyc];
     link_out_t o;
     link_model_step(&m, &in, &o);
-    if (o.rx.valid && got < 6) errs[got++] = o.crc_err;
+    if (o.rx.valid && got < 6) at[got++] = cyc;
+    if (o.crc_err) err_at = cyc;
     crc_errs += o.crc_err;
     CHECK(t, !o.tx_err, "rate 1, train 0: every cycle is a slot (cycle %u)", cyc);
   }
-  CHECK(t, got == 6 && !errs[2] && errs[4] && crc_errs == 1, "good TAIL passes, empty-body TAIL 1 fails");
+  CHECK(t, got == 6 && crc_errs == 1 && err_at == at[4] + LINK_CRC_LAG,
+        "good TAIL passes, empty-body TAIL 1 fails: one flag, %u cycles after it (flag at %u, TAIL at %u)",
+        LINK_CRC_LAG, err_at, at[4]);
   link_model_free(&m);
 }
 

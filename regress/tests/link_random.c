@@ -4,7 +4,8 @@
  * Stimulus: per VC random packets (HEAD, 0-12 BODY, TAIL with the body's
  * CRC-32, 10 % of TAILs wrong), TOKENs, offers only where the previous
  * cycle's slot_o announced a slot (90 % of them in *_random, all of them in
- * *_rate), 2 % offers outside a slot (must be dropped and flagged), random
+ * *_rate), 2 % offers outside a slot (must be dropped and flagged), 3 % stray
+ * HEAD/BODY/TAIL flits that break the packet structure (*_random), random
  * credit bits on the reverse sideband.
  *
  * Scoreboard, with its own arithmetic and its own CRC (testbench/ref/crc32_ref.h),
@@ -39,7 +40,8 @@ typedef struct {
   uint64_t qf[LQ]; /* accept cycle, packed {valid,kind,vc,data} */
   unsigned qh, qn;
   uint8_t credit_hist[LQ];
-  uint32_t rcrc[4]; /* the receiver side's CRC of the body so far, per VC */
+  uint32_t rcrc[4];    /* the receiver side's CRC of the body so far, per VC */
+  uint8_t want_err[8]; /* mismatch of the TAIL on rx_*_o in cycle c, at [c % 8]: flagged 4 cycles later */
   uint64_t n_acc, n_off, n_rx, n_crc;
   uint64_t min_lat, delivered, first_acc, last_acc;
 } lk_t;
@@ -93,6 +95,11 @@ static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, voi
   if (cosim_rng_chance(rng, 0.05)) { /* a token: no packet state */
     kind = 3;
     data = cosim_rng_below(rng, 2);
+  } else if (!t->rate_mode && cosim_rng_chance(rng, 0.03)) {
+    /* a stray flit of any kind: a HEAD inside a packet (truncation), a BODY or
+       TAIL outside one; the receiver's CRC must follow the stream as it comes */
+    kind = cosim_rng_below(rng, 3);
+    data = (uint32_t)cosim_rng_u64(rng);
   } else if (!t->in_pkt[v]) {
     kind = 0;
     data = (uint32_t)cosim_rng_u64(rng);
@@ -179,9 +186,11 @@ static bool check(void *ctx, uint64_t c, const void *in, const void *out, cosim_
     if (k == 1) t->rcrc[v] = feed(t->rcrc[v], d);
     if (k == 2) want_err = d != ~t->rcrc[v];
   }
-  if (G(crc_err_o) != want_err) {
-    cosim_fail(msg, "link.crc_err", "crc_err_o = %u, want %u (vc %u)", (unsigned)G(crc_err_o),
-               (unsigned)want_err, (unsigned)G(rx_vc_o));
+  t->want_err[c % 8] = want_err;
+  const bool flag = c >= 4 && t->want_err[(c - 4) % 8]; /* docs/link.md §7: 4 cycles after the TAIL */
+  if (G(crc_err_o) != flag) {
+    cosim_fail(msg, "link.crc_err", "crc_err_o = %u, want %u (for the flit on rx_*_o in cycle %lld)",
+               (unsigned)G(crc_err_o), (unsigned)flag, (long long)c - 4);
     return false;
   }
   /* the reverse sideband: what entered L cycles ago */

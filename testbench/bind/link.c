@@ -101,6 +101,9 @@ static void lk_scramble(void *p, uint64_t seed) {
   scr_wire(&r, &s->align, true, V);
   scr_wire(&r, &s->rev, false, V);
   scr_wire(&r, &s->ralign, false, V);
+  for (unsigned k = 0; k < s->errline.n; k++) s->errline.w[k] = 1;
+  s->errline.head = 1;
+  nx->err_in = 1;
   scr_rx(&r, &s->rx, V);
   scr_rx(&r, &nx->rx, V);
   s->crq = nx->crq = 1u + cosim_rng_below(&r, (1u << V) - 1u);

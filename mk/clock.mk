@@ -14,10 +14,7 @@ TIMING_MARGIN_PCT ?= 10
 #   cp_*:     the quantiser's division and the feedback path (issue 9 item 6).
 #   common_crc32_b4: four byte updates chained through the keep_i muxes
 #             (docs/timing.md); no issue item yet.
-#   link_*:   the receiver's per-VC CRC-32 recursion (common_crc32, one word per
-#             cycle: 5 XOR levels for its 17-term rows, 4.1 ns alone in this flow);
-#             the fix is a lookahead (M^2) CRC (docs/link.md section 10).
-TIMING_KNOWN_FAIL := elite4_p8 elite4_p4 cp_q20_f8 cp_exp common_crc32_b4 link_250 link_4b5b_333 link_400 link_400_4b5b_w0
+TIMING_KNOWN_FAIL := elite4_p8 elite4_p4 cp_q20_f8 cp_exp common_crc32_b4
 
 # The targets `make test` checks (they synthesise in seconds); `make regress
 # R=nightly` checks every target (regress/testlist, timing_nominal_clock).

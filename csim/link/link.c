@@ -81,7 +81,7 @@ void link_reset(link_state_t *s, const link_cfg_t *cfg) {
 
 void link_eval(const link_cfg_t *cfg, const link_state_t *s, const link_in_t *in, link_out_t *out,
                link_next_t *nx) {
-  bool accept, offslot;
+  bool accept, offslot; /* this cycle's offer; the counters use the registered ones */
   link_tx_eval(cfg, &s->tx, in, &out->slot, &out->up, &nx->tx, &accept, &offslot);
   out->tx_err = s->tx.err;
 
@@ -106,11 +106,11 @@ void link_eval(const link_cfg_t *cfg, const link_state_t *s, const link_in_t *in
   out->cnt_tx_err = s->cnt_tx_err;
   out->cnt_rx_flits = s->cnt_rx_flits;
   out->cnt_crc_err = s->cnt_crc_err;
-  nx->cnt_tx_flits =
-      s->cnt_tx_flits + (accept && !offslot ? 1u : 0u); /* link_err_forwards leaks, uncounted */
-  nx->cnt_tx_err = s->cnt_tx_err + (nx->tx.err ? 1u : 0u);
+  /* each counter increments from a register (docs/link.md §3) */
+  nx->cnt_tx_flits = s->cnt_tx_flits + (s->tx.accepted ? 1u : 0u);
+  nx->cnt_tx_err = s->cnt_tx_err + (s->tx.err ? 1u : 0u);
   nx->cnt_rx_flits = s->cnt_rx_flits + (link_flit_unpack(f).valid ? 1u : 0u);
-  nx->cnt_crc_err = s->cnt_crc_err + (link_wire_next(&s->errline, nx->err_in) ? 1u : 0u); /* with the pulse */
+  nx->cnt_crc_err = s->cnt_crc_err + (out->crc_err ? 1u : 0u);
 }
 
 void link_commit(const link_cfg_t *cfg, link_state_t *s, const link_next_t *nx) {

@@ -80,6 +80,7 @@ typedef struct {
   unsigned acc;  /* pacing accumulator, 0..RateDen-1 */
   uint64_t txq;  /* tx register (packed flit) */
   bool err;      /* tx_err_o */
+  bool accepted; /* a flit was accepted last cycle (cnt_tx_flits' increment) */
 } link_tx_state_t;
 
 typedef struct {

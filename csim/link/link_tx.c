@@ -27,6 +27,7 @@ void link_tx_eval(const link_cfg_t *cfg, const link_tx_state_t *s, const link_in
   link_flit_t f = {true, in->tx_kind & 3u, in->tx_vc & (cfg->num_vcs - 1u), in->tx_data};
   nx->txq = *accept ? link_flit_pack(&f) : 0;
   nx->err = *offslot && cfg->bug != LINK_BUG_ERR_SILENT;
+  nx->accepted = in->tx_valid && slot; /* link_err_forwards leaks a flit, uncounted */
 
   *up_o = up;
   /* slot_o announces the next cycle's slot: from the next state only */

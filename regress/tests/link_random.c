@@ -42,7 +42,8 @@ typedef struct {
   uint8_t credit_hist[LQ];
   uint32_t rcrc[4];    /* the receiver side's CRC of the body so far, per VC */
   uint8_t want_err[8]; /* mismatch of the TAIL on rx_*_o in cycle c, at [c % 8]: flagged 4 cycles later */
-  uint64_t n_acc, n_off, n_rx, n_crc;
+  uint64_t n_acc, n_off, n_rx, n_crc; /* events so far */
+  uint64_t w_acc, w_off, w_crc;       /* what the counters show now (docs/link.md §3: lagged) */
   uint64_t min_lat, delivered, first_acc, last_acc;
 } lk_t;
 
@@ -200,17 +201,21 @@ static bool check(void *ctx, uint64_t c, const void *in, const void *out, cosim_
                (unsigned)G(tx_credit_o), want_cr, (long long)c - (long long)t->L);
     return false;
   }
-  t->n_rx += G(rx_valid_o);
-  t->n_crc += G(crc_err_o);
-  if (G(cnt_tx_flits_o) != (uint32_t)t->n_acc || G(cnt_tx_err_o) != (uint32_t)t->n_off ||
-      G(cnt_rx_flits_o) != (uint32_t)t->n_rx || G(cnt_crc_err_o) != (uint32_t)t->n_crc) {
+  t->n_rx += G(rx_valid_o); /* shown with the flit */
+  if (G(cnt_tx_flits_o) != (uint32_t)t->w_acc || G(cnt_tx_err_o) != (uint32_t)t->w_off ||
+      G(cnt_rx_flits_o) != (uint32_t)t->n_rx || G(cnt_crc_err_o) != (uint32_t)t->w_crc) {
     cosim_fail(msg, "link.counters", "counters tx %u/%llu err %u/%llu rx %u/%llu crc %u/%llu (got/want)",
-               (unsigned)G(cnt_tx_flits_o), (unsigned long long)t->n_acc, (unsigned)G(cnt_tx_err_o),
-               (unsigned long long)t->n_off, (unsigned)G(cnt_rx_flits_o), (unsigned long long)t->n_rx,
-               (unsigned)G(cnt_crc_err_o), (unsigned long long)t->n_crc);
+               (unsigned)G(cnt_tx_flits_o), (unsigned long long)t->w_acc, (unsigned)G(cnt_tx_err_o),
+               (unsigned long long)t->w_off, (unsigned)G(cnt_rx_flits_o), (unsigned long long)t->n_rx,
+               (unsigned)G(cnt_crc_err_o), (unsigned long long)t->w_crc);
     return false;
   }
 
+  /* next cycle's counters: accepts and off-slot offers up to the previous cycle, pulses up to this one */
+  t->w_acc = t->n_acc;
+  t->w_off = t->n_off;
+  t->n_crc += G(crc_err_o);
+  t->w_crc = t->n_crc;
   /* this cycle's offer */
   t->credit_hist[c % LQ] = (uint8_t)GI(rx_credit_i);
   t->err_due = false;

@@ -54,20 +54,20 @@ module link #(
   end
 
   logic [FlitW-1:0]  txq, fw, rxq;
-  logic              accept, offslot, rx_inc, err_inc;
+  logic              rx_inc, unused_accept, unused_offslot, unused_err_inc;
   logic [NumVcs-1:0] crq_q, rev;
   logic [3:0]        unused_sat;   // wrapping counters: all ones is just a value
 
   link_tx #(.NumVcs(NumVcs), .RateNum(RateNum), .RateDen(RateDen), .TrainCycles(TrainCycles)) u_tx (
     .clk_i, .rst_ni,
     .valid_i(tx_valid_i), .kind_i(tx_kind_i), .vc_i(tx_vc_i), .data_i(tx_data_i),
-    .slot_o, .up_o, .err_o(tx_err_o), .accept_o(accept), .offslot_o(offslot), .flit_o(txq)
+    .slot_o, .up_o, .err_o(tx_err_o), .accept_o(unused_accept), .offslot_o(unused_offslot), .flit_o(txq)
   );
 
   link_wire #(.Width(FlitW), .Cycles(WireCycles)) u_fwd (.clk_i, .rst_ni, .in_i(txq), .out_o(fw));
 
   link_rx #(.NumVcs(NumVcs), .AlignCycles(AlignCycles)) u_rx (
-    .clk_i, .rst_ni, .flit_i(fw), .flit_o(rxq), .crc_err_o, .rx_inc_o(rx_inc), .err_inc_o(err_inc)
+    .clk_i, .rst_ni, .flit_i(fw), .flit_o(rxq), .crc_err_o, .rx_inc_o(rx_inc), .err_inc_o(unused_err_inc)
   );
 
   assign {rx_valid_o, rx_kind_o, rx_vc_o, rx_data_o} = rxq;
@@ -80,17 +80,18 @@ module link #(
   link_wire #(.Width(NumVcs), .Cycles(WireCycles)) u_rev (.clk_i, .rst_ni, .in_i(crq_q), .out_o(rev));
   link_wire #(.Width(NumVcs), .Cycles(AlignCycles)) u_ralign (.clk_i, .rst_ni, .in_i(rev), .out_o(tx_credit_o));
 
+  // each counter increments from a register: no input or long path feeds a 32-bit increment
   common_counter #(.Width(32), .IncW(1), .Saturate(0)) u_cnt_tx_flits (
-    .clk_i, .rst_ni, .inc_i(accept), .clear_i(1'b0), .count_o(cnt_tx_flits_o), .sat_o(unused_sat[0])
+    .clk_i, .rst_ni, .inc_i(txq[FlitW-1]), .clear_i(1'b0), .count_o(cnt_tx_flits_o), .sat_o(unused_sat[0])
   );
   common_counter #(.Width(32), .IncW(1), .Saturate(0)) u_cnt_tx_err (
-    .clk_i, .rst_ni, .inc_i(offslot), .clear_i(1'b0), .count_o(cnt_tx_err_o), .sat_o(unused_sat[1])
+    .clk_i, .rst_ni, .inc_i(tx_err_o), .clear_i(1'b0), .count_o(cnt_tx_err_o), .sat_o(unused_sat[1])
   );
   common_counter #(.Width(32), .IncW(1), .Saturate(0)) u_cnt_rx_flits (
     .clk_i, .rst_ni, .inc_i(rx_inc), .clear_i(1'b0), .count_o(cnt_rx_flits_o), .sat_o(unused_sat[2])
   );
   common_counter #(.Width(32), .IncW(1), .Saturate(0)) u_cnt_crc_err (
-    .clk_i, .rst_ni, .inc_i(err_inc), .clear_i(1'b0), .count_o(cnt_crc_err_o), .sat_o(unused_sat[3])
+    .clk_i, .rst_ni, .inc_i(crc_err_o), .clear_i(1'b0), .count_o(cnt_crc_err_o), .sat_o(unused_sat[3])
   );
 
 endmodule

@@ -96,7 +96,7 @@ static void lk_scramble(void *p, uint64_t seed) {
   s->tx.tcnt = nx->tx.tcnt = m->cfg.train_cycles ? 1 + cosim_rng_below(&r, m->cfg.train_cycles) : 0;
   s->tx.acc = nx->tx.acc = m->cfg.rate_den > 1 ? 1 + cosim_rng_below(&r, m->cfg.rate_den - 1) : 0;
   s->tx.txq = nx->tx.txq = scr_flit(&r, V);
-  s->tx.err = nx->tx.err = true;
+  s->tx.err = nx->tx.err = s->tx.accepted = nx->tx.accepted = true;
   scr_wire(&r, &s->fwd, true, V);
   scr_wire(&r, &s->align, true, V);
   scr_wire(&r, &s->rev, false, V);

@@ -16,4 +16,4 @@ TIMING_KNOWN_FAIL := elite4_p8 elite4_p4 cp_q20_f8 cp_exp
 
 # The targets `make test` checks (they synthesise in seconds); `make regress
 # R=nightly` checks every target (regress/testlist, timing_nominal_clock).
-TIMING_TEST_TARGETS = $(TARGETS_common) cp_q20_f8
+TIMING_TEST_TARGETS = $(TARGETS_common) cp_q20_f8 link_250

@@ -7,8 +7,8 @@
 # constants from csim headers (flit kinds, tag values) are allowed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mapfile -t fns < <(grep -hoE '^[A-Za-z_0-9 ]*[ *]((common|elite4|cp)_[a-z0-9_]+)\(' csim/*/*.h |
-  grep -oE '(common|elite4|cp)_[a-z0-9_]+\($' | tr -d '(' | sort -u)
+mapfile -t fns < <(grep -hoE '^[A-Za-z_0-9 ]*[ *]((common|elite4|cp|link)_[a-z0-9_]+)\(' csim/*/*.h |
+  grep -oE '(common|elite4|cp|link)_[a-z0-9_]+\($' | tr -d '(' | sort -u)
 ((${#fns[@]} > 10)) || { echo "scoreboard lint: found only ${#fns[@]} model functions in csim/*/*.h"; exit 1; }
 pat="\\b($(IFS='|'; echo "${fns[*]}"))[[:space:]]*\\("
 files=(regress/tests/*.[ch] testbench/ref/*.h testbench/fabric/*.[ch])

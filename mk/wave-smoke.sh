@@ -23,7 +23,7 @@ mkdir -p "$out" build
 MIN_INK=0.3 MIN_COLOURS=4
 first=""
 # one lockstep test per block (the first target of each block that has a view)
-tests=(common_fifo_directed cp_fb_table elite4_directed)
+tests=(common_fifo_directed cp_fb_table elite4_directed link_250_random)
 [[ $bug == blank ]] && tests=(common_fifo_directed) # the planted blank view needs one render
 for t in "${tests[@]}"; do
   log=$out/$t.log

@@ -1,0 +1,6 @@
+rtl/common/common_counter.sv
+rtl/link/link_wire.sv
+rtl/link/link_tx.sv
+rtl/link/link_crc.sv
+rtl/link/link_rx.sv
+rtl/link/link.sv

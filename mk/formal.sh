@@ -17,7 +17,21 @@
 # Summary: build/formal/summary.txt. Exit 1 if any proof or negative fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-only=${1:-}
+# Also a testlist `script` line (regress/testlist, nightly): the runner's
+# --name= --seed= --out= are accepted and ignored, and the last line is a
+# verdict, TEST PASSED or TEST FAILED.
+only=""
+for a in "$@"; do
+  case $a in
+    --help|-h) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    --name=*|--seed=*|--out=*) ;;
+    -*) echo "formal: unknown option '$a' (usage: mk/formal.sh [PROOF])" >&2; exit 2 ;;
+    *) only=$a ;;
+  esac
+done
+if [[ -n $only ]] && ! awk -v p="$only" '$1 == p { f = 1 } END { exit !f }' formal/proofs; then
+  echo "formal: no proof '$only' in formal/proofs" >&2; exit 2
+fi
 SOLVER=${SOLVER:-z3}
 out=build/formal
 mkdir -p "$out"
@@ -48,11 +62,14 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN { print b - a }'; }
 # flip-flop whose enable starts at 0, so nothing is judged before the first
 # clock edge after reset. Afterwards every input is free (further resets too).
 aig_elaborate() {
-  local files chp="" rst="" keep=""
+  local files chp="" rst="" keep="" src
   files=$(tr '\n' ' ' < "$1/rtl/$2/$2.f")
+  # a proof environment formal/<top>.sv (assumptions about the inputs, around the module)
+  src=$1/rtl/$2/$3.sv
+  [[ -f formal/$3.sv ]] && { files+=" $PWD/formal/$3.sv"; src=formal/$3.sv; }
   for p in $4; do chp+=" -set ${p%%=*} ${p#*=}"; done
   # a module without rst_ni (combinational, e.g. cp_quantiser) has no reset to apply
-  grep -qw rst_ni "$1/rtl/$2/$3.sv" && rst="sim -clock clk_i -resetn rst_ni -rstlen 1 -n 1 -w;"
+  grep -qw rst_ni "$src" && rst="sim -clock clk_i -resetn rst_ni -rstlen 1 -n 1 -w;"
   [[ -n ${6:-} ]] && keep="delete t:\$assert n:$6 n:*.$6 %u %d;"
   (cd "$1" && yosys -q -l "$5.log" -p "read_verilog -sv -formal $files; ${chp:+chparam$chp $3;} \
      prep -top $3; flatten; async2sync; $rst setattr -set init 1'b0 w:*formal*_EN; \
@@ -156,5 +173,5 @@ while read -r name block top depth ind bugs params; do
   done
 done < formal/proofs
 mv "$summary.tmp" "$summary"
-[[ $fail == 0 ]] && echo "formal: all proofs passed, all negatives failed as planted" \
-  || { echo "formal: FAILED (see $out/<proof>/*.log)"; exit 1; }
+[[ $fail == 0 ]] && { echo "formal: all proofs passed, all negatives failed as planted"; echo "TEST PASSED"; } \
+  || { echo "rerun: make formal${only:+ P=$only}"; echo "TEST FAILED: formal: a proof or a negative failed (see $out/<proof>/*.log)"; exit 1; }

@@ -360,6 +360,7 @@ static int setup(sim_t *s) {
     port_t *pt = &s->port[i];
     pt->head = pt->tail = -1;
     if (p->cm != CPHS_CM_NONE && !(pt->cp = cphs_cp_create(p, i))) return -1;
+    if (pt->cp) check_assert(s, i, 0); /* fired while it was being configured, before time 0 ends */
     push(s, cphs_traffic_first(&s->tr, i), EV_GEN, (uint16_t)i, 0);
   }
   return 0;

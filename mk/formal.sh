@@ -93,9 +93,14 @@ aig_prove() {
 # $1 prefix $2 vcd: replays $1.aiw on $1.il with yosys' simulator (an
 # independent check that the trace is real) and prints the failed assertions.
 aig_replay() {
-  local clk=""
-  grep -q 'wire input [0-9]* \\clk_i$' "$1.il" && clk="-clock clk_i"
-  yosys -p "read_rtlil $1.il; sim $clk -r $1.aiw -map $1.aim -vcd $2" < /dev/null > "$1.replay.log" 2>&1 || true
+  local clk="-clock clk_i" add="" w=$1.aiw
+  if ! grep -q 'wire input [0-9]* \\clk_i$' "$1.il"; then
+    # combinational: sim needs a clock, and judges an assertion at a step, so a
+    # dummy clock and abc's one frame twice (its "# DONE" marker dropped)
+    clk="-clock formal_clk" add="add -input formal_clk 1;" w=$1.replay.aiw
+    { sed -n 1p "$1.aiw"; sed -n '2s/#.*//p' "$1.aiw"; sed -n '2s/#.*//p' "$1.aiw"; } > "$w"
+  fi
+  yosys -p "read_rtlil $1.il; $add sim $clk -r $w -map $1.aim -vcd $2" < /dev/null > "$1.replay.log" 2>&1 || true
   sed -n 's/.*Assert [^ ]*\.\([A-Za-z0-9_]*\) (.*failed.*/\1/p' "$1.replay.log" | sort -u | tr '\n' ' '
 }
 

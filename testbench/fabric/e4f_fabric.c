@@ -299,7 +299,8 @@ void e4f_fabric_step(e4f_fabric_t *f) {
       f->tgt->glue->rtl.step(f->inst[s], &f->in[s], &f->out[s]);
       /* an RTL assertion fails the run (check assert:<label>), before any
        * other failure seen in the same cycle: the first cause is the switch's */
-      const char *label = f->tgt->glue->rtl.assert_failed ? f->tgt->glue->rtl.assert_failed(f->inst[s]) : NULL;
+      const char *label =
+          f->tgt->glue->rtl.assert_failed ? f->tgt->glue->rtl.assert_failed(f->inst[s]) : NULL;
       if (label && (!f->sb.failed || (f->sb.fail_cycle == c && strncmp(f->sb.fail_id, "assert:", 7)))) {
         char id[sizeof f->sb.fail_id];
         snprintf(id, sizeof id, "assert:%s", label);

@@ -92,7 +92,8 @@ static bool parse_expect(const char *s, e4f_expect_t *e) {
   /* a check's id is kept without its "check:", an assertion's with "assert:" (as failures carry them) */
   const char *id = !strncmp(s, "check:", 6) ? s + 6 : !strncmp(s, "assert:", 7) ? s : NULL;
   const size_t skip = !strncmp(s, "assert:", 7) ? 7 : 0;
-  if (!id || !at || at - (id + skip) < 1 || (size_t)(at - id) >= sizeof e->id || !parse_u64(at + 1, &e->cycle))
+  if (!id || !at || at - (id + skip) < 1 || (size_t)(at - id) >= sizeof e->id ||
+      !parse_u64(at + 1, &e->cycle))
     return false;
   snprintf(e->id, sizeof e->id, "%.*s", (int)(at - id), id);
   return true;

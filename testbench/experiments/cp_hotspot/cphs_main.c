@@ -65,6 +65,11 @@ static int usage_error(const char *fmt, ...) {
   return 2;
 }
 
+/* An assertion's time as a negative names it: the simulated time rounded up
+ * to a whole ms (0 while the CPs are configured), as the regression's @ is an
+ * integer; its message gives the exact time. */
+static double assert_ms(uint64_t ps) { return (double)((ps + CPHS_PS_PER_MS - 1) / CPHS_PS_PER_MS); }
+
 /* A failure's name: check:<id>, or an RTL assertion's assert:<label> as it is. */
 static const char *kind(const char *id) { return strncmp(id, "assert:", 7) ? "check:" : ""; }
 
@@ -121,9 +126,9 @@ static void help(void) {
          "                         model_vs_rtl: " CPHS_ID_MODEL_VS_RTL "\n"
          "                         any:   " CPHS_ID_INVARIANT " (a broken invariant of the run)\n"
          "  --expect-fail=assert:LABEL@MS   negative test on a planted RTL bug (mode=rtl):\n"
-         "                       pass only if the RTL CPs' assertion LABEL fails first, in the\n"
-         "                       event at simulated time MS; a firing assertion always ends\n"
-         "                       the run and fails it as assert:LABEL@MS\n"
+         "                       pass only if the RTL CPs' assertion LABEL fails first, in an\n"
+         "                       event at simulated time MS (rounded up to a whole ms); a firing\n"
+         "                       assertion always ends the run and fails it as assert:LABEL@MS\n"
          "  --out=DIR            output directory (default build/reports/cp_hotspot/<run name>)\n"
          "  --name=NAME          the regression's test name: the rerun line becomes\n"
          "                       `make sim T=NAME SEED=N`\n"
@@ -427,7 +432,7 @@ int main(int argc, char **argv) {
       snprintf(fl.text, sizeof fl.text, "model vs RTL: %.380s", why);
       ok = false;
     }
-    fl.at_ms = rr.assert_label[0] ? (double)rr.assert_ps / CPHS_PS_PER_MS : t_end;
+    fl.at_ms = rr.assert_label[0] ? assert_ms(rr.assert_ps) : t_end;
     printf("check: %-4s %-24s model and RTL summaries and CP output digests identical (%016" PRIx64
            " / %016" PRIx64 ")\n",
            ok ? "ok" : "FAIL", CPHS_ID_MODEL_VS_RTL, rm.sum.digest, rr.sum.digest);
@@ -443,7 +448,7 @@ int main(int argc, char **argv) {
   if (r.assert_label[0]) {
     snprintf(fl.id, sizeof fl.id, "assert:%s", r.assert_label);
     snprintf(fl.text, sizeof fl.text, "%.390s", r.err);
-    fl.at_ms = (double)r.assert_ps / CPHS_PS_PER_MS;
+    fl.at_ms = assert_ms(r.assert_ps);
     ok = false;
   } else if (r.err[0]) {
     snprintf(fl.id, sizeof fl.id, "%s", CPHS_ID_INVARIANT);

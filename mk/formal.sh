@@ -75,13 +75,15 @@ aig_elaborate() {
      prep -top $3; flatten; async2sync; $rst setattr -set init 1'b0 w:*formal*_EN; \
      setundef -undriven -anyseq; write_rtlil $5.il; $keep opt -fast; delete -output; techmap; opt -fast; \
      memory_map; opt -full; simplemap; dffunmap; abc -g AND -fast; opt_clean; \
-     write_aiger -zinit -map $5.aim $5.aig") >/dev/null 2>&1
+     write_aiger -zinit -map $5.aim $5.aig") >/dev/null 2>&1 \
+    || { echo "formal: yosys could not build the model, see $5.log" >&2; rm -f "$5.aig"; }
 }
 # $1 prefix: runs abc on $1.aig; prints proved | failed (then $1.aiw holds the
 # counterexample) | unknown. Without latches the property is combinational and
 # abc's SAT sweeping (iprove) decides it faster than pdr.
 aig_prove() {
   local latches cmd
+  [[ -f $1.aig ]] || { echo unknown; return; }
   latches=$(head -1 "$1.aig" | awk '{ print $4 }')
   cmd="read_aiger $1.aig; fold; strash; pdr; write_cex -a $1.aiw"
   [[ $latches == 0 && ${2:-} != cex ]] && cmd="read_aiger $1.aig; strash; iprove"

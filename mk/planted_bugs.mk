@@ -60,8 +60,41 @@ $(BUILD)/asan/bin/netbug/$(1)_netlist_sim: $(call c_obj,$(call block_src,$(2)),a
 endef
 $(foreach t,$(NETBUGS),$(eval $(call NETBUG_RULES,$(t),$(BLOCK_$(t)))))
 
+# The experiments on a planted RTL bug: the bug's scratch copy of rtl/ (as
+# above) Verilated for the experiment's own target, in a copy of its binary:
+# build[/asan]/bin/rtlbug/B/elite4_fabric_sim (elite4 bugs, target elite4_p8)
+# and build[/asan]/bin/rtlbug/B/cp_hotspot_sim (cp bugs, target cp_exp);
+# testlist block `rtlbug/B/elite4_fabric` or `rtlbug/B/cp_hotspot`. A firing
+# assertion fails those runs as assert:<label> (testbench/fabric/README.md,
+# testbench/experiments/cp_hotspot/README.md).
+# $(1) = bug, $(2) = the experiment's target, $(3) = its block, $(4) = binary name,
+# $(5) = the experiment's C sources, $(6) = its glue and Verilated objects
+define RTLBUG_EXP_RULES
+$(BUILD)/rtlbug/$(1)/$(2)/verilated/V$(2)__ALL.a: rtl/$(3)/$(3).bugs mk/rtl-bug.sh $$(shell sed 's/^/.\//' rtl/$(3)/$(3).f 2>/dev/null)
+	@echo "  RTL-BUG  $(1) ($(2))"
+	@rm -rf $(BUILD)/rtlbug/$(1)/$(2) && mkdir -p $(BUILD)/rtlbug/$(1)/$(2)
+	@./mk/rtl-bug.sh $(1) $(BUILD)/rtlbug/$(1)/$(2) >/dev/null
+	@cd $(BUILD)/rtlbug/$(1)/$(2) && verilator $(VERILATOR_FLAGS) --prefix V$(2) --top-module $(TOP_$(2)) $(VPARAMS_$(2)) \
+	  -f rtl/$(3)/$(3).f -Mdir verilated
+	+@$(MAKE) -s -C $(BUILD)/rtlbug/$(1)/$(2)/verilated -f V$(2).mk V$(2)__ALL.a OPT_FAST=-O1 OPT_SLOW=-O0 >/dev/null
+$(BUILD)/rtlbug/$(1)/$(2)/rtl.o: $(BUILD)/glue/$(2)/$(2)_rtl.cpp $(BUILD)/rtlbug/$(1)/$(2)/verilated/V$(2)__ALL.a
+	@$(CXX) $(CXXFLAGS) -Itestbench -I$(BUILD)/glue/$(2) -I$(BUILD)/rtlbug/$(1)/$(2)/verilated -c $$< -o $$@
+RTLBUG_EXP_OBJ_$(1)_$(2) := $(filter-out $(BUILD)/obj/glue/$(2)_rtl.o $(BUILD)/verilated/$(2)/V$(2)__ALL.a,$(6)) \
+  $(BUILD)/rtlbug/$(1)/$(2)/rtl.o $(BUILD)/rtlbug/$(1)/$(2)/verilated/V$(2)__ALL.a
+$(BUILD)/bin/rtlbug/$(1)/$(4)_sim: $(call c_obj,$(5),obj) $$(RTLBUG_EXP_OBJ_$(1)_$(2))
+	@mkdir -p $$(@D)
+	@$(CXX) $$^ $(LDLIBS) -o $$@
+$(BUILD)/asan/bin/rtlbug/$(1)/$(4)_sim: $(call c_obj,$(5),asan) $$(RTLBUG_EXP_OBJ_$(1)_$(2))
+	@mkdir -p $$(@D)
+	@$(CXX) -fsanitize=address,undefined $$^ $(LDLIBS) -o $$@
+endef
+$(foreach b,$(RTLBUGS),$(if $(filter elite4,$(BLOCK_$(RTLBUG_TARGET_$(b)))),\
+  $(eval $(call RTLBUG_EXP_RULES,$(b),elite4_p8,elite4,elite4_fabric,$(E4F_SRC),$(E4F_GLUE)))))
+$(foreach b,$(RTLBUGS),$(if $(filter cp,$(BLOCK_$(RTLBUG_TARGET_$(b)))),\
+  $(eval $(call RTLBUG_EXP_RULES,$(b),cp_exp,cp,cp_hotspot,$(CPHS_SRC),$(CPHS_GLUE)))))
+
 # Which of them a regression needs: those its testlist lines (of tag R) name.
 bug_sims = $(shell awk -v tag=$(R) '$$1 !~ /^\#/ && ("," $$5 ",") ~ ("," tag ",") && $$2 ~ /^(rtlbug|netbug)\// \
-  { split($$2, p, "/"); print p[1] "/" p[2] ($$0 ~ /--mode=netlist/ ? "_netlist_sim" : "_sim") }' regress/testlist | sort -u)
+  { print $$2 ($$0 ~ /--mode=netlist/ ? "_netlist_sim" : "_sim") }' regress/testlist | sort -u)
 bug_sims_of = $(shell awk -v t=$(1) '$$1 == t && $$2 ~ /^(rtlbug|netbug)\// \
-  { split($$2, p, "/"); print p[1] "/" p[2] ($$0 ~ /--mode=netlist/ ? "_netlist_sim" : "_sim") }' regress/testlist)
+  { print $$2 ($$0 ~ /--mode=netlist/ ? "_netlist_sim" : "_sim") }' regress/testlist)

@@ -295,9 +295,19 @@ void e4f_fabric_step(e4f_fabric_t *f) {
   }
   /* 4. switches */
   for (unsigned s = 0; s < nsw; s++) {
-    if (f->cfg.rtl[s])
+    if (f->cfg.rtl[s]) {
       f->tgt->glue->rtl.step(f->inst[s], &f->in[s], &f->out[s]);
-    else
+      /* an RTL assertion fails the run (check assert:<label>), before any
+       * other failure seen in the same cycle: the first cause is the switch's */
+      const char *label =
+          f->tgt->glue->rtl.assert_failed ? f->tgt->glue->rtl.assert_failed(f->inst[s]) : NULL;
+      if (label && (!f->sb.failed || (f->sb.fail_cycle == c && strncmp(f->sb.fail_id, "assert:", 7)))) {
+        char id[sizeof f->sb.fail_id];
+        snprintf(id, sizeof id, "assert:%s", label);
+        f->sb.failed = false;
+        e4f_failf(&f->sb, c, id, "switch %u (RTL): assertion %s failed at cycle %" PRIu64, s, label, c);
+      }
+    } else
       f->tgt->model.eval(f->inst[s], &f->in[s], &f->out[s]);
     for (unsigned p = 0; p < E4F_PORTS; p++) {
       const e4f_peer_t *e = &f->topo.peer[s][p];

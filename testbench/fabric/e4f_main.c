@@ -7,7 +7,7 @@
  *       [--traffic=uniform|complement|hotspot] [--load=X] [--body=N]
  *       [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]
  *       [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X]
- *       [--records=on|off] [--inject-bug=NAME] [--expect-fail=check:ID@N] [--trace[=DIR]]
+ *       [--records=on|off] [--inject-bug=NAME] [--expect-fail=check:ID@N|assert:LABEL@N] [--trace[=DIR]]
  *   elite4_fabric_sim --list | --help
  *
  * Without --test (or --test=run) one run: the scoreboard, switch errors
@@ -20,6 +20,8 @@
  * (fab_route_wrong_port, fab_nic_no_token). --expect-fail=check:ID@CYCLE:
  * passes only if check ID (fabric.<what>, printed with every failure) fails
  * at that cycle; any other failure, or a pass, fails the negative.
+ * An RTL switch's assertion (Verilated with --assert) fails the run as
+ * assert:<label>@<cycle> (negative: --expect-fail=assert:LABEL@CYCLE).
  * First line `seed: N`; last line `TEST PASSED` or `TEST FAILED: <reason>`.
  * Bad flags are usage errors: a message on stderr, exit status 2, no verdict.
  */
@@ -77,21 +79,28 @@ static int verdict_fail(const char *fmt, const char *arg) {
   return 1;
 }
 
-/* The expected failure, from --expect-fail=check:ID@CYCLE (the kit's rule:
- * a negative names the check that must fire and the cycle). */
+/* The expected failure, from --expect-fail=check:ID@CYCLE or
+ * assert:LABEL@CYCLE (the kit's rule: a negative names the check or the RTL
+ * assertion that must fire, and the cycle). */
 typedef struct {
-  char id[48];
+  char id[160]; /* fabric.<what> for a check, assert:<label> for an RTL assertion */
   uint64_t cycle;
 } e4f_expect_t;
 
 static bool parse_expect(const char *s, e4f_expect_t *e) {
   const char *at = strrchr(s, '@');
-  if (strncmp(s, "check:", 6) || !at || at - (s + 6) < 1 || (size_t)(at - (s + 6)) >= sizeof e->id ||
+  /* a check's id is kept without its "check:", an assertion's with "assert:" (as failures carry them) */
+  const char *id = !strncmp(s, "check:", 6) ? s + 6 : !strncmp(s, "assert:", 7) ? s : NULL;
+  const size_t skip = !strncmp(s, "assert:", 7) ? 7 : 0;
+  if (!id || !at || at - (id + skip) < 1 || (size_t)(at - id) >= sizeof e->id ||
       !parse_u64(at + 1, &e->cycle))
     return false;
-  snprintf(e->id, sizeof e->id, "%.*s", (int)(at - (s + 6)), s + 6);
+  snprintf(e->id, sizeof e->id, "%.*s", (int)(at - id), id);
   return true;
 }
+
+/* How a failure is named: check:<id>, or assert:<label> as it is. */
+static const char *what_kind(const char *id) { return strncmp(id, "assert:", 7) ? "check:" : ""; }
 
 /* A check's verdict, inverted by --expect-fail=check:ID@CYCLE: a failure
  * carries its check id and the cycle it was seen in (the scoreboard's, the
@@ -101,7 +110,7 @@ static bool parse_expect(const char *s, e4f_expect_t *e) {
 static int check_verdict(bool ok, const e4f_expect_t *expect, const char *id, const char *why,
                          uint64_t cycle) {
   char msg[900];
-  snprintf(msg, sizeof msg, "check:%s@%" PRIu64 ": %s", id, cycle, why);
+  snprintf(msg, sizeof msg, "%s%s@%" PRIu64 ": %s", what_kind(id), id, cycle, why);
   if (!expect) {
     if (ok) {
       printf("TEST PASSED\n");
@@ -111,12 +120,13 @@ static int check_verdict(bool ok, const e4f_expect_t *expect, const char *id, co
   }
   char m2[1100];
   if (ok) {
-    snprintf(m2, sizeof m2, "expected check:%s@%" PRIu64 " to fail, and the run passed", expect->id,
-             expect->cycle);
+    snprintf(m2, sizeof m2, "expected %s%s@%" PRIu64 " to fail, and the run passed", what_kind(expect->id),
+             expect->id, expect->cycle);
     return verdict_fail("%s", m2);
   }
   if (strcmp(expect->id, id) || expect->cycle != cycle) {
-    snprintf(m2, sizeof m2, "expected check:%s@%" PRIu64 ", got %s", expect->id, expect->cycle, msg);
+    snprintf(m2, sizeof m2, "expected %s%s@%" PRIu64 ", got %s", what_kind(expect->id), expect->id,
+             expect->cycle, msg);
     return verdict_fail("%s", m2);
   }
   printf("expected failure caught: %s\n", msg);
@@ -131,13 +141,15 @@ static void usage(FILE *f) {
       "         [--rtl=all|none|LIST] [--nodes=4|16|64|256] [--traffic=uniform|complement|hotspot]\n"
       "         [--load=X] [--body=N] [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]\n"
       "         [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X] [--records=on|off]\n"
-      "         [--inject-bug=NAME] [--expect-fail=check:ID@N] [--trace[=DIR]]\n"
+      "         [--inject-bug=NAME] [--expect-fail=check:ID@N|assert:LABEL@N] [--trace[=DIR]]\n"
       "       elite4_fabric_sim --list | --help\n"
       "elite4 switches (model or Verilated RTL) in radix-4 fat-trees with traffic endpoints;\n"
       "docs/elite4.md section 11. --list names the checks (--test=NAME). --cycles is the\n"
       "injection window, then the run drains. --trace writes one FST per RTL switch (the C\n"
       "model instances have no waveform). --expect-fail=check:ID@N: a negative test, passes\n"
-      "only if check ID (fabric.<what>, printed with each failure) fails at cycle N.\n"
+      "only if check ID (fabric.<what>, printed with each failure) fails at cycle N;\n"
+      "assert:LABEL@N: only if an RTL switch's assertion LABEL fails at cycle N (an assertion\n"
+      "that fires always fails a run).\n"
       "Exit status: 0 pass, 1 a check failed, 2 usage error.\n");
 }
 
@@ -436,7 +448,7 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
   static const char *const label[] = {"model", "rtl", "mixed"};
   e4f_fabric_t fab[3];
   e4f_result_t res[3];
-  char err[512], why[700] = "", id[48] = "";
+  char err[512], why[700] = "", id[160] = "";
   uint64_t fail_at = 0;
   static char tdir[3][1300];
   for (unsigned k = 0; k < 3; k++) {
@@ -471,6 +483,15 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
     for (unsigned k = 0; k < 3; k++)
       if (!done[k]) e4f_fabric_step(&fab[k]);
     c = fab[1].cycle - 1;
+    /* an RTL assertion stops the comparison first: it names the cause */
+    for (unsigned k = 1; k < 3 && same; k++)
+      if (fab[k].sb.failed && !strncmp(fab[k].sb.fail_id, "assert:", 7)) {
+        snprintf(why, sizeof why, "%s run: %s", label[k], fab[k].sb.fail);
+        snprintf(id, sizeof id, "%s", fab[k].sb.fail_id);
+        same = false;
+        fail_at = fab[k].sb.fail_cycle;
+      }
+    if (!same) break;
     for (unsigned k = 0; k < 3 && same; k += 2)
       if (done[k] != done[1] || fab[k].cycle_digest != fab[1].cycle_digest) {
         char d[300] = "the runs ended at different cycles";
@@ -567,10 +588,14 @@ static int bench(e4f_cfg_t *base, const char *dir) {
             c.records ? "on" : "off", r.wall_s, r.cycles_per_s, r.node_cycles_per_s,
             r.cycles_per_s * f.topo.nsw);
     if (bad) printf("status: FAILED: %s\n", f.sb.fail);
+    char failed[900] = "";
+    if (bad)
+      snprintf(failed, sizeof failed, "%s run: %s%s@%" PRIu64 ": %s", label[k], what_kind(f.sb.fail_id),
+               f.sb.fail_id, f.sb.fail_cycle, f.sb.fail);
     e4f_fabric_free(&f);
     if (bad) {
       fclose(csv);
-      return verdict_fail("%s", "a bench run failed its checks");
+      return verdict_fail("%s", failed);
     }
   }
   fclose(csv);
@@ -651,7 +676,8 @@ int main(int argc, char **argv) {
   e4f_expect_t expect, *exp = NULL;
   if (a.expect) {
     if (!parse_expect(a.expect, &expect))
-      return usage_fail("bad --expect-fail '%s' (expected check:ID@CYCLE, e.g. check:fabric.deadlock@5142)",
+      return usage_fail("bad --expect-fail '%s' (expected check:ID@CYCLE or assert:LABEL@CYCLE, e.g. "
+                        "check:fabric.deadlock@5142)",
                         a.expect);
     if (kind == K_BENCH)
       return usage_fail("%s", "--expect-fail needs a check (--test=NAME or a run), not the bench");
@@ -700,7 +726,7 @@ int main(int argc, char **argv) {
   e4f_result_print(&f, &r, name, stdout);
   print_status(&f);
   bool wrote = write_out(&f, &r, name, dir);
-  char why[700] = "", id[48] = "";
+  char why[700] = "", id[160] = "";
   bool ok;
   if (kind == K_UNIFORM16)
     ok = check_uniform16(&f, &r, why, sizeof why, id, sizeof id);

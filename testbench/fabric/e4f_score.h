@@ -25,7 +25,7 @@ typedef struct {
   uint64_t delivered, refused_by_dst, crc_bad;
   bool failed;
   uint64_t fail_cycle;
-  char fail_id[48]; /* the check that failed ("fabric.<what>"), named by negatives */
+  char fail_id[160]; /* what failed: check "fabric.<what>" or "assert:<label>" (an RTL assertion) */
   char fail[512];
 } e4f_score_t;
 

@@ -24,7 +24,7 @@ extern "C" {
 
 /* The first failure of a run. */
 typedef struct {
-  char id[48];    /* e.g. "hotspot.band.q_high" */
+  char id[160];   /* e.g. "hotspot.band.q_high", or "assert:<label>" (an RTL CP's assertion) */
   double at_ms;   /* simulated time at which it is known */
   char text[400]; /* measured value against the threshold */
 } cphs_fail_t;

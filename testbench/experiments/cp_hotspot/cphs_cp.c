@@ -15,6 +15,8 @@ struct cphs_cp {
   cphs_cp_counts_t k;
   cp_exp_out_t last;
   char err[200];
+  char assert_label[128]; /* the first RTL assertion that failed (empty: none) */
+  uint64_t assert_cycle;  /* in the CP's cycles */
 };
 
 static const cosim_target_t *tgt(void) { return &cp_exp_target; }
@@ -40,6 +42,11 @@ static void step(cphs_cp_t *c, const cp_exp_in_t *in, cp_exp_out_t *out) {
   memset(out, 0, sizeof *out);
   if (c->rtl) {
     tgt()->glue->rtl.step(c->h, in, out);
+    const char *l = tgt()->glue->rtl.assert_failed ? tgt()->glue->rtl.assert_failed(c->h) : NULL;
+    if (l && !c->assert_label[0]) {
+      snprintf(c->assert_label, sizeof c->assert_label, "%s", l);
+      c->assert_cycle = c->k.cycles;
+    }
   } else {
     tgt()->model.eval(c->h, in, out);
     tgt()->model.commit(c->h);
@@ -196,3 +203,8 @@ void cphs_cp_counts(const cphs_cp_t *c, cphs_cp_counts_t *k) {
 uint64_t cphs_cp_digest(const cphs_cp_t *c) { return c->dig; }
 
 const char *cphs_cp_error(const cphs_cp_t *c) { return c->err; }
+
+const char *cphs_cp_assert(const cphs_cp_t *c, uint64_t *cp_cycle) {
+  if (cp_cycle) *cp_cycle = c->assert_cycle;
+  return c->assert_label;
+}

@@ -61,6 +61,9 @@ void cphs_cp_counts(const cphs_cp_t *c, cphs_cp_counts_t *k);
 uint64_t cphs_cp_digest(const cphs_cp_t *c);
 /* First problem seen (empty string if none). */
 const char *cphs_cp_error(const cphs_cp_t *c);
+/* The first RTL assertion that failed in this CP (its label; empty if none,
+ * always for the C model), and the CP cycle it failed in. */
+const char *cphs_cp_assert(const cphs_cp_t *c, uint64_t *cp_cycle);
 
 #ifdef __cplusplus
 }

@@ -65,8 +65,16 @@ static int usage_error(const char *fmt, ...) {
   return 2;
 }
 
-/* The verdict, with --expect-fail=check:<id>@<ms>: a negative passes only if
- * the first failure is that criterion at that simulated time. */
+/* An assertion's time as a negative names it: the simulated time rounded up
+ * to a whole ms (0 while the CPs are configured), as the regression's @ is an
+ * integer; its message gives the exact time. */
+static double assert_ms(uint64_t ps) { return (double)((ps + CPHS_PS_PER_MS - 1) / CPHS_PS_PER_MS); }
+
+/* A failure's name: check:<id>, or an RTL assertion's assert:<label> as it is. */
+static const char *kind(const char *id) { return strncmp(id, "assert:", 7) ? "check:" : ""; }
+
+/* The verdict, with --expect-fail=check:<id>@<ms> (or assert:<label>@<ms>): a
+ * negative passes only if the first failure is that one at that simulated time. */
 static int verdict(const cphs_fail_t *f, const char *exp_id, double exp_ms) {
   if (!exp_id) {
     if (!f) {
@@ -74,20 +82,21 @@ static int verdict(const cphs_fail_t *f, const char *exp_id, double exp_ms) {
       return 0;
     }
     char msg[600];
-    snprintf(msg, sizeof msg, "check:%s@%g: %s", f->id, f->at_ms, f->text);
+    snprintf(msg, sizeof msg, "%s%s@%.12g: %s", kind(f->id), f->id, f->at_ms, f->text);
     return verdict_fail("%s", msg);
   }
   char msg[700];
   if (!f) {
-    snprintf(msg, sizeof msg, "expected a failure of check:%s@%g but the run passed", exp_id, exp_ms);
+    snprintf(msg, sizeof msg, "expected a failure of %s%s@%.12g but the run passed", kind(exp_id), exp_id,
+             exp_ms);
     return verdict_fail("%s", msg);
   }
   if (strcmp(f->id, exp_id) || fabs(f->at_ms - exp_ms) > 1e-6) {
-    snprintf(msg, sizeof msg, "expected a failure of check:%s@%g, got check:%s@%g: %s", exp_id, exp_ms, f->id,
-             f->at_ms, f->text);
+    snprintf(msg, sizeof msg, "expected a failure of %s%s@%.12g, got %s%s@%.12g: %s", kind(exp_id), exp_id,
+             exp_ms, kind(f->id), f->id, f->at_ms, f->text);
     return verdict_fail("%s", msg);
   }
-  printf("expected failure caught: check:%s@%g: %s\n", f->id, f->at_ms, f->text);
+  printf("expected failure caught: %s%s@%.12g: %s\n", kind(f->id), f->id, f->at_ms, f->text);
   printf("TEST PASSED\n");
   return 0;
 }
@@ -116,6 +125,10 @@ static void help(void) {
          "                         flows: hotspot.flows.mean, hotspot.flows.fraction\n"
          "                         model_vs_rtl: " CPHS_ID_MODEL_VS_RTL "\n"
          "                         any:   " CPHS_ID_INVARIANT " (a broken invariant of the run)\n"
+         "  --expect-fail=assert:LABEL@MS   negative test on a planted RTL bug (mode=rtl):\n"
+         "                       pass only if the RTL CPs' assertion LABEL fails first, in an\n"
+         "                       event at simulated time MS (rounded up to a whole ms); a firing\n"
+         "                       assertion always ends the run and fails it as assert:LABEL@MS\n"
          "  --out=DIR            output directory (default build/reports/cp_hotspot/<run name>)\n"
          "  --name=NAME          the regression's test name: the rerun line becomes\n"
          "                       `make sim T=NAME SEED=N`\n"
@@ -322,7 +335,7 @@ int main(int argc, char **argv) {
   if (cphs_params_check(&p, err, sizeof err)) return usage_error("%s", err);
 
   /* --expect-fail=check:<id>@<ms>, the id one of this scenario's criteria. */
-  char exp_id[48] = "";
+  char exp_id[160] = "";
   double exp_ms = 0;
   if (val[A_EXPECT]) {
     const char *e = val[A_EXPECT], *at = strrchr(e, '@');
@@ -331,18 +344,21 @@ int main(int argc, char **argv) {
       errno = 0;
       exp_ms = strtod(at + 1, &end);
     }
-    if (strncmp(e, "check:", 6) || !at || at - e - 6 <= 0 || (size_t)(at - e - 6) >= sizeof exp_id || !end ||
-        *end || end == at + 1 || errno || !(exp_ms >= 0))
-      return usage_error("--expect-fail=%s: expected check:<id>@<simulated ms>, e.g. "
+    /* an RTL assertion (assert:<label>@<ms>) keeps its prefix, as the failure carries it */
+    const bool is_assert = !strncmp(e, "assert:", 7);
+    const int skip = is_assert ? 0 : 6, min = is_assert ? 7 : 0;
+    if ((!is_assert && strncmp(e, "check:", 6)) || !at || at - e - skip - min <= 0 ||
+        (size_t)(at - e - skip) >= sizeof exp_id || !end || *end || end == at + 1 || errno || !(exp_ms >= 0))
+      return usage_error("--expect-fail=%s: expected check:<id>@<simulated ms> or assert:<label>@<ms>, e.g. "
                          "check:hotspot.band.q_high@211",
                          e);
-    snprintf(exp_id, sizeof exp_id, "%.*s", (int)(at - e - 6), e + 6);
-    if (p.check == CPHS_CHECK_NONE)
+    snprintf(exp_id, sizeof exp_id, "%.*s", (int)(at - e - skip), e + skip);
+    if (p.check == CPHS_CHECK_NONE && !is_assert)
       return usage_error(
           "--expect-fail=%s: the scenario has no check (check = none): nothing can be expected "
           "to fail",
           e);
-    bool known = !strcmp(exp_id, CPHS_ID_INVARIANT);
+    bool known = is_assert || !strcmp(exp_id, CPHS_ID_INVARIANT);
     for (const char *const *id = cphs_check_ids(p.check); *id; id++) known |= !strcmp(exp_id, *id);
     if (!known) {
       char list[300] = "";
@@ -402,7 +418,11 @@ int main(int argc, char **argv) {
     }
     const double t_end = (double)p.t_end_ps / CPHS_PS_PER_MS;
     bool ok = true;
-    if (rm.err[0] || rr.err[0]) {
+    if (rr.assert_label[0]) { /* the RTL's own assertion names the cause */
+      snprintf(fl.id, sizeof fl.id, "assert:%s", rr.assert_label);
+      snprintf(fl.text, sizeof fl.text, "RTL run: %.380s", rr.err);
+      ok = false;
+    } else if (rm.err[0] || rr.err[0]) {
       snprintf(fl.id, sizeof fl.id, "%s", CPHS_ID_INVARIANT);
       snprintf(fl.text, sizeof fl.text, "%s run: %.380s", rm.err[0] ? "model" : "RTL",
                rm.err[0] ? rm.err : rr.err);
@@ -412,7 +432,7 @@ int main(int argc, char **argv) {
       snprintf(fl.text, sizeof fl.text, "model vs RTL: %.380s", why);
       ok = false;
     }
-    fl.at_ms = t_end;
+    fl.at_ms = rr.assert_label[0] ? assert_ms(rr.assert_ps) : t_end;
     printf("check: %-4s %-24s model and RTL summaries and CP output digests identical (%016" PRIx64
            " / %016" PRIx64 ")\n",
            ok ? "ok" : "FAIL", CPHS_ID_MODEL_VS_RTL, rm.sum.digest, rr.sum.digest);
@@ -425,7 +445,12 @@ int main(int argc, char **argv) {
   if (run_once(&p, dir, &r))
     return verdict_fail("%s", "the run could not be set up or written (message above)");
   bool ok = true;
-  if (r.err[0]) {
+  if (r.assert_label[0]) {
+    snprintf(fl.id, sizeof fl.id, "assert:%s", r.assert_label);
+    snprintf(fl.text, sizeof fl.text, "%.390s", r.err);
+    fl.at_ms = assert_ms(r.assert_ps);
+    ok = false;
+  } else if (r.err[0]) {
     snprintf(fl.id, sizeof fl.id, "%s", CPHS_ID_INVARIANT);
     snprintf(fl.text, sizeof fl.text, "%.390s", r.err);
     fl.at_ms = (double)p.t_end_ps / CPHS_PS_PER_MS;

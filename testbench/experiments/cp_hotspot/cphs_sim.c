@@ -68,6 +68,18 @@ static void fail(sim_t *s, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* An RTL CP's assertion fails the run at the event it fired in (the
+ * verdict names it as assert:<label>@<ms>). */
+static void check_assert(sim_t *s, unsigned port, uint64_t now) {
+  uint64_t cyc;
+  const char *l = cphs_cp_assert(s->port[port].cp, &cyc);
+  if (!*l || s->r->assert_label[0] || s->failed) return;
+  snprintf(s->r->assert_label, sizeof s->r->assert_label, "%s", l);
+  s->r->assert_ps = now;
+  fail(s, "CP of port %u (RTL): assertion %s failed at %.12g ms (CP cycle %llu)", port, l,
+       (double)now / CPHS_PS_PER_MS, (unsigned long long)cyc);
+}
+
 static void push(sim_t *s, uint64_t t, uint8_t type, uint16_t a, uint16_t b) {
   cphs_ev_t e = {.t = t, .type = type, .a = a, .b = b};
   if (cphs_evq_push(&s->q, e)) fail(s, "out of memory in the event queue");
@@ -258,6 +270,7 @@ static void on_arrive(sim_t *s, const cphs_ev_t *e) {
     cphs_cp_fb_t fb;
     cphs_cp_enq(pt->cp, (uint16_t)L, (uint16_t)src, (uint16_t)src, e->f1 & F_PROBE, e->f1 & F_TAGGED, e->c,
                 pt->bytes, &fb);
+    check_assert(s, o, now);
     route_bcn(s, &fb.q, CP_RP_QUEUE, o, src, now);
     route_bcn(s, &fb.f, CP_RP_FLOW, o, src, now);
   }
@@ -291,7 +304,10 @@ static void on_outdone(sim_t *s, unsigned o, uint64_t now) {
     cphs_stats_q(&s->r->stats, now, pt->bytes);
     cphs_stats_flow(&s->r->stats, now, src, s->r->stats.flow_q[src] - L);
   }
-  if (pt->cp) cphs_cp_deq(pt->cp, (uint16_t)L, (uint16_t)src);
+  if (pt->cp) {
+    cphs_cp_deq(pt->cp, (uint16_t)L, (uint16_t)src);
+    check_assert(s, o, now);
+  }
   if (p->pause && s->pause_sent[src] && s->part[src] < p->pause_lo) {
     s->pause_sent[src] = 0;
     cphs_ev_t x = {.t = now + p->link_delay_ps, .type = EV_PAUSE, .a = (uint16_t)src, .f1 = 0};
@@ -344,6 +360,7 @@ static int setup(sim_t *s) {
     port_t *pt = &s->port[i];
     pt->head = pt->tail = -1;
     if (p->cm != CPHS_CM_NONE && !(pt->cp = cphs_cp_create(p, i))) return -1;
+    if (pt->cp) check_assert(s, i, 0); /* fired while it was being configured, before time 0 ends */
     push(s, cphs_traffic_first(&s->tr, i), EV_GEN, (uint16_t)i, 0);
   }
   return 0;

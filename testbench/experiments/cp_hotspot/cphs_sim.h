@@ -50,7 +50,9 @@ extern "C" {
 typedef struct {
   cphs_stats_t stats;
   cphs_summary_t sum;
-  char err[400]; /* first invariant violation or CP error; empty if none */
+  char err[400];          /* first invariant violation or CP error; empty if none */
+  char assert_label[128]; /* an RTL CP's assertion that failed (ends the run); empty if none */
+  uint64_t assert_ps;     /* simulated time of the event it failed in */
 } cphs_result_t;
 
 /* Run one scenario. 0 when the run completed (r->err says whether its

@@ -51,12 +51,13 @@ function ci_lo(k) { return ci_m[k] - ci_hw(k) }
 function ci_hi(k) { return ci_m[k] + ci_hw(k) }
 
 ci_main && ci_t == "" && NF >= 2 { ci_add($1, $2 + 0) }
-END {
-  if (!ci_main) exit
-  if (ci_t != "") { printf "%.6f\n", ci_t975(ci_t); exit }
+# (no exit here: a program loaded after this library keeps its own END)
+function ci_print(    i, k) {
+  if (ci_t != "") { printf "%.6f\n", ci_t975(ci_t); return }
   print "key,n,mean,sd,hw,lo,hi"
   for (i = 1; i <= ci_nkeys; i++) {
     k = ci_order[i]
     printf "%s,%d,%.10g,%.10g,%.10g,%.10g,%.10g\n", k, ci_n[k], ci_mean(k), ci_sd(k), ci_hw(k), ci_lo(k), ci_hi(k)
   }
 }
+END { if (ci_main) ci_print() }

@@ -45,9 +45,9 @@ function gt(a, b, m) {
   return ci_mean(K(a, m)) > ci_mean(K(b, m)) ? 1 : 0
 }
 # fold comparisons into a verdict: all 2 -> reproduced; none >= 1 -> not; else partly
-function vreset() { vall = 1; vany = 0; vmiss = 0 }
-function vadd(r) { if (r < 0) vmiss = 1; if (r != 2) vall = 0; if (r >= 1) vany = 1 }
-function verdict() { return vmiss ? "not run" : vall ? "**reproduced**" : vany ? "partly" : "**not reproduced**" }
+function vreset() { vall = 1; vany = 0; vmiss = 0; vcount = 0 }
+function vadd(r) { vcount++; if (r < 0) vmiss = 1; if (r != 2) vall = 0; if (r >= 1) vany = 1 }
+function verdict() { return (vmiss || !vcount) ? "not run" : vall ? "**reproduced**" : vany ? "partly" : "**not reproduced**" }
 function row(says, ours, v) { printf "| %s | %s | %s |\n", says, ours, v }
 
 END {

@@ -271,8 +271,10 @@ static void test_limiter_pool(void) {
   memset(&st, 0, sizeof st);
   CHECK(cp_rp_init(&rp, &c, 256, &st) == 0, "init 256 flows");
   unsigned created = 0;
-  for (unsigned f = 0; f < 256; f++) created += cp_rp_feedback(&rp, f, CP_RP_NEG, 10, CP_RP_QUEUE, 1, 0) == CP_RP_R_CREATED;
-  CHECK(created == 256 && rp.n_active == 256 && st.refused == 0, "no limit: 256 limiters at once (%u)", created);
+  for (unsigned f = 0; f < 256; f++)
+    created += cp_rp_feedback(&rp, f, CP_RP_NEG, 10, CP_RP_QUEUE, 1, 0) == CP_RP_R_CREATED;
+  CHECK(created == 256 && rp.n_active == 256 && st.refused == 0, "no limit: 256 limiters at once (%u)",
+        created);
   cp_rp_free(&rp);
   c.max_limiters = 2;
   memset(&st, 0, sizeof st);
@@ -286,7 +288,8 @@ static void test_limiter_pool(void) {
         "a flow that has a limiter still decreases at the limit");
   /* free one (increase back to Rlink), then the refused flow gets it */
   int r = 0;
-  for (int k = 0; k < 1000 && r != CP_RP_R_RELEASED; k++) r = cp_rp_feedback(&rp, 5, CP_RP_POS, 63, CP_RP_QUEUE, 1, 0);
+  for (int k = 0; k < 1000 && r != CP_RP_R_RELEASED; k++)
+    r = cp_rp_feedback(&rp, 5, CP_RP_POS, 63, CP_RP_QUEUE, 1, 0);
   CHECK(r == CP_RP_R_RELEASED && rp.n_active == 1, "released one");
   CHECK(cp_rp_feedback(&rp, 6, CP_RP_NEG, 10, CP_RP_QUEUE, 1, 0) == CP_RP_R_CREATED, "freed limiter reused");
   cp_rp_free(&rp);

@@ -121,8 +121,8 @@ bool cphs_check_run(const cphs_params_t *p, const cphs_stats_t *st, const cphs_s
            t_end, first, &all, "XOFF at occupancy [%.0f, %.0f] B within (high %.0f, high + frame %.0f] B",
            s->xoff_occ_min, s->xoff_occ_max, hi, hi + p->frame);
       crit(s->xons == 0 || (s->xon_occ_max <= lo + 1e-6 && s->xon_occ_min >= lo - 8), "hotspot.egress.xon",
-           t_end, first, &all, "XON at occupancy [%.0f, %.0f] B within [low - 8, low = %.0f] B", s->xon_occ_min,
-           s->xon_occ_max, lo);
+           t_end, first, &all, "XON at occupancy [%.0f, %.0f] B within [low - 8, low = %.0f] B",
+           s->xon_occ_min, s->xon_occ_max, lo);
       crit(s->egress_drops == 0 && s->egress_peak <= p->egress, "hotspot.egress.overflow", t_end, first, &all,
            "egress peak %.0f B <= %u B, frames lost at a full egress buffer %" PRIu64 " = 0", s->egress_peak,
            p->egress, s->egress_drops);

@@ -57,11 +57,11 @@ void cphs_params_default(cphs_params_t *p) {
   p->pause = false;
   p->pause_hi = 260 * CPHS_KB; /* seed: watermarks 260 / 230 KB */
   p->pause_lo = 230 * CPHS_KB;
-  p->ingress = 1500 * CPHS_KB; /* seed: adapter ingress 1500 KB */
-  p->quench = CPHS_QUENCH_FLOW; /* seed: per-flow selective source quench when a VOQ is full */
-  p->max_limiters = 0;          /* seed: no limit on the number of rate limiters */
-  p->egress = 150 * CPHS_KB;    /* seed: adapter egress buffer 150 KB */
-  p->adapter_pause = true;      /* seed: adapter PAUSE enabled */
+  p->ingress = 1500 * CPHS_KB;    /* seed: adapter ingress 1500 KB */
+  p->quench = CPHS_QUENCH_FLOW;   /* seed: per-flow selective source quench when a VOQ is full */
+  p->max_limiters = 0;            /* seed: no limit on the number of rate limiters */
+  p->egress = 150 * CPHS_KB;      /* seed: adapter egress buffer 150 KB */
+  p->adapter_pause = true;        /* seed: adapter PAUSE enabled */
   p->adapter_hyst = 10 * CPHS_KB; /* seed: low = high - 10 KB */
   p->adapter_bug = CPHS_ABUG_NONE;
   cphs_params_derive(p);
@@ -334,8 +334,8 @@ static int set_value(cphs_params_t *p, int k, const char *val, char *err, size_t
         p->check = (cphs_check_t)i;
         return 0;
       }
-    return fail(err, errlen, "check: '%s' is not none, drops, band, flows, model_vs_rtl, egress, quench or limiters",
-                val);
+    return fail(err, errlen,
+                "check: '%s' is not none, drops, band, flows, model_vs_rtl, egress, quench or limiters", val);
   }
   if (!strcmp(key, "inject_bug")) {
     if (strlen(val) >= sizeof p->inject_bug_name) return fail(err, errlen, "inject_bug: name too long");

@@ -27,10 +27,10 @@ typedef enum { CPHS_CM_NONE = 0, CPHS_CM_ECM, CPHS_CM_E2CM, CPHS_CM_E2CM_CP } cp
 typedef enum { CPHS_ARR_BERNOULLI = 0, CPHS_ARR_BURSTY } cphs_arr_t;
 /* What a named check asserts on the summary (key `check`). */
 typedef enum {
-  CPHS_CHECK_NONE = 0,    /* run completes with its invariants intact */
-  CPHS_CHECK_DROPS,       /* no CM, PAUSE off: Q_hot reaches the partition limit, frames dropped */
-  CPHS_CHECK_BAND,        /* Q_hot in a band around Qeq, TP_hot near the hot service rate */
-  CPHS_CHECK_FLOWS,       /* hot flows' per-flow occupancies near Qeq,flow */
+  CPHS_CHECK_NONE = 0,     /* run completes with its invariants intact */
+  CPHS_CHECK_DROPS,        /* no CM, PAUSE off: Q_hot reaches the partition limit, frames dropped */
+  CPHS_CHECK_BAND,         /* Q_hot in a band around Qeq, TP_hot near the hot service rate */
+  CPHS_CHECK_FLOWS,        /* hot flows' per-flow occupancies near Qeq,flow */
   CPHS_CHECK_MODEL_VS_RTL, /* the same run with model and RTL CPs: identical */
   CPHS_CHECK_EGRESS,       /* adapter egress buffer within its size, PAUSE at its watermarks */
   CPHS_CHECK_QUENCH,       /* selective source quench: hot flows quenched, cold flows not */

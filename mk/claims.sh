@@ -20,6 +20,8 @@
 #       N = 16..256 (hours on 2 cores: one N = 256 run is ~10 min).
 #       elite4: session = the make elite4-reports run lengths (80,000 / 40,000 cycles);
 #       full = 4x longer.
+#   CP_NS ["16 32 64", full: "16 32 64 128 256"]  the hotspot-degree study's N
+#   CP_PAUSE_N [the largest of CP_NS]  the N of the PAUSE on/off comparison
 #   CP_BIN [build/bin/cp_hotspot_sim]  E4_BIN [build/bin/elite4_fabric_sim]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,13 +46,13 @@ mkdir -p "$RUNS"
 cp_configs() {
   local s1 s2 ns hsd_n
   if [[ $LEN == full ]]; then
-    s1="--scale=full"; s2="--scale=full"; ns="16 32 64 128 256"
+    s1="--scale=full"; s2="--scale=full"; ns=${CP_NS:-"16 32 64 128 256"}
   else
     s1="--scale=short"
     s2="--warmup_ms=2 --hot_start_ms=5 --hot_end_ms=105 --t_end_ms=205"
-    ns="16 32 64"
+    ns=${CP_NS:-"16 32 64"}
   fi
-  hsd_n=${ns##* }
+  hsd_n=${CP_PAUSE_N:-${ns##* }}
   # study 1: N = 16, PAUSE off, bursts B = 1.2, 12, 48, 120 us (the seed's bursty deck)
   for b in 1.2 12 48 120; do for c in ecm e2cm; do
     echo "b16_b${b}_$c --n=16 --pause=off --arrivals=bursty:$b --cm=$c $s1"
@@ -151,5 +153,7 @@ awk -F, 'NR == 1 { for (i = 3; i <= NF; i++) m[i] = $i; next }
     { k = $1; p = index(k, "."); printf "%s,%s,%s\n", substr(k, 1, p - 1), substr(k, p + 1), substr($0, length(k) + 2) }' \
   > "$OUT/${block}_ci.csv"
 cmd="make claims B=$block SEEDS='$SEEDS' LEN=$LEN"
+[[ $block == cp && -n ${CP_NS:-} ]] && cmd="$cmd CP_NS='$CP_NS'"
+[[ $block == cp && -n ${CP_PAUSE_N:-} ]] && cmd="$cmd CP_PAUSE_N=$CP_PAUSE_N"
 awk -F, -v cmd="$cmd" -v len="$LEN" -v seeds="$SEEDS" -f mk/ci.awk -f "mk/claims-$block.awk" "$csv" > "$OUT/$block.md"
 echo "claims $block: $OUT/$block.md, $csv, $OUT/${block}_ci.csv"

@@ -125,13 +125,14 @@ if [[ $block == cp ]]; then
     # drain: from hot_end to the end of the first 1-ms bin with mean Q_hot < Qeq (censored
     # at the run's end: then t_end - hot_end, marked by drain >= tail);
     # settle: from hot_start to the end of the first bin with mean Q_hot <= 2 Qeq after
-    # one above it (the end of the first overshoot); -1 if Q_hot never exceeded 2 Qeq
+    # one above it (the end of the first overshoot); 0 if Q_hot never exceeded 2 Qeq, the
+    # hotspot's length (censored) if it never came back within it
     read -r drain settle < <(awk -F, -v hs="$hs" -v he="$he" -v te="$te" -v qeq="$qeq" '
       NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
       { t = $c["t_ms"]; q = $c["q_hot_mean"] }
       t >= he && drain == "" && q < qeq { drain = t + 1 - he }
       t >= hs && t < he && settle == "" { if (q > 2 * qeq) over = 1; else if (over) settle = t + 1 - hs }
-      END { if (drain == "") drain = te - he; if (settle == "") settle = -1; print drain, settle }' "$d/timeseries.csv")
+      END { if (drain == "") drain = te - he; if (settle == "") settle = over ? he - hs : 0; print drain, settle }' "$d/timeseries.csv")
     awk -F, -v cfg="$name" -v seed="$s" -v drain="$drain" -v settle="$settle" -v hot="$((he - hs))" -v tail="$((te - he))" '
       NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
       { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", cfg, seed, $c["tp_aggr_pre"], $c["tp_aggr_ss"],

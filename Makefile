@@ -75,6 +75,7 @@ help:
 	@echo "  make bench                  simulation speed table, build/bench.json"
 	@echo "  make cp-hotspot             seed 001's ECM/E2CM hotspot experiment (MATRIX=seed|full)"
 	@echo "  make elite4-reports         fat-tree throughput/latency/breakdown reports"
+	@echo "  make claims B=cp|elite4 [SEEDS=.. LEN=session|full]   seed claims re-run with >= 5 seeds, 95 % intervals: build/claims/<B>.md"
 	@echo "  make unit                   C model unit tests"
 	@echo "  make formal [P=<proof>]     yosys-smtbmc BMC + k-induction of the RTL assertions (formal/proofs)"
 	@echo "  make mutate [B=<block>] [MAX=<n> SEED=<s>]   mutation testing: every edit of a model/RTL line must fail a smoke test"
@@ -242,6 +243,7 @@ $(foreach b,$(BLOCKS),$(eval $(call COV_BLOCK_RULES,$(b))))
 include mk/cp_hotspot.mk
 include mk/elite4_fabric.mk
 include mk/planted_bugs.mk
+include mk/claims.mk
 
 SIMS      := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_sim) $(CPHS_SIMS) $(E4F_SIMS)
 ASAN_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_sim) $(CPHS_ASAN_SIMS) $(E4F_ASAN_SIMS)
@@ -288,6 +290,7 @@ regress: deps
 	  $(addprefix $(BIN_DIR)/,$(bug_sims))
 	@$(BUILD)/bin/regress --tag $(R) --jobs $(JOBS) --shard $(SHARD) --bin-dir $(BIN_DIR) --out $(BUILD)/regress
 	@$(if $(and $(filter nightly,$(R)),$(filter 1/%,$(SHARD))),JOBS=$(JOBS) ./mk/nightly-extra.sh)
+	@$(if $(and $(filter nightly,$(R)),$(filter 1/%,$(SHARD))),$(MAKE) claims B=cp && $(MAKE) claims B=elite4)
 
 # make sim / waves / wave-png: every variable is checked by one program,
 # build/bin/regress --run ... --make, before anything is built or run (exit 2

@@ -196,6 +196,18 @@ checks)
   expect pass e2cm_flows            --test=cp_hotspot_e2cm_flows
   expect pass e2cm_flows_ecm        --test=cp_hotspot_e2cm_flows --cm=ecm --expect-fail=check:hotspot.flows.fraction@410
   expect pass model_vs_rtl          --test=cp_hotspot_model_vs_rtl
+  # seed 001's adapter (egress buffer + PAUSE, per-flow source quench, no limit on limiters)
+  expect pass egress                --test=cp_hotspot_egress
+  expect pass egress_pause_off      --test=cp_hotspot_egress --adapter_pause=off --expect-fail=check:hotspot.egress.pauses@80
+  expect pass egress_xoff_late      --test=cp_hotspot_egress --adapter_bug=xoff_late --expect-fail=check:hotspot.egress.xoff@100
+  expect pass egress_xon_early      --test=cp_hotspot_egress --adapter_bug=xon_early --expect-fail=check:hotspot.egress.xon@100
+  expect pass egress_rtt_short      --test=cp_hotspot_egress --adapter_rtt_us=1 --expect-fail=check:hotspot.egress.overflow@100
+  expect pass quench                --test=cp_hotspot_quench
+  expect pass quench_node           --test=cp_hotspot_quench --quench=node --expect-fail=check:hotspot.quench.cold@100
+  expect pass quench_cm_none        --test=cp_hotspot_quench --cm=none --expect-fail=check:hotspot.quench.hot@100
+  expect pass limiters              --test=cp_hotspot_limiters
+  expect pass limiters_one          --test=cp_hotspot_limiters --max_limiters=1 --expect-fail=check:hotspot.limiters.refused@500
+  expect pass limiters_cm_none      --test=cp_hotspot_limiters --cm=none --expect-fail=check:hotspot.limiters.peak@500
   if [[ -n ${BUG:-} ]]; then
     expect pass model_vs_rtl_bug --test=cp_hotspot_model_vs_rtl --inject-bug="$BUG" \
       --expect-fail=check:hotspot.model_vs_rtl.identical@80
@@ -247,6 +259,8 @@ inputs)
   refuse bug-no-cp       "inject_bug: 'cp_qold_not_updated' cannot act: with cm = none" --inject-bug=cp_qold_not_updated
   refuse bug-unknown     "no planted bug 'nope'" --cm=ecm --inject-bug=nope
   refuse trace           "--trace: no waveform from this binary" --trace
+  refuse bad-quench      "--quench=all: quench: 'all' is not flow or node" --quench=all
+  refuse rtt-too-long    "--adapter_rtt_us: adapter_rtt_us: 200 us leaves no room for the watermarks" --adapter_rtt_us=200
   # control: a well-formed file is accepted and runs (else the above prove nothing)
   out=$("$BIN" --scenario="$T/good.scn" --out="$T/good" 2>&1) && rc=0 || rc=$?
   if [[ $rc -eq 0 ]] && tail -1 <<<"$out" | grep -q '^TEST PASSED$'; then

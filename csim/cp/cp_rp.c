@@ -25,6 +25,7 @@ void cp_rp_cfg_default(cp_rp_cfg_t *cfg) {
   cfg->bucket_bytes = 1500;
   cfg->probe_bytes = 0;
   cfg->probe_all = false;
+  cfg->max_limiters = 0; /* seed 001: "No limit on number of rate limiters" */
 }
 
 void cp_rp_gains(const cp_rp_cfg_t *cfg, cp_rp_gains_t *g) {
@@ -130,6 +131,11 @@ int cp_rp_feedback(cp_rp_t *rp, unsigned flow, int type, unsigned qntzfb, int le
     return CP_RP_R_INCREASED;
   }
   int r = CP_RP_R_DECREASED;
+  if (!l->active && rp->cfg.max_limiters && rp->n_active >= rp->cfg.max_limiters) {
+    /* Every limiter of the pool is in use: this flow is not throttled. */
+    if (rp->stats) rp->stats->refused++;
+    return CP_RP_R_REFUSED;
+  }
   if (!l->active) {
     /* Created at line rate; its first frame may go at once (tat = now). */
     l->active = true;

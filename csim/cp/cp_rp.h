@@ -50,6 +50,12 @@ typedef struct {
      * rate-limited flows probe, unless probe_all (E2CM with continuous probing). */
   uint32_t probe_bytes;
   bool probe_all;
+  /* Most limiters active at once in this adapter; 0 = no limit, the seed's
+     * adapter ("No limit on number of rate limiters", seed 001). At the limit,
+     * a negative BCN for a flow without a limiter is refused (the flow stays
+     * at line rate): the behaviour of an adapter with a fixed limiter pool
+     * (our choice of policy; the seed has none). */
+  unsigned max_limiters;
 } cp_rp_cfg_t;
 
 /* Derived gains (units: Gd 1/byte, Gi (1/byte) so Gi*|Fb|*Runit is b/s). */
@@ -71,6 +77,7 @@ typedef struct {
   uint64_t neg, pos, ignored_pos; /* ignored_pos: POS for a flow with no limiter */
   uint64_t at_rmin;               /* decreases that hit the Rmin floor */
   uint64_t probes;
+  uint64_t refused; /* negative BCNs refused: no free limiter (max_limiters) */
 } cp_rp_stats_t;
 
 typedef struct {
@@ -90,7 +97,8 @@ typedef struct {
 } cp_rp_tx_t;
 
 /* Seed 001 values: W=2, Qeq=75 KB, Qeq,flow=15 KB, Rlink=10 Gb/s, Runit=Rmin=1 Mb/s,
- * gain scales 0.5/0.1/0.5/0.005, bucket one 1500-byte frame, no probing. */
+ * gain scales 0.5/0.1/0.5/0.005, no limit on the number of limiters; ours:
+ * bucket one 1500-byte frame, no probing. */
 void cp_rp_cfg_default(cp_rp_cfg_t *cfg);
 /* Gains from a configuration (no validation). */
 void cp_rp_gains(const cp_rp_cfg_t *cfg, cp_rp_gains_t *g);
@@ -110,7 +118,8 @@ enum {
   CP_RP_R_DECREASED,
   CP_RP_R_CREATED, /* first negative BCN: limiter created, then decreased */
   CP_RP_R_INCREASED,
-  CP_RP_R_RELEASED /* increase reached Rlink: limiter released */
+  CP_RP_R_RELEASED, /* increase reached Rlink: limiter released */
+  CP_RP_R_REFUSED   /* negative BCN, no limiter and max_limiters in use: ignored */
 };
 /* Apply one BCN (type CP_RP_NEG/POS/MAX, qntzfb 0..63, level CP_RP_QUEUE/FLOW,
  * cpid of the sender) to flow `flow` at time now_ps. Returns CP_RP_R_* or

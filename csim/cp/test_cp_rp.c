@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -259,12 +260,48 @@ static void test_cfg(void) {
   cp_rp_free(&rp);
 }
 
+/* Seed 001: "No limit on number of rate limiters" (the default), and the
+ * optional pool (max_limiters): at the limit a new flow's NEG is refused. */
+static void test_limiter_pool(void) {
+  cp_rp_cfg_t c;
+  cp_rp_cfg_default(&c);
+  CHECK(c.max_limiters == 0, "default: no limit on the number of limiters");
+  cp_rp_t rp;
+  cp_rp_stats_t st;
+  memset(&st, 0, sizeof st);
+  CHECK(cp_rp_init(&rp, &c, 256, &st) == 0, "init 256 flows");
+  unsigned created = 0;
+  for (unsigned f = 0; f < 256; f++)
+    created += cp_rp_feedback(&rp, f, CP_RP_NEG, 10, CP_RP_QUEUE, 1, 0) == CP_RP_R_CREATED;
+  CHECK(created == 256 && rp.n_active == 256 && st.refused == 0, "no limit: 256 limiters at once (%u)",
+        created);
+  cp_rp_free(&rp);
+  c.max_limiters = 2;
+  memset(&st, 0, sizeof st);
+  CHECK(cp_rp_init(&rp, &c, 8, &st) == 0, "init pool of 2");
+  CHECK(cp_rp_feedback(&rp, 0, CP_RP_NEG, 10, CP_RP_QUEUE, 1, 0) == CP_RP_R_CREATED, "1st limiter");
+  CHECK(cp_rp_feedback(&rp, 5, CP_RP_MAX, 63, CP_RP_QUEUE, 1, 0) == CP_RP_R_CREATED, "2nd limiter");
+  CHECK(cp_rp_feedback(&rp, 6, CP_RP_NEG, 10, CP_RP_QUEUE, 1, 0) == CP_RP_R_REFUSED, "3rd refused");
+  CHECK(!cp_rp_limited(&rp, 6) && cp_rp_rate(&rp, 6) == c.rlink && st.refused == 1 && rp.n_active == 2,
+        "refused flow stays at Rlink, unlimited");
+  CHECK(cp_rp_feedback(&rp, 0, CP_RP_NEG, 10, CP_RP_QUEUE, 1, 0) == CP_RP_R_DECREASED,
+        "a flow that has a limiter still decreases at the limit");
+  /* free one (increase back to Rlink), then the refused flow gets it */
+  int r = 0;
+  for (int k = 0; k < 1000 && r != CP_RP_R_RELEASED; k++)
+    r = cp_rp_feedback(&rp, 5, CP_RP_POS, 63, CP_RP_QUEUE, 1, 0);
+  CHECK(r == CP_RP_R_RELEASED && rp.n_active == 1, "released one");
+  CHECK(cp_rp_feedback(&rp, 6, CP_RP_NEG, 10, CP_RP_QUEUE, 1, 0) == CP_RP_R_CREATED, "freed limiter reused");
+  cp_rp_free(&rp);
+}
+
 int main(void) {
   test_gains();
   test_ecm_laws();
   test_e2cm_laws();
   test_gate();
   test_cfg();
+  test_limiter_pool();
   printf("%lu passed, %lu failed\n", n_pass, n_fail);
   return n_fail ? 1 : 0;
 }

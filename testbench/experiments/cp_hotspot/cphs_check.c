@@ -14,7 +14,14 @@ const char *const *cphs_check_ids(cphs_check_t kind) {
                                      NULL};
   static const char *const flows[] = {"hotspot.flows.mean", "hotspot.flows.fraction", NULL};
   static const char *const mvr[] = {CPHS_ID_MODEL_VS_RTL, NULL};
+  static const char *const egress[] = {"hotspot.egress.pauses", "hotspot.egress.xoff", "hotspot.egress.xon",
+                                       "hotspot.egress.overflow", NULL};
+  static const char *const quench[] = {"hotspot.quench.hot", "hotspot.quench.cold", NULL};
+  static const char *const lim[] = {"hotspot.limiters.refused", "hotspot.limiters.peak", NULL};
   switch (kind) {
+    case CPHS_CHECK_EGRESS: return egress;
+    case CPHS_CHECK_QUENCH: return quench;
+    case CPHS_CHECK_LIMITERS: return lim;
     case CPHS_CHECK_DROPS: return drops;
     case CPHS_CHECK_BAND: return band;
     case CPHS_CHECK_FLOWS: return flows;
@@ -98,6 +105,46 @@ bool cphs_check_run(const cphs_params_t *p, const cphs_stats_t *st, const cphs_s
       crit(s->flow_in_band >= p->flow_frac, "hotspot.flows.fraction", hot_end, first, &all,
            "hot flows in [%.0f, %.0f] B: %.0f %% >= %.0f %% (range %.0f..%.0f B)", lo, hi,
            100 * s->flow_in_band, 100 * p->flow_frac, s->flow_min, s->flow_max);
+      break;
+    }
+    case CPHS_CHECK_EGRESS: {
+      /* Seed 001's adapter: a 150 KB egress buffer that PAUSEs its switch
+         * output at high = 150 KB - rtt x bw and releases it at high - 10 KB.
+         * The buffer is measured where frames arrive (the occupancy only
+         * grows there); XOFF must go at the first arrival above high (so
+         * within one frame of it), XON when the drain reaches low (the drain
+         * is a fluid, the XON time rounded up to the ps: within 8 B below). */
+      const double hi = cphs_adapter_hi(p), lo = cphs_adapter_lo(p);
+      crit(s->xoffs > 0, "hotspot.egress.pauses", hot_end, first, &all,
+           "adapter PAUSE used: %" PRIu64 " XOFF, %" PRIu64 " XON", s->xoffs, s->xons);
+      crit(s->xoffs == 0 || (s->xoff_occ_min > hi && s->xoff_occ_max <= hi + p->frame), "hotspot.egress.xoff",
+           t_end, first, &all, "XOFF at occupancy [%.0f, %.0f] B within (high %.0f, high + frame %.0f] B",
+           s->xoff_occ_min, s->xoff_occ_max, hi, hi + p->frame);
+      crit(s->xons == 0 || (s->xon_occ_max <= lo + 1e-6 && s->xon_occ_min >= lo - 8), "hotspot.egress.xon",
+           t_end, first, &all, "XON at occupancy [%.0f, %.0f] B within [low - 8, low = %.0f] B",
+           s->xon_occ_min, s->xon_occ_max, lo);
+      crit(s->egress_drops == 0 && s->egress_peak <= p->egress, "hotspot.egress.overflow", t_end, first, &all,
+           "egress peak %.0f B <= %u B, frames lost at a full egress buffer %" PRIu64 " = 0", s->egress_peak,
+           p->egress, s->egress_drops);
+      break;
+    }
+    case CPHS_CHECK_QUENCH: {
+      /* Seed 001: "per-flow selective source quench used when VOQ full".
+         * Under ECM the hot flows are rate limited, their VOQs fill and are
+         * quenched; the cold flows of the same adapters keep going. */
+      crit(s->quench_hot_flows == p->n - 1, "hotspot.quench.hot", t_end, first, &all,
+           "hot flows quenched: %" PRIu64 " of %u (%.3f of their frames)", s->quench_hot_flows, p->n - 1,
+           s->quench_hot_frac);
+      crit(s->quench_cold_frac <= p->quench_cold_max, "hotspot.quench.cold", t_end, first, &all,
+           "cold flows' quenched fraction %.5f <= %.5f", s->quench_cold_frac, p->quench_cold_max);
+      break;
+    }
+    case CPHS_CHECK_LIMITERS: {
+      /* Seed 001: "No limit on number of rate limiters". */
+      crit(s->lim_refused == 0, "hotspot.limiters.refused", t_end, first, &all,
+           "negative BCNs refused for want of a limiter: %" PRIu64 " = 0", s->lim_refused);
+      crit(s->lim_peak >= p->limiters_min, "hotspot.limiters.peak", t_end, first, &all,
+           "most limiters at once in one adapter %" PRIu64 " >= %u", s->lim_peak, p->limiters_min);
       break;
     }
   }

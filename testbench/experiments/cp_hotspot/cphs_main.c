@@ -124,6 +124,10 @@ static void help(void) {
          "                         band:  hotspot.band.q_low, hotspot.band.q_high, hotspot.band.tp_hot\n"
          "                         flows: hotspot.flows.mean, hotspot.flows.fraction\n"
          "                         model_vs_rtl: " CPHS_ID_MODEL_VS_RTL "\n"
+         "                         egress: hotspot.egress.pauses, hotspot.egress.xoff,\n"
+         "                                 hotspot.egress.xon, hotspot.egress.overflow\n"
+         "                         quench: hotspot.quench.hot, hotspot.quench.cold\n"
+         "                         limiters: hotspot.limiters.refused, hotspot.limiters.peak\n"
          "                         any:   " CPHS_ID_INVARIANT " (a broken invariant of the run)\n"
          "  --expect-fail=assert:LABEL@MS   negative test on a planted RTL bug (mode=rtl):\n"
          "                       pass only if the RTL CPs' assertion LABEL fails first, in an\n"
@@ -232,6 +236,9 @@ int main(int argc, char **argv) {
              "cp_hotspot_ecm_band      ECM: Q_hot in a band around Qeq, TP_hot at the hot service rate\n"
              "cp_hotspot_e2cm_flows    E2CM: hot flows' occupancies near Qeq,flow\n"
              "cp_hotspot_model_vs_rtl  ECM N=16 short run: model and RTL CPs give identical results\n"
+             "cp_hotspot_egress        ECM: adapter egress buffer <= 150 KB, PAUSE at its watermarks\n"
+             "cp_hotspot_quench        ECM: per-flow selective source quench (hot flows only)\n"
+             "cp_hotspot_limiters      ECM, 120-us bursts: several limiters at once per adapter\n"
              "(or any regress/scenarios/<name>.scn)\n");
       return 0;
     }
@@ -332,6 +339,7 @@ int main(int argc, char **argv) {
     return usage_error("%s: cm: model_vs_rtl needs a CM scheme (cm = none has no CP)",
                        p.origin[cphs_params_key_index("cm")][0] ? p.origin[cphs_params_key_index("cm")]
                                                                 : "default");
+  cphs_params_derive(&p);
   if (cphs_params_check(&p, err, sizeof err)) return usage_error("%s", err);
 
   /* --expect-fail=check:<id>@<ms>, the id one of this scenario's criteria. */

@@ -57,7 +57,14 @@ void cphs_params_default(cphs_params_t *p) {
   p->pause = false;
   p->pause_hi = 260 * CPHS_KB; /* seed: watermarks 260 / 230 KB */
   p->pause_lo = 230 * CPHS_KB;
-  p->ingress = 1500 * CPHS_KB; /* seed: adapter ingress 1500 KB */
+  p->ingress = 1500 * CPHS_KB;    /* seed: adapter ingress 1500 KB */
+  p->quench = CPHS_QUENCH_FLOW;   /* seed: per-flow selective source quench when a VOQ is full */
+  p->max_limiters = 0;            /* seed: no limit on the number of rate limiters */
+  p->egress = 150 * CPHS_KB;      /* seed: adapter egress buffer 150 KB */
+  p->adapter_pause = true;        /* seed: adapter PAUSE enabled */
+  p->adapter_hyst = 10 * CPHS_KB; /* seed: low = high - 10 KB */
+  p->adapter_bug = CPHS_ABUG_NONE;
+  cphs_params_derive(p);
   p->cm = CPHS_CM_NONE;
   p->w = 2;                      /* seed: W = 2 */
   p->qeq = 75 * CPHS_KB;         /* seed: Qeq = 75 KB */
@@ -76,7 +83,25 @@ void cphs_params_default(cphs_params_t *p) {
   p->flow_hi = 1.0;
   p->flow_frac = 0.75;
   p->drop_fill = 0.9;
+  p->quench_cold_max = 0.001;
+  p->limiters_min = 2;
 }
+
+/* The seed's high watermark is 150 KB - rtt*bw. Ours: rtt = the PAUSE's
+ * round trip (2 link delays) plus two frame times: the frame the switch
+ * output is sending when the XOFF arrives cannot be stopped, and the frame
+ * whose arrival crosses the watermark may cross it by up to a frame (store
+ * and forward). Then the buffer never exceeds its size (docs/cp.md §12). */
+void cphs_params_derive(cphs_params_t *p) {
+  const int k = cphs_params_key_index("adapter_rtt_us");
+  if (k >= 0 && p->origin[k][0]) return;
+  p->adapter_rtt_ps = 2 * p->link_delay_ps + 2 * (uint64_t)llround((double)p->frame * 8e12 / p->rlink);
+}
+
+double cphs_adapter_hi(const cphs_params_t *p) {
+  return (double)p->egress - (double)p->adapter_rtt_ps * p->rlink / 8e12;
+}
+double cphs_adapter_lo(const cphs_params_t *p) { return cphs_adapter_hi(p) - (double)p->adapter_hyst; }
 
 const char *cphs_cm_name(cphs_cm_t cm) {
   static const char *const names[] = {"none", "ecm", "e2cm", "e2cm-cp"};
@@ -142,6 +167,9 @@ static const key_t_ keys[] = {
     {"mode", K_STR, 0, 0, 0, 0, false},
     {"check", K_STR, 0, 0, 0, 0, false},
     {"inject_bug", K_STR, 0, 0, 0, 0, false},
+    {"adapter_pause", K_STR, 0, 0, 0, 0, false},
+    {"quench", K_STR, 0, 0, 0, 0, false},
+    {"adapter_bug", K_STR, 0, 0, 0, 0, false},
     {"n", K_UINT, F(n), 1, 3, CPHS_MAX_N, false},
     {"hot_node", K_UINT, F(hot), 1, 0, CPHS_MAX_N - 1, false},
     {"load", K_DBL, F(load), 1, 0, 0.999999, true},
@@ -161,6 +189,10 @@ static const key_t_ keys[] = {
     {"pause_hi_kb", K_U32, F(pause_hi), CPHS_KB, 0, U32_KB, false},
     {"pause_lo_kb", K_U32, F(pause_lo), CPHS_KB, 0, U32_KB, false},
     {"ingress_kb", K_U32, F(ingress), CPHS_KB, 0, U32_KB, true},
+    {"max_limiters", K_UINT, F(max_limiters), 1, 0, CPHS_MAX_N, false},
+    {"egress_kb", K_U32, F(egress), CPHS_KB, 0, U32_KB, false},
+    {"adapter_rtt_us", K_PS, F(adapter_rtt_ps), 1e6, 0, 1e6, false},
+    {"adapter_hyst_kb", K_U32, F(adapter_hyst), CPHS_KB, 0, U32_KB, true},
     {"w", K_UINT, F(w), 1, 0, 15, false},
     {"qeq_kb", K_U32, F(qeq), CPHS_KB, 0, QMAX_KB, true},
     {"psample", K_U32, F(psample), 1, 0, 4294967295.0, false},
@@ -178,6 +210,8 @@ static const key_t_ keys[] = {
     {"flow_hi", K_DBL, F(flow_hi), 1, 0, 1e6, false},
     {"flow_frac", K_DBL, F(flow_frac), 1, 0, 1, false},
     {"drop_fill", K_DBL, F(drop_fill), 1, 0, 1, false},
+    {"quench_cold_max", K_DBL, F(quench_cold_max), 1, 0, 1, false},
+    {"limiters_min", K_UINT, F(limiters_min), 1, 0, CPHS_MAX_N, false},
 };
 #undef F
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -256,6 +290,33 @@ static int set_value(cphs_params_t *p, int k, const char *val, char *err, size_t
       return fail(err, errlen, "arrivals: '%s' is not bernoulli or bursty:<mean burst in us, (0, 1e6]>", val);
     return 0;
   }
+  if (!strcmp(key, "adapter_pause")) {
+    if (!strcmp(val, "on"))
+      p->adapter_pause = true;
+    else if (!strcmp(val, "off"))
+      p->adapter_pause = false;
+    else
+      return fail(err, errlen, "adapter_pause: '%s' is not on or off", val);
+    return 0;
+  }
+  if (!strcmp(key, "quench")) {
+    if (!strcmp(val, "flow"))
+      p->quench = CPHS_QUENCH_FLOW;
+    else if (!strcmp(val, "node"))
+      p->quench = CPHS_QUENCH_NODE;
+    else
+      return fail(err, errlen, "quench: '%s' is not flow or node", val);
+    return 0;
+  }
+  if (!strcmp(key, "adapter_bug")) {
+    static const char *const b[] = {"none", "xoff_late", "xon_early"};
+    for (int i = 0; i < 3; i++)
+      if (!strcmp(val, b[i])) {
+        p->adapter_bug = (cphs_abug_t)i;
+        return 0;
+      }
+    return fail(err, errlen, "adapter_bug: '%s' is not none, xoff_late or xon_early", val);
+  }
   if (!strcmp(key, "mode")) {
     if (!strcmp(val, "model"))
       p->rtl = false;
@@ -266,13 +327,15 @@ static int set_value(cphs_params_t *p, int k, const char *val, char *err, size_t
     return 0;
   }
   if (!strcmp(key, "check")) {
-    static const char *const c[] = {"none", "drops", "band", "flows", "model_vs_rtl"};
-    for (int i = 0; i < 5; i++)
+    static const char *const c[] = {"none",         "drops",  "band",   "flows",
+                                    "model_vs_rtl", "egress", "quench", "limiters"};
+    for (int i = 0; i < 8; i++)
       if (!strcmp(val, c[i])) {
         p->check = (cphs_check_t)i;
         return 0;
       }
-    return fail(err, errlen, "check: '%s' is not none, drops, band, flows or model_vs_rtl", val);
+    return fail(err, errlen,
+                "check: '%s' is not none, drops, band, flows, model_vs_rtl, egress, quench or limiters", val);
   }
   if (!strcmp(key, "inject_bug")) {
     if (strlen(val) >= sizeof p->inject_bug_name) return fail(err, errlen, "inject_bug: name too long");
@@ -439,6 +502,16 @@ int cphs_params_check(const cphs_params_t *p, char *err, size_t errlen) {
   if (p->ingress / (p->n - 1) < p->frame)
     BAD("ingress_kb", "%g KB over n-1 = %u VOQs leaves less than a frame (%u B) per VOQ",
         (double)p->ingress / CPHS_KB, p->n - 1, p->frame);
+  if (p->egress && p->egress < p->frame)
+    BAD("egress_kb", "%g KB does not hold one frame of frame_bytes = %u (0 = no egress buffer)",
+        (double)p->egress / CPHS_KB, p->frame);
+  if (p->egress && p->adapter_pause && !(cphs_adapter_lo(p) > 0))
+    BAD("adapter_rtt_us",
+        "%g us leaves no room for the watermarks: high = egress_kb - rtt x bw = %.0f B, low = high - "
+        "adapter_hyst_kb = %.0f B must be above 0",
+        (double)p->adapter_rtt_ps / CPHS_PS_PER_US, cphs_adapter_hi(p), cphs_adapter_lo(p));
+  if (p->check == CPHS_CHECK_EGRESS && !p->egress)
+    BAD("egress_kb", "check = egress needs an egress buffer (egress_kb > 0)");
   if (p->check == CPHS_CHECK_BAND && !(p->band_lo < p->band_hi))
     BAD("band_hi", "%g must be above band_lo = %g", p->band_hi, p->band_lo);
   if (p->check == CPHS_CHECK_FLOWS && !(p->flow_lo < p->flow_hi))
@@ -481,6 +554,10 @@ void cphs_params_dump(const cphs_params_t *p, FILE *f) {
   else
     fprintf(f, "arrivals = bursty:%g\n", p->burst_us);
   fprintf(f, "mode = %s\n", p->rtl ? "rtl" : "model");
+  fprintf(f, "adapter_pause = %s\nquench = %s\n", p->adapter_pause ? "on" : "off",
+          p->quench == CPHS_QUENCH_FLOW ? "flow" : "node");
+  static const char *const abug[] = {"none", "xoff_late", "xon_early"};
+  fprintf(f, "adapter_bug = %s\n", abug[p->adapter_bug]);
   for (size_t k = 0; k < NKEYS; k++) {
     if (keys[k].kind == K_STR) continue;
     const void *v = (const char *)p + keys[k].off;

@@ -21,18 +21,28 @@ extern "C" {
 #define CPHS_PS_PER_MS 1000000000ull
 #define CPHS_PS_PER_US 1000000ull
 #define CPHS_MAX_N     256 /* NodeW = FlowW = 8 bits at the CP */
-#define CPHS_MAX_KEYS  48
+#define CPHS_MAX_KEYS  64
 
 typedef enum { CPHS_CM_NONE = 0, CPHS_CM_ECM, CPHS_CM_E2CM, CPHS_CM_E2CM_CP } cphs_cm_t;
 typedef enum { CPHS_ARR_BERNOULLI = 0, CPHS_ARR_BURSTY } cphs_arr_t;
 /* What a named check asserts on the summary (key `check`). */
 typedef enum {
-  CPHS_CHECK_NONE = 0,    /* run completes with its invariants intact */
-  CPHS_CHECK_DROPS,       /* no CM, PAUSE off: Q_hot reaches the partition limit, frames dropped */
-  CPHS_CHECK_BAND,        /* Q_hot in a band around Qeq, TP_hot near the hot service rate */
-  CPHS_CHECK_FLOWS,       /* hot flows' per-flow occupancies near Qeq,flow */
-  CPHS_CHECK_MODEL_VS_RTL /* the same run with model and RTL CPs: identical */
+  CPHS_CHECK_NONE = 0,     /* run completes with its invariants intact */
+  CPHS_CHECK_DROPS,        /* no CM, PAUSE off: Q_hot reaches the partition limit, frames dropped */
+  CPHS_CHECK_BAND,         /* Q_hot in a band around Qeq, TP_hot near the hot service rate */
+  CPHS_CHECK_FLOWS,        /* hot flows' per-flow occupancies near Qeq,flow */
+  CPHS_CHECK_MODEL_VS_RTL, /* the same run with model and RTL CPs: identical */
+  CPHS_CHECK_EGRESS,       /* adapter egress buffer within its size, PAUSE at its watermarks */
+  CPHS_CHECK_QUENCH,       /* selective source quench: hot flows quenched, cold flows not */
+  CPHS_CHECK_LIMITERS      /* more than one limiter at once in an adapter, none refused */
 } cphs_check_t;
+/* Source quench when a VOQ is full (key `quench`). */
+typedef enum {
+  CPHS_QUENCH_FLOW = 0, /* seed 001: "per-flow selective source quench used when VOQ full" */
+  CPHS_QUENCH_NODE      /* ours, for contrast: a node generates nothing while any VOQ is full */
+} cphs_quench_t;
+/* Planted bugs of the adapter's PAUSE (key `adapter_bug`), for the egress check's negatives. */
+typedef enum { CPHS_ABUG_NONE = 0, CPHS_ABUG_XOFF_LATE, CPHS_ABUG_XON_EARLY } cphs_abug_t;
 
 typedef struct {
   char name[96]; /* run name (output sub-directory) */
@@ -55,6 +65,13 @@ typedef struct {
   uint32_t pause_hi, pause_lo;
   /* adapter */
   uint32_t ingress; /* bytes, split evenly across the N-1 VOQs */
+  cphs_quench_t quench;
+  unsigned max_limiters;   /* rate limiters per adapter, 0 = no limit (seed) */
+  uint32_t egress;         /* egress buffer bytes (seed: 150 KB); 0 = ideal sink, hot output slowed */
+  bool adapter_pause;      /* the egress buffer PAUSEs its switch output (seed: enabled) */
+  uint64_t adapter_rtt_ps; /* rtt of the seed's high watermark = egress - rtt x bw */
+  uint32_t adapter_hyst;   /* high - low watermark bytes (seed: 10 KB) */
+  cphs_abug_t adapter_bug;
   /* congestion management */
   cphs_cm_t cm;
   unsigned w;
@@ -74,6 +91,8 @@ typedef struct {
   double flow_lo, flow_hi; /* flows check: per-flow means within [lo, hi] x Qeq,flow ... */
   double flow_frac;        /* ... for at least this fraction of the hot flows */
   double drop_fill;        /* drops check: max Q_hot >= drop_fill x (N-1) x M */
+  double quench_cold_max;  /* quench check: cold flows' quenched fraction of their offered frames */
+  unsigned limiters_min;   /* limiters check: peak limiters at once in one adapter */
   char scale[16];
   /* where each key was last set ("file:line", "--key"; "" = default), for messages */
   char origin[CPHS_MAX_KEYS][96];
@@ -87,6 +106,12 @@ int cphs_params_set(cphs_params_t *p, const char *key, const char *val, const ch
                     size_t errlen);
 /* Index of a key (0..CPHS_MAX_KEYS-1), -1 if there is no such key. */
 int cphs_params_key_index(const char *key);
+/* Fill keys whose default follows other keys (adapter_rtt_us, unless set:
+   2 x link delay + 2 frame times, docs/cp.md §12). Call after all sets. */
+void cphs_params_derive(cphs_params_t *p);
+/* Adapter PAUSE watermarks in bytes: high = egress - rtt x bw, low = high - hyst. */
+double cphs_adapter_hi(const cphs_params_t *p);
+double cphs_adapter_lo(const cphs_params_t *p);
 /* Read a scenario file (ASCII 'key = value' lines, '#' comments, each key at most
    once). 0, or -1 with "<file>:<line>: <key>: <reason>" in err. */
 int cphs_params_load(cphs_params_t *p, const char *path, char *err, size_t errlen);

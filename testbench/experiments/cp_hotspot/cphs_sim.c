@@ -14,7 +14,7 @@
 #include "cphs_evq.h"
 #include "cphs_traffic.h"
 
-enum { EV_GEN, EV_TXFREE, EV_ARRIVE, EV_OUTDONE, EV_WAKE, EV_BCN, EV_PAUSE };
+enum { EV_GEN, EV_TXFREE, EV_ARRIVE, EV_OUTDONE, EV_WAKE, EV_BCN, EV_PAUSE, EV_EGRESS, EV_XON, EV_OPAUSE };
 enum { F_PROBE = 1, F_TAGGED = 2 };
 
 typedef struct {
@@ -25,6 +25,14 @@ typedef struct {
   uint64_t *wake_t;      /* time of the latest wake-up scheduled (older ones are stale) */
   unsigned rr;           /* last VOQ served */
   bool busy, paused;
+  unsigned full_voqs; /* VOQs at capacity (quench = node) */
+  unsigned lim_now;   /* limiters active, counted from the reaction point's outcomes */
+  /* egress buffer: bytes not yet drained at egress_t (drained as a fluid at
+     * the node's service rate), XOFF in force, and the time of the XON check */
+  double egress;
+  uint64_t egress_t;
+  bool xoff;
+  uint64_t xon_t;
 } node_t;
 
 typedef struct {
@@ -36,6 +44,7 @@ typedef struct {
   int32_t head, tail;
   uint32_t bytes, count;
   bool busy;
+  bool opaused; /* the adapter behind this output sent XOFF */
   cphs_cp_t *cp;
 } port_t;
 
@@ -55,6 +64,8 @@ typedef struct {
   uint64_t slot_ps, hot_ser_ps;
   uint64_t inflight, limiters;
   cp_rp_stats_t rps;
+  uint64_t *q_off, *q_lost; /* per flow src*n+dst: frames offered, frames quenched */
+  double ehi, elo;          /* adapter PAUSE watermarks, bytes */
   bool failed;
 } sim_t;
 
@@ -127,6 +138,7 @@ static void try_send(sim_t *s, unsigned i, uint64_t now) {
       schedule_wake(s, i, v, when);
       continue;
     }
+    if (nd->voq[v] == s->voq_cap) nd->full_voqs--;
     if (--nd->voq[v] == 0) clr_ready(nd, v);
     cp_rp_tx_t tx;
     cp_rp_sent(&nd->rp, v, now, L, &tx);
@@ -151,13 +163,19 @@ static void on_gen(sim_t *s, unsigned i, uint64_t now) {
   if (next <= s->p->t_end_ps) push(s, next, EV_GEN, (uint16_t)i, 0);
   node_t *nd = &s->node[i];
   cphs_bin_t *b = cphs_stats_bin(&s->r->stats, now);
-  if (nd->voq[v] >= s->voq_cap) {
-    b->lost += s->p->frame; /* selective source quench: this frame is never offered */
+  const size_t fl = (size_t)i * s->p->n + v;
+  s->q_off[fl]++;
+  /* Seed: "per-flow selective source quench used when VOQ full": only the
+     * flow whose VOQ is full loses the frame. quench = node (ours, contrast):
+     * the whole source stops while any of its VOQs is full. */
+  if (nd->voq[v] >= s->voq_cap || (s->p->quench == CPHS_QUENCH_NODE && nd->full_voqs)) {
+    b->lost += s->p->frame; /* quenched: this frame is never offered */
+    s->q_lost[fl]++;
     return;
   }
   b->accepted += s->p->frame;
   s->r->sum.frames_gen++;
-  nd->voq[v]++;
+  if (++nd->voq[v] == s->voq_cap) nd->full_voqs++;
   if (!nd->wake_pending[v]) set_ready(nd, v);
   try_send(s, i, now);
 }
@@ -178,8 +196,15 @@ static void on_bcn(sim_t *s, const cphs_ev_t *e) {
     fail(s, "reaction point of node %u rejected a BCN (flow %u type %u qntzfb %u)", i, v, e->f1, e->f2);
     return;
   }
-  if (r == CP_RP_R_CREATED) s->limiters++;
-  if (r == CP_RP_R_RELEASED) s->limiters--;
+  if (r == CP_RP_R_CREATED) {
+    s->limiters++;
+    if (++nd->lim_now > s->r->sum.lim_peak) s->r->sum.lim_peak = nd->lim_now;
+  }
+  if (r == CP_RP_R_RELEASED) {
+    s->limiters--;
+    nd->lim_now--;
+  }
+  if (r == CP_RP_R_REFUSED) s->r->sum.lim_refused++;
   if (r == CP_RP_R_CREATED || r == CP_RP_R_RELEASED)
     cphs_stats_limiters(&s->r->stats, e->t, (uint32_t)s->limiters);
   /* A waiting VOQ may now be allowed earlier than its scheduled wake-up. */
@@ -195,7 +220,9 @@ static void on_bcn(sim_t *s, const cphs_ev_t *e) {
 static void start_out(sim_t *s, unsigned o, uint64_t now) {
   port_t *pt = &s->port[o];
   pt->busy = true;
-  const bool slow = o == s->p->hot && now >= s->p->hot_start_ps && now < s->p->hot_end_ps;
+  /* Without an egress buffer the hot output itself is slow; with one, the
+     * hot adapter drains slowly and PAUSEs the output (docs/cp.md §12). */
+  const bool slow = !s->p->egress && o == s->p->hot && now >= s->p->hot_start_ps && now < s->p->hot_end_ps;
   push(s, now + (slow ? s->hot_ser_ps : s->slot_ps), EV_OUTDONE, (uint16_t)o, 0);
 }
 
@@ -280,7 +307,7 @@ static void on_arrive(sim_t *s, const cphs_ev_t *e) {
     cphs_ev_t x = {.t = now + p->link_delay_ps, .type = EV_PAUSE, .a = (uint16_t)src, .f1 = 1};
     if (cphs_evq_push(&s->q, x)) fail(s, "out of memory in the event queue");
   }
-  if (!pt->busy) start_out(s, o, now);
+  if (!pt->busy && !pt->opaused) start_out(s, o, now);
 }
 
 static void on_outdone(sim_t *s, unsigned o, uint64_t now) {
@@ -308,15 +335,117 @@ static void on_outdone(sim_t *s, unsigned o, uint64_t now) {
     cphs_cp_deq(pt->cp, (uint16_t)L, (uint16_t)src);
     check_assert(s, o, now);
   }
+  if (p->egress) push(s, now + p->link_delay_ps, EV_EGRESS, (uint16_t)o, 0);
   if (p->pause && s->pause_sent[src] && s->part[src] < p->pause_lo) {
     s->pause_sent[src] = 0;
     cphs_ev_t x = {.t = now + p->link_delay_ps, .type = EV_PAUSE, .a = (uint16_t)src, .f1 = 0};
     if (cphs_evq_push(&s->q, x)) fail(s, "out of memory in the event queue");
   }
-  if (pt->count)
+  if (pt->count && !pt->opaused)
     start_out(s, o, now);
   else
     pt->busy = false;
+}
+
+/* --- adapter egress buffer and its PAUSE (seed 001's adapter) ------------------- */
+
+/* Service rate of node i's egress (b/s) on [t, next change), and that change. */
+static double egress_rate(const sim_t *s, unsigned i, uint64_t t, uint64_t *until) {
+  const cphs_params_t *p = s->p;
+  *until = UINT64_MAX;
+  if (i != p->hot) return p->rlink;
+  if (t < p->hot_start_ps) {
+    *until = p->hot_start_ps;
+    return p->rlink;
+  }
+  if (t < p->hot_end_ps) {
+    *until = p->hot_end_ps;
+    return p->rlink * p->hot_frac;
+  }
+  return p->rlink;
+}
+
+/* Drain node i's egress (a fluid at its service rate) up to time t. */
+static void egress_advance(sim_t *s, unsigned i, uint64_t t) {
+  node_t *nd = &s->node[i];
+  uint64_t a = nd->egress_t;
+  while (a < t && nd->egress > 0) {
+    uint64_t until;
+    const double r = egress_rate(s, i, a, &until);
+    const uint64_t e = until < t ? until : t;
+    nd->egress -= r * (double)(e - a) / 8e12;
+    a = e;
+  }
+  if (nd->egress < 0) nd->egress = 0;
+  nd->egress_t = t;
+}
+
+/* When node i's egress, holding its bytes at time t, drains to `level`. */
+static uint64_t egress_when(const sim_t *s, unsigned i, uint64_t t, double bytes, double level) {
+  uint64_t a = t;
+  while (bytes > level) {
+    uint64_t until;
+    const double r = egress_rate(s, i, a, &until);
+    const double need = (bytes - level) * 8e12 / r;
+    if (until == UINT64_MAX || (double)(until - a) >= need) return a + (uint64_t)ceil(need);
+    bytes -= r * (double)(until - a) / 8e12;
+    a = until;
+  }
+  return a;
+}
+
+static void send_opause(sim_t *s, unsigned i, uint64_t now, bool on) {
+  cphs_ev_t x = {.t = now + s->p->link_delay_ps, .type = EV_OPAUSE, .a = (uint16_t)i, .f1 = on};
+  if (cphs_evq_push(&s->q, x)) fail(s, "out of memory in the event queue");
+}
+
+static void note_occ(double v, double *mn, double *mx) {
+  if (*mn < 0 || v < *mn) *mn = v;
+  if (*mx < 0 || v > *mx) *mx = v;
+}
+
+/* A frame's last bit reached node i's egress buffer. */
+static void on_egress(sim_t *s, unsigned i, uint64_t now) {
+  const cphs_params_t *p = s->p;
+  node_t *nd = &s->node[i];
+  cphs_summary_t *m = &s->r->sum;
+  egress_advance(s, i, now);
+  if (nd->egress + p->frame > p->egress) {
+    m->egress_drops++; /* no room: the frame is lost at the adapter */
+    return;
+  }
+  nd->egress += p->frame;
+  if (nd->egress > m->egress_peak) m->egress_peak = nd->egress;
+  if (!p->adapter_pause) return;
+  const double hi = s->ehi + (p->adapter_bug == CPHS_ABUG_XOFF_LATE ? 2.0 * p->frame : 0.0);
+  if (!nd->xoff && nd->egress > hi) {
+    nd->xoff = true;
+    m->xoffs++;
+    note_occ(nd->egress, &m->xoff_occ_min, &m->xoff_occ_max);
+    send_opause(s, i, now, true);
+  }
+  if (nd->xoff) {
+    /* (Re)schedule the XON for when the buffer drains to the low watermark. */
+    const double lo = s->elo + (p->adapter_bug == CPHS_ABUG_XON_EARLY ? 0.5 * p->adapter_hyst : 0.0);
+    nd->xon_t = egress_when(s, i, now, nd->egress, lo);
+    push(s, nd->xon_t, EV_XON, (uint16_t)i, 0);
+  }
+}
+
+static void on_xon(sim_t *s, unsigned i, uint64_t now) {
+  node_t *nd = &s->node[i];
+  if (!nd->xoff || nd->xon_t != now) return; /* superseded by a later arrival */
+  egress_advance(s, i, now);
+  nd->xoff = false;
+  s->r->sum.xons++;
+  note_occ(nd->egress, &s->r->sum.xon_occ_min, &s->r->sum.xon_occ_max);
+  send_opause(s, i, now, false);
+}
+
+static void on_opause(sim_t *s, unsigned o, bool on, uint64_t now) {
+  port_t *pt = &s->port[o];
+  pt->opaused = on; /* XOFF: the frame being sent finishes, no new one starts */
+  if (!on && !pt->busy && pt->count) start_out(s, o, now);
 }
 
 /* --- set-up, loop, tear-down ----------------------------------------------- */
@@ -328,6 +457,13 @@ static int setup(sim_t *s) {
   s->hot_ser_ps = (uint64_t)llround((double)p->frame * 8e12 / (p->rlink * p->hot_frac));
   s->words = (n + 63) / 64;
   s->voq_cap = p->ingress / (n - 1) / p->frame;
+  s->ehi = cphs_adapter_hi(p);
+  s->elo = cphs_adapter_lo(p);
+  s->r->sum.xoff_occ_min = s->r->sum.xoff_occ_max = -1;
+  s->r->sum.xon_occ_min = s->r->sum.xon_occ_max = -1;
+  s->q_off = calloc((size_t)n * n, sizeof *s->q_off);
+  s->q_lost = calloc((size_t)n * n, sizeof *s->q_lost);
+  if (!s->q_off || !s->q_lost) return -1;
   if (cphs_evq_init(&s->q, 8 * (size_t)n + 64)) return -1;
   if (cphs_traffic_init(&s->tr, p)) return -1;
   s->node = calloc(n, sizeof *s->node);
@@ -348,6 +484,7 @@ static int setup(sim_t *s) {
   rc.bucket_bytes = p->bucket_bytes;
   rc.probe_bytes = (p->cm == CPHS_CM_E2CM || p->cm == CPHS_CM_E2CM_CP) ? p->probe_bytes : 0;
   rc.probe_all = p->cm == CPHS_CM_E2CM_CP;
+  rc.max_limiters = p->max_limiters;
   for (unsigned i = 0; i < n; i++) {
     node_t *nd = &s->node[i];
     if (cp_rp_init(&nd->rp, &rc, n, &s->rps)) return -1;
@@ -382,6 +519,8 @@ static void teardown(sim_t *s) {
   free(s->part);
   free(s->pause_sent);
   free(s->pool);
+  free(s->q_off);
+  free(s->q_lost);
   cphs_traffic_free(&s->tr);
   cphs_evq_free(&s->q);
 }
@@ -432,6 +571,23 @@ static void audit(sim_t *s) {
     dig = fold(dig, cphs_cp_digest(s->port[i].cp));
   }
   m->digest = p->digest ? dig : 0;
+  /* Source quench per flow: hot flows (to the hot node) against cold ones. */
+  uint64_t ho = 0, hl = 0, co = 0, cl = 0;
+  for (unsigned i = 0; i < p->n; i++)
+    for (unsigned v = 0; v < p->n; v++) {
+      const size_t f = (size_t)i * p->n + v;
+      if (i == v) continue;
+      if (v == p->hot) {
+        ho += s->q_off[f];
+        hl += s->q_lost[f];
+        m->quench_hot_flows += s->q_lost[f] > 0;
+      } else {
+        co += s->q_off[f];
+        cl += s->q_lost[f];
+      }
+    }
+  m->quench_hot_frac = ho ? (double)hl / (double)ho : 0;
+  m->quench_cold_frac = co ? (double)cl / (double)co : 0;
   m->limiters_created = s->rps.created;
 }
 
@@ -468,6 +624,9 @@ int cphs_sim_run(const cphs_params_t *p, cphs_result_t *r) {
         s.node[e.a].paused = e.f1;
         if (!e.f1) try_send(&s, e.a, e.t);
         break;
+      case EV_EGRESS: on_egress(&s, e.a, e.t); break;
+      case EV_XON: on_xon(&s, e.a, e.t); break;
+      case EV_OPAUSE: on_opause(&s, e.a, e.f1, e.t); break;
     }
   }
   const double wall = now_s() - t0;

@@ -13,8 +13,11 @@
  *    has left the output; an output serves its queue FIFO at line rate, the
  *    hot output at hot_frac * line rate for frames that *start* inside the
  *    hotspot window;
- *  - switch outputs deliver to ideal sinks (the adapters' egress buffer and
- *    its PAUSE are not modelled: only node 1's output is slow, by definition);
+ *  - adapter egress (seed 001: 150 KB, PAUSE at 150 KB - rtt*bw / -10 KB):
+ *    a frame reaches its adapter's egress buffer one link delay after it
+ *    left the output; the buffer drains as a fluid at the node's service rate
+ *    (the hot node's is hot_frac during the hotspot) and PAUSEs the output
+ *    feeding it; egress = 0 gives ideal sinks and a slow hot output instead;
  *  - PAUSE is per input, XOFF sent when the input's partition exceeds
  *    pause_hi after an arrival, XON when it falls below pause_lo after a
  *    departure, each reaching the adapter one link delay later; a paused

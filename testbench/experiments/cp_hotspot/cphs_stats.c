@@ -169,7 +169,9 @@ void cphs_summary_csv_header(FILE *f) {
              "q_ss_mean,q_ss_bin_min,q_ss_bin_max,q_ss_min,q_ss_max,q_peak,"
              "flow_mean,flow_min,flow_max,flow_in_band,drops,drops_hot,lost_frac,recovery_ms,"
              "bcn_neg,bcn_pos,bcn_max,fbcn,limiters_created,frames_gen,frames_out,cp_cycles,digest,"
-             "events,wall_s,events_per_s,sim_s_per_wall_s\n");
+             "events,wall_s,events_per_s,sim_s_per_wall_s,"
+             "egress_peak,egress_drops,xoffs,xons,xoff_occ_min,xoff_occ_max,xon_occ_min,xon_occ_max,"
+             "quench_hot_flows,quench_hot_frac,quench_cold_frac,lim_peak,lim_refused\n");
 }
 
 void cphs_summary_csv_row(FILE *f, const cphs_summary_t *s) {
@@ -180,13 +182,17 @@ void cphs_summary_csv_row(FILE *f, const cphs_summary_t *s) {
           "%.1f,%.1f,%.1f,%.4f,%" PRIu64 ",%" PRIu64 ",%.6f,%.1f,"
           "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
           ",%016" PRIx64 ","
-          "%" PRIu64 ",%.3f,%.0f,%.6f\n",
+          "%" PRIu64 ",%.3f,%.0f,%.6f,"
+          "%.0f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.0f,%.0f,%.0f,%.0f,"
+          "%" PRIu64 ",%.6f,%.6f,%" PRIu64 ",%" PRIu64 "\n",
           s->name, s->n, s->arrivals, s->pause ? "on" : "off", cm[s->cm], s->rtl ? "rtl" : "model", s->seed,
           s->tp_aggr_pre, s->tp_aggr_ss, s->tp_hot_hot, s->tp_hot_ss, s->q_ss_mean, s->q_ss_bin_min,
           s->q_ss_bin_max, s->q_ss_min, s->q_ss_max, s->q_peak, s->flow_mean, s->flow_min, s->flow_max,
           s->flow_in_band, s->drops, s->drops_hot, s->lost_frac, s->recovery_ms, s->bcn_neg, s->bcn_pos,
           s->bcn_max, s->fbcn, s->limiters_created, s->frames_gen, s->frames_out, s->cp_cycles, s->digest,
-          s->events, s->wall_s, s->events_per_s, s->sim_per_wall);
+          s->events, s->wall_s, s->events_per_s, s->sim_per_wall, s->egress_peak, s->egress_drops, s->xoffs,
+          s->xons, s->xoff_occ_min, s->xoff_occ_max, s->xon_occ_min, s->xon_occ_max, s->quench_hot_flows,
+          s->quench_hot_frac, s->quench_cold_frac, s->lim_peak, s->lim_refused);
 }
 
 int cphs_summary_same(const cphs_summary_t *a, const cphs_summary_t *b, char *why, size_t len) {
@@ -223,6 +229,14 @@ int cphs_summary_same(const cphs_summary_t *a, const cphs_summary_t *b, char *wh
   SAME(frames_gen);
   SAME(frames_out);
   SAME(events);
+  SAME(egress_peak);
+  SAME(egress_drops);
+  SAME(xoffs);
+  SAME(xons);
+  SAME(quench_hot_frac);
+  SAME(quench_cold_frac);
+  SAME(lim_peak);
+  SAME(lim_refused);
 #undef SAME
   if (a->digest != b->digest) {
     snprintf(why, len, "digest of the CP outputs differs: %016" PRIx64 " vs %016" PRIx64, a->digest,

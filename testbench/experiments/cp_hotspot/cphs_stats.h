@@ -79,6 +79,19 @@ typedef struct {
   uint64_t frames_gen, frames_out;
   uint64_t cp_cycles;
   uint64_t digest;
+  /* adapter egress buffer (bytes) and its PAUSE: peak occupancy over every
+     * node, frames dropped at a full buffer, XOFF/XON sent and the occupancy
+     * at each (min/max over the run; -1 when none was sent) */
+  double egress_peak;
+  uint64_t egress_drops, xoffs, xons;
+  double xoff_occ_min, xoff_occ_max, xon_occ_min, xon_occ_max;
+  /* source quench per flow (src, dst): hot flows (dst = hot node) with at
+     * least one quenched frame, and the quenched fraction of offered frames of
+     * hot and of cold flows */
+  uint64_t quench_hot_flows;
+  double quench_hot_frac, quench_cold_frac;
+  /* rate limiters: most active at once in one adapter, negative BCNs refused */
+  uint64_t lim_peak, lim_refused;
   /* cost */
   uint64_t events;
   double wall_s, events_per_s, sim_per_wall;

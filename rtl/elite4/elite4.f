@@ -1,7 +1,6 @@
 rtl/common/common_fifo.sv
 rtl/common/common_credit_counter.sv
 rtl/common/common_rr_arbiter.sv
-rtl/common/common_counter.sv
 rtl/elite4/elite4_pkg.sv
 rtl/elite4/elite4_route_decode.sv
 rtl/elite4/elite4_crc_word.sv

@@ -57,7 +57,7 @@ module elite4 #(
   localparam int unsigned PP = NumPorts * NumPorts;
 
   // input units, (i, v) at i*NumVcs+v; masks of (i, v) at (i*NumVcs+v)*NumPorts + o
-  logic [NumReq-1:0]          req, req_up, req_bc, grant, ready, waiting, bcast, closing, send;
+  logic [NumReq-1:0]          req, req_up, req_bc, grant, ready, waiting, closing, send;
   logic [NumReq*NumPorts-1:0] req_mask, outs, tok_hit_in;
   logic [NumReq-1:0]          tok_ack_in, tok_set, tok_set_ack;
   logic [NumReq-1:0]          stg_valid;
@@ -68,12 +68,14 @@ module elite4 #(
   // output units, (o, v) at o*NumVcs+v; owners of (o, v) at (o*NumVcs+v)*NumPorts + i
   logic [NumReq-1:0]          free, busy, cred_avail, cred_empty, cred_two, tokp, tokack, tok_hit;
   logic [NumReq-1:0]          take, tail_sent;
-  logic [NumReq*NumPorts-1:0] owner, take_owner;
+  logic [NumReq*NumPorts-1:0] owner, take_owner, take_outs, oouts;
+  logic [NumReq-1:0]          take_bc, obcast, agree;
   logic [NumPorts-1:0]        tok_ack_out, ev_stray;
   logic [NumReq-1:0]          ev_tok_ovf, ev_cred_ovf;
   // per VC: VA inputs in VC-major order, and the adaptive choice
   logic [NumVcs*NumPorts-1:0] va_req, va_up, va_bc, va_free, va_grant, va_take;
   logic [NumVcs*PP-1:0]       va_mask, va_owner;
+  logic [NumVcs*NumPorts-1:0] va_take_bc, va_lmask;
   logic [NumVcs-1:0]          up_valid, up_granted;
   logic [NumVcs*NumPorts-1:0] up_sel;
   logic [NumVcs*NumPorts-1:0] up_free, up_empty, up_avail;
@@ -102,7 +104,6 @@ module elite4 #(
       .in_credit_i   (in_credit_i),
       .ready_o       (ready[p*NumVcs +: NumVcs]),
       .waiting_o     (waiting[p*NumVcs +: NumVcs]),
-      .bcast_o       (bcast[p*NumVcs +: NumVcs]),
       .outs_o        (outs[p*NumVcs*NumPorts +: NumVcs*NumPorts]),
       .closing_o     (closing[p*NumVcs +: NumVcs]),
       .send_i        (send[p*NumVcs +: NumVcs]),
@@ -131,6 +132,8 @@ module elite4 #(
       .in_ack_i      (in_data_i[p*32]),
       .take_i        (take[p*NumVcs +: NumVcs]),
       .take_owner_i  (take_owner[p*NumVcs*NumPorts +: NumVcs*NumPorts]),
+      .take_bcast_i  (take_bc[p*NumVcs +: NumVcs]),
+      .take_outs_i   (take_outs[p*NumVcs*NumPorts +: NumVcs*NumPorts]),
       .tail_sent_i   (tail_sent[p*NumVcs +: NumVcs]),
       .data_send_i   (data_send[p]),
       .data_vc_i     (data_vc[p*VcW +: VcW]),
@@ -143,6 +146,8 @@ module elite4 #(
       .free_o        (free[p*NumVcs +: NumVcs]),
       .busy_o        (busy[p*NumVcs +: NumVcs]),
       .owner_o       (owner[p*NumVcs*NumPorts +: NumVcs*NumPorts]),
+      .obcast_o      (obcast[p*NumVcs +: NumVcs]),
+      .oouts_o       (oouts[p*NumVcs*NumPorts +: NumVcs*NumPorts]),
       .cred_avail_o  (cred_avail[p*NumVcs +: NumVcs]),
       .cred_empty_o  (cred_empty[p*NumVcs +: NumVcs]),
       .cred_two_o    (cred_two[p*NumVcs +: NumVcs]),
@@ -175,8 +180,11 @@ module elite4 #(
       for (int unsigned v = 0; v < NumVcs; v++) begin
         grant[a*NumVcs+v] = va_grant[v*NumPorts+a];
         take[a*NumVcs+v]  = va_take[v*NumPorts+a];
+        take_bc[a*NumVcs+v] = va_take_bc[v*NumPorts+a];
         for (int unsigned b = 0; b < NumPorts; b++) begin
           take_owner[(a*NumVcs+v)*NumPorts+b] = va_owner[v*PP + a*NumPorts+b];
+          // a unicast circuit's only output is this one; a broadcast's, its range
+          take_outs[(a*NumVcs+v)*NumPorts+b]  = va_take_bc[v*NumPorts+a] ? va_lmask[v*NumPorts+b] : (a == b);
         end
       end
     end
@@ -195,6 +203,8 @@ module elite4 #(
       .grant_o       (va_grant[v*NumPorts +: NumPorts]),
       .take_o        (va_take[v*NumPorts +: NumPorts]),
       .owner_o       (va_owner[v*PP +: PP]),
+      .take_bcast_o  (va_take_bc[v*NumPorts +: NumPorts]),
+      .lmask_o       (va_lmask[v*NumPorts +: NumPorts]),
       .up_granted_o  (up_granted[v])
     );
     elite4_up_select #(.NumPorts(NumPorts), .UpMask(UpMask)) u_up (
@@ -212,16 +222,15 @@ module elite4 #(
   always_comb begin
     for (int unsigned o = 0; o < NumPorts; o++) begin
       for (int unsigned v = 0; v < NumVcs; v++) begin
-        logic r, b;
-        r = 1'b0; b = 1'b0;
+        logic r;
+        r = 1'b0;
         for (int unsigned i = 0; i < NumPorts; i++) begin
           if (owner[(o*NumVcs+v)*NumPorts+i]) begin
             r = r | ready[i*NumVcs+v];
-            b = b | (ready[i*NumVcs+v] & bcast[i*NumVcs+v]);
           end
         end
         cand[o*NumVcs+v]  = busy[o*NumVcs+v] && r;
-        bcand[o*NumVcs+v] = busy[o*NumVcs+v] && b;
+        bcand[o*NumVcs+v] = busy[o*NumVcs+v] && r && obcast[o*NumVcs+v];
       end
     end
   end
@@ -252,6 +261,18 @@ module elite4 #(
         send[i*NumVcs+v] = all;
       end
     end
+    // the same agreement seen from each output: all outputs of the circuit
+    // of (o, v) chose v (the copy of the owner's outs avoids a multiplexer)
+    for (int unsigned o = 0; o < NumPorts; o++) begin
+      for (int unsigned v = 0; v < NumVcs; v++) begin
+        logic all;
+        all = 1'b1;
+        for (int unsigned b = 0; b < NumPorts; b++) begin
+          if (oouts[(o*NumVcs+v)*NumPorts+b] && !chose[b*NumVcs+v]) all = 1'b0;
+        end
+        agree[o*NumVcs+v] = all;
+      end
+    end
     data_src = '0;
     for (int unsigned o = 0; o < NumPorts; o++) begin
       logic w;
@@ -260,21 +281,20 @@ module elite4 #(
       tok_ack_sel[o] = tokack[o*NumVcs + 32'(tok_vc[o*VcW +: VcW])];
       w = 1'b0;
       for (int unsigned v = 0; v < NumVcs; v++) begin
-        logic s, t;
-        s = 1'b0; t = 1'b0;
+        logic t;
+        t = 1'b0;
         for (int unsigned i = 0; i < NumPorts; i++) begin
           if (owner[(o*NumVcs+v)*NumPorts+i]) begin
-            s = s | send[i*NumVcs+v];
-            t = t | (send[i*NumVcs+v] & closing[i*NumVcs+v]);
+            t = t | closing[i*NumVcs+v];
             w = w | (busy[o*NumVcs+v] & waiting[i*NumVcs+v]);
             data_src[o*NumReq + i*NumVcs+v] = chose[o*NumVcs+v];
           end
         end
         if (chose[o*NumVcs+v]) begin
-          data_send[o] = s;
+          data_send[o] = agree[o*NumVcs+v];
           data_vc[o*VcW +: VcW] = VcW'(v);
         end
-        tail_sent[o*NumVcs+v] = chose[o*NumVcs+v] && t;
+        tail_sent[o*NumVcs+v] = chose[o*NumVcs+v] && agree[o*NumVcs+v] && t;
       end
       wait_out[o] = w && !data_send[o];
     end

@@ -26,24 +26,24 @@ module elite4_counters #(
   output logic [2:0]     err_code_o    // held until the next error
 );
 
-  // The seven statistics wrap at 2^32 and are never cleared: common_counters
-  // (docs/common.md#common_counter) for the events known early in the cycle,
-  // elite4_event_counters for those SA decides late.
+  // The seven statistics wrap at 2^32 and are never cleared, as a
+  // common_counter with Saturate = 0 (docs/common.md#common_counter) would;
+  // they are elite4_event_counters, built so that an increment decided late
+  // in the cycle meets the clock (docs/elite4.md §10).
   logic        err_q, err_d;
-  logic [3:0] unused_sat;   // wrapping counters: all ones is just a value
   logic [2:0]  code_q, code_d;
 
-  common_counter #(.Width(32), .IncW(1)) u_xmit_flits (
-    .clk_i, .rst_ni, .inc_i (xmit_i), .clear_i (1'b0), .count_o (xmit_flits_o), .sat_o (unused_sat[0])
+  elite4_event_counter #(.EarlyW(1), .LateW(1)) u_xmit_flits (
+    .clk_i, .rst_ni, .early_i (1'b0), .late_i (xmit_i), .count_o (xmit_flits_o)
   );
-  common_counter #(.Width(32), .IncW(1)) u_rcv_flits (
-    .clk_i, .rst_ni, .inc_i (rcv_i), .clear_i (1'b0), .count_o (rcv_flits_o), .sat_o (unused_sat[1])
+  elite4_event_counter #(.EarlyW(1), .LateW(1)) u_rcv_flits (
+    .clk_i, .rst_ni, .early_i (1'b0), .late_i (rcv_i), .count_o (rcv_flits_o)
   );
-  common_counter #(.Width(32), .IncW(1)) u_xmit_pkts (
-    .clk_i, .rst_ni, .inc_i (xmit_pkt_i), .clear_i (1'b0), .count_o (xmit_pkts_o), .sat_o (unused_sat[2])
+  elite4_event_counter #(.EarlyW(1), .LateW(1)) u_xmit_pkts (
+    .clk_i, .rst_ni, .early_i (1'b0), .late_i (xmit_pkt_i), .count_o (xmit_pkts_o)
   );
-  common_counter #(.Width(32), .IncW(1)) u_rcv_pkts (
-    .clk_i, .rst_ni, .inc_i (rcv_pkt_i), .clear_i (1'b0), .count_o (rcv_pkts_o), .sat_o (unused_sat[3])
+  elite4_event_counter #(.EarlyW(1), .LateW(1)) u_rcv_pkts (
+    .clk_i, .rst_ni, .early_i (1'b0), .late_i (rcv_pkt_i), .count_o (rcv_pkts_o)
   );
   elite4_event_counter #(.EarlyW(1), .LateW(1)) u_xmit_wait (
     .clk_i, .rst_ni, .early_i (1'b0), .late_i (wait_i), .count_o (xmit_wait_o)

@@ -1,7 +1,8 @@
 // A wrapping 32-bit event counter (common_counter's behaviour with
-// Saturate = 0, never cleared) for events decided late in the cycle: SA's
-// decisions (a synthetic TAIL, a credit or token that overflows, XmitWait)
-// come after most of the cycle is spent. Only the low LoW bits add the
+// Saturate = 0, never cleared) whose increment may be decided late in the
+// cycle: SA's decisions (a synthetic TAIL, a credit or token that overflows,
+// XmitWait) come after most of the cycle is spent, and the flit counters'
+// increments after the crossbar's multiplexers. Only the low LoW bits add the
 // cycle's events; the high bits take a precomputed +1 when the low part
 // carries, so a late event crosses a LoW-bit adder and one multiplexer
 // instead of a 32-bit carry chain (docs/elite4.md §10). Same counts as
@@ -24,13 +25,14 @@ module elite4_event_counter #(
   end
 
   logic [31:0]     count_q, count_d;
-  logic [LoW:0]    lo_sum, late_n;
+  logic [LoW:0]    lo_base, lo_sum, late_n;
   logic [31-LoW:0] hi_inc;
 
   always_comb begin
     late_n = '0;
     for (int unsigned k = 0; k < LateW; k++) late_n = late_n + (LoW+1)'(late_i[k]);
-    lo_sum  = {1'b0, count_q[LoW-1:0]} + (LoW+1)'(early_i) + late_n;
+    lo_base = {1'b0, count_q[LoW-1:0]} + (LoW+1)'(early_i);   // in parallel with SA
+    lo_sum  = lo_base + late_n;
     hi_inc  = count_q[31:LoW] + 1'b1;
     count_d = {lo_sum[LoW] ? hi_inc : count_q[31:LoW], lo_sum[LoW-1:0]};
   end

@@ -31,7 +31,6 @@ module elite4_input_unit #(
   input  logic [NumPorts*NumVcs-1:0] in_credit_i,  // a credit returns to (o, v) this cycle
   output logic [NumVcs-1:0]          ready_o,      // ACTIVE, a flit, a credit on every output
   output logic [NumVcs-1:0]          waiting_o,    // ACTIVE with a flit (XmitWait)
-  output logic [NumVcs-1:0]          bcast_o,
   output logic [NumVcs*NumPorts-1:0] outs_o,
   output logic [NumVcs-1:0]          closing_o,    // the front ends the packet (TAIL, or HEAD after the HEAD)
   input  logic [NumVcs-1:0]          send_i,       // SA sends this VC's front this cycle
@@ -109,7 +108,6 @@ module elite4_input_unit #(
                        (fkind[v*2 +: 2] == elite4_pkg::KindHead && hsent_q[v]);
     end
     req_mask_o = fmask;
-    bcast_o    = bcast_q;
     outs_o     = outs_q;
   end
 

@@ -22,6 +22,8 @@ module elite4_output_unit #(
   // VA: (this port, v) granted to an input
   input  logic [NumVcs-1:0]          take_i,
   input  logic [NumVcs*NumPorts-1:0] take_owner_i,
+  input  logic [NumVcs-1:0]          take_bcast_i,  // ... for a broadcast ...
+  input  logic [NumVcs*NumPorts-1:0] take_outs_i,   // ... whose outputs are these
   // SA: a TAIL (real or synthetic) leaves on (this port, v); a data flit's credit
   input  logic [NumVcs-1:0]          tail_sent_i,
   input  logic                       data_send_i,
@@ -37,6 +39,8 @@ module elite4_output_unit #(
   output logic [NumVcs-1:0]          free_o,
   output logic [NumVcs-1:0]          busy_o,
   output logic [NumVcs*NumPorts-1:0] owner_o,
+  output logic [NumVcs-1:0]          obcast_o,      // the circuit is a broadcast
+  output logic [NumVcs*NumPorts-1:0] oouts_o,       // all the outputs of the circuit
   output logic [NumVcs-1:0]          cred_avail_o,
   output logic [NumVcs-1:0]          cred_empty_o,  // all BufDepth credits: downstream buffer empty
   output logic [NumVcs-1:0]          cred_two_o,    // at least 2 credits
@@ -53,6 +57,10 @@ module elite4_output_unit #(
 
   logic [NumVcs*2-1:0]        ost_q, ost_d;
   logic [NumVcs*NumPorts-1:0] owner_q, owner_d;
+  // copies of the owner's bcast and outs (fixed while the circuit lives), so
+  // SA's broadcast agreement needs no multiplexer by owner
+  logic [NumVcs-1:0]          obc_q, obc_d;
+  logic [NumVcs*NumPorts-1:0] oouts_q, oouts_d;
   logic [NumVcs-1:0]          early_q, early_d;   // token already back, TAIL not yet gone
   logic [NumVcs-1:0]          tokp_q, tokp_d, tokack_q, tokack_d;
   logic                       tin_v_q, tin_a_q;
@@ -76,7 +84,7 @@ module elite4_output_unit #(
   );
 
   always_comb begin
-    ost_d = ost_q; owner_d = owner_q; early_d = early_q;
+    ost_d = ost_q; owner_d = owner_q; early_d = early_q; obc_d = obc_q; oouts_d = oouts_q;
     tokp_d = tokp_q; tokack_d = tokack_q;
     tok_hit_o = '0; ev_stray_o = 1'b0; ev_tok_ovf_o = '0; ev_cred_ovf_o = '0;
     tok_ack_o = tin_a_q;
@@ -90,6 +98,8 @@ module elite4_output_unit #(
       if (take_i[v]) begin
         ost_d[v*2 +: 2] = elite4_pkg::OutBusy;
         owner_d[v*NumPorts +: NumPorts] = take_owner_i[v*NumPorts +: NumPorts];
+        obc_d[v] = take_bcast_i[v];
+        oouts_d[v*NumPorts +: NumPorts] = take_outs_i[v*NumPorts +: NumPorts];
         early_d[v] = 1'b0;
       end
       // T1: the token that arrived last cycle
@@ -132,9 +142,11 @@ module elite4_output_unit #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ost_q <= '0; owner_q <= '0; early_q <= '0; tokp_q <= '0; tokack_q <= '0;
+      obc_q <= '0; oouts_q <= '0;
       tin_v_q <= 1'b0; tin_vc_q <= '0; tin_a_q <= 1'b0;
     end else begin
       ost_q <= ost_d; owner_q <= owner_d; early_q <= early_d; tokp_q <= tokp_d; tokack_q <= tokack_d;
+      obc_q <= obc_d; oouts_q <= oouts_d;
       // ARRIVE: a token is processed in the next cycle (T1)
       tin_v_q  <= in_valid_i && in_kind_i == elite4_pkg::KindToken;
       tin_vc_q <= (in_valid_i && in_kind_i == elite4_pkg::KindToken) ? in_vc_i : '0;
@@ -143,6 +155,8 @@ module elite4_output_unit #(
   end
 
   assign owner_o  = owner_q;
+  assign obcast_o = obc_q;
+  assign oouts_o  = oouts_q;
   assign tokp_o   = tokp_q;
   assign tokack_o = tokack_q;
 

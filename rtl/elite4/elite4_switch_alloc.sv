@@ -19,7 +19,7 @@ module elite4_switch_alloc #(
   output logic [NumVcs-1:0] chose_o      // the data VC chosen (one-hot), none with a token
 );
 
-  logic [NumVcs-1:0] rr_gnt, bfirst;
+  logic [NumVcs-1:0] rr_gnt, bfirst, bc;
   logic [VcW-1:0]    unused_rr_idx;
   logic              rr_valid, rr_take, seen;
 
@@ -36,10 +36,11 @@ module elite4_switch_alloc #(
     tok_send_o = tokp_i != '0;
     tok_vc_o   = '0;
     for (int v = NumVcs - 1; v >= 0; v--) if (tokp_i[v]) tok_vc_o = VcW'(v);
+    bc = bcand_i & cand_i;   // a broadcast candidate is a candidate
     seen = 1'b0;
     for (int unsigned v = 0; v < NumVcs; v++) begin
-      bfirst[v] = bcand_i[v] && !seen;
-      seen      = seen || bcand_i[v];
+      bfirst[v] = bc[v] && !seen;
+      seen      = seen || bc[v];
     end
     rr_take = !tok_send_o && !seen && rr_valid;
     if (tok_send_o) chose_o = '0;
@@ -57,7 +58,7 @@ module elite4_switch_alloc #(
     // data only from a candidate (busy, owner ready: credit on every output), one VC
     sa_choice_candidate: assert ((chose_o & ~cand_i) == '0 && (chose_o & (chose_o - 1'b1)) == '0);
     // a broadcast candidate is never passed over for a unicast one
-    sa_bcast_first: assert (tok_send_o || bcand_i == '0 || (chose_o & bcand_i) != '0);
+    sa_bcast_first: assert (tok_send_o || bc == '0 || (chose_o & bc) != '0);
   end
 `endif
 

@@ -69,11 +69,16 @@ module elite4_up_select #(
   assign sel_o   = sel_q;
 
 `ifndef SYNTHESIS
+  // a valid choice names exactly one up-link; an invalid one names none
+  logic a_bad;
+  always_comb begin
+    a_bad = 1'b0;
+    if (valid_q && (sel_q == '0 || (sel_q & (sel_q - 1'b1)) != '0)) a_bad = 1'b1;
+    if ((sel_q & ~up) != '0) a_bad = 1'b1;
+    if (!valid_q && sel_q != '0) a_bad = 1'b1;
+  end
   always_ff @(posedge clk_i) begin
-    // a valid choice names exactly one up-link; an invalid one names none
-    ups_onehot_up: assert (valid_q ? (sel_q != '0 && (sel_q & (sel_q - 1'b1)) == '0 &&
-                                      (sel_q & ~NumPorts'(UpMask)) == '0)
-                                   : sel_q == '0);
+    ups_onehot_up: assert (!a_bad);
   end
 `endif
 

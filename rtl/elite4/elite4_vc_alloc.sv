@@ -26,6 +26,8 @@ module elite4_vc_alloc #(
   output logic [NumPorts-1:0]          grant_o,    // per input
   output logic [NumPorts-1:0]          take_o,     // per output: becomes BUSY
   output logic [NumPorts*NumPorts-1:0] owner_o,    // per output: the granted input, one-hot
+  output logic [NumPorts-1:0]          take_bcast_o, // per output: taken by the broadcast leader
+  output logic [NumPorts-1:0]          lmask_o,    // the leader's range
   output logic                         up_granted_o // an adaptive requester was granted
 );
 
@@ -47,6 +49,7 @@ module elite4_vc_alloc #(
       if (leader[i]) lmask = lmask | mask_i[i*NumPorts +: NumPorts];
     end
     lgrant = seen && ((lmask & ~free_i) == '0);
+    lmask_o = lmask;
   end
 
   // unicast and adaptive requests, per output
@@ -77,6 +80,7 @@ module elite4_vc_alloc #(
     up_granted_o = 1'b0;
     for (int unsigned o = 0; o < NumPorts; o++) begin
       take_o[o] = won[o] || (lgrant && lmask[o]);
+      take_bcast_o[o] = lgrant && lmask[o];
       owner_o[o*NumPorts +: NumPorts] = won[o] ? gnt[o*NumPorts +: NumPorts] : leader;
       for (int unsigned i = 0; i < NumPorts; i++) begin
         if (won[o] && gnt[o*NumPorts+i]) begin

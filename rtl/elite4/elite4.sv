@@ -69,7 +69,7 @@ module elite4 #(
   logic [NumReq-1:0]          free, busy, cred_avail, cred_empty, cred_two, tokp, tokack, tok_hit;
   logic [NumReq-1:0]          take, tail_sent;
   logic [NumReq*NumPorts-1:0] owner, take_owner, take_outs, oouts;
-  logic [NumReq-1:0]          take_bc, obcast, agree;
+  logic [NumReq-1:0]          take_bc, obcast, agree, consume;
   logic [NumPorts-1:0]        tok_ack_out, ev_stray;
   logic [NumReq-1:0]          ev_tok_ovf, ev_cred_ovf;
   // per VC: VA inputs in VC-major order, and the adaptive choice
@@ -137,6 +137,7 @@ module elite4 #(
       .tail_sent_i   (tail_sent[p*NumVcs +: NumVcs]),
       .data_send_i   (data_send[p]),
       .data_vc_i     (data_vc[p*VcW +: VcW]),
+      .consume_i     (consume[p*NumVcs +: NumVcs]),
       .tok_set_i     (tok_set[p*NumVcs +: NumVcs]),
       .tok_set_ack_i (tok_set_ack[p*NumVcs +: NumVcs]),
       .tok_send_i    (tok_send[p]),
@@ -270,7 +271,8 @@ module elite4 #(
         for (int unsigned b = 0; b < NumPorts; b++) begin
           if (oouts[(o*NumVcs+v)*NumPorts+b] && !chose[b*NumVcs+v]) all = 1'b0;
         end
-        agree[o*NumVcs+v] = all;
+        agree[o*NumVcs+v]   = all;
+        consume[o*NumVcs+v] = all && chose[o*NumVcs+v];
       end
     end
     data_src = '0;

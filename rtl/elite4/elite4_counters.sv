@@ -45,10 +45,10 @@ module elite4_counters #(
   elite4_event_counter #(.EarlyW(1), .LateW(1)) u_rcv_pkts (
     .clk_i, .rst_ni, .early_i (1'b0), .late_i (rcv_pkt_i), .count_o (rcv_pkts_o)
   );
-  elite4_event_counter #(.EarlyW(1), .LateW(1)) u_xmit_wait (
+  elite4_event_counter #(.EarlyW(1), .LateW(1), .HiReg(1'b1)) u_xmit_wait (
     .clk_i, .rst_ni, .early_i (1'b0), .late_i (wait_i), .count_o (xmit_wait_o)
   );
-  elite4_event_counter #(.EarlyW(EvW), .LateW(LateW)) u_errors (
+  elite4_event_counter #(.EarlyW(EvW), .LateW(LateW), .HiReg(1'b1)) u_errors (
     .clk_i, .rst_ni, .early_i (ev_count_i), .late_i (ev_late_i), .count_o (errors_o)
   );
   elite4_event_counter #(.EarlyW(EvW), .LateW(1)) u_crc_errors (

@@ -10,6 +10,7 @@
 module elite4_event_counter #(
   parameter int unsigned EarlyW = 4,   // bits of the early event count
   parameter int unsigned LateW  = 1,   // late events, one bit each
+  parameter bit          HiReg  = 1'b0, // keep high part + 1 in a register (for the latest events)
   localparam int unsigned LoW   = 6
 ) (
   input  logic              clk_i,
@@ -25,21 +26,45 @@ module elite4_event_counter #(
   end
 
   logic [31:0]     count_q, count_d;
-  logic [LoW:0]    lo_base, lo_sum, late_n;
-  logic [31-LoW:0] hi_inc;
+  localparam int unsigned NW = $clog2(LateW + 1);
+
+  logic [LoW:0]    lo_base;
+  logic [LoW-1:0]  lo_sum;
+  logic [NW-1:0]   late_n;
+  logic [LateW:0]  carry_if;   // carry_if[k]: the low part carries if k late events
+  logic            carry;
+  logic [31-LoW:0] hi_inc, hi_inc_q;
 
   always_comb begin
+    // from registers and early events, in parallel with SA
+    lo_base = {1'b0, count_q[LoW-1:0]} + (LoW+1)'(early_i);
+    hi_inc  = HiReg ? hi_inc_q : count_q[31:LoW] + 1'b1;
+    for (int unsigned k = 0; k <= LateW; k++) carry_if[k] = 32'(lo_base) + k >= (1 << LoW);
+    // late: count them, then choose the precomputed carry
     late_n = '0;
-    for (int unsigned k = 0; k < LateW; k++) late_n = late_n + (LoW+1)'(late_i[k]);
-    lo_base = {1'b0, count_q[LoW-1:0]} + (LoW+1)'(early_i);   // in parallel with SA
-    lo_sum  = lo_base + late_n;
-    hi_inc  = count_q[31:LoW] + 1'b1;
-    count_d = {lo_sum[LoW] ? hi_inc : count_q[31:LoW], lo_sum[LoW-1:0]};
+    for (int unsigned k = 0; k < LateW; k++) late_n = late_n + NW'(late_i[k]);
+    carry = 1'b0;
+    for (int unsigned k = 0; k <= LateW; k++) if (32'(late_n) == k) carry = carry_if[k];
+    lo_sum  = lo_base[LoW-1:0] + LoW'(late_n);
+    count_d = {carry ? hi_inc : count_q[31:LoW], lo_sum};
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) count_q <= '0;
     else         count_q <= count_d;
+  end
+
+  // With HiReg the carry only selects between two registers: hi_inc_q always
+  // holds the high part + 1 (its own +1 is computed from registers too).
+  if (HiReg) begin : gen_hi_reg
+    logic [31-LoW:0] hi_inc2;
+    assign hi_inc2 = hi_inc_q + 1'b1;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni)    hi_inc_q <= 1;
+      else if (carry) hi_inc_q <= hi_inc2;
+    end
+  end else begin : gen_no_hi_reg
+    assign hi_inc_q = '0;
   end
 
   assign count_o = count_q;

@@ -65,6 +65,9 @@ module elite4_input_unit #(
   logic [NumVcs*2-1:0]        sk_q, sk_d;
   logic [NumVcs*32-1:0]       sd_q, sd_d;
   logic [NumVcs*32-1:0]       crc_q, crc_d, crc_nxt;
+  // the staged TAIL's CRC check, prepared when it is staged: the front's data
+  // against the CRC register as ST will read it (this cycle's crc_d)
+  logic [NumVcs-1:0]          sbad_q, sbad_d;
 
   logic [NumVcs-1:0]          push, pop, full, fv, fv_next, legal, up, bc;
   logic [NumVcs*2-1:0]        fkind;
@@ -242,9 +245,11 @@ module elite4_input_unit #(
     ev_crc_o = '0;
     for (int unsigned v = 0; v < NumVcs; v++) begin
       if (sv_q[v] && sk_q[v*2 +: 2] == elite4_pkg::KindBody) crc_d[v*32 +: 32] = crc_nxt[v*32 +: 32];
-      if (sv_q[v] && sk_q[v*2 +: 2] == elite4_pkg::KindTail && !ssyn_q[v] &&
-          sd_q[v*32 +: 32] != ~crc_q[v*32 +: 32]) ev_crc_o[v] = 1'b1;
+      if (sv_q[v] && sk_q[v*2 +: 2] == elite4_pkg::KindTail && !ssyn_q[v] && sbad_q[v]) ev_crc_o[v] = 1'b1;
       if (grant_i[v]) crc_d[v*32 +: 32] = 32'hFFFFFFFF;
+      // a grant and a staged TAIL never meet on one VC (IDLE vs ACTIVE), so
+      // crc_d is the register ST reads in the next cycle
+      sbad_d[v] = fdata[v*32 +: 32] != ~crc_d[v*32 +: 32];
     end
   end
 
@@ -252,14 +257,14 @@ module elite4_input_unit #(
     if (!rst_ni) begin
       ist_q <= '0; outs_q <= '0; pend_q <= '0; bcast_q <= '0; hsent_q <= '0; ack_q <= '0;
       credit_q <= '0; ready_q <= '0; wait_q <= '0;
-      sv_q <= '0; ssyn_q <= '0; sk_q <= '0; sd_q <= '0;
+      sv_q <= '0; ssyn_q <= '0; sk_q <= '0; sd_q <= '0; sbad_q <= '0;
       crc_q <= '1;
     end else begin
       ist_q <= ist_d; outs_q <= outs_d; pend_q <= pend_d; bcast_q <= bcast_d;
       hsent_q <= hsent_d; ack_q <= ack_d;
       credit_q <= pop;      // every pop frees a slot upstream
       ready_q <= ready_d; wait_q <= wait_d;
-      sv_q <= sv_d; ssyn_q <= ssyn_d; sk_q <= sk_d; sd_q <= sd_d;
+      sv_q <= sv_d; ssyn_q <= ssyn_d; sk_q <= sk_d; sd_q <= sd_d; sbad_q <= sbad_d;
       crc_q <= crc_d;
     end
   end

@@ -28,6 +28,7 @@ module elite4_output_unit #(
   input  logic [NumVcs-1:0]          tail_sent_i,
   input  logic                       data_send_i,
   input  logic [VcW-1:0]             data_vc_i,
+  input  logic [NumVcs-1:0]          consume_i,     // the same, one bit per VC
   // tokens owed upstream on this port (set by this port's input unit; SA sends them)
   input  logic [NumVcs-1:0]          tok_set_i,
   input  logic [NumVcs-1:0]          tok_set_ack_i,
@@ -120,8 +121,7 @@ module elite4_output_unit #(
         early_d[v] = 1'b0;
       end
       // a credit return that finds the counter full and no consume to cancel it
-      ev_cred_ovf_o[v] = in_credit_i[v] && cred_empty_o[v] &&
-                         !(data_send_i && 32'(data_vc_i) == v);
+      ev_cred_ovf_o[v] = in_credit_i[v] && cred_empty_o[v] && !consume_i[v];
     end
 
     // tokens owed upstream: SA sends the lowest pending one; a new one while

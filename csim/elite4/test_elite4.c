@@ -488,6 +488,34 @@ static void test_latency(tctx_t *t) {
   dut_free(d);
 }
 
+/* The credit loop (section 8): a flit on out_* in cycle c reaches a neighbour of the same
+   design, which pops it in c+1 and returns its credit on out_credit_o in c+2 (the dut's
+   auto_credit); SA can use it in c+3, so the flit it lets through leaves in c+5. A VC
+   streams one flit per cycle with BufDepth >= 5; with 4 it gets 4 flits in 5 cycles. */
+static void test_credit_loop(tctx_t *t) {
+  for (unsigned depth = 4; depth <= 5; depth++) {
+    dut_t *d = dut_new(t, 4, 2, depth, 0xC, 0);
+    d->auto_credit = 1u << 1;
+    /* 12 flits (the input buffer of 4 never overflows at 4 in 5); 22 with 5. */
+    const pkt_t k = mkpkt(RW(1), depth == 4 ? 10 : 20, 130 + depth);
+    send_pkt(d, 0, 0, 0, &k);
+    run_to(d, 32);
+    unsigned n = 0;
+    bool pattern = true;
+    for (unsigned long c = 4; c < 32; c++) {
+      /* BufDepth 4: out in 4..7, 9..12, 14..17; BufDepth 5: every cycle from 4 on. */
+      const bool want = depth == 5 ? c < 4 + 22 : (c - 4) % 5 != 4 && c < 18;
+      pattern &= O(d, c)->valid[1] == want;
+      n += O(d, c)->valid[1];
+    }
+    CHECK(t, pattern && n == k.nbody + 2, "credit loop, BufDepth %u: %s (%u flits)", depth,
+          depth == 5 ? "one flit per cycle" : "4 flits in 5 cycles", n);
+    if (depth == 5) expect_pkt(t, d, 4, 1, 0, &k, strip4(k.route), "streamed packet, intact");
+    CHECK(t, total_errors(d, 31) == 0, "credit loop, BufDepth %u: no errors", depth);
+    dut_free(d);
+  }
+}
+
 /* ------------------------------------------------------------------------------------ */
 /* Tag kinds (sections 3, 5.3, 5.4)                                                       */
 /* ------------------------------------------------------------------------------------ */
@@ -1630,6 +1658,7 @@ int main(int argc, char **argv) {
   test_helpers(&t);
   test_reset(&t);
   test_latency(&t);
+  test_credit_loop(&t);
   test_explicit_ports(&t);
   test_adaptive(&t);
   test_broadcast(&t);

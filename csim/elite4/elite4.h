@@ -124,7 +124,7 @@ typedef struct {
 /* sel[o] (5.5): what output o puts into its output register in ST (5.6). */
 typedef struct {
   bool valid;
-  bool token;   /* a TOKEN on VC v with ack bit tok_ack; else stg[i][v] */
+  bool token; /* a TOKEN on VC v with ack bit tok_ack; else stg[i][v] */
   bool tok_ack;
   uint8_t i, v;
 } elite4_sel_t;
@@ -181,10 +181,10 @@ typedef struct {
   common_credit_counter_cfg_t cred_cfg; /* NumVcs, MaxCredits = BufDepth */
   common_rr_arbiter_cfg_t rr_cfg;       /* NumReq = NumVcs (srr) */
   /* input side, [i * V + v] */
-  common_fifo_state_t *buf; /* buf[i][v]: entry word 0 = data, word 1 = kind */
-  elite4_ivc_t *ivc;        /* ist and the circuit registers */
-  elite4_tok_t *tokp;       /* tokens owed upstream on port i, VC v */
-  elite4_stg_t *stg;        /* staging registers */
+  common_fifo_state_t *buf;           /* buf[i][v]: entry word 0 = data, word 1 = kind */
+  elite4_ivc_t *ivc;                  /* ist and the circuit registers */
+  elite4_tok_t *tokp;                 /* tokens owed upstream on port i, VC v */
+  elite4_stg_t *stg;                  /* staging registers */
   elite4_tin_t tin[ELITE4_MAX_PORTS]; /* token input registers */
   /* output side */
   elite4_ovc_t *ovc;                                    /* [o * V + v]: ost, owner, early */

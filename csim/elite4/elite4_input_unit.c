@@ -114,7 +114,8 @@ void elite4_input_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const e
   /* Section 5.1: tin <- the TOKEN arriving on port p (processed by T1 next cycle). */
   for (unsigned p = 0; p < ELITE4_MAX_PORTS; p++) {
     const bool tok = p < w->np && ((w->in_valid >> p) & 1u) && w->in_kind[p] == ELITE4_TOKEN;
-    nx->tin[p] = tok ? (elite4_tin_t){true, w->in_vc[p], (in->data[p] & 1u) != 0} : (elite4_tin_t){false, 0, false};
+    nx->tin[p] =
+        tok ? (elite4_tin_t){true, w->in_vc[p], (in->data[p] & 1u) != 0} : (elite4_tin_t){false, 0, false};
   }
 
   for (unsigned i = 0; i < w->np; i++) {

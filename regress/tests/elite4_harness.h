@@ -39,7 +39,9 @@
 #define E4H_MAXPKT  8192  /* packets alive at once (id slots, recycled) */
 #define E4H_STUCK   50000 /* cycles a sent packet may wait for its token before the run fails */
 #define E4H_MAXINJ  64
-#define E4H_HEAD_LATENCY 4 /* docs/elite4.md §8: an uncontended HEAD, in_* to out_* (ARRIVE, VA, SA, ST) */
+
+/* docs/elite4.md §8: an uncontended HEAD, in_* to out_* (ARRIVE, VA, SA, ST) */
+#define E4H_HEAD_LATENCY 4
 
 typedef struct {
   bool valid;

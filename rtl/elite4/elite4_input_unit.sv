@@ -248,8 +248,10 @@ module elite4_input_unit #(
       if (sv_q[v] && sk_q[v*2 +: 2] == elite4_pkg::KindTail && !ssyn_q[v] && sbad_q[v]) ev_crc_o[v] = 1'b1;
       if (grant_i[v]) crc_d[v*32 +: 32] = 32'hFFFFFFFF;
       // a grant and a staged TAIL never meet on one VC (IDLE vs ACTIVE), so
-      // crc_d is the register ST reads in the next cycle
-      sbad_d[v] = fdata[v*32 +: 32] != ~crc_d[v*32 +: 32];
+      // the register ST reads in the next cycle is the CRC fed (or not) by
+      // the staged BODY alone
+      sbad_d[v] = fdata[v*32 +: 32] != ~((sv_q[v] && sk_q[v*2 +: 2] == elite4_pkg::KindBody)
+                                         ? crc_nxt[v*32 +: 32] : crc_q[v*32 +: 32]);
     end
   end
 

@@ -2,20 +2,24 @@
  * elite4 -- cycle-accurate C model of the source-routed wormhole switch: top level.
  * Spec: docs/elite4.md.
  *
- * elite4_eval calls the sub-blocks (section 7) in the order in which the decisions of
- * section 5 depend on each other:
+ * The pipeline (section 5): ARRIVE (push, tin) -> VA (grant) -> SA (pop into stg, sel)
+ * -> ST (output register). Each stage of a cycle works on a different flit and reads the
+ * registered state; elite4_eval calls the units (section 7) in the order in which the
+ * few same-cycle rules of section 5 need them:
  *
- *   input unit, buffer side    buffer fronts, route decode of IDLE HEADs      (5.3)
- *   output unit, tokens        token arrivals: pend/ack updates, error 5      (5.2)
- *   VC allocator               grants, aptr', uptr'                           (5.4)
- *   switch allocator           per output: token / data flit / nothing, rr'   (5.5)
- *   input unit                 input VC next states, pops, pushes, CRC        (5.1, 5.3, 5.5)
- *   output unit                output VC states, credits, tokens, out_*'      (5.5-5.7)
- *   counters                   cnt_*', err_o', err_code_o'                     (5.6, 6)
+ *   input unit, fronts     buffer fronts, route decode of IDLE HEADs            (5.2)
+ *   output unit, T1        the tokens in tin: pend/ack, ost, error 5            (5.3)
+ *   VA                     leader and per-(o, v) round robin, vrr', uptr'       (5.4)
+ *   adaptive choice        upsel' from the registered state                     (5.4)
+ *   SA                     per output: token / one VC / nothing, srr'           (5.5)
+ *   input unit             ist', pops, pushes, tin', stg', CRC of stg (ST)      (5.1-5.6)
+ *   output unit            ost', credits, tokp', sel'                           (5.3-5.7)
+ *   crossbar (ST)          output registers from sel and stg                    (5.6)
+ *   counters               cnt_*', err_o', err_code_o'                          (5.7)
  *
- * Everything reads the registered state; elite4_commit is the clock edge.
- * Latency (section 8): HEAD arrival t -> buffered end of t -> allocated t+1 -> sent t+2
- * -> on out_* t+3; BODY/TAIL 2; token 2.
+ * elite4_commit is the clock edge. Latency (section 8): a HEAD arriving in t is granted in
+ * t+1, popped in t+2, in the output register at the end of t+3, on out_* in t+4; BODY/TAIL
+ * 3 cycles; token 4.
  */
 #include "elite4_internal.h"
 
@@ -64,8 +68,11 @@ int elite4_init(elite4_state_t *s, const elite4_cfg_t *cfg) {
   s->ivc = calloc(N, sizeof(*s->ivc));
   s->tokp = calloc(N, sizeof(*s->tokp));
   s->ovc = calloc(N, sizeof(*s->ovc));
+  s->stg = calloc(N, sizeof(*s->stg));
+  s->vrr = calloc(N, sizeof(*s->vrr));
   int rc = 0;
-  if (s->buf == NULL || s->ivc == NULL || s->tokp == NULL || s->ovc == NULL) {
+  if (s->buf == NULL || s->ivc == NULL || s->tokp == NULL || s->ovc == NULL || s->stg == NULL ||
+      s->vrr == NULL) {
     fprintf(stderr, "elite4: out of memory for num_ports=%u num_vcs=%u\n", P, V);
     rc = -ENOMEM;
   }
@@ -86,14 +93,18 @@ void elite4_reset(elite4_state_t *s, const elite4_cfg_t *cfg) {
     common_fifo_reset(&s->buf[k], &s->buf_cfg);        /* empty */
     s->ivc[k] = (elite4_ivc_t){.st = ELITE4_IST_IDLE}; /* all circuit registers 0 */
     s->tokp[k] = (elite4_tok_t){.valid = false, .ack = false};
-    s->ovc[k] = (elite4_ovc_t){.st = ELITE4_OST_FREE, .owner = 0};
+    s->ovc[k] = (elite4_ovc_t){.st = ELITE4_OST_FREE, .owner = 0, .early = false};
+    s->stg[k] = (elite4_stg_t){.valid = false, .kind = 0, .data = 0};
+    s->vrr[k] = 0;
   }
   for (unsigned o = 0; o < P; o++) {
     common_credit_counter_reset(&s->cred[o], &s->cred_cfg); /* BufDepth each */
-    common_rr_arbiter_reset(&s->rr[o], &s->rr_cfg);         /* ptr 0 */
+    common_rr_arbiter_reset(&s->rr[o], &s->rr_cfg);         /* srr: ptr 0 */
   }
-  s->aptr = 0;
-  s->uptr = 0;
+  memset(s->tin, 0, sizeof(s->tin));
+  memset(s->sel, 0, sizeof(s->sel));
+  memset(s->upsel, 0, sizeof(s->upsel));
+  memset(s->uptr, 0, sizeof(s->uptr));
   unsigned kept[ELITE4_MAX_PORTS];
   memcpy(kept, s->r.err_code, sizeof(kept));
   memset(&s->r, 0, sizeof(s->r)); /* outputs, error codes, counters 0 */
@@ -107,6 +118,8 @@ void elite4_free(elite4_state_t *s) {
   free(s->ivc);
   free(s->tokp);
   free(s->ovc);
+  free(s->stg);
+  free(s->vrr);
   memset(s, 0, sizeof(*s));
 }
 
@@ -137,12 +150,14 @@ void elite4_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_
   memset(&nx->r, 0, sizeof(nx->r));
 
   elite4_input_front(cfg, s, &w);
-  elite4_output_tokens(cfg, s, in, &w);
+  elite4_output_tokens(cfg, s, &w);
   elite4_vc_alloc(cfg, s, &w, nx);
+  elite4_up_select(cfg, s, &w, nx);
   elite4_switch_alloc(cfg, s, &w, nx);
   elite4_input_eval(cfg, s, in, &w, nx);
   elite4_output_eval(cfg, s, in, &w, nx);
-  elite4_counters_eval(cfg, s, in, &w, nx);
+  elite4_crossbar(cfg, s, nx);
+  elite4_counters_eval(cfg, s, &w, nx);
 }
 
 void elite4_commit(const elite4_cfg_t *cfg, elite4_state_t *s, const elite4_next_t *nx) {
@@ -155,7 +170,13 @@ void elite4_commit(const elite4_cfg_t *cfg, elite4_state_t *s, const elite4_next
   }
   memcpy(s->ivc, nx->ivc, N * sizeof(*s->ivc));
   memcpy(s->tokp, nx->tokp, N * sizeof(*s->tokp));
+  memcpy(s->stg, nx->stg, N * sizeof(*s->stg));
   memcpy(s->ovc, nx->ovc, N * sizeof(*s->ovc));
+  memcpy(s->vrr, nx->vrr, N * sizeof(*s->vrr));
+  memcpy(s->tin, nx->tin, sizeof(s->tin));
+  memcpy(s->sel, nx->sel, sizeof(s->sel));
+  memcpy(s->upsel, nx->upsel, sizeof(s->upsel));
+  memcpy(s->uptr, nx->uptr, sizeof(s->uptr));
   for (uint32_t m = nx->cred_touched; m != 0; m &= m - 1u) {
     const unsigned o = (unsigned)__builtin_ctz(m);
     common_credit_counter_commit(&s->cred_cfg, &s->cred[o], &nx->cred[o]);
@@ -164,7 +185,5 @@ void elite4_commit(const elite4_cfg_t *cfg, elite4_state_t *s, const elite4_next
     const unsigned o = (unsigned)__builtin_ctz(m);
     common_rr_arbiter_commit(&s->rr_cfg, &s->rr[o], &nx->rr[o]);
   }
-  s->aptr = nx->aptr;
-  s->uptr = nx->uptr;
   s->r = nx->r;
 }

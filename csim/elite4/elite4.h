@@ -5,11 +5,13 @@
  * One elite4_eval + elite4_commit pair is one clock cycle. elite4_eval is pure: it returns
  * this cycle's outputs (all outputs come from registers, section 4) and what the clock
  * edge will do; elite4_commit is the edge. The model is split like the RTL (section 7):
- * elite4_route_decode.c, elite4_input_unit.c, elite4_vc_alloc.c, elite4_switch_alloc.c,
- * elite4_output_unit.c, elite4_counters.c, and elite4.c (top).
+ * elite4_route_decode.c, elite4_input_unit.c, elite4_vc_alloc.c, elite4_up_select.c,
+ * elite4_switch_alloc.c, elite4_output_unit.c, elite4_crossbar.c, elite4_counters.c and
+ * elite4.c (top). The pipeline is ARRIVE -> VA -> SA -> ST (section 5): a HEAD arriving in
+ * cycle t leaves on out_* in t+4 (section 8).
  *
  * It reuses the common models: common_fifo (input buffers), common_credit_counter
- * (per-output credits), common_rr_arbiter (per-output VC round robin) and common_crc32
+ * (per-output credits), common_rr_arbiter (SA's per-output VC round robin) and common_crc32
  * (the byte-feeding rule of the tail CRC).
  */
 #ifndef ELITE4_H
@@ -70,7 +72,7 @@ enum {
   ELITE4_BUG_VC_SWAP = 2,              /* "elite4_vc_swap": data flits leave on VC v ^ 1 */
   ELITE4_BUG_TOKEN_NO_RELEASE = 3,     /* "elite4_token_no_release": a token leaves the output
                                          VC in TOKWAIT (pend/ack still updated) */
-  ELITE4_BUG_ADAPTIVE_FIRST = 4,       /* "elite4_adaptive_first": TagUp takes the lowest free
+  ELITE4_BUG_ADAPTIVE_FIRST = 4,       /* "elite4_adaptive_first": upsel names the lowest free
                                          up-link, ignoring credits and uptr */
   ELITE4_BUG_RESET_KEEPS_ERR_CODE = 5, /* "elite4_reset_keeps_err_code": reset forgets the
                                          err_code_o registers (visible only from a scrambled
@@ -92,18 +94,18 @@ typedef struct {
 typedef struct {
   uint8_t st;     /* ist: ELITE4_IST_* */
   bool bcast;     /* the circuit was opened by TagBcast */
-  bool head_sent; /* the HEAD has left */
+  bool head_sent; /* the HEAD has been popped by switch allocation */
   bool ack;       /* AND of the tokens received so far */
   uint32_t outs;  /* output ports of the circuit (bit o) */
   uint32_t pend;  /* outputs whose token is still owed */
-  uint32_t crc;   /* CRC-32 register over the body so far (common_crc32's c) */
+  uint32_t crc;   /* CRC-32 register over the staged body so far (common_crc32's c) */
 } elite4_ivc_t;
 
 /* Output VC (o, v). */
 typedef struct {
   uint8_t st;    /* ost: ELITE4_OST_* */
   uint8_t owner; /* input port that holds it (BUSY, TOKWAIT) */
-  bool early;    /* its token came back while BUSY (a nack from further on), 5.2 */
+  bool early;    /* its token came back while BUSY (a nack from further on), 5.3 */
 } elite4_ovc_t;
 
 /* A token owed upstream: tokp[i][v]. */
@@ -111,6 +113,34 @@ typedef struct {
   bool valid;
   bool ack;
 } elite4_tok_t;
+
+/* The staging register stg[i][v] (5.5): the flit switch allocation popped last cycle. */
+typedef struct {
+  bool valid;
+  uint8_t kind; /* ELITE4_HEAD, _BODY or _TAIL */
+  uint32_t data;
+} elite4_stg_t;
+
+/* sel[o] (5.5): what output o puts into its output register in ST (5.6). */
+typedef struct {
+  bool valid;
+  bool token; /* a TOKEN on VC v with ack bit tok_ack; else stg[i][v] */
+  bool tok_ack;
+  uint8_t i, v;
+} elite4_sel_t;
+
+/* The token input register tin[p] (5.1): the TOKEN that arrived on port p last cycle. */
+typedef struct {
+  bool valid;
+  uint8_t vc;
+  bool ack;
+} elite4_tin_t;
+
+/* The adaptive choice upsel[v] (5.4), used by VA in the cycle after it is computed. */
+typedef struct {
+  bool valid;
+  uint8_t port;
+} elite4_upsel_t;
 
 /* Input ports (section 4), per port. Values wider than their port are cut to the port
    width (kind 2 bits, vc VcW bits). */
@@ -142,25 +172,30 @@ typedef struct {
 } elite4_out_t;
 
 /* Every register of the switch (section 5, "State"). Per-(port, VC) arrays are indexed
-   p * num_vcs + v and allocated by elite4_init. */
+   p * num_vcs + v (input VCs) or o * num_vcs + v (output VCs) and allocated by
+   elite4_init. */
 typedef struct {
   unsigned num_ports, num_vcs; /* the cfg the arrays were built for */
   /* Parameters of the common sub-instances, fixed at init (elaboration). */
   common_fifo_cfg_t buf_cfg;            /* Width 34 = {kind, data}, Depth BufDepth */
   common_credit_counter_cfg_t cred_cfg; /* NumVcs, MaxCredits = BufDepth */
-  common_rr_arbiter_cfg_t rr_cfg;       /* NumReq = NumVcs */
+  common_rr_arbiter_cfg_t rr_cfg;       /* NumReq = NumVcs (srr) */
   /* input side, [i * V + v] */
-  common_fifo_state_t *buf; /* buf[i][v]: entry word 0 = data, word 1 = kind */
-  elite4_ivc_t *ivc;        /* ist and the circuit registers */
-  elite4_tok_t *tokp;       /* tokens owed upstream on port i, VC v */
+  common_fifo_state_t *buf;           /* buf[i][v]: entry word 0 = data, word 1 = kind */
+  elite4_ivc_t *ivc;                  /* ist and the circuit registers */
+  elite4_tok_t *tokp;                 /* tokens owed upstream on port i, VC v */
+  elite4_stg_t *stg;                  /* staging registers */
+  elite4_tin_t tin[ELITE4_MAX_PORTS]; /* token input registers */
   /* output side */
-  elite4_ovc_t *ovc;                                    /* [o * V + v]: ost, owner */
+  elite4_ovc_t *ovc;                                    /* [o * V + v]: ost, owner, early */
+  uint8_t *vrr;                                         /* [o * V + v]: VA round robin over inputs */
   common_credit_counter_state_t cred[ELITE4_MAX_PORTS]; /* cred[o][v] */
-  common_rr_arbiter_state_t rr[ELITE4_MAX_PORTS];       /* rr[o] over VCs */
-  unsigned aptr;                                        /* allocation start, 0..P*V-1 */
-  unsigned uptr;                                        /* adaptive tie pointer, 0..P-1 */
-  elite4_out_t r;                                       /* the output registers (section 4: all outputs
-                                              come from registers), counters included */
+  common_rr_arbiter_state_t rr[ELITE4_MAX_PORTS];       /* srr[o]: SA round robin over VCs */
+  elite4_sel_t sel[ELITE4_MAX_PORTS];                   /* SA -> ST */
+  elite4_upsel_t upsel[ELITE4_MAX_VCS];                 /* adaptive choice per VC */
+  unsigned uptr[ELITE4_MAX_VCS];                        /* its pointer, 0..P-1 */
+  elite4_out_t r; /* the output registers (section 4: all outputs come from registers),
+                     counters included */
 } elite4_state_t;
 
 /* What the clock edge does. The input buffers are the large part of the state, so they
@@ -173,12 +208,17 @@ typedef struct {
   common_fifo_next_t buf[ELITE4_MAX_IVCS]; /* valid where touched */
   elite4_ivc_t ivc[ELITE4_MAX_IVCS];
   elite4_tok_t tokp[ELITE4_MAX_IVCS];
+  elite4_stg_t stg[ELITE4_MAX_IVCS];
+  elite4_tin_t tin[ELITE4_MAX_PORTS];
   elite4_ovc_t ovc[ELITE4_MAX_IVCS];
+  uint8_t vrr[ELITE4_MAX_IVCS];
   uint32_t cred_touched;                               /* bit o: cred[o] committed */
   common_credit_counter_next_t cred[ELITE4_MAX_PORTS]; /* valid where touched */
   uint32_t rr_touched;                                 /* bit o: rr[o] committed */
   common_rr_arbiter_next_t rr[ELITE4_MAX_PORTS];       /* valid where touched */
-  unsigned aptr, uptr;
+  elite4_sel_t sel[ELITE4_MAX_PORTS];
+  elite4_upsel_t upsel[ELITE4_MAX_VCS];
+  unsigned uptr[ELITE4_MAX_VCS];
   elite4_out_t r; /* output registers' */
 } elite4_next_t;
 
@@ -187,7 +227,8 @@ typedef struct {
    elite4_free is still safe. */
 int elite4_init(elite4_state_t *s, const elite4_cfg_t *cfg);
 /* State after rst_ni: buffers empty, every VC IDLE/FREE, credits = BufDepth, no tokens,
-   pointers 0, outputs, error codes and counters 0. */
+   staging/selection/token-input registers empty, no adaptive choice, pointers 0,
+   outputs, error codes and counters 0. */
 void elite4_reset(elite4_state_t *s, const elite4_cfg_t *cfg);
 /* Pure: this cycle's outputs (from the registers only) and the next state. Does not
    modify s. No allocation. */

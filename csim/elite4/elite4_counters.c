@@ -1,15 +1,17 @@
 /*
  * elite4_counters -- the per-port 32-bit counters and the error registers.
- * Spec: docs/elite4.md sections 5.1, 5.6 and 6. Counters wrap at 2^32.
+ * Spec: docs/elite4.md sections 5.1, 5.5, 5.6, 5.7 and 6. Counters wrap at 2^32.
+ * Every counter shows the events of a cycle in the next one: arrivals at ARRIVE, flits
+ * and packets sent when ST fills the output register, XmitWait at SA, errors where the
+ * unit that detects them runs.
  */
 #include "elite4_internal.h"
 
-void elite4_counters_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in,
-                          const elite4_work_t *w, elite4_next_t *nx) {
+void elite4_counters_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_work_t *w,
+                          elite4_next_t *nx) {
   (void)cfg;
-  (void)in;
   const elite4_out_t *c = &s->r;
-  elite4_out_t *n = &nx->r; /* out_valid/kind' already hold the flit sent on p */
+  elite4_out_t *n = &nx->r; /* out_valid/kind' already hold the flit ST put in the register */
   for (unsigned p = 0; p < w->np; p++) {
     /* Every valid arrival, accepted or not, tokens too; a TAIL arrival is a packet. */
     const bool rcv = (w->in_valid >> p) & 1u;
@@ -18,8 +20,8 @@ void elite4_counters_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, cons
     /* Every flit sent, tokens too; every TAIL sent, synthetic ones too. */
     n->cnt_xmit_flits[p] = c->cnt_xmit_flits[p] + n->valid[p];
     n->cnt_xmit_pkts[p] = c->cnt_xmit_pkts[p] + (n->valid[p] && n->kind[p] == ELITE4_TAIL);
-    /* XmitWait: a BUSY VC of p has its owner ACTIVE with data, and no data flit left
-           on p (a token sent instead counts as no data flit). */
+    /* XmitWait (SA): a BUSY VC of p has its owner ACTIVE with data, and SA sends no data
+           flit on p (a token chosen instead counts as no data flit). */
     n->cnt_xmit_wait[p] = c->cnt_xmit_wait[p] + (((w->waiting >> p) & 1u) && w->data_ivc[p] < 0);
     /* Several error events in one cycle count separately. */
     n->cnt_errors[p] = c->cnt_errors[p] + w->err[p].n;

@@ -1,10 +1,12 @@
 /*
- * elite4_input_unit -- input buffers, input VC states, CRC check.
- * Spec: docs/elite4.md sections 5.1 (arrivals), 5.3 (input VCs), 5.5 (what a sending input
- * VC puts on its outputs), 5.6 (credits upstream).
+ * elite4_input_unit -- ARRIVE, input buffers, the front rules, input VC states, the
+ * staging registers and the body CRC.
+ * Spec: docs/elite4.md sections 5.1 (ARRIVE, tin), 5.2 (front rules), 5.3 (combined
+ * tokens), 5.5 (what a sending input VC stages), 5.6 (CRC from the staging register),
+ * 5.7 (credits upstream).
  *
  * Each input VC (i, v) has a common_fifo of BufDepth entries {kind, data} (word 0 = data,
- * word 1 = kind) and the registers of elite4_ivc_t.
+ * word 1 = kind), the registers of elite4_ivc_t and its staging register stg[i][v].
  */
 #include "elite4_internal.h"
 
@@ -12,7 +14,7 @@
 
 #include "common/common_crc32.h"
 
-/* ---- CRC (section 5.5: "crc <- feed(crc, data) (4 bytes, byte 0 = data[7:0] first)") -- */
+/* ---- CRC (section 5.6: "crc <- feed(crc, data) (4 bytes, byte 0 = data[7:0] first)") -- */
 
 static const common_crc32_cfg_t crc_cfg = {.bug = 0};
 
@@ -28,7 +30,7 @@ uint32_t elite4_crc_feed(uint32_t c, uint32_t word) {
 
 uint32_t elite4_body_crc(const uint32_t *words, unsigned n) {
   /* The register starts at 0xFFFFFFFF when the circuit opens (section 5.4); a TAIL
-       matches when data == ~crc (section 5.5). */
+       matches when data == ~crc (section 5.6). */
   uint32_t c = COMMON_CRC32_INIT;
   for (unsigned k = 0; k < n; k++) c = elite4_crc_feed(c, words[k]);
   return ~c;
@@ -54,7 +56,7 @@ void elite4_input_front(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4
     f->kind = (uint8_t)(fo.pop_data[1] & 0x3u);
     f->data = fo.pop_data[0];
 
-    /* Section 5.3: route decode for each (i, v) with a HEAD at the front and IDLE. */
+    /* Section 5.2: route decode for each (i, v) with a HEAD at the front and IDLE. */
     if (f->kind == ELITE4_HEAD && s->ivc[k].st == ELITE4_IST_IDLE) {
       elite4_route_decode(cfg, f->data, &w->req[k]);
       if (w->req[k].kind != ELITE4_REQ_ILLEGAL)
@@ -65,50 +67,38 @@ void elite4_input_front(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4
 
 /* ---- next state ------------------------------------------------------------------ */
 
-/* Section 5.5: the flit input VC k sends, and its own state change. Returns the pop. */
-static bool send_front(const elite4_cfg_t *cfg, unsigned i, unsigned v, unsigned k, const elite4_ivc_t *c,
-                       elite4_ivc_t *n, elite4_work_t *w) {
+/* Section 5.5: the flit input VC k stages when SA lets it send, and its own state change.
+   Returns the pop. */
+static bool send_front(const elite4_cfg_t *cfg, unsigned i, unsigned k, const elite4_ivc_t *c,
+                       elite4_ivc_t *n, elite4_work_t *w, elite4_stg_t *st) {
   const elite4_front_t *f = &w->front[k];
-  elite4_flit_t *fl = &w->sent[k];
-  fl->valid = true;
-  fl->vc = (uint8_t)v; /* the output unit applies the vc_swap bug */
+  st->valid = true;
 
   if (f->kind == ELITE4_HEAD && !c->head_sent) {
     /* The HEAD with its tag(s) removed; pop; head_sent <- 1. */
-    fl->kind = ELITE4_HEAD;
-    fl->data = elite4_route_strip(cfg, f->data, c->bcast);
+    st->kind = ELITE4_HEAD;
+    st->data = elite4_route_strip(cfg, f->data, c->bcast);
     n->head_sent = true;
     return true;
   }
   if (f->kind == ELITE4_HEAD) {
     /* A HEAD with head_sent = 1: the packet lost its tail upstream. A TAIL with data
-           0xBAD0BAD0 closes the circuit; the HEAD stays (not popped); error 4. No CRC
-           check (nor error 7): no TAIL arrived. */
-    fl->kind = ELITE4_TAIL;
-    fl->data = ELITE4_BAD_TAIL;
+           0xBAD0BAD0 closes the circuit; the HEAD stays (not popped); error 4. */
+    st->kind = ELITE4_TAIL;
+    st->data = ELITE4_BAD_TAIL;
     elite4_error(w, i, ELITE4_ERR_TRUNCATED);
     n->st = ELITE4_IST_WAIT_TOKEN;
     w->closes |= UINT64_C(1) << k;
     return false;
   }
-  if (f->kind == ELITE4_BODY) {
-    /* As is; pop; the CRC register takes its 4 bytes. (ACTIVE with head_sent = 0 always
-           has the HEAD at the front, so a BODY here follows the HEAD.) */
-    fl->kind = ELITE4_BODY;
-    fl->data = f->data;
-    n->crc = elite4_crc_feed(c->crc, f->data);
-    return true;
+  /* BODY or TAIL: as is; pop. (ACTIVE with head_sent = 0 always has the HEAD at the
+       front, so these follow the HEAD.) The CRC is ST's, next cycle. */
+  st->kind = f->kind;
+  st->data = f->data;
+  if (f->kind == ELITE4_TAIL) {
+    n->st = ELITE4_IST_WAIT_TOKEN; /* or IDLE below, section 5.3 */
+    w->closes |= UINT64_C(1) << k;
   }
-  /* TAIL: as is; pop; CRC check (error 7, cnt_crc_errors, still forwarded); the
-       circuit waits for its token(s). */
-  fl->kind = ELITE4_TAIL;
-  fl->data = f->data;
-  if (f->data != ~c->crc) {
-    elite4_error(w, i, ELITE4_ERR_CRC);
-    w->crc_err[i]++;
-  }
-  n->st = ELITE4_IST_WAIT_TOKEN;
-  w->closes |= UINT64_C(1) << k;
   return true;
 }
 
@@ -121,6 +111,13 @@ void elite4_input_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const e
   w->tok_new = 0;
   w->tok_new_ack = 0;
 
+  /* Section 5.1: tin <- the TOKEN arriving on port p (processed by T1 next cycle). */
+  for (unsigned p = 0; p < ELITE4_MAX_PORTS; p++) {
+    const bool tok = p < w->np && ((w->in_valid >> p) & 1u) && w->in_kind[p] == ELITE4_TOKEN;
+    nx->tin[p] =
+        tok ? (elite4_tin_t){true, w->in_vc[p], (in->data[p] & 1u) != 0} : (elite4_tin_t){false, 0, false};
+  }
+
   for (unsigned i = 0; i < w->np; i++) {
     for (unsigned v = 0; v < V; v++) {
       const unsigned k = i * V + v;
@@ -128,9 +125,28 @@ void elite4_input_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const e
       const elite4_ivc_t *c = &s->ivc[k];
       elite4_ivc_t *n = &nx->ivc[k];
       const elite4_front_t *f = &w->front[k];
+      elite4_stg_t *st = &nx->stg[k];
       bool pop = false;
 
       *n = *c;
+      *st = (elite4_stg_t){false, 0, 0};
+
+      /* Section 5.6 (ST): the CRC register takes the BODY staged last cycle; a staged
+               TAIL, other than the synthetic one, is checked against ~crc. */
+      const elite4_stg_t *sg = &s->stg[k];
+      if (sg->valid && sg->kind == ELITE4_BODY) {
+        n->crc = elite4_crc_feed(c->crc, sg->data);
+      } else if (sg->valid && sg->kind == ELITE4_TAIL && sg->data != ELITE4_BAD_TAIL && sg->data != ~c->crc) {
+        elite4_error(w, i, ELITE4_ERR_CRC);
+        w->crc_err[i]++;
+      }
+
+      /* Tokens (T1, section 5.3) for this input VC: all of this cycle's apply. */
+      if (w->tok_hit & bit) {
+        n->pend = c->pend & ~w->tok_clear[k];
+        n->ack = c->ack && !(w->tok_nack & bit);
+      }
+
       switch (c->st) {
         case ELITE4_IST_IDLE:
           if (!f->valid) break;
@@ -146,8 +162,8 @@ void elite4_input_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const e
             w->tok_new |= bit; /* ack bit 0: a nack */
             elite4_error(w, i, ELITE4_ERR_ROUTE);
           } else if (w->granted & bit) {
-            /* Section 5.4 grant: the circuit opens; the HEAD stays at the front and
-                       is sent from the next cycle on. */
+            /* VA grant: the circuit opens; the HEAD stays at the front and SA sends it
+                       from the next cycle on. */
             n->st = ELITE4_IST_ACTIVE;
             n->outs = w->grant[k];
             n->bcast = w->req[k].bcast;
@@ -172,31 +188,18 @@ void elite4_input_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const e
           break;
 
         case ELITE4_IST_ACTIVE:
-          /* Early tokens (5.2): a switch further on nacked the HEAD. */
-          if (w->tok_hit & bit) {
-            n->pend = c->pend & ~w->tok_clear[k];
-            n->ack = c->ack && !(w->tok_nack & bit);
-          }
-          if (w->send & bit) pop = send_front(cfg, i, v, k, c, n, w);
+          if (w->send & bit) pop = send_front(cfg, i, k, c, n, w, st);
           break;
 
-        case ELITE4_IST_WAIT_TOKEN:
-          /* Section 5.2: this cycle's tokens (all of them, from any outputs) apply;
-                   with none owed any more, the combined token becomes pending upstream. */
-          if (w->tok_hit & bit) {
-            n->pend = c->pend & ~w->tok_clear[k];
-            n->ack = c->ack && !(w->tok_nack & bit);
-          }
-          /* Nothing owed any more, this cycle or already when the TAIL left
-                   (every token came back early). */
-          if (n->pend == 0) {
-            w->tok_new |= bit;
-            if (n->ack) w->tok_new_ack |= bit;
-            n->st = ELITE4_IST_IDLE;
-          }
-          break;
+        default: break; /* WAIT_TOKEN: waits (the tokens above) */
+      }
 
-        default: break;
+      /* Section 5.3: WAIT_TOKEN (already, or from this cycle's TAIL) with nothing owed
+               any more after this cycle's tokens: IDLE, the combined token pending. */
+      if (n->st == ELITE4_IST_WAIT_TOKEN && n->pend == 0) {
+        w->tok_new |= bit;
+        if (n->ack) w->tok_new_ack |= bit;
+        n->st = ELITE4_IST_IDLE;
       }
 
       /* Section 5.1: a HEAD/BODY/TAIL arriving on port i for VC v is pushed with
@@ -211,8 +214,8 @@ void elite4_input_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const e
         if (nx->buf[k].overflow) elite4_error(w, i, ELITE4_ERR_OVERFLOW); /* rejected push: error 3 */
       }
 
-      /* Section 5.6: out_credit_o pulses the cycle after any pop; section 5.4:
-               alloc_o the cycle after a grant. */
+      /* Section 5.7: out_credit_o pulses the cycle after any pop; section 5.4: alloc_o
+               the cycle after a grant. */
       nx->r.credit[i][v] = pop;
       nx->r.alloc[i][v] = (w->granted & bit) != 0;
     }

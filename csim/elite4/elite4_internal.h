@@ -1,11 +1,11 @@
 /*
- * elite4 -- internal interfaces between the sub-blocks of the switch model (section 7).
+ * elite4 -- internal interfaces between the units of the switch model (section 7).
  * Spec: docs/elite4.md.
  *
- * elite4_eval (elite4.c) calls the sub-blocks in the order in which section 5's decisions
- * depend on each other. They communicate through elite4_work_t, the combinational
- * signals of one cycle, which lives on elite4_eval's stack. Every sub-block reads the
- * registered state only (plus this cycle's inputs and earlier sub-blocks' signals).
+ * elite4_eval (elite4.c) calls the units; they communicate through elite4_work_t, the
+ * combinational signals of one cycle, on elite4_eval's stack. Every unit reads the
+ * registered state only (plus this cycle's inputs and the signals of units called
+ * before it, where section 5 says "in this same cycle").
  */
 #ifndef ELITE4_INTERNAL_H
 #define ELITE4_INTERNAL_H
@@ -16,14 +16,6 @@
 extern "C" {
 #endif
 
-/* One flit of a link direction. */
-typedef struct {
-  bool valid;
-  uint8_t kind; /* ELITE4_HEAD..ELITE4_TOKEN */
-  uint8_t vc;
-  uint32_t data;
-} elite4_flit_t;
-
 /* The head entry of an input buffer (common_fifo's pop_data_o / empty_o). kind and data
    are meaningful only when valid. */
 typedef struct {
@@ -32,7 +24,7 @@ typedef struct {
   uint32_t data;
 } elite4_front_t;
 
-/* What a HEAD's front tag asks for (section 5.3). */
+/* What a HEAD's front tag asks for (section 3). */
 enum { ELITE4_REQ_NONE = 0, ELITE4_REQ_PORTS, ELITE4_REQ_UP, ELITE4_REQ_ILLEGAL };
 
 typedef struct {
@@ -58,35 +50,34 @@ typedef struct {
   uint8_t in_kind[ELITE4_MAX_PORTS];
   uint8_t in_vc[ELITE4_MAX_PORTS];
 
-  /* input unit, buffer side (elite4_input_front) */
+  /* input unit, front of each buffer (5.2) */
   elite4_front_t front[ELITE4_MAX_IVCS];
   elite4_route_t req[ELITE4_MAX_IVCS]; /* decoded HEAD of an IDLE VC, else REQ_NONE */
-  uint64_t req_mask;                   /* bit k: req[k] is a legal request (PORTS, UP) */
+  uint64_t req_mask;                   /* bit k: req[k] is a legal request (PORTS, UP): a VA requester */
 
-  /* output unit, token arrivals (section 5.2, elite4_output_tokens) */
+  /* output unit, T1: the tokens of tin (5.3) */
   uint32_t tok_clear[ELITE4_MAX_IVCS]; /* outputs whose token reached input VC k */
   uint64_t tok_hit;                    /* bit k: tok_clear[k] != 0 */
   uint64_t tok_nack;                   /* bit k: one of those tokens was a nack */
-  uint64_t tok_freed;                  /* bit o*V+v: a token arrived for TOKWAIT (o, v) */
-  uint64_t tok_early;                  /* bit o*V+v: an early token arrived for BUSY (o, v) */
+  uint64_t tok_freed;                  /* bit o*V+v: a token for TOKWAIT (o, v) */
+  uint64_t tok_early;                  /* bit o*V+v: an early token for BUSY (o, v) */
 
-  /* VC allocation (section 5.4) */
+  /* VA (5.4) */
   uint32_t grant[ELITE4_MAX_IVCS];    /* outputs granted to requester k (where granted) */
   uint64_t granted;                   /* bit k: grant[k] != 0 */
   uint64_t new_busy;                  /* bit o*V+v: output VC granted this cycle ... */
   uint8_t new_owner[ELITE4_MAX_IVCS]; /* ... to this input port (where new_busy) */
 
-  /* switch allocation (section 5.5) */
-  int8_t tok_vc[ELITE4_MAX_PORTS];   /* VC of the token sent on o, -1 = none */
-  int8_t data_ivc[ELITE4_MAX_PORTS]; /* input VC k whose flit leaves on o, -1 = none */
-  uint64_t send;                     /* bit k: input VC k sends its front this cycle */
+  /* SA (5.5) */
+  int8_t tok_vc[ELITE4_MAX_PORTS];   /* VC of the token chosen for o, -1 = none */
+  int8_t data_ivc[ELITE4_MAX_PORTS]; /* input VC k whose flit o takes, -1 = none */
+  uint64_t send;                     /* bit k: input VC k sends (is staged) this cycle */
   uint32_t waiting;                  /* bit o: a BUSY VC of o has data (XmitWait) */
 
-  /* input unit, next state (elite4_input_eval) */
-  elite4_flit_t sent[ELITE4_MAX_IVCS]; /* the flit input VC k sends (where send) */
-  uint64_t closes;                     /* bit k: it is a TAIL: its outputs go TOKWAIT */
-  uint64_t tok_new;                    /* bit k: a token becomes owed upstream ... */
-  uint64_t tok_new_ack;                /* ... with this ack bit */
+  /* input unit, next state */
+  uint64_t closes;      /* bit k: it sends a TAIL (real or synthetic) this cycle */
+  uint64_t tok_new;     /* bit k: a token becomes owed upstream ... */
+  uint64_t tok_new_ack; /* ... with this ack bit */
 
   /* error events and CRC mismatches per port */
   elite4_errs_t err[ELITE4_MAX_PORTS];
@@ -100,15 +91,14 @@ static inline void elite4_error(elite4_work_t *w, unsigned p, unsigned code) {
   e->n++;
 }
 
-/* cred[o][v]: common_credit_counter's credits_o, which is its registered count. Read from
-   the state because the consume it will get this cycle depends on it. */
+/* cred[o][v]: common_credit_counter's credits_o, which is its registered count. */
 static inline unsigned elite4_cred(const elite4_state_t *s, unsigned o, unsigned v) {
   return s->cred[o].cnt[v];
 }
 
 static inline uint32_t elite4_port_mask(unsigned np) { return np >= 32u ? 0xFFFFFFFFu : (1u << np) - 1u; }
 
-/* ---- elite4_route_decode.c (sections 3, 5.3) -------------------------------------- */
+/* ---- elite4_route_decode.c (section 3) -------------------------------------------- */
 
 /* Decode the front tag of a HEAD's route word. */
 void elite4_route_decode(const elite4_cfg_t *cfg, uint32_t route, elite4_route_t *r);
@@ -116,43 +106,55 @@ void elite4_route_decode(const elite4_cfg_t *cfg, uint32_t route, elite4_route_t
    unchanged). */
 uint32_t elite4_route_strip(const elite4_cfg_t *cfg, uint32_t route, bool bcast);
 
-/* ---- elite4_input_unit.c (sections 5.1, 5.3, 5.5, 5.6) ------------------------------ */
+/* ---- elite4_input_unit.c (5.1 ARRIVE, 5.2 fronts, ist, staging, 5.6 CRC) ---------- */
 
 /* Buffer fronts of every input VC, and the route decode of IDLE VCs with a HEAD. */
 void elite4_input_front(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_work_t *w);
-/* Input VC next states, pops and pushes (buffer deltas), the flits sent, the tokens that
-   become owed upstream, out_credit_o', alloc_o', errors 1, 2, 3, 4, 7. Needs the token
-   arrivals, the VC and the switch allocation. */
+/* Input VC next states, pops and pushes (buffer deltas), tin', stg', the CRC of the staged
+   flits, the tokens that become owed upstream, out_credit_o', alloc_o', errors 1, 2, 3, 4,
+   7. Needs T1, VA and SA. */
 void elite4_input_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in,
                        elite4_work_t *w, elite4_next_t *nx);
 /* One 32-bit word into a CRC-32 register: common_crc32 with keep = 1111. */
 uint32_t elite4_crc_feed(uint32_t c, uint32_t word);
 
-/* ---- elite4_vc_alloc.c (section 5.4) ---------------------------------------------- */
+/* ---- elite4_vc_alloc.c (5.4 VA) --------------------------------------------------- */
 
-/* Sequential output allocation from aptr; aptr' and uptr'. */
+/* Per VC: the broadcast leader, then per output VC a round robin over the inputs; vrr',
+   uptr'. */
 void elite4_vc_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_work_t *w, elite4_next_t *nx);
 
-/* ---- elite4_switch_alloc.c (section 5.5) ------------------------------------------ */
+/* ---- elite4_up_select.c (5.4 adaptive choice) -------------------------------------- */
 
-/* Per output: a pending token, else one VC's flit (broadcast agreement); rr'. */
+/* upsel' from the registered state. */
+void elite4_up_select(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_work_t *w,
+                      elite4_next_t *nx);
+
+/* ---- elite4_switch_alloc.c (5.5 SA) ----------------------------------------------- */
+
+/* Per output: a pending token, else one VC (broadcast agreement); srr'. */
 void elite4_switch_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_work_t *w,
                          elite4_next_t *nx);
 
-/* ---- elite4_output_unit.c (sections 5.2, 5.5, 5.6, 5.7) ----------------------------- */
+/* ---- elite4_output_unit.c (5.3 T1, ost, tokp, credits, sel') ----------------------- */
 
-/* Token arrivals: which input VCs they reach, which output VCs they free; error 5. */
-void elite4_output_tokens(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in,
-                          elite4_work_t *w);
-/* Output VC next states, credits, pending tokens (error 6), the output flit registers. */
+/* T1: the tokens in tin -- which input VCs they reach, which output VCs they free;
+   error 5. */
+void elite4_output_tokens(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_work_t *w);
+/* Output VC next states, credits (error 6), pending tokens (error 6), sel'. */
 void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in,
                         elite4_work_t *w, elite4_next_t *nx);
 
-/* ---- elite4_counters.c (sections 5.6, 6) ------------------------------------------ */
+/* ---- elite4_crossbar.c (5.6 ST) --------------------------------------------------- */
+
+/* The output registers' flits from sel and stg. */
+void elite4_crossbar(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_next_t *nx);
+
+/* ---- elite4_counters.c (5.7) ------------------------------------------------------ */
 
 /* cnt_*' and the error registers err_o', err_code_o'. Needs everything above. */
-void elite4_counters_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in,
-                          const elite4_work_t *w, elite4_next_t *nx);
+void elite4_counters_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_work_t *w,
+                          elite4_next_t *nx);
 
 #ifdef __cplusplus
 }

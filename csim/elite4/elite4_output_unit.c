@@ -1,18 +1,17 @@
 /*
- * elite4_output_unit -- output VC states, credits, pending tokens, output registers.
- * Spec: docs/elite4.md sections 5.2 (tokens), 5.4/5.5 (output VC states), 5.6 (credits),
- * 5.7 (output registers), 6 (errors 5 and 6).
+ * elite4_output_unit -- output VC states, T1 token processing, credits, pending tokens.
+ * Spec: docs/elite4.md sections 5.3 (T1: the tokens of tin), 5.4/5.5 (output VC states),
+ * 5.7 (credits), 6 (errors 5 and 6).
  *
- * Per output port o: ost[o][v] / owner[o][v], a common_credit_counter over its VCs
- * (MaxCredits = BufDepth) and, for the reverse direction of port o, the tokens tokp[o][v]
- * owed upstream to the neighbour on port o.
+ * Per output port o: ost[o][v] / owner[o][v] / early[o][v], a common_credit_counter over
+ * its VCs (MaxCredits = BufDepth) and, for the reverse direction of port o, the tokens
+ * tokp[o][v] owed upstream to the neighbour on port o.
  */
 #include "elite4_internal.h"
 
 #include <string.h>
 
-void elite4_output_tokens(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in,
-                          elite4_work_t *w) {
+void elite4_output_tokens(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_work_t *w) {
   (void)cfg;
   const unsigned V = w->nv;
 
@@ -22,14 +21,15 @@ void elite4_output_tokens(const elite4_cfg_t *cfg, const elite4_state_t *s, cons
   w->tok_early = 0;
 
   for (unsigned o = 0; o < w->np; o++) {
-    if (!((w->in_valid >> o) & 1u) || w->in_kind[o] != ELITE4_TOKEN) continue;
-    /* A token arriving on port o belongs to the packet that left through o. */
-    const unsigned v = w->in_vc[o];
-    const bool ack = (in->data[o] & 1u) != 0; /* bit 0; the other bits are ignored */
+    /* T1: the token that arrived on port o last cycle (tin); it belongs to the packet
+           that left through o. */
+    if (!s->tin[o].valid) continue;
+    const unsigned v = s->tin[o].vc & w->vm;
+    const bool ack = s->tin[o].ack;
     const elite4_ovc_t *ov = &s->ovc[o * V + v];
     /* Accepted while TOKWAIT, or once while BUSY: an early token, a nack from a
            switch further on that dropped the packet at its HEAD while this one is
-           still sending the rest (5.2). Anything else is a stray. */
+           still sending the rest (5.3). Anything else is a stray. */
     const bool early = ov->st == ELITE4_OST_BUSY && !ov->early;
     if (ov->st != ELITE4_OST_TOKWAIT && !early) {
       elite4_error(w, o, ELITE4_ERR_STRAY_TOKEN); /* error 5; the token is dropped */
@@ -56,7 +56,7 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
 
   /* Output VC states (one transition at most, each from one registered state):
        FREE -> BUSY on a grant (5.4), BUSY -> TOKWAIT for every output of a circuit that
-       sends its TAIL (5.5), TOKWAIT -> FREE on a token (5.2). */
+       sends its TAIL (5.5), TOKWAIT -> FREE on a token (5.3). */
   memcpy(nx->ovc, s->ovc, w->nivc * sizeof(*nx->ovc));
   for (uint64_t m = w->new_busy; m != 0; m &= m - 1u) {
     const unsigned kk = (unsigned)__builtin_ctzll(m);
@@ -79,7 +79,7 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
   if (cfg->bug != ELITE4_BUG_TOKEN_NO_RELEASE)
     for (uint64_t m = w->tok_freed; m != 0; m &= m - 1u) nx->ovc[__builtin_ctzll(m)].st = ELITE4_OST_FREE;
 
-  /* Tokens owed upstream (5.2, 5.3): the one sent this cycle is cleared; a new one
+  /* Tokens owed upstream (5.2, 5.3, 5.5): the one sent this cycle is cleared; a new one
        (combined token or illegal-route nack) is lost with error 6 at port i if one is
        still pending and not sent in this cycle. */
   memcpy(nx->tokp, s->tokp, w->nivc * sizeof(*nx->tokp));
@@ -96,28 +96,11 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
     }
   }
 
-  /* Per output port: the flit register (5.7) and the credit counter (5.6). */
+  /* Per output port: the credit counter (5.7). */
   nx->cred_touched = 0;
   for (unsigned o = 0; o < P; o++) {
-    elite4_out_t *r = &nx->r;
     const int k = w->data_ivc[o];
-
-    if (w->tok_vc[o] >= 0) {
-      const unsigned v = (unsigned)w->tok_vc[o];
-      r->valid[o] = true;
-      r->kind[o] = ELITE4_TOKEN;
-      r->vc[o] = v;
-      r->data[o] = s->tokp[o * V + v].ack ? 1u : 0u; /* {31'b0, ack} */
-    } else if (k >= 0) {
-      const elite4_flit_t *f = &w->sent[k];
-      r->valid[o] = true;
-      r->kind[o] = f->kind;
-      r->vc[o] = f->vc;
-      r->data[o] = f->data;
-      if (cfg->bug == ELITE4_BUG_VC_SWAP) r->vc[o] ^= 1u; /* planted bug: the packet leaves on the other VC */
-    } /* else: nothing sent; valid, kind, vc, data stay 0 (cleared by the top) */
-
-    /* Each sent data flit consumes one credit of (o, v); in_credit_i returns them.
+    /* Each sending VC consumes one credit of (o, v); in_credit_i returns them.
            Evaluated only when something happens (or an error pulse must clear). */
     uint32_t ret = 0;
     for (unsigned v = 0; v < V; v++)

@@ -1,11 +1,13 @@
 /*
- * elite4_switch_alloc -- what each output port sends this cycle (section 5.5).
+ * elite4_switch_alloc -- SA: what each output port takes this cycle (section 5.5).
  * Spec: docs/elite4.md section 5.5.
  *
  * Per output o: a pending upstream token first (lowest VC); otherwise one VC among the
  * candidates -- a broadcast circuit if there is one (lowest VC, the same priority on every
- * output), else the common_rr_arbiter's choice. A broadcast circuit sends only when every
- * one of its outputs chose it.
+ * output), else the first at or after srr[o] (common_rr_arbiter). A broadcast circuit
+ * sends only when every one of its outputs chose it. What o takes goes to sel[o]; the
+ * sending input VCs are popped into their staging registers by the input unit; ST puts
+ * both into the output register next cycle.
  */
 #include "elite4_internal.h"
 
@@ -14,7 +16,7 @@ void elite4_switch_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite
   (void)cfg;
   const unsigned P = w->np, V = w->nv;
 
-  /* Input VCs that could send: ACTIVE, buffer not empty, cred[o'][v] > 0 for every o' of
+  /* Input VCs that could send (registered state): ACTIVE, buffer not empty, cred[o'][v] > 0 for every o' of
        the circuit. */
   uint64_t ready = 0;
   for (unsigned k = 0; k < w->nivc; k++) {
@@ -51,7 +53,7 @@ void elite4_switch_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite
       const elite4_ovc_t *ov = &s->ovc[o * V + v];
       if (ov->st != ELITE4_OST_BUSY) continue;
       const unsigned k = (ov->owner << w->vs) | v;
-      /* XmitWait (section 5.6): a BUSY VC whose owner is ACTIVE with data. */
+      /* XmitWait (section 5.5): a BUSY VC whose owner is ACTIVE with data. */
       if (s->ivc[k].st == ELITE4_IST_ACTIVE && w->front[k].valid) w->waiting |= 1u << o;
       if ((ready >> k) & 1u) {
         cand |= 1u << v;
@@ -89,6 +91,20 @@ void elite4_switch_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite
     if (all) {
       w->data_ivc[o] = (int8_t)k;
       w->send |= UINT64_C(1) << k;
+    }
+  }
+
+  /* sel[o] for ST: the token, or the staged flit of (i, v), or nothing. */
+  for (unsigned o = 0; o < ELITE4_MAX_PORTS; o++) {
+    elite4_sel_t *sl = &nx->sel[o];
+    *sl = (elite4_sel_t){false, false, false, 0, 0};
+    if (o >= P) continue;
+    if (w->tok_vc[o] >= 0) {
+      const unsigned v = (unsigned)w->tok_vc[o];
+      *sl = (elite4_sel_t){true, true, s->tokp[o * V + v].ack, 0, (uint8_t)v};
+    } else if (w->data_ivc[o] >= 0) {
+      const unsigned k = (unsigned)w->data_ivc[o];
+      *sl = (elite4_sel_t){true, false, false, (uint8_t)(k >> w->vs), (uint8_t)(k & w->vm)};
     }
   }
 }

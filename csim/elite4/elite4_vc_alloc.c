@@ -1,89 +1,84 @@
 /*
- * elite4_vc_alloc -- output allocation (section 5.4).
+ * elite4_vc_alloc -- VA: output allocation (section 5.4).
  * Spec: docs/elite4.md section 5.4.
  *
- * Requesters are the input VCs (i, v) whose route decode gave a legal request this cycle
- * (IDLE with a HEAD at the front). They are taken one at a time in the order
- * r = aptr, aptr+1, ... (mod P*V), r = i*V + v. A requester is granted when every output
- * VC (o, v) it needs is FREE in the registered state and not granted to an earlier
- * requester in this cycle; a token that frees an output this cycle does not count.
+ * Requesters are the input VCs (i, v) that are IDLE with a HEAD of legal route at the
+ * front (section 5.2). Each VC v is allocated on its own:
+ *   1. the broadcast leader of v (lowest input among v's broadcast requesters) is granted
+ *      when every (o, v) of its range is FREE; its range is reserved either way;
+ *   2. every other FREE, unreserved output VC (o, v) grants the first of its unicast or
+ *      adaptive requesters at or after vrr[o][v], and vrr[o][v] moves past it.
+ * An adaptive requester asks for (upsel[v].port, v), the choice registered last cycle
+ * (nothing while upsel[v] is not valid). Only FREE in the registered state counts.
  */
 #include "elite4_internal.h"
 
-/* TagUp: among the free up-links, the one with the most credits; ties go to the first in
-   the order uptr, uptr+1, ..., P-1, 0, ... (the registered uptr, for every requester of
-   the cycle). Planted bug elite4_adaptive_first: the lowest-numbered free up-link. */
-static unsigned pick_up_link(const elite4_cfg_t *cfg, const elite4_state_t *s, uint32_t cand, unsigned v,
-                             unsigned np) {
-  if (cfg->bug == ELITE4_BUG_ADAPTIVE_FIRST) return (unsigned)__builtin_ctz(cand);
-
-  unsigned best = np;
-  unsigned best_cred = 0;
-  unsigned o = s->uptr;
-  for (unsigned n = 0; n < np; n++, o = (o + 1u == np) ? 0u : o + 1u) {
-    if (!((cand >> o) & 1u)) continue;
-    const unsigned c = elite4_cred(s, o, v);
-    if (best == np || c > best_cred) { /* strictly more: the earlier one keeps ties */
-      best = o;
-      best_cred = c;
-    }
-  }
-  return best;
-}
+#include <string.h>
 
 void elite4_vc_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_work_t *w, elite4_next_t *nx) {
-  const unsigned P = w->np, V = w->nv, N = w->nivc;
-  const uint32_t up_links = cfg->up_mask & elite4_port_mask(P); /* UpMask within the ports */
-
-  /* free[v]: output ports whose VC v is FREE and not yet granted in this cycle. */
-  uint32_t free_ports[ELITE4_MAX_VCS];
-  for (unsigned v = 0; v < V; v++) {
-    free_ports[v] = 0;
-    for (unsigned o = 0; o < P; o++)
-      if (s->ovc[o * V + v].st == ELITE4_OST_FREE) free_ports[v] |= 1u << o;
-  }
+  (void)cfg;
+  const unsigned P = w->np, V = w->nv;
 
   w->granted = 0;
   w->new_busy = 0;
-  bool any_up = false;
-  unsigned last_up = 0;
+  memcpy(nx->vrr, s->vrr, w->nivc * sizeof(*nx->vrr));
+  memcpy(nx->uptr, s->uptr, sizeof(nx->uptr));
 
-  /* The requesters in the order aptr, aptr+1, ..., N-1, then 0, ..., aptr-1. */
-  const uint64_t below = (UINT64_C(1) << s->aptr) - 1u; /* aptr <= 63 */
-  const uint64_t order[2] = {w->req_mask & ~below, w->req_mask & below};
-  for (unsigned half = 0; half < 2; half++) {
-    for (uint64_t m = order[half]; m != 0; m &= m - 1u) {
-      const unsigned r = (unsigned)__builtin_ctzll(m);
-      const elite4_route_t *q = &w->req[r];
-      const unsigned i = r >> w->vs, v = r & w->vm;
+  for (unsigned v = 0; v < V; v++) {
+    uint32_t free_ports = 0; /* (o, v) FREE in the registered state */
+    for (unsigned o = 0; o < P; o++)
+      if (s->ovc[o * V + v].st == ELITE4_OST_FREE) free_ports |= 1u << o;
 
-      uint32_t g = 0;
-      if (q->kind == ELITE4_REQ_PORTS) {
-        /* Port or broadcast: all requested (o, v) at once, or nothing. */
-        if ((q->ports & ~free_ports[v]) == 0) g = q->ports;
-      } else {
-        const uint32_t cand = up_links & free_ports[v];
-        if (cand != 0) { /* no free up-link: not granted this cycle */
-          const unsigned o = pick_up_link(cfg, s, cand, v, P);
-          g = 1u << o;
-          any_up = true;
-          last_up = o; /* the last up-link granted in this cycle's order */
-        }
-      }
-      if (g == 0) continue;
-
-      free_ports[v] &= ~g;
-      w->grant[r] = g;
-      w->granted |= UINT64_C(1) << r;
-      for (uint32_t mo = g; mo != 0; mo &= mo - 1u) {
-        const unsigned o = (unsigned)__builtin_ctz(mo);
-        w->new_owner[o * V + v] = (uint8_t)i;
-        w->new_busy |= UINT64_C(1) << (o * V + v);
+    /* Requests of VC v: req_of[o] = inputs asking for (o, v) (unicast and adaptive). */
+    uint32_t req_of[ELITE4_MAX_PORTS] = {0};
+    uint32_t adaptive = 0; /* inputs whose request is the adaptive choice */
+    int leader = -1;
+    for (unsigned i = 0; i < P; i++) {
+      const unsigned k = (i << w->vs) | v;
+      if (!((w->req_mask >> k) & 1u)) continue;
+      const elite4_route_t *q = &w->req[k];
+      if (q->kind == ELITE4_REQ_PORTS && q->bcast) {
+        if (leader < 0) leader = (int)i;
+      } else if (q->kind == ELITE4_REQ_PORTS) {
+        req_of[__builtin_ctz(q->ports)] |= 1u << i;
+      } else if (s->upsel[v].valid && s->upsel[v].port < P) { /* ELITE4_REQ_UP */
+        req_of[s->upsel[v].port] |= 1u << i;
+        adaptive |= 1u << i;
       }
     }
-  }
 
-  /* Rotating priority; uptr moves past the last up-link granted. */
-  nx->aptr = (s->aptr + 1u) % N;
-  nx->uptr = any_up ? (last_up + 1u) % P : s->uptr;
+    /* 1. Broadcasts first: the leader; its range is reserved this cycle. */
+    uint32_t reserved = 0;
+    if (leader >= 0) {
+      const unsigned k = ((unsigned)leader << w->vs) | v;
+      const uint32_t range = w->req[k].ports;
+      reserved = range;
+      if ((range & ~free_ports) == 0) {
+        w->grant[k] = range;
+        w->granted |= UINT64_C(1) << k;
+        for (uint32_t m = range; m != 0; m &= m - 1u) {
+          const unsigned o = (unsigned)__builtin_ctz(m);
+          w->new_owner[o * V + v] = (uint8_t)leader;
+          w->new_busy |= UINT64_C(1) << (o * V + v);
+        }
+      }
+    }
+
+    /* 2. Unicast and adaptive: a round robin per FREE, unreserved output VC. */
+    for (unsigned o = 0; o < P; o++) {
+      const uint32_t rq = req_of[o];
+      if (rq == 0 || !((free_ports >> o) & 1u) || ((reserved >> o) & 1u)) continue;
+      const unsigned ptr = s->vrr[o * V + v];
+      const uint32_t at_or_after = rq & ~((1u << ptr) - 1u); /* ptr <= P - 1 < 32 */
+      const unsigned i = (unsigned)__builtin_ctz(at_or_after != 0 ? at_or_after : rq);
+      const unsigned k = (i << w->vs) | v;
+      w->grant[k] = 1u << o;
+      w->granted |= UINT64_C(1) << k;
+      w->new_owner[o * V + v] = (uint8_t)i;
+      w->new_busy |= UINT64_C(1) << (o * V + v);
+      nx->vrr[o * V + v] = (uint8_t)((i + 1u) % P);
+      /* An adaptive requester granted: uptr[v] moves past the port it got. */
+      if ((adaptive >> i) & 1u) nx->uptr[v] = (o + 1u) % P;
+    }
+  }
 }

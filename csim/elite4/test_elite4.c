@@ -10,7 +10,8 @@
  * Directed tests drive hand-built packets through elite4_eval/elite4_commit from a
  * per-cycle schedule and check the recorded outputs cycle by cycle: parameters, helpers,
  * reset, the latency contract (section 8), every tag kind, broadcast token combining,
- * allocation order, round robin, VC independence, errors 1..7, counters, and each planted
+ * the adaptive choice (its three tiers, one cycle stale), the round robins of VA and SA, VC
+ * independence, errors 1..7, counters, and each planted
  * bug. The random test plays all neighbours of the switch (credits, tokens, nacks, stalls)
  * and checks delivery end to end (exactly once, intact, in order, no error, credits within
  * BufDepth, no deadlock, counters); run with each planted bug it must catch it, and a
@@ -428,8 +429,8 @@ static void test_reset(tctx_t *t) {
   const pkt_t k2 = mkpkt(RW(3, 2), 0, 2);
   send_pkt(d, d->cyc, 1, 0, &k2);
   c = d->cyc;
-  run_to(d, c + 6);
-  expect_pkt(t, d, c + 3, 3, 0, &k2, strip4(k2.route), "after reset");
+  run_to(d, c + 7);
+  expect_pkt(t, d, c + 4, 3, 0, &k2, strip4(k2.route), "after reset");
   dut_free(d);
 }
 
@@ -449,29 +450,30 @@ static void test_latency(tctx_t *t) {
   token(d, 12, 3, 0, true);
   run_to(d, 24);
 
-  CHECK(t, flits_except(d, 0, 0, 3) == 0, "nothing leaves before cycle 3");
-  EXPECT_FLIT(t, d, 3, 3, ELITE4_HEAD, 0, 0xFFFFFF65u); /* HEAD: t+3, tag stripped */
+  CHECK(t, flits_except(d, 0, 0, 4) == 0, "nothing leaves before cycle 4");
+  EXPECT_FLIT(t, d, 4, 3, ELITE4_HEAD, 0, 0xFFFFFF65u); /* HEAD: t+4 (VA 1, SA 2, ST 3), tag stripped */
   CHECK(t, strip4(a.route) == 0xFFFFFF65u, "strip4");
-  EXPECT_FLIT(t, d, 6, 3, ELITE4_BODY, 0, a.body[0]); /* BODY: 2 cycles */
-  EXPECT_FLIT(t, d, 10, 3, ELITE4_TAIL, 0, a.tail);   /* TAIL: 2 cycles */
-  CHECK(t, flits_on(d, 3, 0, 15) == 3, "only A's 3 flits on port 3 before cycle 15");
+  EXPECT_FLIT(t, d, 7, 3, ELITE4_BODY, 0, a.body[0]); /* BODY: 3 cycles (SA 5, ST 6) */
+  EXPECT_FLIT(t, d, 11, 3, ELITE4_TAIL, 0, a.tail);   /* TAIL: 3 cycles (SA 9, ST 10) */
+  CHECK(t, flits_on(d, 3, 0, 17) == 3, "only A's 3 flits on port 3 before cycle 17");
 
-  /* alloc_o pulses the cycle after the grant (cycle 1). */
+  /* alloc_o pulses the cycle after the grant (VA in cycle 1). */
   for (unsigned long c = 0; c < 24; c++)
     CHECK(t, O(d, c)->alloc[0][0] == (c == 2), "alloc[0][0] in cycle %lu", c);
   /* out_credit_o the cycle after each pop: HEAD 2, BODY 5, TAIL 9. */
   for (unsigned long c = 0; c < 24; c++)
     CHECK(t, O(d, c)->credit[0][0] == (c == 3 || c == 6 || c == 10), "credit[0][0] in cycle %lu", c);
 
-  /* Token: arrives on port 3 in cycle 12, leaves on port 0 in 14 (2 cycles). */
-  EXPECT_FLIT(t, d, 14, 0, ELITE4_TOKEN, 0, 1);
+  /* Token: arrives on port 3 in cycle 12 (tin), T1 in 13, SA 14, ST 15, leaves on port 0
+       in 16 (4 cycles). */
+  EXPECT_FLIT(t, d, 16, 0, ELITE4_TOKEN, 0, 1);
   CHECK(t, flits_on(d, 0, 0, 24) == 1, "only the token on port 0");
 
-  /* The output VC is freed by the token: B (waiting since cycle 10) is allocated in
-       cycle 13, alloc in 14, HEAD on out_* in 15. */
+  /* The output VC is freed by the token in T1 (13): B (waiting since cycle 10) is
+       allocated in cycle 14, alloc in 15, popped in 15, HEAD on out_* in 17. */
   for (unsigned long c = 0; c < 24; c++)
-    CHECK(t, O(d, c)->alloc[1][0] == (c == 14), "alloc[1][0] in cycle %lu", c);
-  expect_pkt(t, d, 15, 3, 0, &b, strip4(b.route), "B after the token");
+    CHECK(t, O(d, c)->alloc[1][0] == (c == 15), "alloc[1][0] in cycle %lu", c);
+  expect_pkt(t, d, 17, 3, 0, &b, strip4(b.route), "B after the token");
   CHECK(t, flits_except(d, (1u << 0) | (1u << 3), 0, 24) == 0, "no flit on other ports");
 
   /* Counters (cycle 23 shows everything up to 22). */
@@ -484,6 +486,34 @@ static void test_latency(tctx_t *t) {
   CHECK(t, o->cnt_xmit_wait[3] == 0, "no XmitWait when uncontended");
   CHECK(t, total_errors(d, 23) == 0, "no errors");
   dut_free(d);
+}
+
+/* The credit loop (section 8): a flit on out_* in cycle c reaches a neighbour of the same
+   design, which pops it in c+1 and returns its credit on out_credit_o in c+2 (the dut's
+   auto_credit); SA can use it in c+3, so the flit it lets through leaves in c+5. A VC
+   streams one flit per cycle with BufDepth >= 5; with 4 it gets 4 flits in 5 cycles. */
+static void test_credit_loop(tctx_t *t) {
+  for (unsigned depth = 4; depth <= 5; depth++) {
+    dut_t *d = dut_new(t, 4, 2, depth, 0xC, 0);
+    d->auto_credit = 1u << 1;
+    /* 12 flits (the input buffer of 4 never overflows at 4 in 5); 22 with 5. */
+    const pkt_t k = mkpkt(RW(1), depth == 4 ? 10 : 20, 130 + depth);
+    send_pkt(d, 0, 0, 0, &k);
+    run_to(d, 32);
+    unsigned n = 0;
+    bool pattern = true;
+    for (unsigned long c = 4; c < 32; c++) {
+      /* BufDepth 4: out in 4..7, 9..12, 14..17; BufDepth 5: every cycle from 4 on. */
+      const bool want = depth == 5 ? c < 4 + 22 : (c - 4) % 5 != 4 && c < 18;
+      pattern &= O(d, c)->valid[1] == want;
+      n += O(d, c)->valid[1];
+    }
+    CHECK(t, pattern && n == k.nbody + 2, "credit loop, BufDepth %u: %s (%u flits)", depth,
+          depth == 5 ? "one flit per cycle" : "4 flits in 5 cycles", n);
+    if (depth == 5) expect_pkt(t, d, 4, 1, 0, &k, strip4(k.route), "streamed packet, intact");
+    CHECK(t, total_errors(d, 31) == 0, "credit loop, BufDepth %u: no errors", depth);
+    dut_free(d);
+  }
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -501,29 +531,33 @@ static void test_explicit_ports(tctx_t *t) {
   run_to(d, 12);
   for (unsigned p = 0; p < 8; p++) {
     const unsigned i = (p + 3) % 8;
-    expect_pkt(t, d, 3, p, p % 2, &k[p], strip4(k[p].route), "explicit port");
+    expect_pkt(t, d, 4, p, p % 2, &k[p], strip4(k[p].route), "explicit port");
     CHECK(t, O(d, 2)->alloc[i][p % 2], "alloc[%u][%u] in cycle 2", i, p % 2);
-    /* The token for the packet that left on p goes back on its input port i. */
-    EXPECT_FLIT(t, d, 9, i, ELITE4_TOKEN, p % 2, p % 3 != 0);
+    /* The token for the packet that left on p goes back on its input port i (4 cycles). */
+    EXPECT_FLIT(t, d, 11, i, ELITE4_TOKEN, p % 2, p % 3 != 0);
     CHECK(t, flits_on(d, p, 0, 12) == 4, "port %u: 3 data flits + 1 token", p);
   }
   CHECK(t, total_errors(d, 11) == 0, "no errors");
   dut_free(d);
 }
 
-/* Runs to c+4 and returns the port among `ports` whose HEAD (packet k sent on VC v in
-   cycle c) is on out_* in cycle c+3, or -1. */
+/* Runs to c+5 and returns the port among `ports` whose HEAD (packet k sent on VC v in
+   cycle c) is on out_* in cycle c+4, or -1. */
 static int adaptive_port(dut_t *d, unsigned long c, unsigned v, const pkt_t *k, uint32_t ports) {
-  run_to(d, c + 4);
+  run_to(d, c + 5);
   for (unsigned p = 0; p < d->cfg.num_ports; p++)
-    if (((ports >> p) & 1u) && is_flit(d, c + 3, p, ELITE4_HEAD, v, strip4(k->route))) return (int)p;
+    if (((ports >> p) & 1u) && is_flit(d, c + 4, p, ELITE4_HEAD, v, strip4(k->route))) return (int)p;
   return -1;
 }
 
 static void test_adaptive(tctx_t *t) {
-  /* Least occupied up-link wins; ties by uptr order. */
+  /* Section 5.4: among the FREE up-links in the order uptr, uptr+1, ...: the first with an
+       empty downstream buffer (cred == BufDepth), else the first with a credit, else the
+       first. upsel is computed from the registered state of cycle c and used by VA in
+       c+1; uptr moves past the port an adaptive requester was granted. */
   dut_t *d = dut_new(t, 8, 2, 8, 0xF0, 0);
-  /* Use credits of (4..7, VC0): 4 keeps 5, 5 keeps 6, 6 keeps 4, 7 keeps 6. */
+  /* Use credits of (4..7, VC0): 4 keeps 5, 5 keeps 6, 6 keeps 4, 7 keeps 6; the tokens
+       free the output VCs in T1 (cycle 9). */
   const pkt_t e4 = mkpkt(RW(4), 1, 1), e5 = mkpkt(RW(5), 0, 2), e6 = mkpkt(RW(6), 2, 3),
               e7 = mkpkt(RW(7), 0, 4);
   send_pkt(d, 0, 0, 0, &e4);
@@ -532,42 +566,47 @@ static void test_adaptive(tctx_t *t) {
   send_pkt(d, 0, 3, 0, &e7);
   for (unsigned p = 4; p < 8; p++) token(d, 8, p, 0, true);
 
-  /* P1: 5 and 7 tie at 6 credits; uptr = 0 so 5 comes first. */
+  /* P1: no buffer is empty; uptr = 0: the first with a credit is 4 (not the most credits). */
   const pkt_t p1 = mkpkt(RW(13, 1), 0, 5);
   send_pkt(d, 10, 2, 0, &p1);
-  CHECK(t, adaptive_port(d, 10, 0, &p1, 0xF0) == 5, "adaptive: most credits, tie -> 5");
-  token(d, 16, 5, 0, true);
-  /* P2: now 4:5, 5:4, 6:4, 7:6 -> 7. */
+  CHECK(t, adaptive_port(d, 10, 0, &p1, 0xF0) == 4, "adaptive: no empty buffer, first with credit -> 4");
+  token(d, 16, 4, 0, true);
+  /* P2: port 6 gets its 4 credits back (empty again); uptr = 5: order 5, 6, 7, 4 -> 6. */
+  for (unsigned n = 0; n < 4; n++) credit(d, 18 + n, 6, 0);
   const pkt_t p2 = mkpkt(RW(13, 2), 0, 6);
-  send_pkt(d, 18, 3, 0, &p2);
-  CHECK(t, adaptive_port(d, 18, 0, &p2, 0xF0) == 7, "adaptive: most credits -> 7");
-  token(d, 24, 7, 0, true);
-  /* Return every credit: all 8 again. uptr = 0 (7 + 1 mod 8). */
-  const unsigned used[8] = {0, 0, 0, 0, 3, 4, 4, 4};
+  send_pkt(d, 24, 3, 0, &p2);
+  CHECK(t, adaptive_port(d, 24, 0, &p2, 0xF0) == 6, "adaptive: first empty buffer from uptr -> 6");
+  token(d, 30, 6, 0, true);
+  /* Return every credit: all empty. uptr = 7 (6 + 1) comes first. */
+  const unsigned used[8] = {0, 0, 0, 0, 5, 2, 2, 2};
   for (unsigned p = 4; p < 8; p++)
-    for (unsigned n = 0; n < used[p]; n++) credit(d, 26 + n, p, 0);
+    for (unsigned n = 0; n < used[p]; n++) credit(d, 32 + n, p, 0);
   const pkt_t p3 = mkpkt(RW(13, 3), 0, 7);
-  send_pkt(d, 32, 0, 0, &p3);
-  CHECK(t, adaptive_port(d, 32, 0, &p3, 0xF0) == 4, "adaptive: all tie, uptr 0 -> 4");
+  send_pkt(d, 40, 0, 0, &p3);
+  CHECK(t, adaptive_port(d, 40, 0, &p3, 0xF0) == 7, "adaptive: all empty, uptr 7 -> 7");
 
-  /* Two adaptive requesters in one cycle (VC1, all 8 credits, uptr = 5): the first in
-       aptr order (decode cycle 41: aptr = 41 mod 16 = 9, so (5,1) = 11 before (6,1) = 13)
-       takes 5, the second the next free in uptr order, 6; uptr' = 7. */
+  /* One cycle stale: two adaptive requesters of VC1 in cycle 51 both ask for upsel = 4
+       (uptr[1] = 0); the round robin of (4, 1) takes input 5. In 52 upsel still names 4
+       (computed in 51, when 4 was FREE): input 6 is not granted; in 53 it gets 5. */
   const pkt_t q5 = mkpkt(RW(13, 4), 0, 8), q6 = mkpkt(RW(13, 5), 0, 9);
-  send_pkt(d, 40, 5, 1, &q5);
-  send_pkt(d, 40, 6, 1, &q6);
-  run_to(d, 45);
-  EXPECT_FLIT(t, d, 43, 5, ELITE4_HEAD, 1, strip4(q5.route));
-  EXPECT_FLIT(t, d, 43, 6, ELITE4_HEAD, 1, strip4(q6.route));
-  /* Next adaptive on VC1 (5, 6 busy): 4 and 7 tie, uptr = 7 -> 7. */
+  send_pkt(d, 50, 5, 1, &q5);
+  send_pkt(d, 50, 6, 1, &q6);
+  run_to(d, 58);
+  EXPECT_FLIT(t, d, 54, 4, ELITE4_HEAD, 1, strip4(q5.route));
+  EXPECT_FLIT(t, d, 56, 5, ELITE4_HEAD, 1, strip4(q6.route));
+  for (unsigned long c = 50; c < 58; c++) {
+    CHECK(t, O(d, c)->alloc[5][1] == (c == 52), "stale upsel: alloc[5][1] in cycle %lu", c);
+    CHECK(t, O(d, c)->alloc[6][1] == (c == 54), "stale upsel: alloc[6][1] in cycle %lu", c);
+  }
+  /* Next adaptive on VC1 (4, 5 held): uptr = 6 -> 6. */
   const pkt_t q7 = mkpkt(RW(13, 6), 0, 10);
-  send_pkt(d, 45, 7, 1, &q7);
-  CHECK(t, adaptive_port(d, 45, 1, &q7, 0xF0) == 7, "adaptive: uptr after two grants");
-  run_to(d, 52);
-  CHECK(t, total_errors(d, 51) == 0, "no errors");
+  send_pkt(d, 60, 7, 1, &q7);
+  CHECK(t, adaptive_port(d, 60, 1, &q7, 0xF0) == 6, "adaptive: uptr after two grants");
+  run_to(d, 68);
+  CHECK(t, total_errors(d, 67) == 0, "no errors");
   dut_free(d);
 
-  /* Ties rotate: five packets in sequence, credits returned, all tie -> 4, 5, 6, 7, 4. */
+  /* Ties rotate: five packets in sequence, credits returned, all empty -> 4, 5, 6, 7, 4. */
   d = dut_new(t, 8, 2, 8, 0xF0, 0);
   d->auto_credit = 0xFF;
   const int want[5] = {4, 5, 6, 7, 4};
@@ -578,10 +617,29 @@ static void test_adaptive(tctx_t *t) {
     int p = adaptive_port(d, c, 0, &k, 0xF0);
     CHECK(t, p == want[n], "adaptive rotation %u: port %d, want %d", n, p, want[n]);
     if (p < 0) break;
-    token(d, c + 5, (unsigned)p, 0, true);
+    token(d, c + 6, (unsigned)p, 0, true);
     run_to(d, c + 12);
   }
   CHECK(t, total_errors(d, d->cyc - 1) == 0, "no errors");
+  dut_free(d);
+
+  /* No credit anywhere: the first FREE up-link from uptr. 4 ports, up-links 2 and 3 with
+       BufDepth 4, both drained by a 4-flit packet (no credits returned); the adaptive HEAD
+       is granted 2 in cycle 15 and leaves when a credit of (2, 0) comes back (20). */
+  d = dut_new(t, 4, 2, 4, 0xC, 0);
+  const pkt_t f2 = mkpkt(RW(2), 2, 11), f3 = mkpkt(RW(3), 2, 12), fq = mkpkt(RW(13, 1), 0, 13);
+  send_pkt(d, 0, 0, 0, &f2);
+  send_pkt(d, 0, 1, 0, &f3);
+  token(d, 10, 2, 0, true);
+  token(d, 10, 3, 0, true);
+  send_pkt(d, 14, 0, 0, &fq);
+  credit(d, 20, 2, 0);
+  run_to(d, 30);
+  for (unsigned long c = 10; c < 30; c++)
+    CHECK(t, O(d, c)->alloc[0][0] == (c == 16), "no credit: alloc[0][0] in cycle %lu", c);
+  EXPECT_FLIT(t, d, 23, 2, ELITE4_HEAD, 0, strip4(fq.route));
+  CHECK(t, flits_on(d, 3, 10, 30) == 0, "nothing on 3");
+  CHECK(t, total_errors(d, 29) == 0, "no errors");
   dut_free(d);
 
   /* No up-link in UpMask (or only outside the ports): TagUp waits, no error. */
@@ -606,9 +664,9 @@ static void test_adaptive(tctx_t *t) {
   send_pkt(d, 0, 1, 2, &k14);
   send_pkt(d, 0, 2, 1, &k15);
   run_to(d, 10);
-  expect_pkt(t, d, 3, 13, 3, &k13, strip4(k13.route), "16 ports: tag 13 is port 13");
-  expect_pkt(t, d, 3, 14, 2, &k14, strip4(k14.route), "16 ports: tag 14 is port 14");
-  expect_pkt(t, d, 3, 15, 1, &k15, strip4(k15.route), "16 ports: tag 15 is port 15");
+  expect_pkt(t, d, 4, 13, 3, &k13, strip4(k13.route), "16 ports: tag 13 is port 13");
+  expect_pkt(t, d, 4, 14, 2, &k14, strip4(k14.route), "16 ports: tag 14 is port 14");
+  expect_pkt(t, d, 4, 15, 1, &k15, strip4(k15.route), "16 ports: tag 15 is port 15");
   CHECK(t, flits_except(d, 0xE000, 0, 10) == 0 && total_errors(d, 9) == 0,
         "16 ports: nothing else, no errors");
   dut_free(d);
@@ -638,32 +696,35 @@ static void test_broadcast(tctx_t *t) {
   token(d, 37, 3, 0, true);
   run_to(d, 45);
 
-  for (unsigned p = 1; p <= 3; p++) expect_pkt(t, d, 3, p, 1, &a, strip8(a.route), "broadcast copy");
+  for (unsigned p = 1; p <= 3; p++) expect_pkt(t, d, 4, p, 1, &a, strip8(a.route), "broadcast copy");
   CHECK(t, strip8(a.route) == 0xFFFFFF72u, "strip8");
-  CHECK(t, flits_on(d, 5, 0, 14) == 0, "no token upstream before the last token");
-  EXPECT_FLIT(t, d, 14, 5, ELITE4_TOKEN, 1, 1);
+  /* The last token (port 3, cycle 12) completes pend in T1 (13): on port 5 in 16. */
+  CHECK(t, flits_on(d, 5, 0, 16) == 0, "no token upstream before the last token");
+  EXPECT_FLIT(t, d, 16, 5, ELITE4_TOKEN, 1, 1);
   CHECK(t, flits_on(d, 5, 0, 45) == 1, "one combined token");
-  /* Port 1's output VC is freed by port 1's token (cycle 10): U allocated in 11. */
+  /* Port 1's output VC is freed by port 1's token (cycle 10) in T1 (11): U allocated in
+       12, alloc in 13, HEAD on out_* in 15. */
   for (unsigned long cc = 0; cc < 20; cc++)
-    CHECK(t, O(d, cc)->alloc[6][1] == (cc == 12), "alloc[6][1] in cycle %lu", cc);
-  expect_pkt(t, d, 13, 1, 1, &u, strip4(u.route), "unicast after a broadcast's token");
+    CHECK(t, O(d, cc)->alloc[6][1] == (cc == 13), "alloc[6][1] in cycle %lu", cc);
+  expect_pkt(t, d, 15, 1, 1, &u, strip4(u.route), "unicast after a broadcast's token");
 
-  for (unsigned p = 0; p <= 2; p++) expect_pkt(t, d, 23, p, 0, &b, strip8(b.route), "broadcast 0..2");
-  EXPECT_FLIT(t, d, 28, 4, ELITE4_TOKEN, 0, 0);
+  for (unsigned p = 0; p <= 2; p++) expect_pkt(t, d, 24, p, 0, &b, strip8(b.route), "broadcast 0..2");
+  EXPECT_FLIT(t, d, 30, 4, ELITE4_TOKEN, 0, 0);
   CHECK(t, flits_on(d, 4, 0, 45) == 1, "one combined nack");
 
-  expect_pkt(t, d, 33, 3, 0, &c, strip8(c.route), "broadcast lo == hi");
-  CHECK(t, flits_on(d, 3, 33, 45) == 3 && flits_on(d, 2, 30, 45) == 0 && flits_on(d, 4, 30, 45) == 0,
+  expect_pkt(t, d, 34, 3, 0, &c, strip8(c.route), "broadcast lo == hi");
+  CHECK(t, flits_on(d, 3, 34, 45) == 3 && flits_on(d, 2, 30, 45) == 0 && flits_on(d, 4, 31, 45) == 0,
         "lo == hi: only port 3");
-  EXPECT_FLIT(t, d, 39, 7, ELITE4_TOKEN, 0, 1);
+  EXPECT_FLIT(t, d, 41, 7, ELITE4_TOKEN, 0, 1);
   CHECK(t, total_errors(d, 44) == 0, "no errors");
   dut_free(d);
 }
 
 static void test_broadcast_contention(tctx_t *t) {
   /* A: input 4 VC1 to 1..2; B: input 5 VC0 to 2..3; C: input 6 VC0 to port 1. All are
-       allocated in cycle 1. Output 2 has two broadcast candidates and picks the lowest VC
-       (B), so A cannot send; output 1 chose A, so it sends nothing -- C waits too. */
+       allocated in cycle 1 (A and B lead their VCs; C's (1, 0) is not in B's range).
+       Output 2 has two broadcast candidates and picks the lowest VC (B), so A cannot send;
+       output 1 chose A, so it sends nothing -- C waits too. */
   dut_t *d = dut_new(t, 8, 2, 8, 0xF0, 0);
   d->auto_credit = 0xFF;
   const pkt_t a = mkpkt(RW(14, RANGE(1, 2)), 3, 60);
@@ -673,13 +734,13 @@ static void test_broadcast_contention(tctx_t *t) {
   send_pkt(d, 0, 5, 0, &b);
   send_pkt(d, 0, 6, 0, &c);
   run_to(d, 25);
-  expect_pkt(t, d, 3, 2, 0, &b, strip8(b.route), "B first on 2");
-  expect_pkt(t, d, 3, 3, 0, &b, strip8(b.route), "B first on 3");
-  CHECK(t, flits_on(d, 1, 0, 8) == 0, "output 1 idle while its broadcast cannot send");
-  expect_pkt(t, d, 8, 1, 1, &a, strip8(a.route), "A on 1 after B");
-  expect_pkt(t, d, 8, 2, 1, &a, strip8(a.route), "A on 2 after B");
-  expect_pkt(t, d, 13, 1, 0, &c, strip4(c.route), "C on 1 after A");
-  /* XmitWait on 1: cycles 2..6 (busy VCs with data, nothing sent). */
+  expect_pkt(t, d, 4, 2, 0, &b, strip8(b.route), "B first on 2");
+  expect_pkt(t, d, 4, 3, 0, &b, strip8(b.route), "B first on 3");
+  CHECK(t, flits_on(d, 1, 0, 9) == 0, "output 1 idle while its broadcast cannot send");
+  expect_pkt(t, d, 9, 1, 1, &a, strip8(a.route), "A on 1 after B");
+  expect_pkt(t, d, 9, 2, 1, &a, strip8(a.route), "A on 2 after B");
+  expect_pkt(t, d, 14, 1, 0, &c, strip4(c.route), "C on 1 after A");
+  /* XmitWait on 1: SA cycles 2..6 (busy VCs with data, nothing sent). */
   CHECK(t, O(d, 24)->cnt_xmit_wait[1] == 5, "cnt_xmit_wait[1] = %" PRIu32 ", want 5",
         O(d, 24)->cnt_xmit_wait[1]);
   CHECK(t, O(d, 24)->cnt_xmit_wait[2] == 0 && O(d, 24)->cnt_xmit_wait[3] == 0, "no XmitWait on 2, 3");
@@ -704,11 +765,11 @@ static void test_illegal(tctx_t *t) {
     CHECK(t, err_pulses(d, i, 0, 12) == 1 && O(d, 2)->err[i] && O(d, 2)->err_code[i] == 1,
           "illegal tag on input %u: err_o in cycle 2, code 1", i);
     CHECK(t, O(d, 11)->err_code[i] == 1 && O(d, 11)->cnt_errors[i] == 1, "input %u: code held, one error", i);
-    EXPECT_FLIT(t, d, 3, i, ELITE4_TOKEN, v, 0); /* nack upstream */
+    EXPECT_FLIT(t, d, 4, i, ELITE4_TOKEN, v, 0); /* nack upstream: pending in 1, SA 2, ST 3 */
     for (unsigned long c = 0; c < 6; c++)        /* pops in 1, 2, 3; the legal HEAD in 5 */
       CHECK(t, O(d, c)->credit[i][v] == (c >= 2 && c <= 4), "credit[%u][%u] cycle %lu", i, v, c);
-    /* Dropped: the next packet opens normally, decoded in cycle 4. */
-    expect_pkt(t, d, 6, i, v, &legal[i], strip4(legal[i].route), "after illegal");
+    /* Dropped: the next packet opens normally, granted in cycle 4. */
+    expect_pkt(t, d, 7, i, v, &legal[i], strip4(legal[i].route), "after illegal");
     CHECK(t, flits_on(d, i, 0, 12) == 3, "port %u: nack + the legal packet only", i);
   }
 
@@ -720,12 +781,13 @@ static void test_illegal(tctx_t *t) {
   send_pkt(e, 0, 1, 1, &y);
   send_pkt(e, 0, 2, 0, &z);
   run_to(e, 8);
-  EXPECT_FLIT(t, e, 3, 0, ELITE4_TOKEN, 0, 0);
-  EXPECT_FLIT(t, e, 3, 1, ELITE4_TOKEN, 1, 0);
+  EXPECT_FLIT(t, e, 4, 0, ELITE4_TOKEN, 0, 0);
+  EXPECT_FLIT(t, e, 4, 1, ELITE4_TOKEN, 1, 0);
   CHECK(t, O(e, 2)->err_code[0] == 1 && O(e, 2)->err_code[1] == 1 && !O(e, 2)->err[2],
         "3 ports: range hi=3 and tag 3 illegal, range 0..2 legal");
-  /* Ports 0 and 1 send their nacks in cycle 2, so the broadcast goes in cycle 3. */
-  for (unsigned p = 0; p < 3; p++) EXPECT_FLIT(t, e, 4, p, ELITE4_HEAD, 0, strip8(z.route));
+  /* Outputs 0 and 1 choose their nacks in SA cycle 2, so the broadcast (granted in 1)
+       goes in SA cycle 3 and is on out_* in 5. */
+  for (unsigned p = 0; p < 3; p++) EXPECT_FLIT(t, e, 5, p, ELITE4_HEAD, 0, strip8(z.route));
   dut_free(e);
   dut_free(d);
 }
@@ -735,30 +797,37 @@ static void test_illegal(tctx_t *t) {
 /* ------------------------------------------------------------------------------------ */
 
 static void test_contention(tctx_t *t) {
-  /* Two HEADs for output (3, 0) decoded in cycle 1: aptr = 1, so requester 2 (input 1)
-       comes before requester 0 (input 0). */
+  /* Two HEADs for output (3, 0) in VA cycle 1: vrr[3][0] = 0, so input 0 first; vrr
+       moves to 1. */
   dut_t *d = dut_new(t, 8, 2, 8, 0xF0, 0);
   const pkt_t a = mkpkt(RW(3, 1), 1, 100), b = mkpkt(RW(3, 2), 1, 101);
   send_pkt(d, 0, 0, 0, &a);
   send_pkt(d, 0, 1, 0, &b);
   token(d, 8, 3, 0, true);
   run_to(d, 20);
-  expect_pkt(t, d, 3, 3, 0, &b, strip4(b.route), "aptr=1: input 1 first");
-  EXPECT_FLIT(t, d, 10, 1, ELITE4_TOKEN, 0, 1);
-  /* a is allocated the cycle after the token (9), sent from 10. */
-  expect_pkt(t, d, 11, 3, 0, &a, strip4(a.route), "input 0 after the token");
+  expect_pkt(t, d, 4, 3, 0, &a, strip4(a.route), "vrr=0: input 0 first");
+  EXPECT_FLIT(t, d, 12, 0, ELITE4_TOKEN, 0, 1);
+  /* b is allocated the cycle after T1 frees (3, 0) (9): VA 10, on out_* from 13. */
+  expect_pkt(t, d, 13, 3, 0, &b, strip4(b.route), "input 1 after the token");
   dut_free(d);
 
-  /* Decoded in cycle 16: aptr = 0, input 0 first. */
+  /* Round robin, not fixed priority: inputs 1 and 2 contend (1 wins, vrr = 2); input 0
+       arrives meanwhile; after the token, vrr = 2 puts input 2 before input 0. */
   d = dut_new(t, 8, 2, 8, 0xF0, 0);
-  send_pkt(d, 15, 0, 0, &a);
-  send_pkt(d, 15, 1, 0, &b);
+  const pkt_t r0 = mkpkt(RW(3, 0), 0, 106), r1 = mkpkt(RW(3, 1), 0, 107), r2 = mkpkt(RW(3, 2), 0, 108);
+  send_pkt(d, 0, 1, 0, &r1);
+  send_pkt(d, 0, 2, 0, &r2);
+  send_pkt(d, 3, 0, 0, &r0);
+  token(d, 6, 3, 0, true);  /* (3, 0) FREE in T1 (7): r2 granted in 8 */
+  token(d, 13, 3, 0, true); /* FREE in 14: r0 granted in 15 */
   run_to(d, 24);
-  expect_pkt(t, d, 18, 3, 0, &a, strip4(a.route), "aptr=0: input 0 first");
-  CHECK(t, flits_on(d, 3, 0, 24) == 3, "the other waits for the token");
+  expect_pkt(t, d, 4, 3, 0, &r1, strip4(r1.route), "vrr=0: input 1 before input 2");
+  expect_pkt(t, d, 11, 3, 0, &r2, strip4(r2.route), "vrr=2: input 2 before input 0");
+  expect_pkt(t, d, 18, 3, 0, &r0, strip4(r0.route), "then input 0");
+  CHECK(t, flits_on(d, 3, 0, 24) == 6, "one packet at a time");
   dut_free(d);
 
-  /* Two VCs share output 3: the flits interleave round robin, VC0 first. */
+  /* Two VCs share output 3: the flits interleave round robin (srr), VC0 first. */
   d = dut_new(t, 8, 2, 8, 0xF0, 0);
   d->auto_credit = 0xFF;
   const pkt_t c = mkpkt(RW(3, 1), 3, 102), e = mkpkt(RW(3, 2), 3, 103);
@@ -769,8 +838,8 @@ static void test_contention(tctx_t *t) {
     const unsigned kind = n == 0 ? ELITE4_HEAD : n == 4 ? ELITE4_TAIL : ELITE4_BODY;
     const uint32_t dc = n == 0 ? strip4(c.route) : n == 4 ? c.tail : c.body[n - 1];
     const uint32_t de = n == 0 ? strip4(e.route) : n == 4 ? e.tail : e.body[n - 1];
-    EXPECT_FLIT(t, d, 3 + 2 * n, 3, kind, 0, dc);
-    EXPECT_FLIT(t, d, 4 + 2 * n, 3, kind, 1, de);
+    EXPECT_FLIT(t, d, 4 + 2 * n, 3, kind, 0, dc);
+    EXPECT_FLIT(t, d, 5 + 2 * n, 3, kind, 1, de);
   }
   CHECK(t, O(d, 15)->cnt_xmit_wait[3] == 0, "interleaving: a flit every cycle, no wait");
   dut_free(d);
@@ -814,23 +883,24 @@ static void test_rr_token(tctx_t *t) {
   const pkt_t c = mkpkt(RW(3, 1), 3, 110), e = mkpkt(RW(3, 2), 3, 111);
   send_pkt(d, 0, 0, 0, &c);
   send_pkt(d, 0, 1, 1, &e);
-  /* A packet entering on port 3 whose token comes back in cycle 5: port 3 owes it
-       upstream from the end of 5 and sends it in 6. */
+  /* A packet entering on port 3 whose token comes back in cycle 5: T1 in 6 makes it
+       pending on port 3, SA chooses it in 7, on out_* in 9. */
   const pkt_t x = mkpkt(RW(5), 0, 112);
   send_pkt(d, 0, 3, 0, &x);
   token(d, 5, 5, 0, true);
   run_to(d, 16);
-  EXPECT_FLIT(t, d, 3, 3, ELITE4_HEAD, 0, strip4(c.route));
-  EXPECT_FLIT(t, d, 4, 3, ELITE4_HEAD, 1, strip4(e.route));
-  EXPECT_FLIT(t, d, 5, 3, ELITE4_BODY, 0, c.body[0]);
-  EXPECT_FLIT(t, d, 6, 3, ELITE4_BODY, 1, e.body[0]);
-  EXPECT_FLIT(t, d, 7, 3, ELITE4_TOKEN, 0, 1);
-  /* e went last before the token, so c is next: the token did not move rr. */
+  EXPECT_FLIT(t, d, 4, 3, ELITE4_HEAD, 0, strip4(c.route));
+  EXPECT_FLIT(t, d, 5, 3, ELITE4_HEAD, 1, strip4(e.route));
+  EXPECT_FLIT(t, d, 6, 3, ELITE4_BODY, 0, c.body[0]);
+  EXPECT_FLIT(t, d, 7, 3, ELITE4_BODY, 1, e.body[0]);
   EXPECT_FLIT(t, d, 8, 3, ELITE4_BODY, 0, c.body[1]);
-  EXPECT_FLIT(t, d, 9, 3, ELITE4_BODY, 1, e.body[1]);
-  EXPECT_FLIT(t, d, 12, 3, ELITE4_TAIL, 0, c.tail);
-  EXPECT_FLIT(t, d, 13, 3, ELITE4_TAIL, 1, e.tail);
-  /* Cycle 6: busy VCs with data, a token and no data flit: one XmitWait. */
+  EXPECT_FLIT(t, d, 9, 3, ELITE4_TOKEN, 0, 1);
+  /* c went last before the token, so e is next: the token did not move srr. */
+  EXPECT_FLIT(t, d, 10, 3, ELITE4_BODY, 1, e.body[1]);
+  EXPECT_FLIT(t, d, 11, 3, ELITE4_BODY, 0, c.body[2]);
+  EXPECT_FLIT(t, d, 13, 3, ELITE4_TAIL, 0, c.tail);
+  EXPECT_FLIT(t, d, 14, 3, ELITE4_TAIL, 1, e.tail);
+  /* SA cycle 7: busy VCs with data, a token and no data flit: one XmitWait. */
   CHECK(t, O(d, 15)->cnt_xmit_wait[3] == 1, "token cycle counts as XmitWait (got %" PRIu32 ")",
         O(d, 15)->cnt_xmit_wait[3]);
   CHECK(t, O(d, 15)->cnt_xmit_flits[3] == 11, "10 data flits + 1 token on port 3");
@@ -846,9 +916,9 @@ static void test_port_width(tctx_t *t) {
   flit(d, 2, 0, ELITE4_TAIL, 0, k.tail);
   sched(d, 6, 2, false, ELITE4_TOKEN, 2, 0xFFFFFFFEu); /* VC0, nack */
   run_to(d, 12);
-  expect_pkt(t, d, 3, 2, 0, &k, strip4(k.route), "vc and kind cut to their widths");
+  expect_pkt(t, d, 4, 2, 0, &k, strip4(k.route), "vc and kind cut to their widths");
   CHECK(t, O(d, 3)->err[0] && O(d, 3)->err_code[0] == 2, "vc 3 is VC1 (error 2)");
-  EXPECT_FLIT(t, d, 8, 0, ELITE4_TOKEN, 0, 0);
+  EXPECT_FLIT(t, d, 10, 0, ELITE4_TOKEN, 0, 0);
   dut_free(d);
 }
 
@@ -868,8 +938,8 @@ static pkt_t bystander(dut_t *d) {
 }
 
 static void check_bystander(tctx_t *t, const dut_t *d, const pkt_t *k, unsigned long end) {
-  expect_pkt(t, d, BYSTANDER_AT + 3, 6, 1, k, strip4(k->route), "bystander");
-  EXPECT_FLIT(t, d, BYSTANDER_AT + 11, 7, ELITE4_TOKEN, 1, 1);
+  expect_pkt(t, d, BYSTANDER_AT + 4, 6, 1, k, strip4(k->route), "bystander");
+  EXPECT_FLIT(t, d, BYSTANDER_AT + 13, 7, ELITE4_TOKEN, 1, 1);
   CHECK(t, O(d, end)->cnt_errors[6] == 0 && O(d, end)->cnt_errors[7] == 0, "bystander ports have no errors");
 }
 
@@ -903,14 +973,14 @@ static void test_errors(tctx_t *t) {
   flit(d, 2, 1, ELITE4_HEAD, 0, b.route);
   for (unsigned n = 0; n < 7; n++) flit(d, 3 + n, 1, ELITE4_BODY, 0, b.body[n]);
   flit(d, 10, 1, ELITE4_BODY, 0, 0xDEAD0001u); /* full, no pop: dropped */
-  token(d, 12, 3, 0, true);                    /* (3,0) FREE from 13, granted in 13 */
-  flit(d, 13, 1, ELITE4_BODY, 0, 0xDEAD0002u); /* full, the grant does not pop: dropped */
-  flit(d, 14, 1, ELITE4_BODY, 0, b.body[7]);   /* full, but the HEAD pops: accepted */
-  flit(d, 15, 1, ELITE4_TAIL, 0, b.tail);
+  token(d, 12, 3, 0, true);                    /* T1 13: (3,0) FREE from 14, granted in 14 */
+  flit(d, 14, 1, ELITE4_BODY, 0, 0xDEAD0002u); /* full, the grant does not pop: dropped */
+  flit(d, 15, 1, ELITE4_BODY, 0, b.body[7]);   /* full, but SA pops the HEAD: accepted */
+  flit(d, 16, 1, ELITE4_TAIL, 0, b.tail);
   run_to(d, 30);
-  CHECK(t, err_pulses(d, 1, 0, 30) == 2 && O(d, 11)->err[1] && O(d, 14)->err[1] && O(d, 11)->err_code[1] == 3,
-        "error 3: err_o in cycles 11 and 14, code 3");
-  expect_pkt(t, d, 15, 3, 0, &b, strip4(b.route), "error 3: accepted flits forwarded");
+  CHECK(t, err_pulses(d, 1, 0, 30) == 2 && O(d, 11)->err[1] && O(d, 15)->err[1] && O(d, 11)->err_code[1] == 3,
+        "error 3: err_o in cycles 11 and 15, code 3");
+  expect_pkt(t, d, 17, 3, 0, &b, strip4(b.route), "error 3: accepted flits forwarded");
   CHECK(t,
         O(d, 29)->cnt_errors[1] == 2 && O(d, 29)->cnt_rcv_flits[1] == 12 && O(d, 29)->cnt_crc_errors[1] == 0,
         "error 3 counters");
@@ -928,13 +998,13 @@ static void test_errors(tctx_t *t) {
   send_pkt(d, 2, 2, 0, &h2);
   token(d, 8, 5, 0, false);
   run_to(d, 20);
-  EXPECT_FLIT(t, d, 3, 5, ELITE4_HEAD, 0, strip4(h1.route));
-  EXPECT_FLIT(t, d, 4, 5, ELITE4_BODY, 0, h1.body[0]);
-  EXPECT_FLIT(t, d, 5, 5, ELITE4_TAIL, 0, ELITE4_BAD_TAIL);
+  EXPECT_FLIT(t, d, 4, 5, ELITE4_HEAD, 0, strip4(h1.route));
+  EXPECT_FLIT(t, d, 5, 5, ELITE4_BODY, 0, h1.body[0]);
+  EXPECT_FLIT(t, d, 6, 5, ELITE4_TAIL, 0, ELITE4_BAD_TAIL); /* SA 4 */
   CHECK(t, err_pulses(d, 2, 0, 20) == 1 && O(d, 5)->err[2] && O(d, 5)->err_code[2] == 4,
-        "error 4 (synthetic TAIL): err_o in cycle 5, code 4");
-  EXPECT_FLIT(t, d, 10, 2, ELITE4_TOKEN, 0, 0);
-  expect_pkt(t, d, 11, 0, 0, &h2, strip4(h2.route), "the HEAD after the truncated packet");
+        "error 4 (synthetic TAIL, SA 4): err_o in cycle 5, code 4");
+  EXPECT_FLIT(t, d, 12, 2, ELITE4_TOKEN, 0, 0);
+  expect_pkt(t, d, 13, 0, 0, &h2, strip4(h2.route), "the HEAD after the truncated packet");
   CHECK(t,
         O(d, 19)->cnt_xmit_pkts[5] == 1 && O(d, 19)->cnt_crc_errors[2] == 0 && O(d, 19)->cnt_errors[2] == 1 &&
             O(d, 19)->cnt_rcv_pkts[2] == 1,
@@ -953,16 +1023,17 @@ static void test_errors(tctx_t *t) {
   CHECK(t, O(d, 2)->err[3] && O(d, 2)->err_code[3] == 1, "DROP: error 1 in cycle 2");
   CHECK(t, O(d, 4)->err[3] && O(d, 4)->err_code[3] == 4 && err_pulses(d, 3, 0, 16) == 2,
         "DROP ended by a HEAD: error 4 in cycle 4");
-  EXPECT_FLIT(t, d, 3, 3, ELITE4_TOKEN, 0, 0);
-  expect_pkt(t, d, 6, 5, 0, &h3, strip4(h3.route), "HEAD after DROP decoded next cycle");
+  EXPECT_FLIT(t, d, 4, 3, ELITE4_TOKEN, 0, 0);
+  expect_pkt(t, d, 7, 5, 0, &h3, strip4(h3.route), "HEAD after DROP decoded next cycle");
   CHECK(t, O(d, 15)->cnt_errors[3] == 2 && O(d, 15)->err_code[3] == 4, "DROP counters");
   check_bystander(t, d, &by, 15);
   dut_free(d);
 
   /* 5: stray tokens: for a FREE output VC; and an early token (a nack from a switch
        further on, while (2, 0) is still BUSY sending the body) is accepted once, but a
-       second one is a stray. The early nack frees (2, 0) when the TAIL leaves (cycle 7)
-       and goes upstream: owed in cycle 8, sent in 9, on port 0 in cycle 10. */
+       second one is a stray. Tokens are processed in T1, the cycle after they arrive. The
+       early nack frees (2, 0) when the TAIL is popped (SA 7) and goes upstream: pending
+       from 7, SA 8, on port 0 in cycle 10. */
   d = dut_new(t, 8, 2, 8, 0xF0, 0);
   by = bystander(d);
   token(d, 0, 4, 1, true);
@@ -971,11 +1042,11 @@ static void test_errors(tctx_t *t) {
   token(d, 4, 2, 0, false); /* (2, 0) is BUSY: an early nack */
   token(d, 5, 2, 0, true);  /* a second token: stray */
   run_to(d, 16);
-  CHECK(t, O(d, 1)->err[4] && O(d, 1)->err_code[4] == 5 && err_pulses(d, 4, 0, 16) == 1,
-        "error 5 (FREE): port 4 in cycle 1");
-  CHECK(t, O(d, 6)->err[2] && O(d, 6)->err_code[2] == 5 && err_pulses(d, 2, 0, 16) == 1,
-        "error 5 (second token while BUSY): port 2 in cycle 6");
-  expect_pkt(t, d, 3, 2, 0, &s1, strip4(s1.route), "packet unaffected by the tokens");
+  CHECK(t, O(d, 2)->err[4] && O(d, 2)->err_code[4] == 5 && err_pulses(d, 4, 0, 16) == 1,
+        "error 5 (FREE): T1 in 1, port 4 in cycle 2");
+  CHECK(t, O(d, 7)->err[2] && O(d, 7)->err_code[2] == 5 && err_pulses(d, 2, 0, 16) == 1,
+        "error 5 (second token while BUSY): T1 in 6, port 2 in cycle 7");
+  expect_pkt(t, d, 4, 2, 0, &s1, strip4(s1.route), "packet unaffected by the tokens");
   EXPECT_FLIT(t, d, 10, 0, ELITE4_TOKEN, 0, 0);
   CHECK(t, flits_on(d, 0, 0, 16) == 1 && flits_on(d, 4, 0, 16) == 0,
         "the early nack goes upstream once, stray tokens are dropped");
@@ -983,9 +1054,9 @@ static void test_errors(tctx_t *t) {
   dut_free(d);
 
   /* 6, token while one is pending: (0,0) and (0,1) get their combined tokens in the same
-       cycle (8); VC0's goes first (9), so in cycle 9 VC1's is still pending and not sent
-       when VC1's next HEAD (illegal) wants to owe a nack: the nack is lost, error 6 (and
-       error 1). */
+       T1 cycle (9); SA chooses VC0's first (10), so in cycle 10 VC1's is still pending and
+       not sent when VC1's next HEAD (illegal) wants to owe a nack: the nack is lost,
+       error 6 (and error 1). */
   d = dut_new(t, 8, 2, 8, 0xF0, 0);
   by = bystander(d);
   const pkt_t t0 = mkpkt(RW(3), 0, 230), t1 = mkpkt(RW(4), 0, 231);
@@ -996,10 +1067,10 @@ static void test_errors(tctx_t *t) {
   token(d, 8, 3, 0, true);
   token(d, 8, 4, 1, true);
   run_to(d, 20);
-  EXPECT_FLIT(t, d, 10, 0, ELITE4_TOKEN, 0, 1);
-  EXPECT_FLIT(t, d, 11, 0, ELITE4_TOKEN, 1, 1);
+  EXPECT_FLIT(t, d, 12, 0, ELITE4_TOKEN, 0, 1);
+  EXPECT_FLIT(t, d, 13, 0, ELITE4_TOKEN, 1, 1);
   CHECK(t, flits_on(d, 0, 0, 20) == 2, "the nack is lost");
-  CHECK(t, O(d, 10)->err[0] && O(d, 10)->err_code[0] == 1 && O(d, 11)->cnt_errors[0] == 2,
+  CHECK(t, O(d, 11)->err[0] && O(d, 11)->err_code[0] == 1 && O(d, 12)->cnt_errors[0] == 2,
         "errors 1 and 6 in one cycle: two events, code 1");
   CHECK(t, err_pulses(d, 0, 0, 20) == 1, "one err_o pulse");
   check_bystander(t, d, &by, 19);
@@ -1011,7 +1082,7 @@ static void test_errors(tctx_t *t) {
   by = bystander(d);
   const pkt_t c1 = mkpkt(RW(5), 0, 240);
   send_pkt(d, 0, 0, 0, &c1);
-  credit(d, 2, 5, 0); /* HEAD sent in cycle 2: consume + return */
+  credit(d, 2, 5, 0); /* HEAD popped by SA in cycle 2: consume + return */
   credit(d, 6, 5, 0); /* returns the TAIL's credit: 8 */
   credit(d, 7, 5, 0); /* beyond 8: error 6 */
   credit(d, 7, 5, 1); /* VC1 never used: error 6 */
@@ -1030,11 +1101,11 @@ static void test_errors(tctx_t *t) {
   send_pkt(d, 0, 1, 0, &cr);
   token(d, 8, 2, 0, false);
   run_to(d, 16);
-  expect_pkt(t, d, 3, 2, 0, &cr, strip4(cr.route), "bad CRC forwarded as is");
-  CHECK(t, O(d, 6)->err[1] && O(d, 6)->err_code[1] == 7 && err_pulses(d, 1, 0, 16) == 1,
-        "error 7 at the input port the cycle after the TAIL left");
+  expect_pkt(t, d, 4, 2, 0, &cr, strip4(cr.route), "bad CRC forwarded as is");
+  CHECK(t, O(d, 7)->err[1] && O(d, 7)->err_code[1] == 7 && err_pulses(d, 1, 0, 16) == 1,
+        "error 7 at the input port when the staged TAIL is checked (ST 6): err_o in cycle 7");
   CHECK(t, O(d, 15)->cnt_crc_errors[1] == 1 && O(d, 15)->cnt_errors[1] == 1, "CRC counters");
-  EXPECT_FLIT(t, d, 10, 1, ELITE4_TOKEN, 0, 0);
+  EXPECT_FLIT(t, d, 12, 1, ELITE4_TOKEN, 0, 0);
   check_bystander(t, d, &by, 15);
   dut_free(d);
 }
@@ -1052,9 +1123,9 @@ static void test_bugs_directed(tctx_t *t) {
     send_pkt(d, 3, 1, 0, &b);
     token(d, 8, 3, 0, true);
     run_to(d, 20);
-    const bool head_ok = is_flit(d, 3, 3, ELITE4_HEAD, 0, strip4(a.route));
-    const bool vc_ok = O(d, 3)->valid[3] && O(d, 3)->vc[3] == 0;
-    const bool second = first_flit(d, 3, ELITE4_HEAD, 6) == 11;
+    const bool head_ok = is_flit(d, 4, 3, ELITE4_HEAD, 0, strip4(a.route));
+    const bool vc_ok = O(d, 4)->valid[3] && O(d, 4)->vc[3] == 0;
+    const bool second = first_flit(d, 3, ELITE4_HEAD, 7) == 13;
     CHECK(t, head_ok == (bug != ELITE4_BUG_NO_ROUTE_STRIP && bug != ELITE4_BUG_VC_SWAP),
           "bug %s: stripped HEAD on vc0", elite4_bug_names[bug]);
     CHECK(t, vc_ok == (bug != ELITE4_BUG_VC_SWAP), "bug %s: vc", elite4_bug_names[bug]);
@@ -1062,17 +1133,17 @@ static void test_bugs_directed(tctx_t *t) {
           elite4_bug_names[bug]);
     dut_free(d);
 
-    /* Adaptive: port 4 has fewer credits than 5..7. */
+    /* Adaptive: port 4's downstream buffer is not empty, 5..7 are: 5 (4 with the bug). */
     d = dut_new(t, 8, 2, 8, 0xF0, bug);
     const pkt_t e = mkpkt(RW(4), 2, 302), q = mkpkt(RW(13, 1), 0, 303);
     send_pkt(d, 0, 0, 0, &e);
     token(d, 7, 4, 0, true);
     send_pkt(d, 9, 1, 0, &q);
-    run_to(d, 14);
+    run_to(d, 16);
     const uint32_t head = bug == ELITE4_BUG_NO_ROUTE_STRIP ? q.route : strip4(q.route);
     const unsigned vc = bug == ELITE4_BUG_VC_SWAP ? 1 : 0;
-    const bool to4 = is_flit(d, 12, 4, ELITE4_HEAD, vc, head);
-    const bool to5 = is_flit(d, 12, 5, ELITE4_HEAD, vc, head);
+    const bool to4 = is_flit(d, 13, 4, ELITE4_HEAD, vc, head);
+    const bool to5 = is_flit(d, 13, 5, ELITE4_HEAD, vc, head);
     CHECK(t, bug == ELITE4_BUG_ADAPTIVE_FIRST ? to4 : to5, "bug %s: adaptive choice (4: %d, 5: %d)",
           elite4_bug_names[bug], to4, to5);
     dut_free(d);
@@ -1587,6 +1658,7 @@ int main(int argc, char **argv) {
   test_helpers(&t);
   test_reset(&t);
   test_latency(&t);
+  test_credit_loop(&t);
   test_explicit_ports(&t);
   test_adaptive(&t);
   test_broadcast(&t);

@@ -14,7 +14,7 @@
  *               circuit with a 0xBAD0BAD0 TAIL, the destination nacks it)
  * The harness checks deliveries, order, route stripping and that each planted
  * error shows on its port with its code; latency: the first packet is
- * uncontended, its HEAD must take exactly 3 cycles.
+ * uncontended, its HEAD must take exactly E4H_HEAD_LATENCY = 4 cycles (§8).
  */
 #include "elite4_harness.h"
 
@@ -113,9 +113,9 @@ static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
          (unsigned long long)t->h.delivered, (unsigned long long)t->h.retries,
          (unsigned long long)t->first_lat);
   if (!e4h_finish(&t->h, cycles, msg)) return false;
-  if (t->first_lat != 3) {
-    cosim_fail(msg, "elite4.min_latency", "uncontended HEAD latency %llu cycles, the contract is 3",
-               (unsigned long long)t->first_lat);
+  if (t->first_lat != E4H_HEAD_LATENCY) {
+    cosim_fail(msg, "elite4.min_latency", "uncontended HEAD latency %llu cycles, the contract is %u",
+               (unsigned long long)t->first_lat, E4H_HEAD_LATENCY);
     return false;
   }
   return true;

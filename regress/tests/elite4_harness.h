@@ -8,7 +8,7 @@
  * (CRC-32 in the TAIL), with the used route tag removed, in order per
  * (source, VC); that the switch never overruns a neighbour's buffer; that no
  * error is raised unless the test planted one; and measures each HEAD's
- * latency through the switch (docs/elite4.md §8: 3 cycles uncontended).
+ * latency through the switch (docs/elite4.md §8: 4 cycles uncontended).
  *
  * Tests describe traffic with e4h_send() (a scripted packet) or a random
  * generator, and may plant protocol violations with e4h_inject().
@@ -39,6 +39,9 @@
 #define E4H_MAXPKT  8192  /* packets alive at once (id slots, recycled) */
 #define E4H_STUCK   50000 /* cycles a sent packet may wait for its token before the run fails */
 #define E4H_MAXINJ  64
+
+/* docs/elite4.md §8: an uncontended HEAD, in_* to out_* (ARRIVE, VA, SA, ST) */
+#define E4H_HEAD_LATENCY 4
 
 typedef struct {
   bool valid;

@@ -3,7 +3,7 @@
  * words; some destinations nack a first copy (the source retries); the
  * neighbours hold credits back in random phases. Scoreboard: the harness
  * (exactly once, intact, route stripped, in order, no overrun, no error).
- * The minimum HEAD latency must be the contract's 3 cycles, and traffic must
+ * The minimum HEAD latency must be the contract's 4 cycles (§8), and traffic must
  * be in flight in at least 90 % of the cycles (check elite4.busy): packet ids
  * are recycled, so the load lasts the whole run, however long.
  * One test per co-simulation target (docs/elite4.md §9), all the same code. */
@@ -78,9 +78,9 @@ static bool e4r_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
          (unsigned long long)t->h.lat_min, t->h.lat_n ? (double)t->h.lat_sum / (double)t->h.lat_n : 0.0);
   e4h_print_busy(&t->h);
   if (!e4h_finish(&t->h, cycles > 3000 ? cycles - 3000 : 0, msg)) return false;
-  if (t->h.lat_n && t->h.lat_min != 3) {
-    cosim_fail(msg, "elite4.min_latency", "minimum HEAD latency %llu cycles, the contract is 3",
-               (unsigned long long)t->h.lat_min);
+  if (t->h.lat_n && t->h.lat_min != E4H_HEAD_LATENCY) {
+    cosim_fail(msg, "elite4.min_latency", "minimum HEAD latency %llu cycles, the contract is %u",
+               (unsigned long long)t->h.lat_min, E4H_HEAD_LATENCY);
     return false;
   }
   return e4h_busy_gate(&t->h, cycles, msg);

@@ -1,10 +1,14 @@
-// elite4: NumPorts-port, NumVcs-VC source-routed wormhole switch.
-// Spec: docs/elite4.md.
+// elite4: NumPorts-port, NumVcs-VC source-routed wormhole switch, pipelined.
+// Spec: docs/elite4.md (§5: ARRIVE -> VA -> SA -> ST, tokens in T1).
 //
-// Per cycle: flits arrive into per-VC input buffers; HEADs at a buffer's
-// front are decoded and given output VCs (elite4_vc_alloc); each output
-// sends a pending token or one data flit (elite4_switch_alloc); tokens
-// coming back free their output VC and, once all are in, go upstream.
+// Every stage reads registered state only: VA (elite4_vc_alloc, one per VC)
+// sees the decoded HEADs held in the input buffers' front registers, the
+// output VC states and the registered adaptive choice (elite4_up_select);
+// SA (elite4_switch_alloc, one per output) pops into the input units'
+// staging registers; ST (elite4_crossbar) moves staged flits into the output
+// registers. This module only routes facts between the units: per output
+// VC, its owner (one-hot) selects the owner's facts, so no stage chains the
+// decisions of different requesters.
 // Buses are flat: port p's field at [p*W +: W], (port, VC) bits at p*NumVcs+v.
 module elite4 #(
   parameter int unsigned NumPorts = 8,
@@ -12,10 +16,9 @@ module elite4 #(
   parameter int unsigned BufDepth = 8,
   parameter int unsigned UpMask   = 32'hF0,   // bit p: port p is an up-link
   localparam int unsigned VcW     = $clog2(NumVcs),
-  localparam int unsigned PortW   = $clog2(NumPorts),
   localparam int unsigned NumReq  = NumPorts * NumVcs,
-  localparam int unsigned CntW    = $clog2(BufDepth + 1),
-  localparam int unsigned EvW     = $clog2(6 * NumVcs + 3)
+  localparam int unsigned EvW     = $clog2(3 * NumVcs + 2),  // early error events per port
+  localparam int unsigned LateW   = 3 * NumVcs + 1           // late ones (SA and pops)
 ) (
   input  logic                       clk_i,
   input  logic                       rst_ni,
@@ -51,164 +54,285 @@ module elite4 #(
     $error("elite4: BufDepth must be 4..64");
   end
 
-  // input units -> allocators
-  logic [NumReq-1:0]          req_valid, req_up, grant, ready, bcast, send;
-  logic [NumReq*NumPorts-1:0] req_mask, grant_mask, outs, tok_hit;
-  logic [NumReq*2-1:0]        send_kind;
-  logic [NumReq*32-1:0]       send_data;
-  logic [NumReq-1:0]          tok_ack, tok_done, tok_done_ack, nack;
+  localparam int unsigned PP = NumPorts * NumPorts;
+
+  // input units, (i, v) at i*NumVcs+v; masks of (i, v) at (i*NumVcs+v)*NumPorts + o
+  logic [NumReq-1:0]          req, req_up, req_bc, grant, ready, waiting, closing, send;
+  logic [NumReq*NumPorts-1:0] req_mask, outs, tok_hit_in;
+  logic [NumReq-1:0]          tok_ack_in, tok_set, tok_set_ack;
+  logic [NumReq-1:0]          stg_valid;
+  logic [NumReq*2-1:0]        stg_kind;
+  logic [NumReq*32-1:0]       stg_data;
   logic [NumReq-1:0]          ev_route, ev_nopkt, ev_trunc, ev_crc;
   logic [NumPorts-1:0]        ev_ovf;
-  // output units
-  logic [NumReq-1:0]          ofree, obusy, tokp, cred_avail, alloc_here, closed;
-  logic [NumReq*PortW-1:0]    owner, alloc_owner;
-  logic [NumReq*CntW-1:0]     cred;
-  logic [NumPorts-1:0]        tok_in, tok_hit_port;
-  logic [NumPorts*PortW-1:0]  tok_owner;
-  logic [NumPorts-1:0]        ev_stray;
+  // output units, (o, v) at o*NumVcs+v; owners of (o, v) at (o*NumVcs+v)*NumPorts + i
+  logic [NumReq-1:0]          free, busy, cred_avail, cred_empty, cred_two, tokp, tokack, tok_hit;
+  logic [NumReq-1:0]          take, tail_sent;
+  logic [NumReq*NumPorts-1:0] owner, take_owner, take_outs, oouts;
+  logic [NumReq-1:0]          take_bc, obcast, agree, consume;
+  logic [NumPorts-1:0]        tok_ack_out, ev_stray;
   logic [NumReq-1:0]          ev_tok_ovf, ev_cred_ovf;
-  // switch allocation
-  logic [NumPorts-1:0]        tok_send, data_send, waiting;
+  // per VC: VA inputs in VC-major order, and the adaptive choice
+  logic [NumVcs*NumPorts-1:0] va_req, va_up, va_bc, va_free, va_grant, va_take;
+  logic [NumVcs*PP-1:0]       va_mask, va_owner;
+  logic [NumVcs*NumPorts-1:0] va_take_bc, va_lmask;
+  logic [NumVcs-1:0]          up_valid, up_granted;
+  logic [NumVcs*NumPorts-1:0] up_sel;
+  logic [NumVcs*NumPorts-1:0] up_free, up_empty, up_avail;
+  // SA
+  logic [NumReq-1:0]          cand, bcand, chose;
+  logic [NumPorts-1:0]        tok_send, data_send, wait_out, xmit, xmit_pkt;
   logic [NumPorts*VcW-1:0]    tok_vc, data_vc;
-  logic [NumPorts*2-1:0]      data_kind;
-  logic [NumPorts*32-1:0]     data_flit;
+  logic [NumPorts-1:0]        tok_ack_sel;
+  logic [NumPorts*NumReq-1:0] data_src;
 
   for (genvar p = 0; p < NumPorts; p++) begin : gen_in
     elite4_input_unit #(.NumPorts(NumPorts), .NumVcs(NumVcs), .BufDepth(BufDepth)) u_in (
       .clk_i, .rst_ni,
-      .in_valid_i     (in_valid_i[p]),
-      .in_kind_i      (in_kind_i[p*2 +: 2]),
-      .in_vc_i        (in_vc_i[p*VcW +: VcW]),
-      .in_data_i      (in_data_i[p*32 +: 32]),
-      .req_valid_o    (req_valid[p*NumVcs +: NumVcs]),
-      .req_up_o       (req_up[p*NumVcs +: NumVcs]),
-      .req_mask_o     (req_mask[p*NumVcs*NumPorts +: NumVcs*NumPorts]),
-      .grant_i        (grant[p*NumVcs +: NumVcs]),
-      .grant_mask_i   (grant_mask[p*NumVcs*NumPorts +: NumVcs*NumPorts]),
-      .ready_o        (ready[p*NumVcs +: NumVcs]),
-      .bcast_o        (bcast[p*NumVcs +: NumVcs]),
-      .outs_o         (outs[p*NumVcs*NumPorts +: NumVcs*NumPorts]),
-      .send_kind_o    (send_kind[p*NumVcs*2 +: NumVcs*2]),
-      .send_data_o    (send_data[p*NumVcs*32 +: NumVcs*32]),
-      .send_i         (send[p*NumVcs +: NumVcs]),
-      .tok_hit_i      (tok_hit[p*NumVcs*NumPorts +: NumVcs*NumPorts]),
-      .tok_ack_i      (tok_ack[p*NumVcs +: NumVcs]),
-      .tok_done_o     (tok_done[p*NumVcs +: NumVcs]),
-      .tok_done_ack_o (tok_done_ack[p*NumVcs +: NumVcs]),
-      .nack_o         (nack[p*NumVcs +: NumVcs]),
-      .out_credit_o   (out_credit_o[p*NumVcs +: NumVcs]),
-      .ev_route_o     (ev_route[p*NumVcs +: NumVcs]),
-      .ev_nopkt_o     (ev_nopkt[p*NumVcs +: NumVcs]),
-      .ev_ovf_o       (ev_ovf[p]),
-      .ev_trunc_o     (ev_trunc[p*NumVcs +: NumVcs]),
-      .ev_crc_o       (ev_crc[p*NumVcs +: NumVcs])
+      .in_valid_i    (in_valid_i[p]),
+      .in_kind_i     (in_kind_i[p*2 +: 2]),
+      .in_vc_i       (in_vc_i[p*VcW +: VcW]),
+      .in_data_i     (in_data_i[p*32 +: 32]),
+      .req_o         (req[p*NumVcs +: NumVcs]),
+      .req_up_o      (req_up[p*NumVcs +: NumVcs]),
+      .req_bcast_o   (req_bc[p*NumVcs +: NumVcs]),
+      .req_mask_o    (req_mask[p*NumVcs*NumPorts +: NumVcs*NumPorts]),
+      .grant_i       (grant[p*NumVcs +: NumVcs]),
+      .upsel_i       (up_sel),
+      .cred_avail_i  (cred_avail),
+      .cred_two_i    (cred_two),
+      .in_credit_i   (in_credit_i),
+      .ready_o       (ready[p*NumVcs +: NumVcs]),
+      .waiting_o     (waiting[p*NumVcs +: NumVcs]),
+      .outs_o        (outs[p*NumVcs*NumPorts +: NumVcs*NumPorts]),
+      .closing_o     (closing[p*NumVcs +: NumVcs]),
+      .send_i        (send[p*NumVcs +: NumVcs]),
+      .stg_valid_o   (stg_valid[p*NumVcs +: NumVcs]),
+      .stg_kind_o    (stg_kind[p*NumVcs*2 +: NumVcs*2]),
+      .stg_data_o    (stg_data[p*NumVcs*32 +: NumVcs*32]),
+      .tok_hit_i     (tok_hit_in[p*NumVcs*NumPorts +: NumVcs*NumPorts]),
+      .tok_ack_i     (tok_ack_in[p*NumVcs +: NumVcs]),
+      .tok_set_o     (tok_set[p*NumVcs +: NumVcs]),
+      .tok_set_ack_o (tok_set_ack[p*NumVcs +: NumVcs]),
+      .out_credit_o  (out_credit_o[p*NumVcs +: NumVcs]),
+      .ev_route_o    (ev_route[p*NumVcs +: NumVcs]),
+      .ev_nopkt_o    (ev_nopkt[p*NumVcs +: NumVcs]),
+      .ev_ovf_o      (ev_ovf[p]),
+      .ev_trunc_o    (ev_trunc[p*NumVcs +: NumVcs]),
+      .ev_crc_o      (ev_crc[p*NumVcs +: NumVcs])
     );
-  end
-
-  elite4_vc_alloc #(.NumPorts(NumPorts), .NumVcs(NumVcs), .CntW(CntW), .UpMask(UpMask)) u_vc_alloc (
-    .clk_i, .rst_ni,
-    .req_valid_i  (req_valid),
-    .req_up_i     (req_up),
-    .req_mask_i   (req_mask),
-    .ofree_i      (ofree),
-    .cred_i       (cred),
-    .grant_o      (grant),
-    .grant_mask_o (grant_mask)
-  );
-
-  elite4_switch_alloc #(.NumPorts(NumPorts), .NumVcs(NumVcs)) u_switch_alloc (
-    .clk_i, .rst_ni,
-    .obusy_i      (obusy),
-    .owner_i      (owner),
-    .cred_avail_i (cred_avail),
-    .tokp_i       (tokp),
-    .ready_i      (ready),
-    .bcast_i      (bcast),
-    .outs_i       (outs),
-    .tok_send_o   (tok_send),
-    .tok_vc_o     (tok_vc),
-    .data_send_o  (data_send),
-    .data_vc_o    (data_vc),
-    .send_o       (send),
-    .waiting_o    (waiting)
-  );
-
-  // Crossbar and circuit bookkeeping: what each output gets from whom.
-  always_comb begin
-    alloc_here = '0; alloc_owner = '0; closed = '0;
-    data_kind = '0; data_flit = '0; tok_in = '0;
-    for (int unsigned o = 0; o < NumPorts; o++) begin
-      for (int unsigned v = 0; v < NumVcs; v++) begin
-        for (int unsigned i = 0; i < NumPorts; i++) begin
-          if (grant[i*NumVcs+v] && grant_mask[(i*NumVcs+v)*NumPorts + o]) begin
-            alloc_here[o*NumVcs+v] = 1'b1;
-            alloc_owner[(o*NumVcs+v)*PortW +: PortW] = PortW'(i);
-          end
-        end
-      end
-      for (int unsigned i = 0; i < NumPorts; i++) begin
-        for (int unsigned v = 0; v < NumVcs; v++) begin
-          if (32'(owner[(o*NumVcs+v)*PortW +: PortW]) == i && 32'(data_vc[o*VcW +: VcW]) == v) begin
-            data_kind[o*2 +: 2]  = send_kind[(i*NumVcs+v)*2 +: 2];
-            data_flit[o*32 +: 32] = send_data[(i*NumVcs+v)*32 +: 32];
-          end
-        end
-      end
-      for (int unsigned v = 0; v < NumVcs; v++) begin
-        closed[o*NumVcs+v] = data_send[o] && 32'(data_vc[o*VcW +: VcW]) == v &&
-                             data_kind[o*2 +: 2] == elite4_pkg::KindTail;
-      end
-      tok_in[o] = in_valid_i[o] && in_kind_i[o*2 +: 2] == elite4_pkg::KindToken;
-    end
   end
 
   for (genvar p = 0; p < NumPorts; p++) begin : gen_out
     elite4_output_unit #(.NumPorts(NumPorts), .NumVcs(NumVcs), .BufDepth(BufDepth)) u_out (
       .clk_i, .rst_ni,
-      .alloc_i       (alloc_here[p*NumVcs +: NumVcs]),
-      .alloc_owner_i (alloc_owner[p*NumVcs*PortW +: NumVcs*PortW]),
-      .closed_i      (closed[p*NumVcs +: NumVcs]),
-      .tok_in_i      (tok_in[p]),
-      .tok_in_vc_i   (in_vc_i[p*VcW +: VcW]),
-      .tok_hit_o     (tok_hit_port[p]),
-      .tok_owner_o   (tok_owner[p*PortW +: PortW]),
-      .tok_set_i     (tok_done[p*NumVcs +: NumVcs] | nack[p*NumVcs +: NumVcs]),
-      .tok_set_ack_i (tok_done_ack[p*NumVcs +: NumVcs]),
-      .tokp_o        (tokp[p*NumVcs +: NumVcs]),
-      .tok_send_i    (tok_send[p]),
-      .tok_vc_i      (tok_vc[p*VcW +: VcW]),
+      .in_valid_i    (in_valid_i[p]),
+      .in_kind_i     (in_kind_i[p*2 +: 2]),
+      .in_vc_i       (in_vc_i[p*VcW +: VcW]),
+      .in_ack_i      (in_data_i[p*32]),
+      .take_i        (take[p*NumVcs +: NumVcs]),
+      .take_owner_i  (take_owner[p*NumVcs*NumPorts +: NumVcs*NumPorts]),
+      .take_bcast_i  (take_bc[p*NumVcs +: NumVcs]),
+      .take_outs_i   (take_outs[p*NumVcs*NumPorts +: NumVcs*NumPorts]),
+      .tail_sent_i   (tail_sent[p*NumVcs +: NumVcs]),
       .data_send_i   (data_send[p]),
       .data_vc_i     (data_vc[p*VcW +: VcW]),
-      .data_kind_i   (data_kind[p*2 +: 2]),
-      .data_i        (data_flit[p*32 +: 32]),
-      .ofree_o       (ofree[p*NumVcs +: NumVcs]),
-      .obusy_o       (obusy[p*NumVcs +: NumVcs]),
-      .owner_o       (owner[p*NumVcs*PortW +: NumVcs*PortW]),
-      .cred_o        (cred[p*NumVcs*CntW +: NumVcs*CntW]),
+      .consume_i     (consume[p*NumVcs +: NumVcs]),
+      .tok_set_i     (tok_set[p*NumVcs +: NumVcs]),
+      .tok_set_ack_i (tok_set_ack[p*NumVcs +: NumVcs]),
+      .tok_send_i    (tok_send[p]),
+      .tok_vc_i      (tok_vc[p*VcW +: VcW]),
+      .tokp_o        (tokp[p*NumVcs +: NumVcs]),
+      .tokack_o      (tokack[p*NumVcs +: NumVcs]),
+      .free_o        (free[p*NumVcs +: NumVcs]),
+      .busy_o        (busy[p*NumVcs +: NumVcs]),
+      .owner_o       (owner[p*NumVcs*NumPorts +: NumVcs*NumPorts]),
+      .obcast_o      (obcast[p*NumVcs +: NumVcs]),
+      .oouts_o       (oouts[p*NumVcs*NumPorts +: NumVcs*NumPorts]),
       .cred_avail_o  (cred_avail[p*NumVcs +: NumVcs]),
+      .cred_empty_o  (cred_empty[p*NumVcs +: NumVcs]),
+      .cred_two_o    (cred_two[p*NumVcs +: NumVcs]),
+      .tok_hit_o     (tok_hit[p*NumVcs +: NumVcs]),
+      .tok_ack_o     (tok_ack_out[p]),
       .in_credit_i   (in_credit_i[p*NumVcs +: NumVcs]),
-      .out_valid_o   (out_valid_o[p]),
-      .out_kind_o    (out_kind_o[p*2 +: 2]),
-      .out_vc_o      (out_vc_o[p*VcW +: VcW]),
-      .out_data_o    (out_data_o[p*32 +: 32]),
       .ev_stray_o    (ev_stray[p]),
       .ev_tok_ovf_o  (ev_tok_ovf[p*NumVcs +: NumVcs]),
       .ev_cred_ovf_o (ev_cred_ovf[p*NumVcs +: NumVcs])
     );
   end
 
-  // Tokens that closed a circuit go to the input VC that owns it; all the
-  // tokens of one input VC in a cycle combine (ack only if all ack).
+  // VA and the adaptive choice, one of each per VC: regroup the buses by VC.
   always_comb begin
-    tok_hit = '0;
-    tok_ack = '1;
+    for (int unsigned v = 0; v < NumVcs; v++) begin
+      for (int unsigned a = 0; a < NumPorts; a++) begin
+        va_req[v*NumPorts+a]  = req[a*NumVcs+v];
+        va_up[v*NumPorts+a]   = req_up[a*NumVcs+v];
+        va_bc[v*NumPorts+a]   = req_bc[a*NumVcs+v];
+        va_free[v*NumPorts+a] = free[a*NumVcs+v];
+        up_free[v*NumPorts+a] = free[a*NumVcs+v];
+        up_empty[v*NumPorts+a] = cred_empty[a*NumVcs+v];
+        up_avail[v*NumPorts+a] = cred_avail[a*NumVcs+v];
+        for (int unsigned b = 0; b < NumPorts; b++) begin
+          va_mask[v*PP + a*NumPorts+b] = req_mask[(a*NumVcs+v)*NumPorts+b];
+        end
+      end
+    end
+    for (int unsigned a = 0; a < NumPorts; a++) begin
+      for (int unsigned v = 0; v < NumVcs; v++) begin
+        grant[a*NumVcs+v] = va_grant[v*NumPorts+a];
+        take[a*NumVcs+v]  = va_take[v*NumPorts+a];
+        take_bc[a*NumVcs+v] = va_take_bc[v*NumPorts+a];
+        for (int unsigned b = 0; b < NumPorts; b++) begin
+          take_owner[(a*NumVcs+v)*NumPorts+b] = va_owner[v*PP + a*NumPorts+b];
+          // a unicast circuit's only output is this one; a broadcast's, its range
+          take_outs[(a*NumVcs+v)*NumPorts+b]  = va_take_bc[v*NumPorts+a] ? va_lmask[v*NumPorts+b] : (a == b);
+        end
+      end
+    end
+  end
+
+  for (genvar v = 0; v < NumVcs; v++) begin : gen_vc
+    elite4_vc_alloc #(.NumPorts(NumPorts)) u_va (
+      .clk_i, .rst_ni,
+      .req_i         (va_req[v*NumPorts +: NumPorts]),
+      .up_i          (va_up[v*NumPorts +: NumPorts]),
+      .bcast_i       (va_bc[v*NumPorts +: NumPorts]),
+      .mask_i        (va_mask[v*PP +: PP]),
+      .free_i        (va_free[v*NumPorts +: NumPorts]),
+      .upsel_valid_i (up_valid[v]),
+      .upsel_i       (up_sel[v*NumPorts +: NumPorts]),
+      .grant_o       (va_grant[v*NumPorts +: NumPorts]),
+      .take_o        (va_take[v*NumPorts +: NumPorts]),
+      .owner_o       (va_owner[v*PP +: PP]),
+      .take_bcast_o  (va_take_bc[v*NumPorts +: NumPorts]),
+      .lmask_o       (va_lmask[v*NumPorts +: NumPorts]),
+      .up_granted_o  (up_granted[v])
+    );
+    elite4_up_select #(.NumPorts(NumPorts), .UpMask(UpMask)) u_up (
+      .clk_i, .rst_ni,
+      .free_i    (up_free[v*NumPorts +: NumPorts]),
+      .empty_i   (up_empty[v*NumPorts +: NumPorts]),
+      .avail_i   (up_avail[v*NumPorts +: NumPorts]),
+      .granted_i (up_granted[v]),
+      .valid_o   (up_valid[v]),
+      .sel_o     (up_sel[v*NumPorts +: NumPorts])
+    );
+  end
+
+  // SA candidates: an output VC that is BUSY and whose owner is ready.
+  always_comb begin
     for (int unsigned o = 0; o < NumPorts; o++) begin
-      for (int unsigned i = 0; i < NumPorts; i++) begin
-        for (int unsigned v = 0; v < NumVcs; v++) begin
-          if (tok_hit_port[o] && 32'(tok_owner[o*PortW +: PortW]) == i &&
-              32'(in_vc_i[o*VcW +: VcW]) == v) begin
-            tok_hit[(i*NumVcs+v)*NumPorts + o] = 1'b1;
-            if (!in_data_i[o*32]) tok_ack[i*NumVcs+v] = 1'b0;
+      for (int unsigned v = 0; v < NumVcs; v++) begin
+        logic r;
+        r = 1'b0;
+        for (int unsigned i = 0; i < NumPorts; i++) begin
+          if (owner[(o*NumVcs+v)*NumPorts+i]) begin
+            r = r | ready[i*NumVcs+v];
+          end
+        end
+        cand[o*NumVcs+v]  = busy[o*NumVcs+v] && r;
+        bcand[o*NumVcs+v] = busy[o*NumVcs+v] && r && obcast[o*NumVcs+v];
+      end
+    end
+  end
+
+  for (genvar o = 0; o < NumPorts; o++) begin : gen_sa
+    elite4_switch_alloc #(.NumVcs(NumVcs)) u_sa (
+      .clk_i, .rst_ni,
+      .tokp_i     (tokp[o*NumVcs +: NumVcs]),
+      .cand_i     (cand[o*NumVcs +: NumVcs]),
+      .bcand_i    (bcand[o*NumVcs +: NumVcs]),
+      .tok_send_o (tok_send[o]),
+      .tok_vc_o   (tok_vc[o*VcW +: VcW]),
+      .chose_o    (chose[o*NumVcs +: NumVcs])
+    );
+  end
+
+  // An input VC sends when every output of its circuit chose it (the one
+  // output of a unicast; all of a broadcast's); an output sends data when
+  // its chosen VC's owner sends.
+  always_comb begin
+    for (int unsigned i = 0; i < NumPorts; i++) begin
+      for (int unsigned v = 0; v < NumVcs; v++) begin
+        logic all;
+        all = ready[i*NumVcs+v];
+        for (int unsigned o = 0; o < NumPorts; o++) begin
+          if (outs[(i*NumVcs+v)*NumPorts+o] && !chose[o*NumVcs+v]) all = 1'b0;
+        end
+        send[i*NumVcs+v] = all;
+      end
+    end
+    // the same agreement seen from each output: all outputs of the circuit
+    // of (o, v) chose v (the copy of the owner's outs avoids a multiplexer)
+    for (int unsigned o = 0; o < NumPorts; o++) begin
+      for (int unsigned v = 0; v < NumVcs; v++) begin
+        logic all;
+        all = 1'b1;
+        for (int unsigned b = 0; b < NumPorts; b++) begin
+          if (oouts[(o*NumVcs+v)*NumPorts+b] && !chose[b*NumVcs+v]) all = 1'b0;
+        end
+        agree[o*NumVcs+v]   = all;
+        consume[o*NumVcs+v] = all && chose[o*NumVcs+v];
+      end
+    end
+    data_src = '0;
+    for (int unsigned o = 0; o < NumPorts; o++) begin
+      logic w;
+      data_send[o] = 1'b0;
+      data_vc[o*VcW +: VcW] = '0;
+      tok_ack_sel[o] = tokack[o*NumVcs + 32'(tok_vc[o*VcW +: VcW])];
+      w = 1'b0;
+      for (int unsigned v = 0; v < NumVcs; v++) begin
+        logic t;
+        t = 1'b0;
+        for (int unsigned i = 0; i < NumPorts; i++) begin
+          if (owner[(o*NumVcs+v)*NumPorts+i]) begin
+            t = t | closing[i*NumVcs+v];
+            w = w | (busy[o*NumVcs+v] & waiting[i*NumVcs+v]);
+            data_src[o*NumReq + i*NumVcs+v] = chose[o*NumVcs+v];
+          end
+        end
+        if (chose[o*NumVcs+v]) begin
+          data_send[o] = agree[o*NumVcs+v];
+          data_vc[o*VcW +: VcW] = VcW'(v);
+        end
+        tail_sent[o*NumVcs+v] = chose[o*NumVcs+v] && agree[o*NumVcs+v] && t;
+      end
+      wait_out[o] = w && !data_send[o];
+    end
+  end
+
+  for (genvar o = 0; o < NumPorts; o++) begin : gen_st
+    elite4_crossbar #(.NumPorts(NumPorts), .NumVcs(NumVcs)) u_xbar (
+      .clk_i, .rst_ni,
+      .tok_send_i  (tok_send[o]),
+      .tok_vc_i    (tok_vc[o*VcW +: VcW]),
+      .tok_ack_i   (tok_ack_sel[o]),
+      .data_send_i (data_send[o]),
+      .data_vc_i   (data_vc[o*VcW +: VcW]),
+      .data_src_i  (data_src[o*NumReq +: NumReq]),
+      .stg_kind_i  (stg_kind),
+      .stg_data_i  (stg_data),
+      .out_valid_o (out_valid_o[o]),
+      .out_kind_o  (out_kind_o[o*2 +: 2]),
+      .out_vc_o    (out_vc_o[o*VcW +: VcW]),
+      .out_data_o  (out_data_o[o*32 +: 32]),
+      .xmit_o      (xmit[o]),
+      .xmit_pkt_o  (xmit_pkt[o])
+    );
+  end
+
+  // T1: the tokens that count go to the input VC owning their output VC; all
+  // the tokens of one input VC in a cycle combine (ack only if all ack).
+  always_comb begin
+    tok_hit_in = '0;
+    tok_ack_in = '1;
+    for (int unsigned o = 0; o < NumPorts; o++) begin
+      for (int unsigned v = 0; v < NumVcs; v++) begin
+        for (int unsigned i = 0; i < NumPorts; i++) begin
+          if (tok_hit[o*NumVcs+v] && owner[(o*NumVcs+v)*NumPorts+i]) begin
+            tok_hit_in[(i*NumVcs+v)*NumPorts + o] = 1'b1;
+            if (!tok_ack_out[o]) tok_ack_in[i*NumVcs+v] = 1'b0;
           end
         end
       end
@@ -217,15 +341,18 @@ module elite4 #(
 
   // Counters and error status per port.
   for (genvar p = 0; p < NumPorts; p++) begin : gen_cnt
-    logic [EvW-1:0] ev_count, crc_count;
-    logic [2:0]     ev_code;
+    logic [EvW-1:0]   ev_count, crc_count;
+    logic [LateW-1:0] ev_late;
+    logic [2:0]       ev_code;
     always_comb begin
-      ev_count  = EvW'(ev_ovf[p]) + EvW'(ev_stray[p]);
+      // early: from registers and pins; late: they wait for SA's pops and sends
+      ev_count  = EvW'(ev_stray[p]);
       crc_count = '0;
+      ev_late   = {ev_ovf[p], ev_trunc[p*NumVcs +: NumVcs], ev_tok_ovf[p*NumVcs +: NumVcs],
+                   ev_cred_ovf[p*NumVcs +: NumVcs]};
       for (int unsigned v = 0; v < NumVcs; v++) begin
         ev_count  = ev_count + EvW'(ev_route[p*NumVcs+v]) + EvW'(ev_nopkt[p*NumVcs+v]) +
-                    EvW'(ev_trunc[p*NumVcs+v]) + EvW'(ev_crc[p*NumVcs+v]) +
-                    EvW'(ev_tok_ovf[p*NumVcs+v]) + EvW'(ev_cred_ovf[p*NumVcs+v]);
+                    EvW'(ev_crc[p*NumVcs+v]);
         crc_count = crc_count + EvW'(ev_crc[p*NumVcs+v]);
       end
       // the lowest code present (§6)
@@ -240,14 +367,15 @@ module elite4 #(
       else                                          ev_code = 3'd0;
     end
 
-    elite4_counters #(.EvW(EvW)) u_cnt (
+    elite4_counters #(.EvW(EvW), .LateW(LateW)) u_cnt (
       .clk_i, .rst_ni,
-      .xmit_i       (tok_send[p] || data_send[p]),
-      .xmit_pkt_i   (data_send[p] && data_kind[p*2 +: 2] == elite4_pkg::KindTail),
+      .xmit_i       (xmit[p]),
+      .xmit_pkt_i   (xmit_pkt[p]),
       .rcv_i        (in_valid_i[p]),
       .rcv_pkt_i    (in_valid_i[p] && in_kind_i[p*2 +: 2] == elite4_pkg::KindTail),
-      .wait_i       (waiting[p]),
+      .wait_i       (wait_out[p]),
       .ev_count_i   (ev_count),
+      .ev_late_i    (ev_late),
       .ev_code_i    (ev_code),
       .crc_errs_i   (crc_count),
       .xmit_flits_o (cnt_xmit_flits_o[p*32 +: 32]),
@@ -269,5 +397,24 @@ module elite4 #(
     else         alloc_q <= grant;
   end
   assign alloc_o = alloc_q;
+
+  logic unused_stg_valid;
+  assign unused_stg_valid = ^stg_valid;   // ST is told by sel which staged flit to take
+
+`ifndef SYNTHESIS
+  // Data leaves only on a busy output VC with a credit (§5.5), and SA only
+  // stages a flit it sends to every output of its circuit.
+  logic [NumPorts-1:0] a_nocred, a_idle;
+  always_comb begin
+    for (int unsigned o = 0; o < NumPorts; o++) begin
+      a_nocred[o] = data_send[o] && !cred_avail[o*NumVcs + 32'(data_vc[o*VcW +: VcW])];
+      a_idle[o]   = data_send[o] && !busy[o*NumVcs + 32'(data_vc[o*VcW +: VcW])];
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    sa_data_has_credit: assert (a_nocred == '0);
+    sa_data_on_busy_vc: assert (a_idle == '0);
+  end
+`endif
 
 endmodule

@@ -1,7 +1,8 @@
 // Per-port counters in the style of InfiniBand PortCounters, and the error
 // status of the port. Spec: docs/elite4.md §4, §5.6, §6.
 module elite4_counters #(
-  parameter int unsigned EvW = 4   // bits of the per-cycle error event count
+  parameter int unsigned EvW   = 4,  // bits of the per-cycle error event counts
+  parameter int unsigned LateW = 1   // error events decided late (SA), one bit each
 ) (
   input  logic           clk_i,
   input  logic           rst_ni,
@@ -9,9 +10,10 @@ module elite4_counters #(
   input  logic           xmit_pkt_i,   // a TAIL left
   input  logic           rcv_i,        // a flit arrived
   input  logic           rcv_pkt_i,    // a TAIL arrived
-  input  logic           wait_i,       // a circuit had a flit ready, no data left
-  input  logic [EvW-1:0] ev_count_i,   // error events this cycle
-  input  logic [2:0]     ev_code_i,    // lowest code among them (0 = none)
+  input  logic           wait_i,       // a circuit had a flit ready, no data left (late)
+  input  logic [EvW-1:0] ev_count_i,   // error events this cycle, decided early ...
+  input  logic [LateW-1:0] ev_late_i,  // ... and late
+  input  logic [2:0]     ev_code_i,    // lowest code among them all (0 = none)
   input  logic [EvW-1:0] crc_errs_i,   // TAILs with a bad CRC this cycle
   output logic [31:0]    xmit_flits_o,
   output logic [31:0]    rcv_flits_o,
@@ -24,36 +26,37 @@ module elite4_counters #(
   output logic [2:0]     err_code_o    // held until the next error
 );
 
-  // The seven statistics are common_counters (docs/common.md#common_counter):
-  // they wrap at 2^32 and are never cleared.
+  // The seven statistics wrap at 2^32 and are never cleared, as a
+  // common_counter with Saturate = 0 (docs/common.md#common_counter) would;
+  // they are elite4_event_counters, built so that an increment decided late
+  // in the cycle meets the clock (docs/elite4.md §10).
   logic        err_q, err_d;
-  logic [6:0] unused_sat;   // wrapping counters: all ones is just a value
   logic [2:0]  code_q, code_d;
 
-  common_counter #(.Width(32), .IncW(1)) u_xmit_flits (
-    .clk_i, .rst_ni, .inc_i (xmit_i), .clear_i (1'b0), .count_o (xmit_flits_o), .sat_o (unused_sat[0])
+  elite4_event_counter #(.EarlyW(1), .LateW(1)) u_xmit_flits (
+    .clk_i, .rst_ni, .early_i (1'b0), .late_i (xmit_i), .count_o (xmit_flits_o)
   );
-  common_counter #(.Width(32), .IncW(1)) u_rcv_flits (
-    .clk_i, .rst_ni, .inc_i (rcv_i), .clear_i (1'b0), .count_o (rcv_flits_o), .sat_o (unused_sat[1])
+  elite4_event_counter #(.EarlyW(1), .LateW(1)) u_rcv_flits (
+    .clk_i, .rst_ni, .early_i (1'b0), .late_i (rcv_i), .count_o (rcv_flits_o)
   );
-  common_counter #(.Width(32), .IncW(1)) u_xmit_pkts (
-    .clk_i, .rst_ni, .inc_i (xmit_pkt_i), .clear_i (1'b0), .count_o (xmit_pkts_o), .sat_o (unused_sat[2])
+  elite4_event_counter #(.EarlyW(1), .LateW(1)) u_xmit_pkts (
+    .clk_i, .rst_ni, .early_i (1'b0), .late_i (xmit_pkt_i), .count_o (xmit_pkts_o)
   );
-  common_counter #(.Width(32), .IncW(1)) u_rcv_pkts (
-    .clk_i, .rst_ni, .inc_i (rcv_pkt_i), .clear_i (1'b0), .count_o (rcv_pkts_o), .sat_o (unused_sat[3])
+  elite4_event_counter #(.EarlyW(1), .LateW(1)) u_rcv_pkts (
+    .clk_i, .rst_ni, .early_i (1'b0), .late_i (rcv_pkt_i), .count_o (rcv_pkts_o)
   );
-  common_counter #(.Width(32), .IncW(1)) u_xmit_wait (
-    .clk_i, .rst_ni, .inc_i (wait_i), .clear_i (1'b0), .count_o (xmit_wait_o), .sat_o (unused_sat[4])
+  elite4_event_counter #(.EarlyW(1), .LateW(1), .HiReg(1'b1)) u_xmit_wait (
+    .clk_i, .rst_ni, .early_i (1'b0), .late_i (wait_i), .count_o (xmit_wait_o)
   );
-  common_counter #(.Width(32), .IncW(EvW)) u_errors (
-    .clk_i, .rst_ni, .inc_i (ev_count_i), .clear_i (1'b0), .count_o (errors_o), .sat_o (unused_sat[5])
+  elite4_event_counter #(.EarlyW(EvW), .LateW(LateW), .HiReg(1'b1)) u_errors (
+    .clk_i, .rst_ni, .early_i (ev_count_i), .late_i (ev_late_i), .count_o (errors_o)
   );
-  common_counter #(.Width(32), .IncW(EvW)) u_crc_errors (
-    .clk_i, .rst_ni, .inc_i (crc_errs_i), .clear_i (1'b0), .count_o (crc_errors_o), .sat_o (unused_sat[6])
+  elite4_event_counter #(.EarlyW(EvW), .LateW(1)) u_crc_errors (
+    .clk_i, .rst_ni, .early_i (crc_errs_i), .late_i (1'b0), .count_o (crc_errors_o)
   );
 
   always_comb begin
-    err_d  = (ev_count_i != '0);
+    err_d  = ev_count_i != '0 || ev_late_i != '0;
     code_d = err_d ? ev_code_i : code_q;
   end
 

@@ -1,133 +1,115 @@
-// Output allocation: gives requesting input VCs their output VC(s). Spec:
-// docs/elite4.md §5.4.
+// VA, output allocation of one VC (docs/elite4.md §5.4). A packet keeps its
+// VC, so each VC is allocated on its own: one instance per VC.
 //
-// Requesters are served one after the other, starting at a pointer that
-// rotates every cycle, so each input VC regularly has first pick. An
-// output VC granted earlier in the same cycle is no longer free. The
-// adaptive tag takes the free up-link with the most credits (the least
-// occupied downstream buffer); ties go to the first port from uptr.
+// Broadcasts first: the lowest-numbered broadcast requester is the leader;
+// it is granted when every output of its range is free, and its range is
+// reserved either way. Each other output is arbitrated on its own by a
+// round-robin arbiter over the inputs (common_rr_arbiter; the pointer moves
+// past the winner only when the output was free and not reserved). A
+// unicast or adaptive requester asks for exactly one output, so no input is
+// granted twice and no input-side selection is needed (separable, no chain
+// of decisions across requesters).
+//
+// Per-input masks at [i*NumPorts + o]; per-output owners at [o*NumPorts + i].
 module elite4_vc_alloc #(
-  parameter int unsigned        NumPorts = 8,
-  parameter int unsigned        NumVcs   = 2,
-  parameter int unsigned        CntW     = 4,
-  parameter int unsigned        UpMask   = 0,     // bit p: port p is an up-link
-  localparam int unsigned       NumReq   = NumPorts * NumVcs,
-  localparam int unsigned       ReqW     = $clog2(NumReq),
-  localparam int unsigned       PortW    = $clog2(NumPorts)
+  parameter int unsigned NumPorts = 8
 ) (
-  input  logic                        clk_i,
-  input  logic                        rst_ni,
-  input  logic [NumReq-1:0]           req_valid_i,   // index i*NumVcs + v
-  input  logic [NumReq-1:0]           req_up_i,
-  input  logic [NumReq*NumPorts-1:0]  req_mask_i,
-  input  logic [NumPorts*NumVcs-1:0]  ofree_i,       // output VC (o, v) at o*NumVcs + v
-  input  logic [NumPorts*NumVcs*CntW-1:0] cred_i,
-  output logic [NumReq-1:0]           grant_o,
-  output logic [NumReq*NumPorts-1:0]  grant_mask_o
+  input  logic                         clk_i,
+  input  logic                         rst_ni,
+  input  logic [NumPorts-1:0]          req_i,      // input i: IDLE, legal HEAD at the front
+  input  logic [NumPorts-1:0]          up_i,       // ... with the adaptive tag
+  input  logic [NumPorts-1:0]          bcast_i,    // ... with a broadcast
+  input  logic [NumPorts*NumPorts-1:0] mask_i,     // ... its ports (explicit or range)
+  input  logic [NumPorts-1:0]          free_i,     // output o: FREE
+  input  logic                         upsel_valid_i,
+  input  logic [NumPorts-1:0]          upsel_i,    // the adaptive choice, one-hot
+  output logic [NumPorts-1:0]          grant_o,    // per input
+  output logic [NumPorts-1:0]          take_o,     // per output: becomes BUSY
+  output logic [NumPorts*NumPorts-1:0] owner_o,    // per output: the granted input, one-hot
+  output logic [NumPorts-1:0]          take_bcast_o, // per output: taken by the broadcast leader
+  output logic [NumPorts-1:0]          lmask_o,    // the leader's range
+  output logic                         up_granted_o // an adaptive requester was granted
 );
 
-  logic [ReqW-1:0]  aptr_q, aptr_d;
-  logic [PortW-1:0] uptr_q, uptr_d;
+  logic [NumPorts-1:0]          leader, lmask, ureq_any, won;
+  logic [NumPorts*NumPorts-1:0] ureq, gnt;        // [o*NumPorts + i]
+  logic                         lgrant, seen;
+  logic [$clog2(NumPorts)*NumPorts-1:0] unused_idx;
 
-  // The rotating order aptr, aptr+1, ... is walked as two passes over the
-  // fixed order (first q >= aptr, then q < aptr), so every index below is a
-  // constant: no dynamic selects for synthesis to unfold. The same holds for
-  // the up-link scan from uptr.
-  logic [NumPorts*NumVcs-1:0] claimed;
-  logic [NumPorts-1:0]        want;
-  logic                       ok, found;
-  logic [PortW-1:0]           best;
-  logic [CntW-1:0]            best_cred, c;
-  logic                       up_granted;
-  logic [PortW-1:0]           last_up;
-  int unsigned                q, v, o;
-
-  // One-hot decodes and the pointer update are written without shifters or
-  // adders inside the loop: synthesis would otherwise try to share 32 copies.
+  // the leader and its range
   always_comb begin
-    q = 0; v = 0; o = 0;
-    up_granted = 1'b0;
-    last_up = '0;
-    claimed      = '0;
-    grant_o      = '0;
-    grant_mask_o = '0;
-    uptr_d       = uptr_q;
-    want = '0; ok = 1'b0; found = 1'b0; best = '0; best_cred = '0; c = '0;
-    for (int unsigned k = 0; k < 2 * NumReq; k++) begin
-      q = k % NumReq;
-      v = q % NumVcs;
-      want = '0; ok = 1'b0; found = 1'b0; best = '0; best_cred = '0;
-      if (((k < NumReq) == (q >= 32'(aptr_q))) && req_valid_i[q]) begin
-        if (req_up_i[q]) begin
-          for (int unsigned j = 0; j < 2 * NumPorts; j++) begin
-            o = j % NumPorts;
-            c = cred_i[(o*NumVcs+v)*CntW +: CntW];
-            if (((j < NumPorts) == (o >= 32'(uptr_q))) && UpMask[o] != 1'b0 &&
-                ofree_i[o*NumVcs+v] && !claimed[o*NumVcs+v] && (!found || c > best_cred)) begin
-              found = 1'b1;
-              best = PortW'(o);
-              best_cred = c;
-            end
-          end
-          if (found) begin
-            for (int unsigned p = 0; p < NumPorts; p++) want[p] = (32'(best) == p);
-            ok = 1'b1;
-            up_granted = 1'b1;
-            last_up = best;   // the last adaptive grant in this cycle's order
-          end
-        end else begin
-          want = req_mask_i[q*NumPorts +: NumPorts];
-          ok = 1'b1;
-          for (int unsigned p = 0; p < NumPorts; p++) begin
-            if (want[p] && (!ofree_i[p*NumVcs+v] || claimed[p*NumVcs+v])) ok = 1'b0;
-          end
-        end
-        if (ok) begin
-          grant_o[q] = 1'b1;
-          grant_mask_o[q*NumPorts +: NumPorts] = want;
-          for (int unsigned p = 0; p < NumPorts; p++) begin
-            if (want[p]) claimed[p*NumVcs+v] = 1'b1;
-          end
+    seen = 1'b0;
+    leader = '0;
+    for (int unsigned i = 0; i < NumPorts; i++) begin
+      leader[i] = req_i[i] && bcast_i[i] && !seen;
+      seen      = seen || (req_i[i] && bcast_i[i]);
+    end
+    lmask = '0;
+    for (int unsigned i = 0; i < NumPorts; i++) begin
+      if (leader[i]) lmask = lmask | mask_i[i*NumPorts +: NumPorts];
+    end
+    lgrant = seen && ((lmask & ~free_i) == '0);
+    lmask_o = lmask;
+  end
+
+  // unicast and adaptive requests, per output
+  always_comb begin
+    for (int unsigned o = 0; o < NumPorts; o++) begin
+      for (int unsigned i = 0; i < NumPorts; i++) begin
+        ureq[o*NumPorts+i] = req_i[i] && !bcast_i[i] &&
+                             (up_i[i] ? (upsel_valid_i && upsel_i[o]) : mask_i[i*NumPorts+o]);
+      end
+    end
+  end
+
+  for (genvar o = 0; o < NumPorts; o++) begin : gen_out
+    common_rr_arbiter #(.NumReq(NumPorts)) u_rr (
+      .clk_i, .rst_ni,
+      .req_i       (ureq[o*NumPorts +: NumPorts]),
+      .ack_i       (won[o]),
+      .gnt_o       (gnt[o*NumPorts +: NumPorts]),
+      .gnt_idx_o   (unused_idx[o*$clog2(NumPorts) +: $clog2(NumPorts)]),
+      .gnt_valid_o (ureq_any[o])
+    );
+    // the arbiter's choice counts only on a free output outside the leader's range
+    assign won[o] = ureq_any[o] && free_i[o] && !lmask[o];
+  end
+
+  always_comb begin
+    grant_o = leader & {NumPorts{lgrant}};
+    up_granted_o = 1'b0;
+    for (int unsigned o = 0; o < NumPorts; o++) begin
+      take_o[o] = won[o] || (lgrant && lmask[o]);
+      take_bcast_o[o] = lgrant && lmask[o];
+      owner_o[o*NumPorts +: NumPorts] = won[o] ? gnt[o*NumPorts +: NumPorts] : leader;
+      for (int unsigned i = 0; i < NumPorts; i++) begin
+        if (won[o] && gnt[o*NumPorts+i]) begin
+          grant_o[i] = 1'b1;
+          if (up_i[i]) up_granted_o = 1'b1;
         end
       end
     end
-    if (up_granted) uptr_d = (32'(last_up) == NumPorts - 1) ? '0 : last_up + 1'b1;
-    aptr_d = (32'(aptr_q) == NumReq - 1) ? '0 : aptr_q + 1'b1;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      aptr_q <= '0;
-      uptr_q <= '0;
-    end else begin
-      aptr_q <= aptr_d;
-      uptr_q <= uptr_d;
-    end
-  end
-
-  // Assertions (docs/elite4.md "Assertions"; proved by `make formal`,
-  // docs/formal.md). They hold for any inputs. Not synthesized.
+  // Assertions (docs/elite4.md "Assertions"; proved by `make formal`).
 `ifndef SYNTHESIS
-  logic [NumPorts*NumVcs-1:0] a_seen;    // output VCs granted so far
-  logic                       a_twice;   // one output VC granted to two inputs
-  logic                       a_unfree;  // a granted output VC was not free
+  logic [NumPorts-1:0] a_ungranted, a_unfree, a_two;
+  logic [NumPorts-1:0] a_claims;
   always_comb begin
-    a_seen = '0; a_twice = 1'b0; a_unfree = 1'b0;
-    for (int unsigned r = 0; r < NumReq; r++) begin
-      for (int unsigned p = 0; p < NumPorts; p++) begin
-        if (grant_o[r] && grant_mask_o[r*NumPorts + p]) begin
-          if (a_seen[p*NumVcs + r % NumVcs]) a_twice = 1'b1;
-          if (!ofree_i[p*NumVcs + r % NumVcs]) a_unfree = 1'b1;
-          a_seen[p*NumVcs + r % NumVcs] = 1'b1;
-        end
-      end
+    a_claims = '0; a_two = '0;
+    for (int unsigned o = 0; o < NumPorts; o++) begin
+      // a taken output goes to exactly one input that asked for it
+      a_ungranted[o] = take_o[o] && ((owner_o[o*NumPorts +: NumPorts] & grant_o) == '0);
+      a_unfree[o]    = take_o[o] && !free_i[o];
+      a_two[o]       = take_o[o] && ((owner_o[o*NumPorts +: NumPorts] &
+                                      (owner_o[o*NumPorts +: NumPorts] - 1'b1)) != '0);
     end
+    for (int unsigned i = 0; i < NumPorts; i++) a_claims[i] = grant_o[i] && !req_i[i];
   end
   always_ff @(posedge clk_i) begin
-    vca_ptrs_in_range: assert (32'(aptr_q) < NumReq && 32'(uptr_q) < NumPorts);
-    vca_grant_requested: assert ((grant_o & ~req_valid_i) == '0);
-    vca_output_vc_once: assert (!a_twice);
-    vca_output_vc_free: assert (!a_unfree);
+    vca_grant_requested: assert (a_claims == '0 && a_ungranted == '0);
+    vca_output_vc_once: assert (a_two == '0);
+    vca_output_vc_free: assert (a_unfree == '0);
   end
 `endif
 

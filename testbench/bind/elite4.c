@@ -139,6 +139,11 @@ static void e4_scramble(void *p, uint64_t seed) {
     scr_ivc(&r, &nx->ivc[k], pmask);
     nx->tokp[k] = (elite4_tok_t){true, true};
     scr_ovc(&r, &nx->ovc[k], P);
+    /* staging registers and VA round-robin pointers (docs/elite4.md §5) */
+    s->stg[k] = (elite4_stg_t){true, (uint8_t)cosim_rng_below(&r, 3), (uint32_t)cosim_rng_u64(&r) | 1u};
+    nx->stg[k] = (elite4_stg_t){true, (uint8_t)cosim_rng_below(&r, 3), (uint32_t)cosim_rng_u64(&r) | 1u};
+    s->vrr[k] = (uint8_t)nz_below(&r, P);
+    nx->vrr[k] = (uint8_t)nz_below(&r, P);
   }
   nx->buf_touched = N >= 64 ? ~0ULL : (1ULL << N) - 1u;
   for (unsigned o = 0; o < P; o++) {
@@ -153,10 +158,20 @@ static void e4_scramble(void *p, uint64_t seed) {
     nx->rr[o].ptr = nz_below(&r, V);
   }
   nx->cred_touched = nx->rr_touched = pmask;
-  s->aptr = nz_below(&r, N);
-  s->uptr = nz_below(&r, P);
-  nx->aptr = nz_below(&r, N);
-  nx->uptr = nz_below(&r, P);
+  for (unsigned o = 0; o < P; o++) { /* token input and switch-allocation registers */
+    s->tin[o] = (elite4_tin_t){true, (uint8_t)cosim_rng_below(&r, V), true};
+    nx->tin[o] = (elite4_tin_t){true, (uint8_t)cosim_rng_below(&r, V), true};
+    s->sel[o] = (elite4_sel_t){true, cosim_rng_below(&r, 2) != 0, true, (uint8_t)cosim_rng_below(&r, P),
+                               (uint8_t)cosim_rng_below(&r, V)};
+    nx->sel[o] = (elite4_sel_t){true, cosim_rng_below(&r, 2) != 0, true, (uint8_t)cosim_rng_below(&r, P),
+                                (uint8_t)cosim_rng_below(&r, V)};
+  }
+  for (unsigned v = 0; v < V; v++) { /* adaptive choice (§5.4) */
+    s->upsel[v] = (elite4_upsel_t){true, (uint8_t)cosim_rng_below(&r, P)};
+    nx->upsel[v] = (elite4_upsel_t){true, (uint8_t)cosim_rng_below(&r, P)};
+    s->uptr[v] = nz_below(&r, P);
+    nx->uptr[v] = nz_below(&r, P);
+  }
   scr_out(&r, &s->r, P, V);
   scr_out(&r, &nx->r, P, V);
 }

@@ -48,7 +48,7 @@ typedef struct {
 
 static const e4f_check_t checks[] = {
     {"fabric16_uniform", K_UNIFORM16,
-     "16 nodes, uniform 0.3, nacks: scoreboard, no errors, drains; min HEAD latency 5 (1 switch) and 13 (3) "
+     "16 nodes, uniform 0.3, nacks: scoreboard, no errors, drains; min HEAD latency 6 (1 switch) and 16 (3) "
      "cycles"},
     {"fabric16_model_vs_rtl", K_MODEL_VS_RTL,
      "16 nodes: all-model, all-RTL and mixed fabrics give identical outputs every cycle and identical "
@@ -364,12 +364,13 @@ static void write_view(const e4f_cfg_t *c, const char *fst_dir, const char *view
 /* ---- the named checks ------------------------------------------------------------- */
 
 /* fabric16_uniform: exact minimum latencies. With D = 1 a HEAD injected in
- * cycle t reaches switch 1 in t + 1, leaves each switch 3 cycles after it
- * arrived (docs/elite4.md §8) and reaches the next hop 1 cycle later: h
- * switches take 3h + (h + 1) = 4h + 1 cycles to the destination NIC. */
-#define E4F_MIN_HEAD_1SW 5u  /* 4 * 1 + 1 */
-#define E4F_MIN_HEAD_3SW 13u /* 4 * 3 + 1 */
-#define E4F_SWITCH_HEAD  3u  /* the switch's contract */
+ * cycle t reaches switch 1 in t + 1, leaves each switch 4 cycles after it
+ * arrived (docs/elite4.md §8: ARRIVE, VA, SA, ST) and reaches the next hop 1
+ * cycle later: h switches take 4h + (h + 1) = 5h + 1 cycles to the
+ * destination NIC. */
+#define E4F_MIN_HEAD_1SW 6u  /* 5 * 1 + 1 */
+#define E4F_MIN_HEAD_3SW 16u /* 5 * 3 + 1 */
+#define E4F_SWITCH_HEAD  4u  /* the switch's contract */
 
 static bool check_uniform16(const e4f_fabric_t *f, const e4f_result_t *r, char *why, size_t len, char *id,
                             size_t idlen) {

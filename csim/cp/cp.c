@@ -173,7 +173,8 @@ void cp_eval(const cp_cfg_t *cfg, const cp_state_t *s, const cp_in_t *in_raw, cp
   if (smp->sample) {
     /* D is a function of the active configuration (docs/cp.md §3): computed here,
            not kept as a register of its own */
-    const bool bcn = cp_feedback_queue(act, cp_derive_d(act->w, act->qeq), s->q, s->qold, smp->tag_ok, cfg->bug, &m);
+    const bool bcn =
+        cp_feedback_queue(act, cp_derive_d(act->w, act->qeq), s->q, s->qold, smp->tag_ok, cfg->bug, &m);
     if (bcn) {
       m.valid = true;
       m.dst = smp->src;

@@ -160,13 +160,13 @@ typedef struct {
    CP_FB_STAGES cycles (the RTL's pipeline, docs/cp.md section 13) before the output
    registers load it. */
 #define CP_BCN_LATENCY 11u
-#define CP_Q_LATENCY 1u
-#define CP_FB_STAGES (CP_BCN_LATENCY - 2u)
+#define CP_Q_LATENCY   1u
+#define CP_FB_STAGES   (CP_BCN_LATENCY - 2u)
 
 /* One stage of the feedback pipeline: a decision of section 7 on its way out. */
 typedef struct {
-  bool sample;  /* a sample was decided (cnt_samples_o) */
-  cp_msg_t bcn; /* the queue-level message; bcn.valid says whether there is one */
+  bool sample;   /* a sample was decided (cnt_samples_o) */
+  cp_msg_t bcn;  /* the queue-level message; bcn.valid says whether there is one */
   uint32_t cpid; /* CPID as active in the decision cycle */
   cp_msg_t fbcn; /* the per-flow message */
 } cp_fb_stage_t;
@@ -190,8 +190,8 @@ typedef struct {
   common_lfsr32_state_t lfsr; /* random sampling LFSR (common_lfsr32) */
   uint32_t cd;                /* byte countdown */
   /* feedback (section 7) */
-  cp_sample_reg_t smp; /* sample register */
-  uint64_t qold;       /* Qold: Q at the previous sample, QW bits */
+  cp_sample_reg_t smp;             /* sample register */
+  uint64_t qold;                   /* Qold: Q at the previous sample, QW bits */
   cp_fb_stage_t fbp[CP_FB_STAGES]; /* decided in t+1: [0] in t+2 ... [last] in t+10 */
   /* per-flow table (section 8) */
   cp_flow_entry_t *ft; /* num_flows entries, allocated by cp_init */

@@ -1638,8 +1638,13 @@ static bool random_run(tctx_t *t, const cp_cfg_t *cfg, bool allow_off, unsigned 
       }
     }
 
-    const dec_t cur = {.smp = smp, .probe = smp_probe, .bcn = exp_bcn, .em = em,
-                       .src = smp_src, .flow = smp_flow, .act = active};
+    const dec_t cur = {.smp = smp,
+                       .probe = smp_probe,
+                       .bcn = exp_bcn,
+                       .em = em,
+                       .src = smp_src,
+                       .flow = smp_flow,
+                       .act = active};
 
     /* ---- the cycle, with a purity check now and then ---- */
     const cp_out_t prev = m.out;
@@ -1742,17 +1747,17 @@ static bool random_run(tctx_t *t, const cp_cfg_t *cfg, bool allow_off, unsigned 
     if (r.bcn && o->bcn_valid) {
       const uint32_t *cnt = em_r.type == CP_BCN_NEG   ? &o->cnt_bcn_neg
                             : em_r.type == CP_BCN_POS ? &o->cnt_bcn_pos
-                                                    : &o->cnt_bcn_max;
+                                                      : &o->cnt_bcn_max;
       const uint32_t *cnt0 = em_r.type == CP_BCN_NEG   ? &prev.cnt_bcn_neg
                              : em_r.type == CP_BCN_POS ? &prev.cnt_bcn_pos
-                                                     : &prev.cnt_bcn_max;
+                                                       : &prev.cnt_bcn_max;
       INV(o->bcn_type == em_r.type && o->bcn_qoff == em_r.qoff && o->bcn_qdelta == em_r.qdelta &&
               o->bcn_fb == em_r.fb && o->bcn_qntzfb == em_r.qntzfb && o->bcn_dst == r.src &&
               o->bcn_flow == r.flow && o->bcn_cpid == r.act.cpid && *cnt == *cnt0 + 1,
           "cycle %lu: BCN type %u qoff %" PRId64 " qdelta %" PRId64 " fb %" PRId64
           " qntz %u; want %u %" PRId64 " %" PRId64 " %" PRId64 " %u",
-          c, o->bcn_type, o->bcn_qoff, o->bcn_qdelta, o->bcn_fb, o->bcn_qntzfb, em_r.type, em_r.qoff, em_r.qdelta,
-          em_r.fb, em_r.qntzfb);
+          c, o->bcn_type, o->bcn_qoff, o->bcn_qdelta, o->bcn_fb, o->bcn_qntzfb, em_r.type, em_r.qoff,
+          em_r.qdelta, em_r.fb, em_r.qntzfb);
     } else if (!o->bcn_valid) {
       INV(bcn_data_equal(o, &prev), "cycle %lu: bcn_* data held", c);
     }

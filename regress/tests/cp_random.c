@@ -326,9 +326,9 @@ static bool check(void *ctx, uint64_t c, const void *iv, const void *ov, cosim_m
   if (o->bcn_valid_o && !check_msg(t, g, "BCN", o->bcn_type_o, o->bcn_qoff_o, o->bcn_qdelta_o, o->bcn_fb_o,
                                    o->bcn_qntzfb_o, g->r[1], g->r[5], t->q_hist[dc], true, msg, t->cov_bcn))
     return false;
-  if (o->fbcn_valid_o && !check_msg(t, g, "per-flow BCN", o->fbcn_type_o, o->fbcn_qoff_o, o->fbcn_qdelta_o,
-                                    o->fbcn_fb_o, o->fbcn_qntzfb_o, g->r[6], g->r[7], 0, false, msg,
-                                    t->cov_fbcn))
+  if (o->fbcn_valid_o &&
+      !check_msg(t, g, "per-flow BCN", o->fbcn_type_o, o->fbcn_qoff_o, o->fbcn_qdelta_o, o->fbcn_fb_o,
+                 o->fbcn_qntzfb_o, g->r[6], g->r[7], 0, false, msg, t->cov_fbcn))
     return false;
   t->cov_ftfull += o->ft_full_o;
 

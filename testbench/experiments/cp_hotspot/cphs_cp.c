@@ -165,7 +165,8 @@ void cphs_cp_enq(cphs_cp_t *c, uint16_t len, uint16_t flow, uint16_t src, bool p
     c->k.q_mismatch++;
     note(c, "q_o differs from the harness's queue occupancy", out.q_o);
   }
-  for (unsigned k = 2; k <= CP_BCN_LATENCY; k++) step(c, &in, &out); /* t+11: the BCN, if any (docs/cp.md §10) */
+  for (unsigned k = 2; k <= CP_BCN_LATENCY; k++)
+    step(c, &in, &out); /* t+11: the BCN, if any (docs/cp.md §10) */
   take(&out, fb);
 }
 

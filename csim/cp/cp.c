@@ -4,9 +4,10 @@
  *
  * cp_eval wires the sub-blocks in the spec's order: configuration (section 3), queue
  * monitor (5), sampler (6), flow table (8), feedback (7) and counters, and loads the
- * output registers. Pipeline (section 7): cycle t's enqueue is sampled and written into
- * the sample register; at t+1 the feedback unit decides on the registered Q/Qold/table;
- * at t+2 the message is on the outputs (section 10: BCN 2 cycles, q_o 1 cycle).
+ * output registers. Pipeline (sections 7 and 10): cycle t's enqueue is sampled and
+ * written into the sample register; at t+1 the feedback unit decides on the registered
+ * Q/Qold/table; the decision then waits in a plain delay line (the model does not copy
+ * the RTL's arithmetic pipeline) and is on the outputs at t + CP_BCN_LATENCY.
  */
 #include "cp_internal.h"
 
@@ -162,46 +163,57 @@ void cp_eval(const cp_cfg_t *cfg, const cp_state_t *s, const cp_in_t *in_raw, cp
 
   /* ---- section 7, cycle t+1: feedback on the registered sample, Q, Qold and table ---- */
   const cp_sample_reg_t *smp = &s->smp;
+  cp_fb_stage_t *dec = &nx->fbp[0]; /* this decision enters the feedback pipeline */
   cp_msg_t m;
 
-  /* With no message the data outputs keep their values; only valid drops. */
-  nx->bcn = s->bcn;
-  nx->bcn.valid = false;
-  nx->bcn_cpid = s->bcn_cpid;
+  memset(dec, 0, sizeof(*dec));
+  dec->sample = smp->sample;
+  dec->cpid = act->cpid;
   nx->qold = s->qold;
-  bool bcn = false;
   if (smp->sample) {
     /* D is a function of the active configuration (docs/cp.md §3): computed here,
            not kept as a register of its own */
-    bcn = cp_feedback_queue(act, cp_derive_d(act->w, act->qeq), s->q, s->qold, smp->tag_ok, cfg->bug, &m);
+    const bool bcn =
+        cp_feedback_queue(act, cp_derive_d(act->w, act->qeq), s->q, s->qold, smp->tag_ok, cfg->bug, &m);
     if (bcn) {
       m.valid = true;
       m.dst = smp->src;
       m.flow = smp->flow;
-      nx->bcn = m;
-      nx->bcn_cpid = act->cpid;
+      dec->bcn = m;
     }
     /* Qold <- Q at every sample, message or not (planted bug cp_qold_not_updated:
            only with a message). */
     if (bcn || cfg->bug != CP_BUG_QOLD_NOT_UPDATED) nx->qold = s->q;
   }
 
-  nx->fbcn = s->fbcn;
-  nx->fbcn.valid = false;
-  bool fbcn = false;
   if (smp->answer_probe) {
     const int idx = cp_ft_find(cfg, s->ft, smp->flow);
-    fbcn = cp_feedback_flow(act, cp_derive_d(act->w, act->qeq_flow), idx >= 0 ? &s->ft[idx] : NULL, cfg->bug,
-                            &m);
+    const bool fbcn = cp_feedback_flow(act, cp_derive_d(act->w, act->qeq_flow), idx >= 0 ? &s->ft[idx] : NULL,
+                                       cfg->bug, &m);
     if (fbcn) {
       m.valid = true;
       m.dst = smp->src;
       m.flow = smp->flow;
-      nx->fbcn = m;
+      dec->fbcn = m;
     }
     /* Qold_flow <- the Q_flow just used, for every answered probe with an entry. */
     if (idx >= 0) cp_flow_table_write_qold(s->ft, &fu, (unsigned)idx, s->ft[idx].q);
   }
+
+  /* ---- section 10: the decision waits CP_FB_STAGES cycles, then the output registers
+       load it. With no message the data outputs keep their values; only valid drops. */
+  for (unsigned k = 1; k < CP_FB_STAGES; k++) nx->fbp[k] = s->fbp[k - 1];
+  const cp_fb_stage_t *out_st = &s->fbp[CP_FB_STAGES - 1];
+  nx->bcn = s->bcn;
+  nx->bcn.valid = false;
+  nx->bcn_cpid = s->bcn_cpid;
+  if (out_st->bcn.valid) {
+    nx->bcn = out_st->bcn;
+    nx->bcn_cpid = out_st->cpid;
+  }
+  nx->fbcn = s->fbcn;
+  nx->fbcn.valid = false;
+  if (out_st->fbcn.valid) nx->fbcn = out_st->fbcn;
 
   /* A legal APPLY clears Qold and every Qold_flow; it wins over this cycle's
        feedback writes. */
@@ -214,16 +226,21 @@ void cp_eval(const cp_cfg_t *cfg, const cp_state_t *s, const cp_in_t *in_raw, cp
   nx->ft_nwr = fu.n;
   for (unsigned i = 0; i < fu.n; i++) nx->ft_wr[i] = fu.wr[i];
 
-  /* ---- counters: t's events and t+1's messages, all visible one cycle later --------- */
+  /* ---- counters: t's event pulses wait one cycle (visible at t+2); the messages
+       leaving the pipeline are counted as they leave (visible with them) ----------- */
+  nx->pend.frame = qm.enq_ok;
+  nx->pend.ft_full = fu.full;
+  nx->pend.ev_err = qm.err;
+  nx->pend.cfg_err = cr.err;
   const cp_count_events_t ev = {
-      .frame = qm.enq_ok,
-      .sample = smp->sample,
-      .bcn = bcn,
-      .bcn_type = nx->bcn.type,
-      .fbcn = fbcn,
-      .ft_full = fu.full,
-      .ev_err = qm.err,
-      .cfg_err = cr.err,
+      .frame = s->pend.frame,
+      .sample = out_st->sample,
+      .bcn = out_st->bcn.valid,
+      .bcn_type = out_st->bcn.type,
+      .fbcn = out_st->fbcn.valid,
+      .ft_full = s->pend.ft_full,
+      .ev_err = s->pend.ev_err,
+      .cfg_err = s->pend.cfg_err,
   };
   cp_counters_eval(&s->cnt, &ev, &nx->cnt);
 }
@@ -236,6 +253,7 @@ void cp_commit(const cp_cfg_t *cfg, cp_state_t *s, const cp_next_t *nx) {
   s->cd = nx->cd;
   s->smp = nx->smp;
   s->qold = nx->qold;
+  memcpy(s->fbp, nx->fbp, sizeof(s->fbp));
   for (unsigned i = 0; i < nx->ft_nwr; i++) s->ft[nx->ft_wr[i].idx] = nx->ft_wr[i].e;
   if (nx->ft_invalidate)
     for (unsigned i = 0; i < cfg->num_flows; i++) s->ft[i].valid = false;
@@ -250,6 +268,7 @@ void cp_commit(const cp_cfg_t *cfg, cp_state_t *s, const cp_next_t *nx) {
   s->ev_err_code = nx->ev_err_code;
   s->ft_full = nx->ft_full;
   s->cnt = nx->cnt;
+  s->pend = nx->pend;
 }
 
 void cp_free(cp_state_t *s) {

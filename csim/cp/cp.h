@@ -154,6 +154,31 @@ typedef struct {
   uint32_t errors;  /* cnt_errors_o */
 } cp_counters_t;
 
+/* Latency contract (section 10): a sampled enqueue in cycle t has its BCN on the outputs
+   in cycle t + CP_BCN_LATENCY, with the counters that count it; q_o shows t's events at
+   t + CP_Q_LATENCY. The feedback is decided in t+1 (section 7) and then waits
+   CP_FB_STAGES cycles (the RTL's pipeline, docs/cp.md section 13) before the output
+   registers load it. */
+#define CP_BCN_LATENCY 11u
+#define CP_Q_LATENCY   1u
+#define CP_FB_STAGES   (CP_BCN_LATENCY - 2u)
+
+/* One stage of the feedback pipeline: a decision of section 7 on its way out. */
+typedef struct {
+  bool sample;   /* a sample was decided (cnt_samples_o) */
+  cp_msg_t bcn;  /* the queue-level message; bcn.valid says whether there is one */
+  uint32_t cpid; /* CPID as active in the decision cycle */
+  cp_msg_t fbcn; /* the per-flow message */
+} cp_fb_stage_t;
+
+/* Cycle t's event pulses, counted at the end of t+1 (visible at t+2, section 10). */
+typedef struct {
+  bool frame;   /* an accepted enqueue */
+  bool ft_full; /* an enqueue found the table full */
+  bool ev_err;  /* a cycle with rejected events */
+  bool cfg_err; /* a configuration error */
+} cp_count_pend_t;
+
 /* Every register of the CP. */
 typedef struct {
   /* configuration (section 3) */
@@ -165,8 +190,9 @@ typedef struct {
   common_lfsr32_state_t lfsr; /* random sampling LFSR (common_lfsr32) */
   uint32_t cd;                /* byte countdown */
   /* feedback (section 7) */
-  cp_sample_reg_t smp; /* sample register */
-  uint64_t qold;       /* Qold: Q at the previous sample, QW bits */
+  cp_sample_reg_t smp;             /* sample register */
+  uint64_t qold;                   /* Qold: Q at the previous sample, QW bits */
+  cp_fb_stage_t fbp[CP_FB_STAGES]; /* decided in t+1: [0] in t+2 ... [last] in t+10 */
   /* per-flow table (section 8) */
   cp_flow_entry_t *ft; /* num_flows entries, allocated by cp_init */
   /* output registers (section 4) */
@@ -179,6 +205,7 @@ typedef struct {
   unsigned ev_err_code;  /* ev_err_code_o */
   bool ft_full;          /* ft_full_o */
   cp_counters_t cnt;     /* cnt_*_o */
+  cp_count_pend_t pend;  /* event pulses on their way to the counters */
 } cp_state_t;
 
 /* Input ports (section 4). Values wider than their port are cut to the port width. */
@@ -251,6 +278,7 @@ typedef struct {
   uint32_t cd;
   cp_sample_reg_t smp;
   uint64_t qold;
+  cp_fb_stage_t fbp[CP_FB_STAGES];
   unsigned ft_nwr; /* entries written, distinct indices */
   cp_ft_write_t ft_wr[CP_FT_MAX_WRITES];
   bool ft_clear_qold; /* legal APPLY: every Qold_flow <- 0, after ft_wr */
@@ -264,6 +292,7 @@ typedef struct {
   unsigned ev_err_code;
   bool ft_full;
   cp_counters_t cnt;
+  cp_count_pend_t pend;
   /* Decoded for testbenches and scoreboards; cp_commit ignores them. */
   bool apply_ok; /* a legal APPLY this cycle */
   bool enq_ok;   /* the enqueue is accepted (section 5) */

@@ -94,14 +94,14 @@ void cp_flow_table_write_qold(const cp_flow_entry_t *ft, cp_ft_update_t *u, unsi
 /* ---- cp_counters.c ---------------------------------------------------------------- */
 
 typedef struct {
-  bool frame;        /* an accepted enqueue (t) */
-  bool sample;       /* a sample in the sample register (t+1) */
-  bool bcn;          /* a queue-level message (t+1) ... */
+  bool frame;        /* an accepted enqueue (t-1) */
+  bool sample;       /* a sample leaving the feedback pipeline */
+  bool bcn;          /* a queue-level message leaving it ... */
   unsigned bcn_type; /* ... of this type */
-  bool fbcn;         /* a per-flow message (t+1) */
-  bool ft_full;      /* an enqueue found the table full (t) */
-  bool ev_err;       /* a cycle with rejected events (t) */
-  bool cfg_err;      /* a configuration error (t) */
+  bool fbcn;         /* a per-flow message leaving it */
+  bool ft_full;      /* an enqueue found the table full (t-1) */
+  bool ev_err;       /* a cycle with rejected events (t-1) */
+  bool cfg_err;      /* a configuration error (t-1) */
 } cp_count_events_t;
 
 void cp_counters_eval(const cp_counters_t *c, const cp_count_events_t *ev, cp_counters_t *n);

@@ -44,6 +44,12 @@ static unsigned count_lines(const char *s) {
 /* ------------------------------------------------------------------------------------ */
 
 #define NONE (-1) /* "no message" in expectation tables */
+/* The latency contract, docs/cp.md section 10 (written here from the spec, not taken
+   from the model's constants): an enqueue in cycle t has its BCN on the outputs at
+   t + BCN_LAT; the event counters (frames, table full, errors) show t's events at
+   t + CNT_LAT. */
+#define BCN_LAT 11u
+#define CNT_LAT 2u
 
 typedef struct {
   cp_cfg_t cfg;
@@ -339,7 +345,7 @@ static void deq_bytes(sim_t *m, uint64_t n) {
 static uint32_t prepare_sample(tctx_t *t, sim_t *m, uint64_t target) {
   while (target > (uint64_t)m->out.q + 65535u) {
     sim_enq(m, 65535, 1, 0);
-    sim_idle(m, 3);
+    sim_idle(m, BCN_LAT); /* its BCN leaves before the next one is watched */
   }
   const uint64_t q = m->out.q;
   uint64_t len, dsum;
@@ -381,7 +387,7 @@ static void test_feedback_table(tctx_t *t) {
     /* The previous sample, at Q = qold. */
     uint32_t len = prepare_sample(t, &m, row->qold);
     sim_enq(&m, len, 1, 0);
-    sim_idle(&m, 3);
+    sim_idle(&m, BCN_LAT);
     CHECK(t, m.out.q == row->qold && m.s.qold == row->qold,
           "row %zu: setup sample at Q=%" PRIu64 ", got q_o=%u Qold=%" PRIu64, i, row->qold, m.out.q,
           m.s.qold);
@@ -401,10 +407,13 @@ static void test_feedback_table(tctx_t *t) {
     CHECK(t, !t1.bcn_valid && t1.cnt_samples == before.cnt_samples,
           "row %zu: nothing at t+1 (bcn_valid_o=%d)", i, t1.bcn_valid);
 
-    /* t+2: the message (2 cycles), counted in the same cycle. */
+    /* t+BCN_LAT-1: still nothing; t+BCN_LAT: the message, counted in the same cycle. */
+    sim_idle(&m, BCN_LAT - 2);
+    CHECK(t, !m.out.bcn_valid && m.out.cnt_samples == before.cnt_samples,
+          "row %zu: nothing one cycle before the latency (bcn_valid_o=%d)", i, m.out.bcn_valid);
     sim_idle(&m, 1);
     const cp_out_t *o = &m.out;
-    CHECK(t, o->cnt_samples == before.cnt_samples + 1, "row %zu: cnt_samples_o +1 at t+2", i);
+    CHECK(t, o->cnt_samples == before.cnt_samples + 1, "row %zu: cnt_samples_o +1 at t+BCN_LAT", i);
     if (row->type == NONE) {
       CHECK(t, !o->bcn_valid, "row %zu: no BCN expected", i);
       CHECK(t, bcn_data_equal(o, &t1), "row %zu: bcn_* data must keep their values", i);
@@ -430,7 +439,7 @@ static void test_feedback_table(tctx_t *t) {
     }
     CHECK(t, m.s.qold == row->q, "row %zu: Qold <- Q at every sample", i);
 
-    /* t+3: a one-cycle pulse. */
+    /* t+BCN_LAT+1: a one-cycle pulse. */
     sim_idle(&m, 1);
     CHECK(t, !m.out.bcn_valid, "row %zu: bcn_valid_o is a pulse", i);
   }
@@ -441,7 +450,8 @@ static void test_feedback_table(tctx_t *t) {
 /* Queue monitor (section 5)                                                            */
 /* ------------------------------------------------------------------------------------ */
 
-static void expect_ev(tctx_t *t, const sim_t *m, int line, uint32_t q, unsigned code, uint32_t errors) {
+/* At t+1: q_o and ev_err_o; then one idle cycle, and at t+2 (CNT_LAT) cnt_errors_o. */
+static void expect_ev(tctx_t *t, sim_t *m, int line, uint32_t q, unsigned code, uint32_t errors) {
   const cp_out_t *o = &m->out;
   check_impl(t, o->q == q, __FILE__, line, "q_o=%u, want %u", o->q, q);
   if (code == 0)
@@ -449,6 +459,7 @@ static void expect_ev(tctx_t *t, const sim_t *m, int line, uint32_t q, unsigned 
   else
     check_impl(t, o->ev_err && o->ev_err_code == code, __FILE__, line, "ev_err_o=%d code %u, want code %u",
                o->ev_err, o->ev_err_code, code);
+  sim_idle(m, CNT_LAT - 1);
   check_impl(t, o->cnt_errors == errors, __FILE__, line, "cnt_errors_o=%u, want %u", o->cnt_errors, errors);
 }
 
@@ -652,7 +663,7 @@ static void test_sampler_random(tctx_t *t) {
     samples += want;
     if (!all_ok) break;
   }
-  sim_idle(&m, 2);
+  sim_idle(&m, BCN_LAT); /* samples are counted when their feedback leaves */
   CHECK(t, m.out.cnt_samples == samples, "cnt_samples_o=%u, want %u", m.out.cnt_samples, samples);
   CHECK(t, samples > cands * 4 / 10 && samples < cands * 6 / 10,
         "PSAMPLE = 2^31 samples about half: %u of %u", samples, cands);
@@ -739,7 +750,7 @@ static void test_sampler_off_and_countdown(tctx_t *t) {
                 m.s.lfsr.lfsr);
     samples += want;
   }
-  sim_idle(&m, 3);
+  sim_idle(&m, BCN_LAT);
   CHECK(t, m.out.cnt_samples == samples, "countdown: cnt_samples_o=%u want %u", m.out.cnt_samples, samples);
 
   /* APPLY with an enqueue in the same cycle: the reload wins. */
@@ -803,9 +814,10 @@ static void test_flow_table(tctx_t *t) {
   sim_enq(&m, 1000, 13, 0);
   EXPECT_ENTRY(t, &m, 3, true, 13, 1000, 0);
 
-  /* Full: 5, 11, 9, 13 tracked. Flow 15 is not tracked; ft_full_o pulses at t+1. */
+  /* Full: 5, 11, 9, 13 tracked. Flow 15 is not tracked; ft_full_o pulses at t+1, the
+       counter counts it at t+2 (CNT_LAT). */
   sim_enq(&m, 500, 15, 0);
-  CHECK(t, m.out.ft_full && m.out.cnt_ft_full == 1 && ft_find(&m, 15) < 0,
+  CHECK(t, m.out.ft_full && m.out.cnt_ft_full == 0 && ft_find(&m, 15) < 0,
         "table full: ft_full_o=%d cnt_ft_full_o=%u", m.out.ft_full, m.out.cnt_ft_full);
   sim_idle(&m, 1);
   CHECK(t, !m.out.ft_full && m.out.cnt_ft_full == 1, "ft_full_o is a pulse");
@@ -817,7 +829,7 @@ static void test_flow_table(tctx_t *t) {
     in.deq_len = 1000;
     in.deq_flow = 5;
     sim_tick(&m, &in);
-    CHECK(t, m.out.ft_full && m.out.cnt_ft_full == 2 && ft_find(&m, 17) < 0,
+    CHECK(t, m.out.ft_full && m.out.cnt_ft_full == 1 && ft_find(&m, 17) < 0,
           "enqueue sees the registered (full) table");
     EXPECT_ENTRY(t, &m, 0, false, 0, 0, 0);
   }
@@ -897,12 +909,12 @@ static void expect_fbcn(tctx_t *t, const sim_t *m, int line, int type, uint32_t 
 #define EXPECT_FBCN(t, m, type, dst, flow, qoff, qdelta, fb, qntzfb) \
   expect_fbcn((t), (m), __LINE__, (type), (dst), (flow), (qoff), (qdelta), (fb), (qntzfb))
 
-/* A probe of flow with length len from src in cycle t; leaves the sim at t+2. */
+/* A probe of flow with length len from src in cycle t; leaves the sim at t+BCN_LAT. */
 static void probe(sim_t *m, uint32_t len, uint32_t flow, uint32_t src) {
   cp_in_t in = in_enq(len, flow, src);
   in.enq_probe = true;
   sim_tick(m, &in);
-  sim_idle(m, 1);
+  sim_idle(m, BCN_LAT - 1);
 }
 
 static void test_flow_feedback(tctx_t *t) {
@@ -927,10 +939,12 @@ static void test_flow_feedback(tctx_t *t) {
     in.enq_probe = true;
     sim_tick(&m, &in);
     CHECK(t, !m.out.fbcn_valid, "no per-flow BCN at t+1");
+    sim_idle(&m, BCN_LAT - 2);
+    CHECK(t, !m.out.fbcn_valid && m.out.cnt_fbcn == before.cnt_fbcn, "no per-flow BCN at t+BCN_LAT-1");
     sim_idle(&m, 1);
     EXPECT_FBCN(t, &m, CP_BCN_NEG, 42, 3, -4640, 20000, -44640, 36);
     CHECK(t, m.out.cnt_fbcn == before.cnt_fbcn + 1 && !m.out.bcn_valid && msg_count(&m.out) == 0,
-          "cnt_fbcn_o +1 at t+2, no queue-level BCN");
+          "cnt_fbcn_o +1 at t+BCN_LAT, no queue-level BCN");
     sim_idle(&m, 1);
     CHECK(t, !m.out.fbcn_valid, "fbcn_valid_o is a pulse");
   }
@@ -985,6 +999,7 @@ static void test_flow_feedback(tctx_t *t) {
     const int e = ft_find(&m, 3);
     CHECK(t, e >= 0 && m.s.ft[e].q == 22200 && m.s.ft[e].qold == 21500,
           "Qold_flow = Q_flow read at t+1 (21500), q = 22200");
+    sim_idle(&m, BCN_LAT - 2);
     /* Qoff = 15360-21500 = -6140; Qdelta = 21500-21000 = 500; Fb = -6140 - 1000 = -7140;
            7140*63 = 449820 -> 5. */
     EXPECT_FBCN(t, &m, CP_BCN_NEG, 50, 3, -6140, 500, -7140, 5);
@@ -1000,6 +1015,7 @@ static void test_flow_feedback(tctx_t *t) {
     const int e = ft_find(&m, 9);
     sim_deq(&m, 2000, 9);
     CHECK(t, e >= 0 && !m.s.ft[e].valid, "flow 9's entry freed in t+1");
+    sim_idle(&m, BCN_LAT - 2);
     EXPECT_FBCN(t, &m, CP_BCN_POS, 51, 9, 13360, 2000, 9360, 7);
   }
 
@@ -1013,7 +1029,7 @@ static void test_flow_feedback(tctx_t *t) {
     in.enq_probe = true;
     sim_tick(&m, &in);
     CHECK(t, m.out.ft_full, "probe of a new flow finds the table full");
-    sim_idle(&m, 1);
+    sim_idle(&m, BCN_LAT - 1);
     CHECK(t, !m.out.fbcn_valid && m.out.cnt_fbcn == n, "no answer for an untracked flow");
   }
   cp_free(&m.s);
@@ -1038,7 +1054,7 @@ static void test_flow_feedback(tctx_t *t) {
     in.enq_tagged = true;
     in.enq_tag_cpid = 7;
     sim_tick(&m, &in);
-    sim_idle(&m, 1);
+    sim_idle(&m, BCN_LAT - 1);
     /* Queue level: Q = 1000, Qold = 0: Qoff = 75800; Qdelta = 1000; Fb = 73800;
            73800*63 = 4649400; 12*384000 = 4608000 -> 12. Tagged: POS.
            Per flow: Q_flow = 1000, Qold_flow = 0: Fb = 14360 - 2000 = 12360 -> 10. POS. */
@@ -1105,13 +1121,13 @@ static void test_config_port(tctx_t *t) {
     CHECK(t, !m.out.cfg_err, "a legal-address write is not an error");
     sim_write(&m, CP_ADDR_APPLY, 0xFFFFFFFFu);
     errors++;
-    CHECK(t, m.out.cfg_err && m.out.cfg_err_code == bad[i].code && m.out.cnt_errors == errors,
+    CHECK(t, m.out.cfg_err && m.out.cfg_err_code == bad[i].code && m.out.cnt_errors == errors - 1,
           "bad %zu: cfg_err_o=%d code %u (want %u), cnt_errors_o=%u", i, m.out.cfg_err, m.out.cfg_err_code,
           bad[i].code, m.out.cnt_errors);
     CHECK(t, regs_equal(&m.s.active, &active), "bad %zu: active config unchanged", i);
     sim_idle(&m, 1);
-    CHECK(t, !m.out.cfg_err && m.out.cfg_err_code == bad[i].code,
-          "bad %zu: cfg_err_o is a pulse, the code is held", i);
+    CHECK(t, !m.out.cfg_err && m.out.cfg_err_code == bad[i].code && m.out.cnt_errors == errors,
+          "bad %zu: cfg_err_o is a pulse, the code is held, counted at t+2", i);
     sim_write(&m, bad[i].addr, reg_get(&def, bad[i].addr));
   }
   /* Legal edges: SAMPLE_BYTES = 64, BCNMAX = QEQ + 1. */
@@ -1135,7 +1151,7 @@ static void test_config_port(tctx_t *t) {
     sim_write(&m, addr, 0x12345678u);
     errors++;
     CHECK(t,
-          m.out.cfg_err && m.out.cfg_err_code == CP_CFG_ERR_ADDR && m.out.cnt_errors == errors &&
+          m.out.cfg_err && m.out.cfg_err_code == CP_CFG_ERR_ADDR && m.out.cnt_errors == errors - 1 &&
               regs_equal(&m.s.shadow, &shadow),
           "write to address %u: error 7", addr);
   }
@@ -1209,6 +1225,7 @@ static void test_config_port(tctx_t *t) {
     sim_tick(&m, &in);               /* t: sample + probe */
     sim_write(&m, CP_ADDR_APPLY, 0); /* t+1: feedback and APPLY */
     CHECK(t, m.s.qold == 0 && m.s.ft[e1].qold == 0, "APPLY wins over the feedback's writes");
+    sim_idle(&m, BCN_LAT - 2);
     CHECK(t, m.out.bcn_valid && m.out.fbcn_valid, "the messages of t+1 still go out");
   }
   cp_free(&m.s);
@@ -1481,6 +1498,16 @@ static bool random_run(tctx_t *t, const cp_cfg_t *cfg, bool allow_off, unsigned 
   /* The sample register as the test sees it. */
   bool smp = false, smp_probe = false, smp_tag_ok = false;
   uint32_t smp_src = 0, smp_flow = 0;
+  /* Decisions on their way to the outputs (section 10): made in t+1, seen at t+BCN_LAT. */
+  typedef struct {
+    bool smp, probe, bcn;
+    cp_msg_t em;
+    uint32_t src, flow;
+    cp_regs_t act;
+  } dec_t;
+  dec_t ring[BCN_LAT - 2];
+  memset(ring, 0, sizeof ring);
+  unsigned ring_i = 0;
 
   cp_in_t script[16];
   unsigned script_n = 0, script_i = 0;
@@ -1611,9 +1638,18 @@ static bool random_run(tctx_t *t, const cp_cfg_t *cfg, bool allow_off, unsigned 
       }
     }
 
+    const dec_t cur = {.smp = smp,
+                       .probe = smp_probe,
+                       .bcn = exp_bcn,
+                       .em = em,
+                       .src = smp_src,
+                       .flow = smp_flow,
+                       .act = active};
+
     /* ---- the cycle, with a purity check now and then ---- */
     const cp_out_t prev = m.out;
     const cp_regs_t act_prev = active;
+    const uint32_t frames0 = frames, errors0 = errors, ft_full0 = ft_full;
     if (c % 16 == 0) {
       cp_state_t copy;
       memcpy(&copy, &m.s, sizeof(copy));
@@ -1631,6 +1667,9 @@ static bool random_run(tctx_t *t, const cp_cfg_t *cfg, bool allow_off, unsigned 
     }
     sim_tick(&m, &in);
     const cp_out_t *o = &m.out;
+    const dec_t r = ring[ring_i]; /* the decision of BCN_LAT - 2 cycles ago leaves now */
+    ring[ring_i] = cur;
+    ring_i = (ring_i + 1u) % (BCN_LAT - 2u);
 
     /* ---- checks ---- */
     INV(m.nx.enq_ok == enq_ok && m.nx.deq_ok == deq_ok, "cycle %lu: enq_ok=%d deq_ok=%d, want %d %d", c,
@@ -1686,51 +1725,52 @@ static bool random_run(tctx_t *t, const cp_cfg_t *cfg, bool allow_off, unsigned 
     }
     INV(!ft_exact || sum <= q, "cycle %lu: sum of per-flow q %" PRIu64 " > Q %" PRIu64, c, sum, q);
 
-    /* Counters. */
+    /* Counters: events of the cycles before this one (CNT_LAT = 2). */
+    INV(o->cnt_frames == frames0 && o->cnt_errors == errors0 && o->cnt_ft_full == ft_full0,
+        "cycle %lu: cnt_frames %u/%u cnt_errors %u/%u cnt_ft_full %u/%u", c, o->cnt_frames, frames0,
+        o->cnt_errors, errors0, o->cnt_ft_full, ft_full0);
     ft_full += o->ft_full;
-    INV(o->cnt_frames == frames && o->cnt_errors == errors && o->cnt_ft_full == ft_full,
-        "cycle %lu: cnt_frames %u/%u cnt_errors %u/%u cnt_ft_full %u/%u", c, o->cnt_frames, frames,
-        o->cnt_errors, errors, o->cnt_ft_full, ft_full);
     INV(o->ev_err == ev_rej, "cycle %lu: ev_err_o", c);
     const uint32_t ds = o->cnt_samples - prev.cnt_samples;
     const uint32_t dm = msg_count(o) - msg_count(&prev);
-    INV(ds == (uint32_t)smp && dm == (uint32_t)o->bcn_valid &&
+    INV(ds == (uint32_t)r.smp && dm == (uint32_t)o->bcn_valid &&
             o->cnt_fbcn - prev.cnt_fbcn == (uint32_t)o->fbcn_valid,
         "cycle %lu: counters vs messages (ds=%u dm=%u)", c, ds, dm);
-    none_samples += smp && !o->bcn_valid;
+    none_samples += r.smp && !o->bcn_valid;
     INV(o->cnt_samples == o->cnt_bcn_neg + o->cnt_bcn_pos + o->cnt_bcn_max + none_samples,
         "cycle %lu: samples == neg + pos + max + none", c);
 
-    /* The queue-level message, against the test's own computation (2-cycle latency:
-           smp is the previous cycle's sample). */
-    INV(o->bcn_valid == exp_bcn, "cycle %lu: bcn_valid_o=%d want %d", c, o->bcn_valid, exp_bcn);
-    if (exp_bcn && o->bcn_valid) {
-      const uint32_t *cnt = em.type == CP_BCN_NEG   ? &o->cnt_bcn_neg
-                            : em.type == CP_BCN_POS ? &o->cnt_bcn_pos
-                                                    : &o->cnt_bcn_max;
-      const uint32_t *cnt0 = em.type == CP_BCN_NEG   ? &prev.cnt_bcn_neg
-                             : em.type == CP_BCN_POS ? &prev.cnt_bcn_pos
-                                                     : &prev.cnt_bcn_max;
-      INV(o->bcn_type == em.type && o->bcn_qoff == em.qoff && o->bcn_qdelta == em.qdelta &&
-              o->bcn_fb == em.fb && o->bcn_qntzfb == em.qntzfb && o->bcn_dst == smp_src &&
-              o->bcn_flow == smp_flow && o->bcn_cpid == act_prev.cpid && *cnt == *cnt0 + 1,
+    /* The queue-level message, against the test's own computation (decided BCN_LAT - 2
+           cycles ago, on the previous cycle's sample then). */
+    const cp_msg_t em_r = r.em;
+    INV(o->bcn_valid == r.bcn, "cycle %lu: bcn_valid_o=%d want %d", c, o->bcn_valid, r.bcn);
+    if (r.bcn && o->bcn_valid) {
+      const uint32_t *cnt = em_r.type == CP_BCN_NEG   ? &o->cnt_bcn_neg
+                            : em_r.type == CP_BCN_POS ? &o->cnt_bcn_pos
+                                                      : &o->cnt_bcn_max;
+      const uint32_t *cnt0 = em_r.type == CP_BCN_NEG   ? &prev.cnt_bcn_neg
+                             : em_r.type == CP_BCN_POS ? &prev.cnt_bcn_pos
+                                                       : &prev.cnt_bcn_max;
+      INV(o->bcn_type == em_r.type && o->bcn_qoff == em_r.qoff && o->bcn_qdelta == em_r.qdelta &&
+              o->bcn_fb == em_r.fb && o->bcn_qntzfb == em_r.qntzfb && o->bcn_dst == r.src &&
+              o->bcn_flow == r.flow && o->bcn_cpid == r.act.cpid && *cnt == *cnt0 + 1,
           "cycle %lu: BCN type %u qoff %" PRId64 " qdelta %" PRId64 " fb %" PRId64
           " qntz %u; want %u %" PRId64 " %" PRId64 " %" PRId64 " %u",
-          c, o->bcn_type, o->bcn_qoff, o->bcn_qdelta, o->bcn_fb, o->bcn_qntzfb, em.type, em.qoff, em.qdelta,
-          em.fb, em.qntzfb);
+          c, o->bcn_type, o->bcn_qoff, o->bcn_qdelta, o->bcn_fb, o->bcn_qntzfb, em_r.type, em_r.qoff,
+          em_r.qdelta, em_r.fb, em_r.qntzfb);
     } else if (!o->bcn_valid) {
       INV(bcn_data_equal(o, &prev), "cycle %lu: bcn_* data held", c);
     }
 
     /* The per-flow message: only for an answered probe; self-consistent. */
     if (o->fbcn_valid) {
-      const int64_t qf = (int64_t)act_prev.qeq_flow - o->fbcn_qoff;
-      const uint64_t df = (2u * (uint64_t)act_prev.w + 1u) * act_prev.qeq_flow;
-      const bool max = qf > (int64_t)act_prev.bcnmax_flow;
-      INV(smp_probe && o->fbcn_dst == smp_src && o->fbcn_flow == smp_flow,
+      const int64_t qf = (int64_t)r.act.qeq_flow - o->fbcn_qoff;
+      const uint64_t df = (2u * (uint64_t)r.act.w + 1u) * r.act.qeq_flow;
+      const bool max = qf > (int64_t)r.act.bcnmax_flow;
+      INV(r.probe && o->fbcn_dst == r.src && o->fbcn_flow == r.flow,
           "cycle %lu: per-flow BCN without an answered probe", c);
       INV(qf > 0 && qf <= (int64_t)qmax && qf - o->fbcn_qdelta >= 0 &&
-              o->fbcn_fb == o->fbcn_qoff - (int64_t)act_prev.w * o->fbcn_qdelta,
+              o->fbcn_fb == o->fbcn_qoff - (int64_t)r.act.w * o->fbcn_qdelta,
           "cycle %lu: per-flow fields inconsistent", c);
       INV(max ? (o->fbcn_type == CP_BCN_MAX && o->fbcn_qntzfb == 63)
               : (o->fbcn_type == (o->fbcn_fb < 0 ? CP_BCN_NEG : CP_BCN_POS) && o->fbcn_fb != 0 &&
@@ -1835,9 +1875,9 @@ static void test_planted_bugs(tctx_t *t) {
     steps[n++] = in_enq(40000, 1, 1);
     steps[n++] = in_deq(10064, 1);
     steps[n++] = in_enq(64, 1, 1);
-    n = add_idle(steps, n, 3);
+    n = add_idle(steps, n, BCN_LAT);
     steps[n++] = in_enq(10000, 1, 1);
-    n = add_idle(steps, n, 3);
+    n = add_idle(steps, n, BCN_LAT);
     CHECK(t, outputs_differ(t, &base, CP_BUG_QOLD_NOT_UPDATED, steps, n),
           "planted bug cp_qold_not_updated changes the outputs");
     CHECK(t, !outputs_differ(t, &base, CP_BUG_NONE, steps, n), "bug 0 vs bug 0: same");
@@ -1852,7 +1892,7 @@ static void test_planted_bugs(tctx_t *t) {
     r.bcnmax = 1000000;
     n = add_config(steps, 0, &r);
     steps[n++] = in_enq(10000, 1, 1);
-    n = add_idle(steps, n, 3);
+    n = add_idle(steps, n, BCN_LAT);
     CHECK(t, outputs_differ(t, &base, CP_BUG_QUANT_OFF_BY_ONE, steps, n),
           "planted bug cp_quant_off_by_one changes the outputs");
   }

@@ -41,6 +41,11 @@ typedef struct {
   regs_t shadow, active, active_prev; /* active during this cycle and the previous one */
   uint64_t q;                         /* ledger: Q at the start of this cycle */
   uint64_t q_prev;                    /* ... and of the previous cycle */
+  /* Q and the active registers of the last HIST cycles: a BCN on the outputs in cycle
+     c was decided in cycle c - (BCN_LAT - 1) (docs/cp.md §10: enqueue t, decision t+1,
+     outputs t+11) */
+  uint64_t q_hist[16];
+  regs_t act_hist[16];
   bool want_ev_err, want_cfg_err;
   unsigned want_ev_code, want_cfg_code, held_ev_code, held_cfg_code;
   bool q_was_pos;
@@ -240,6 +245,8 @@ static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, voi
   return true;
 }
 
+enum { BCN_LAT = 11, HIST = 16 }; /* docs/cp.md §10, stated here from the spec */
+
 static int64_t sext(uint32_t v, unsigned bits) {
   return (int64_t)((uint64_t)v << (64 - bits)) >> (64 - bits);
 }
@@ -250,10 +257,9 @@ static unsigned quant(int64_t fb, uint64_t d) {
 }
 
 /* One BCN channel's consistency with the configuration that computed it. */
-static bool check_msg(cpr_t *t, const char *what, unsigned type, uint32_t qoff_b, uint32_t qdelta_b,
-                      uint32_t fb_b, unsigned qntz, uint64_t qeq, uint64_t thresh, uint64_t q_known,
-                      bool q_is_known, cosim_msg_t *msg, unsigned *cov) {
-  const regs_t *g = &t->active_prev;
+static bool check_msg(cpr_t *t, const regs_t *g, const char *what, unsigned type, uint32_t qoff_b,
+                      uint32_t qdelta_b, uint32_t fb_b, unsigned qntz, uint64_t qeq, uint64_t thresh,
+                      uint64_t q_known, bool q_is_known, cosim_msg_t *msg, unsigned *cov) {
   int64_t qoff = sext(qoff_b, QW + 1), qd = sext(qdelta_b, QW + 1), fb = sext(fb_b, QW + 5);
   uint64_t w = g->r[2], d = (2 * w + 1) * qeq;
   int64_t q = (int64_t)qeq - qoff;
@@ -286,7 +292,6 @@ static bool check_msg(cpr_t *t, const char *what, unsigned type, uint32_t qoff_b
 }
 
 static bool check(void *ctx, uint64_t c, const void *iv, const void *ov, cosim_msg_t *msg) {
-  (void)c;
   cpr_t *t = ctx;
   const cp_q20_f8_in_t *in = iv;
   const cp_q20_f8_out_t *o = ov;
@@ -309,13 +314,21 @@ static bool check(void *ctx, uint64_t c, const void *iv, const void *ov, cosim_m
                o->cfg_err_code_o, t->want_cfg_err, t->held_cfg_code);
     return false;
   }
-  if (o->bcn_valid_o &&
-      !check_msg(t, "BCN", o->bcn_type_o, o->bcn_qoff_o, o->bcn_qdelta_o, o->bcn_fb_o, o->bcn_qntzfb_o,
-                 t->active_prev.r[1], t->active_prev.r[5], t->q_prev, true, msg, t->cov_bcn))
+  t->q_hist[c % HIST] = t->q;
+  t->act_hist[c % HIST] = t->active;
+  if ((o->bcn_valid_o || o->fbcn_valid_o) && c < BCN_LAT - 1) {
+    cosim_fail(msg, "cp.bcn_early", "a BCN in cycle %llu, before any decision could reach the outputs",
+               (unsigned long long)c);
+    return false;
+  }
+  const unsigned dc = (unsigned)((c + HIST - (BCN_LAT - 1)) % HIST); /* the decision cycle */
+  const regs_t *g = &t->act_hist[dc];
+  if (o->bcn_valid_o && !check_msg(t, g, "BCN", o->bcn_type_o, o->bcn_qoff_o, o->bcn_qdelta_o, o->bcn_fb_o,
+                                   o->bcn_qntzfb_o, g->r[1], g->r[5], t->q_hist[dc], true, msg, t->cov_bcn))
     return false;
   if (o->fbcn_valid_o &&
-      !check_msg(t, "per-flow BCN", o->fbcn_type_o, o->fbcn_qoff_o, o->fbcn_qdelta_o, o->fbcn_fb_o,
-                 o->fbcn_qntzfb_o, t->active_prev.r[6], t->active_prev.r[7], 0, false, msg, t->cov_fbcn))
+      !check_msg(t, g, "per-flow BCN", o->fbcn_type_o, o->fbcn_qoff_o, o->fbcn_qdelta_o, o->fbcn_fb_o,
+                 o->fbcn_qntzfb_o, g->r[6], g->r[7], 0, false, msg, t->cov_fbcn))
     return false;
   t->cov_ftfull += o->ft_full_o;
 

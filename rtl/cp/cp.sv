@@ -1,8 +1,9 @@
 // ECM / E2CM congestion point of one output queue. Spec: docs/cp.md.
 //
 // Pipeline: cycle t sees the enqueue/dequeue events (queue monitor, sampler,
-// flow table); cycle t+1 computes the feedback of t's sample; the BCN is on
-// the outputs in cycle t+2 (latency contract: 2 cycles).
+// flow table); cycle t+1 takes the snapshot of t's sample (and updates Qold);
+// cycles t+2..t+10 compute its feedback; the BCN is on the outputs in cycle
+// t+11 (latency contract: 11 cycles, docs/cp.md §10).
 module cp #(
   parameter int unsigned QW       = 27,
   parameter int unsigned NumFlows = 16,
@@ -85,14 +86,13 @@ module cp #(
   logic [3:0]    w;
   logic [31:0]   psample, sample_bytes, apply_seed, apply_sample_bytes;
   logic [15:0]   cpid;
-  logic [QW+4:0] d, df;
   logic          apply, cfg_reject;
 
   cp_config #(.QW(QW)) u_config (
     .clk_i, .rst_ni, .cfg_we_i, .cfg_addr_i, .cfg_wdata_i,
     .mode_o (mode), .qeq_o (qeq), .w_o (w), .psample_o (psample),
     .sample_bytes_o (sample_bytes), .bcnmax_o (bcnmax), .qeq_flow_o (qeq_flow),
-    .bcnmax_flow_o (bcnmax_flow), .cpid_o (cpid), .d_o (d), .df_o (df),
+    .bcnmax_flow_o (bcnmax_flow), .cpid_o (cpid),
     .apply_o (apply), .apply_seed_o (apply_seed), .apply_sample_bytes_o (apply_sample_bytes),
     .reject_o (cfg_reject), .cfg_err_o, .cfg_err_code_o
   );
@@ -143,16 +143,20 @@ module cp #(
   logic [QW:0]      msg_qoff, msg_qdelta, fmsg_qoff, fmsg_qdelta;
   logic [QW+4:0]    msg_fb, fmsg_fb;
   logic [5:0]       msg_qntz, fmsg_qntz;
+  logic [15:0]      msg_cpid;
+  logic [2:0]       msg_cnt;
+  logic             fmsg_cnt;
 
   cp_feedback #(.QW(QW), .FlowW(FlowW), .NodeW(NodeW)) u_feedback (
     .clk_i, .rst_ni,
     .sample_i (sample), .answer_probe_i (answer_probe), .src_i (enq_src_i),
     .flow_i (enq_flow_i), .tag_ok_i (tag_ok),
-    .q_i (q_o), .qeq_i (qeq), .w_i (w), .bcnmax_i (bcnmax), .d_i (d),
-    .qeq_flow_i (qeq_flow), .bcnmax_flow_i (bcnmax_flow), .df_i (df), .apply_i (apply),
+    .q_i (q_o), .qeq_i (qeq), .w_i (w), .bcnmax_i (bcnmax),
+    .qeq_flow_i (qeq_flow), .bcnmax_flow_i (bcnmax_flow), .cpid_i (cpid), .apply_i (apply),
     .lk_flow_o (lk_flow), .lk_hit_i (lk_hit), .lk_q_i (lk_q), .lk_qold_i (lk_qold),
     .qold_flow_we_o (qold_flow_we),
-    .sampled_o (sampled), .dst_o (dst), .flow_o (flow),
+    .sampled_o (sampled), .dst_o (dst), .flow_o (flow), .cpid_o (msg_cpid),
+    .msg_cnt_o (msg_cnt), .fmsg_cnt_o (fmsg_cnt),
     .msg_valid_o (msg_valid), .msg_type_o (msg_type), .msg_qoff_o (msg_qoff),
     .msg_qdelta_o (msg_qdelta), .msg_fb_o (msg_fb), .msg_qntz_o (msg_qntz),
     .fmsg_valid_o (fmsg_valid), .fmsg_type_o (fmsg_type), .fmsg_qoff_o (fmsg_qoff),
@@ -175,18 +179,18 @@ module cp #(
     .qoff_o (fbcn_qoff_o), .qdelta_o (fbcn_qdelta_o), .fb_o (fbcn_fb_o), .qntz_o (fbcn_qntzfb_o)
   );
 
-  // The CPID travels with the queue-level message.
+  // The CPID (as active in t+1) travels with the queue-level message.
   logic [15:0] cpid_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni)        cpid_q <= '0;
-    else if (msg_valid) cpid_q <= cpid;
+    else if (msg_valid) cpid_q <= msg_cpid;
   end
   assign bcn_cpid_o = cpid_q;
 
   cp_counters u_counters (
     .clk_i, .rst_ni,
     .frame_i (enq_ok), .sample_i (sampled),
-    .bcn_valid_i (msg_valid), .bcn_type_i (msg_type), .fbcn_valid_i (fmsg_valid),
+    .bcn_inc_i (msg_cnt), .fbcn_inc_i (fmsg_cnt),
     .ft_full_i (ft_full_now), .ev_reject_i (ev_reject), .cfg_reject_i (cfg_reject),
     .frames_o (cnt_frames_o), .samples_o (cnt_samples_o), .bcn_neg_o (cnt_bcn_neg_o),
     .bcn_pos_o (cnt_bcn_pos_o), .bcn_max_o (cnt_bcn_max_o), .fbcn_o (cnt_fbcn_o),

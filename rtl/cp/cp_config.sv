@@ -18,8 +18,6 @@ module cp_config #(
   output logic [QW-1:0]  qeq_flow_o,
   output logic [QW-1:0]  bcnmax_flow_o,
   output logic [15:0]    cpid_o,
-  output logic [QW+4:0]  d_o,            // (2W+1)*QEQ
-  output logic [QW+4:0]  df_o,           // (2W+1)*QEQ_FLOW
   // a successful APPLY this cycle, with the values it loads elsewhere
   output logic           apply_o,
   output logic [31:0]    apply_seed_o,
@@ -43,7 +41,6 @@ module cp_config #(
   logic [3:0]    s_w_q, a_w_q;
   logic [31:0]   s_psample_q, a_psample_q, s_sample_bytes_q, a_sample_bytes_q, s_seed_q;
   logic [15:0]   s_cpid_q, a_cpid_q;
-  logic [QW+4:0] a_d_q, a_df_q;
   logic          err_q, err_d;
   logic [2:0]    err_code_q, err_code_d;
   logic          apply_req, known_addr;
@@ -75,11 +72,6 @@ module cp_config #(
     else if (reject_o)              err_code_d = check_code;
   end
 
-  // (2W+1)*X: W is at most 15, so the product needs 5 more bits than X.
-  function automatic logic [QW+4:0] times_2w1(input logic [3:0] w, input logic [QW-1:0] x);
-    times_2w1 = (QW+5)'(x) * (QW+5)'({w, 1'b1});
-  endfunction
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       s_mode_q <= cp_pkg::ModeOff;  a_mode_q <= cp_pkg::ModeOff;
@@ -92,8 +84,6 @@ module cp_config #(
       s_bcnmax_flow_q <= BcnMaxFlowRst; a_bcnmax_flow_q <= BcnMaxFlowRst;
       s_cpid_q <= '0;               a_cpid_q <= '0;
       s_seed_q <= 32'd1;
-      a_d_q  <= times_2w1(4'd2, QeqRst);
-      a_df_q <= times_2w1(4'd2, QeqFlowRst);
       err_q <= 1'b0;
       err_code_q <= '0;
     end else begin
@@ -124,8 +114,6 @@ module cp_config #(
         a_qeq_flow_q     <= s_qeq_flow_q;
         a_bcnmax_flow_q  <= s_bcnmax_flow_q;
         a_cpid_q         <= s_cpid_q;
-        a_d_q            <= times_2w1(s_w_q, s_qeq_q);
-        a_df_q           <= times_2w1(s_w_q, s_qeq_flow_q);
       end
     end
   end
@@ -139,8 +127,6 @@ module cp_config #(
   assign qeq_flow_o     = a_qeq_flow_q;
   assign bcnmax_flow_o  = a_bcnmax_flow_q;
   assign cpid_o         = a_cpid_q;
-  assign d_o            = a_d_q;
-  assign df_o           = a_df_q;
   assign cfg_err_o      = err_q;
   assign cfg_err_code_o = err_code_q;
 

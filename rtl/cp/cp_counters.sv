@@ -1,13 +1,12 @@
 // Event counters of the CP (wrap at 2^32), one common_counter each.
-// Spec: docs/cp.md §4, §7.
+// Spec: docs/cp.md §4, §7, §10.
 module cp_counters (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic        frame_i,
   input  logic        sample_i,
-  input  logic        bcn_valid_i,
-  input  logic [1:0]  bcn_type_i,
-  input  logic        fbcn_valid_i,
+  input  logic [2:0]  bcn_inc_i,     // the queue-level message, one-hot {MAX, POS, NEG}
+  input  logic        fbcn_inc_i,    // a per-flow message
   input  logic        ft_full_i,
   input  logic        ev_reject_i,
   input  logic        cfg_reject_i,
@@ -23,36 +22,55 @@ module cp_counters (
 
   // Each counter is a common_counter (docs/common.md#common_counter): wraps at
   // 2^32, never cleared.
-  logic [1:0] err_inc;
+  //
+  // The event pulses (an accepted frame, a full table, a rejection) are
+  // registered before they count: they are decided late in their cycle (after
+  // the queue monitor's limit checks), and a 32-bit increment behind them does
+  // not fit a 250 MHz cycle (docs/cp.md §13). So these three counters show
+  // cycle t's events at t+2 (§10). The message counters count from pipeline
+  // registers and show a message together with it.
+  logic [1:0] err_inc_q;
+  logic       frame_q, ft_full_q;
   logic [7:0] unused_sat;   // wrapping counters: all ones is just a value
-  assign err_inc = 2'(ev_reject_i) + 2'(cfg_reject_i);   // both in one cycle count 2
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      frame_q   <= 1'b0;
+      ft_full_q <= 1'b0;
+      err_inc_q <= '0;
+    end else begin
+      frame_q   <= frame_i;
+      ft_full_q <= ft_full_i;
+      err_inc_q <= 2'(ev_reject_i) + 2'(cfg_reject_i);   // both in one cycle count 2
+    end
+  end
 
   common_counter #(.Width(32), .IncW(1)) u_frames (
-    .clk_i, .rst_ni, .inc_i (frame_i), .clear_i (1'b0), .count_o (frames_o), .sat_o (unused_sat[0])
+    .clk_i, .rst_ni, .inc_i (frame_q), .clear_i (1'b0), .count_o (frames_o), .sat_o (unused_sat[0])
   );
   common_counter #(.Width(32), .IncW(1)) u_samples (
     .clk_i, .rst_ni, .inc_i (sample_i), .clear_i (1'b0), .count_o (samples_o), .sat_o (unused_sat[1])
   );
   common_counter #(.Width(32), .IncW(1)) u_bcn_neg (
-    .clk_i, .rst_ni, .inc_i (bcn_valid_i && bcn_type_i == cp_pkg::BcnNeg), .clear_i (1'b0),
+    .clk_i, .rst_ni, .inc_i (bcn_inc_i[0]), .clear_i (1'b0),
     .count_o (bcn_neg_o), .sat_o (unused_sat[2])
   );
   common_counter #(.Width(32), .IncW(1)) u_bcn_pos (
-    .clk_i, .rst_ni, .inc_i (bcn_valid_i && bcn_type_i == cp_pkg::BcnPos), .clear_i (1'b0),
+    .clk_i, .rst_ni, .inc_i (bcn_inc_i[1]), .clear_i (1'b0),
     .count_o (bcn_pos_o), .sat_o (unused_sat[3])
   );
   common_counter #(.Width(32), .IncW(1)) u_bcn_max (
-    .clk_i, .rst_ni, .inc_i (bcn_valid_i && bcn_type_i == cp_pkg::BcnMax), .clear_i (1'b0),
+    .clk_i, .rst_ni, .inc_i (bcn_inc_i[2]), .clear_i (1'b0),
     .count_o (bcn_max_o), .sat_o (unused_sat[4])
   );
   common_counter #(.Width(32), .IncW(1)) u_fbcn (
-    .clk_i, .rst_ni, .inc_i (fbcn_valid_i), .clear_i (1'b0), .count_o (fbcn_o), .sat_o (unused_sat[5])
+    .clk_i, .rst_ni, .inc_i (fbcn_inc_i), .clear_i (1'b0), .count_o (fbcn_o), .sat_o (unused_sat[5])
   );
   common_counter #(.Width(32), .IncW(1)) u_ft_full (
-    .clk_i, .rst_ni, .inc_i (ft_full_i), .clear_i (1'b0), .count_o (ft_full_o), .sat_o (unused_sat[6])
+    .clk_i, .rst_ni, .inc_i (ft_full_q), .clear_i (1'b0), .count_o (ft_full_o), .sat_o (unused_sat[6])
   );
   common_counter #(.Width(32), .IncW(2)) u_errors (
-    .clk_i, .rst_ni, .inc_i (err_inc), .clear_i (1'b0), .count_o (errors_o), .sat_o (unused_sat[7])
+    .clk_i, .rst_ni, .inc_i (err_inc_q), .clear_i (1'b0), .count_o (errors_o), .sat_o (unused_sat[7])
   );
 
 endmodule

@@ -1,5 +1,9 @@
-// Feedback unit: holds the sample taken in cycle t and, in cycle t+1, turns
-// it into at most one queue-level and one per-flow BCN. Spec: docs/cp.md §7.
+// Feedback unit: holds the sample taken in cycle t, takes its snapshot in
+// t+1 (Q, Qold, the flow's entry, the active configuration; Qold and
+// Qold_flow are updated there) and turns it, over the two channels'
+// pipelines (cp_fb_calc), into at most one queue-level and one per-flow BCN
+// in cycle t+10, registered by cp_bcn_out (on the outputs at t+11).
+// Spec: docs/cp.md §7, §10; structure: §13.
 module cp_feedback #(
   parameter int unsigned QW    = 27,
   parameter int unsigned FlowW = 8,
@@ -18,21 +22,23 @@ module cp_feedback #(
   input  logic [QW-1:0]    qeq_i,
   input  logic [3:0]       w_i,
   input  logic [QW-1:0]    bcnmax_i,
-  input  logic [QW+4:0]    d_i,
   input  logic [QW-1:0]    qeq_flow_i,
   input  logic [QW-1:0]    bcnmax_flow_i,
-  input  logic [QW+4:0]    df_i,
+  input  logic [15:0]      cpid_i,
   input  logic             apply_i,        // APPLY clears Qold
-  // the sampled flow's table entry
+  // the sampled flow's table entry (t+1)
   output logic [FlowW-1:0] lk_flow_o,
   input  logic             lk_hit_i,
   input  logic [QW-1:0]    lk_q_i,
   input  logic [QW-1:0]    lk_qold_i,
   output logic             qold_flow_we_o,
-  // messages of cycle t+1 (combinational; cp_bcn_out registers them)
-  output logic             sampled_o,      // a sample is being evaluated (counter)
+  // messages of cycle t+10 (combinational from registers; cp_bcn_out registers them)
+  output logic             sampled_o,      // a sample's evaluation ends (counter)
   output logic [NodeW-1:0] dst_o,
   output logic [FlowW-1:0] flow_o,
+  output logic [15:0]      cpid_o,
+  output logic [2:0]       msg_cnt_o,      // one-hot {MAX, POS, NEG} of msg (counters)
+  output logic             fmsg_cnt_o,     // fmsg_valid_o, for the counter
   output logic             msg_valid_o,
   output logic [1:0]       msg_type_o,
   output logic [QW:0]      msg_qoff_o,
@@ -47,75 +53,13 @@ module cp_feedback #(
   output logic [5:0]       fmsg_qntz_o
 );
 
+  localparam int unsigned PW = NodeW + FlowW + 16;   // dst, flow, CPID of the message
+
   // the sample register (§7, end of cycle t)
   logic             sample_q, probe_q, tag_ok_q;
   logic [NodeW-1:0] src_q;
   logic [FlowW-1:0] flow_q;
   logic [QW-1:0]    qold_q, qold_d;
-
-  logic fb_neg, fb_pos, ffb_neg, ffb_pos;
-  logic [5:0] qntz, fqntz;
-
-  cp_fb_calc #(.QW(QW)) u_queue_fb (
-    .q_i      (q_i),
-    .qold_i   (qold_q),
-    .qeq_i    (qeq_i),
-    .w_i      (w_i),
-    .d_i      (d_i),
-    .qoff_o   (msg_qoff_o),
-    .qdelta_o (msg_qdelta_o),
-    .fb_o     (msg_fb_o),
-    .fb_neg_o (fb_neg),
-    .fb_pos_o (fb_pos),
-    .qntz_o   (qntz)
-  );
-
-  cp_fb_calc #(.QW(QW)) u_flow_fb (
-    .q_i      (lk_q_i),
-    .qold_i   (lk_qold_i),
-    .qeq_i    (qeq_flow_i),
-    .w_i      (w_i),
-    .d_i      (df_i),
-    .qoff_o   (fmsg_qoff_o),
-    .qdelta_o (fmsg_qdelta_o),
-    .fb_o     (fmsg_fb_o),
-    .fb_neg_o (ffb_neg),
-    .fb_pos_o (ffb_pos),
-    .qntz_o   (fqntz)
-  );
-
-  // Queue-level decision (§7 table): MAX above BCNMAX, NEG on congestion,
-  // POS only to frames tagged by this CP; no BCN(0,0), no self-increase.
-  always_comb begin
-    msg_valid_o = 1'b0;
-    msg_type_o  = cp_pkg::BcnNeg;
-    msg_qntz_o  = qntz;
-    if (sample_q) begin
-      if (q_i > bcnmax_i) begin
-        msg_valid_o = 1'b1; msg_type_o = cp_pkg::BcnMax; msg_qntz_o = 6'd63;
-      end else if (fb_neg) begin
-        msg_valid_o = 1'b1; msg_type_o = cp_pkg::BcnNeg;
-      end else if (fb_pos && tag_ok_q) begin
-        msg_valid_o = 1'b1; msg_type_o = cp_pkg::BcnPos;
-      end
-    end
-  end
-
-  // Per-flow decision: probes are answered with either sign, whatever their tag.
-  always_comb begin
-    fmsg_valid_o = 1'b0;
-    fmsg_type_o  = cp_pkg::BcnNeg;
-    fmsg_qntz_o  = fqntz;
-    if (probe_q && lk_hit_i) begin
-      if (lk_q_i > bcnmax_flow_i) begin
-        fmsg_valid_o = 1'b1; fmsg_type_o = cp_pkg::BcnMax; fmsg_qntz_o = 6'd63;
-      end else if (ffb_neg) begin
-        fmsg_valid_o = 1'b1; fmsg_type_o = cp_pkg::BcnNeg;
-      end else if (ffb_pos) begin
-        fmsg_valid_o = 1'b1; fmsg_type_o = cp_pkg::BcnPos;
-      end
-    end
-  end
 
   always_comb begin
     qold_d = qold_q;
@@ -125,9 +69,6 @@ module cp_feedback #(
 
   assign lk_flow_o      = flow_q;
   assign qold_flow_we_o = probe_q && lk_hit_i;
-  assign sampled_o      = sample_q;
-  assign dst_o          = src_q;
-  assign flow_o         = flow_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -146,5 +87,63 @@ module cp_feedback #(
       qold_q   <= qold_d;
     end
   end
+
+  // the snapshot (end of t+1): everything the decision uses, so that the
+  // events and configuration writes of t+2 on cannot reach it
+  logic             n_go, n_tag_ok, f_go;
+  logic [QW-1:0]    n_q, n_qold, n_qeq, n_bmax, f_q, f_qold, f_qeq, f_bmax;
+  logic [3:0]       n_w;
+  logic [PW-1:0]    n_pay;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      n_go <= 1'b0;
+      f_go <= 1'b0;
+    end else begin
+      n_go <= sample_q;
+      f_go <= probe_q && lk_hit_i;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    n_tag_ok <= tag_ok_q;
+    n_q      <= q_i;
+    n_qold   <= qold_q;
+    n_qeq    <= qeq_i;
+    n_w      <= w_i;
+    n_bmax   <= bcnmax_i;
+    n_pay    <= {src_q, flow_q, cpid_i};
+    f_q      <= lk_q_i;
+    f_qold   <= lk_qold_i;
+    f_qeq    <= qeq_flow_i;
+    f_bmax   <= bcnmax_flow_i;
+  end
+
+  // Queue-level channel (§7 table): MAX above BCNMAX, NEG on congestion,
+  // POS only to frames tagged by this CP; no BCN(0,0), no self-increase.
+  logic [PW-1:0] pay;
+
+  cp_fb_calc #(.QW(QW), .PW(PW)) u_queue_fb (
+    .clk_i, .rst_ni,
+    .go_i (n_go), .posok_i (n_tag_ok), .q_i (n_q), .qold_i (n_qold), .qeq_i (n_qeq),
+    .w_i (n_w), .bmax_i (n_bmax), .pay_i (n_pay),
+    .go_o (sampled_o), .cnt_o (msg_cnt_o), .valid_o (msg_valid_o), .type_o (msg_type_o), .qoff_o (msg_qoff_o),
+    .qdelta_o (msg_qdelta_o), .fb_o (msg_fb_o), .qntz_o (msg_qntz_o), .pay_o (pay)
+  );
+
+  // Per-flow channel: probes are answered with either sign, whatever their tag.
+  // W is the same register for both levels.
+  logic       unused_fgo, unused_fpay;
+  logic [2:0] fcnt;
+
+  cp_fb_calc #(.QW(QW), .PW(1)) u_flow_fb (
+    .clk_i, .rst_ni,
+    .go_i (f_go), .posok_i (1'b1), .q_i (f_q), .qold_i (f_qold), .qeq_i (f_qeq),
+    .w_i (n_w), .bmax_i (f_bmax), .pay_i (1'b0),
+    .go_o (unused_fgo), .cnt_o (fcnt), .valid_o (fmsg_valid_o), .type_o (fmsg_type_o), .qoff_o (fmsg_qoff_o),
+    .qdelta_o (fmsg_qdelta_o), .fb_o (fmsg_fb_o), .qntz_o (fmsg_qntz_o), .pay_o (unused_fpay)
+  );
+
+  assign {dst_o, flow_o, cpid_o} = pay;
+  assign fmsg_cnt_o = |fcnt;
 
 endmodule

@@ -1,8 +1,13 @@
 // E2CM per-flow occupancy table. Spec: docs/cp.md §8.
 //
-// A small CAM: each valid entry holds one flow's bytes in the queue (q) and
-// its occupancy at the last answered probe (qold). Entries are allocated on
-// a flow's first tracked enqueue and freed when its bytes drain to 0.
+// A small CAM: each tracked entry holds one flow's bytes in the queue (q)
+// and its occupancy at the last answered probe (qold). A flow whose bytes
+// drain to 0 frees its entry at the end of that cycle (§8). For a 250 MHz
+// cycle (docs/cp.md §13) nothing waits for a sum: every entry forms its three
+// candidate sums (q+e, q-d, q+e-d) from its register and the event lengths
+// side by side (cp_ks_add), whether each leaves the entry tracked comes from
+// compares (q > d, q+e > d) rather than a zero test on the sum, and the
+// lookups and the queue monitor's verdicts only pick one.
 module cp_flow_table #(
   parameter int unsigned QW       = 27,
   parameter int unsigned NumFlows = 16,
@@ -29,7 +34,7 @@ module cp_flow_table #(
   output logic             ft_full_o      // registered pulse of the same
 );
 
-  logic [NumFlows-1:0] valid_q, valid_d;
+  logic [NumFlows-1:0] trk_q, trk_d;      // tracked: allocated and q != 0
   logic [FlowW-1:0]    flow_q [NumFlows];
   logic [FlowW-1:0]    flow_d [NumFlows];
   logic [QW-1:0]       q_q    [NumFlows];
@@ -38,66 +43,114 @@ module cp_flow_table #(
   logic [QW-1:0]       qold_d [NumFlows];
   logic                full_q;
 
-  logic            enq_hit, deq_hit, free_found, lk_hit;
-  logic [IdxW-1:0] enq_idx, deq_idx, free_idx, lk_idx;
+  logic [NumFlows-1:0] hit_e, hit_d, hit_l, free_1h;
+  logic                enq_hit, free_found;
+  logic [IdxW-1:0]     lk_idx;
 
-  // Lookups on the registered table; flows are unique, the first match is the only one.
+  // Lookups on the registered table; a flow is held by one entry at most.
   always_comb begin
-    enq_hit = 1'b0; enq_idx = '0;
-    deq_hit = 1'b0; deq_idx = '0;
-    lk_hit  = 1'b0; lk_idx  = '0;
-    free_found = 1'b0; free_idx = '0;
     for (int unsigned i = 0; i < NumFlows; i++) begin
-      if (valid_q[i] && flow_q[i] == enq_flow_i && !enq_hit) begin enq_hit = 1'b1; enq_idx = IdxW'(i); end
-      if (valid_q[i] && flow_q[i] == deq_flow_i && !deq_hit) begin deq_hit = 1'b1; deq_idx = IdxW'(i); end
-      if (valid_q[i] && flow_q[i] == lk_flow_i  && !lk_hit)  begin lk_hit  = 1'b1; lk_idx  = IdxW'(i); end
-      if (!valid_q[i] && !free_found) begin free_found = 1'b1; free_idx = IdxW'(i); end
+      hit_e[i] = trk_q[i] && (flow_q[i] == enq_flow_i);
+      hit_d[i] = trk_q[i] && (flow_q[i] == deq_flow_i);
+      hit_l[i] = trk_q[i] && (flow_q[i] == lk_flow_i);
     end
+    enq_hit = |hit_e;
+    // the lowest-numbered free entry (not observable, §8; any choice would do)
+    free_1h = ~trk_q & (trk_q + NumFlows'(1));
+    free_found = |free_1h;
+    lk_idx = '0;
+    for (int unsigned i = 0; i < NumFlows; i++) if (hit_l[i]) lk_idx = IdxW'(i);
   end
 
-  assign lk_hit_o   = lk_hit;
+  assign lk_hit_o   = |hit_l;
   assign lk_q_o     = q_q[lk_idx];
   assign lk_qold_o  = qold_q[lk_idx];
   assign full_now_o = en_i && enq_ok_i && !enq_hit && !free_found;
 
-  always_comb begin
-    for (int unsigned i = 0; i < NumFlows; i++) begin
-      logic [QW-1:0] q;
-      valid_d[i] = valid_q[i];
-      flow_d[i]  = flow_q[i];
-      qold_d[i]  = qold_q[i];
-      q          = q_q[i];
-      if (en_i && enq_ok_i && enq_hit && enq_idx == IdxW'(i)) begin
-        q = q + QW'(enq_len_i);
-      end
-      if (en_i && enq_ok_i && !enq_hit && free_found && free_idx == IdxW'(i)) begin
-        valid_d[i] = 1'b1;
-        flow_d[i]  = enq_flow_i;
-        q          = QW'(enq_len_i);
-        qold_d[i]  = '0;
-      end
-      // only an entry that held deq_flow at the start of the cycle loses bytes
-      if (en_i && deq_ok_i && deq_hit && deq_idx == IdxW'(i)) begin
-        q = (q >= QW'(deq_len_i)) ? q - QW'(deq_len_i) : '0;
-      end
-      if (q == '0 || !en_i) valid_d[i] = 1'b0;
-      if (qold_we_i && lk_hit && lk_idx == IdxW'(i) && valid_d[i]) qold_d[i] = q_q[i];
-      if (clear_qold_i) qold_d[i] = '0;
-      q_d[i] = q;
+  for (genvar g = 0; g < NumFlows; g++) begin : gen_upd
+    // the three candidate sums of this entry, modulo 2^QW, and whether the
+    // true (signed) result is above 0: q > d, q + e > d
+    logic [QW-1:0] c_e, c_d, c_ed, ed_s, ed_c;
+    logic [QW+1:0] ed_top;
+    logic          d_gt, ed_gt;
+    logic [2:0]    unused_co;
+    logic [QW:0]   unused_ed_low;
+
+    cp_ks_add #(.W(QW)) u_e (
+      .a_i (q_q[g]), .b_i (QW'(enq_len_i)), .ci_i (1'b0), .s_o (c_e), .co_o (unused_co[0])
+    );
+    cp_ks_add #(.W(QW)) u_d (
+      .a_i (q_q[g]), .b_i (~(QW'(deq_len_i))), .ci_i (1'b1), .s_o (c_d), .co_o (unused_co[1])
+    );
+    always_comb begin
+      logic [QW-1:0] a, b, c;
+      a    = q_q[g];
+      b    = QW'(enq_len_i);
+      c    = ~(QW'(deq_len_i));
+      ed_s = a ^ b ^ c;
+      ed_c = (((a & b) | (a & c) | (b & c)) << 1) | QW'(1);   // the +1 of -d
+    end
+    cp_ks_add #(.W(QW)) u_ed (
+      .a_i (ed_s), .b_i (ed_c), .ci_i (1'b0), .s_o (c_ed), .co_o (unused_co[2])
+    );
+    // q + e - d - 1 >= 0 on QW+2 bits (only the sign is read)
+    assign ed_top = (QW+2)'(q_q[g]) + (QW+2)'(enq_len_i) + ~((QW+2)'(deq_len_i));
+    assign ed_gt  = !ed_top[QW+1];
+    assign unused_ed_low = ed_top[QW:0];
+    assign d_gt   = q_q[g] > QW'(deq_len_i);
+
+    // Each of the four cases of (enq_ok, deq_ok) is formed without them; the
+    // queue monitor's verdicts, the latest signals of the cycle, pick one.
+    logic          he, hd, fa;
+    logic [QW-1:0] v10, v01, v11, dq;
+    logic          t10, t01, t11;
+    always_comb begin
+      he = en_i && hit_e[g];
+      hd = en_i && hit_d[g];
+      fa = en_i && !enq_hit && free_1h[g];          // allocated if the enqueue is accepted
+      // a dequeue takes bytes only from an entry that held its flow at the
+      // start of the cycle; it saturates at 0 (§8)
+      dq  = d_gt ? c_d : '0;
+      v10 = fa ? QW'(enq_len_i) : he ? c_e : q_q[g];
+      t10 = fa || he || trk_q[g];
+      v01 = hd ? dq : q_q[g];
+      t01 = hd ? d_gt : trk_q[g];
+      if (fa)            begin v11 = QW'(enq_len_i);     t11 = 1'b1;     end
+      else if (he && hd) begin v11 = ed_gt ? c_ed : '0;  t11 = ed_gt;    end
+      else if (he)       begin v11 = c_e;                t11 = 1'b1;     end
+      else if (hd)       begin v11 = dq;                 t11 = d_gt;     end
+      else               begin v11 = q_q[g];             t11 = trk_q[g]; end
+      case ({enq_ok_i, deq_ok_i})
+        2'b11:   begin q_d[g] = v11;    trk_d[g] = en_i && t11;      end
+        2'b10:   begin q_d[g] = v10;    trk_d[g] = en_i && t10;      end
+        2'b01:   begin q_d[g] = v01;    trk_d[g] = en_i && t01;      end
+        default: begin q_d[g] = q_q[g]; trk_d[g] = en_i && trk_q[g]; end
+      endcase
+      // the free entry takes the flow and Qold_flow = 0 whether or not the
+      // enqueue is accepted (an untracked entry's fields are never read), so
+      // only q and the tracked bit wait for the queue monitor's verdicts
+      flow_d[g] = fa ? enq_flow_i : flow_q[g];
+      // Qold_flow <- Q_flow for the answered probe's entry; if the entry
+      // stops being tracked this cycle the value is never read (an entry is
+      // read only while tracked, and allocation sets qold to 0)
+      qold_d[g] = qold_q[g];
+      if (fa)                    qold_d[g] = '0;
+      if (qold_we_i && hit_l[g]) qold_d[g] = q_q[g];
+      if (clear_qold_i)          qold_d[g] = '0;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      valid_q <= '0;
-      full_q  <= 1'b0;
+      trk_q  <= '0;
+      full_q <= 1'b0;
     end else begin
-      valid_q <= valid_d;
-      full_q  <= full_now_o;
+      trk_q  <= trk_d;
+      full_q <= full_now_o;
     end
   end
 
-  // Entry payloads need no reset: they are read only while valid. (A
+  // Entry payloads need no reset: they are read only while tracked. (A
   // generate loop: Verilator 5.006 cannot build array writes in a for loop
   // inside always_ff.)
   for (genvar g = 0; g < NumFlows; g++) begin : gen_entry

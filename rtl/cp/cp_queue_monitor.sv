@@ -1,7 +1,10 @@
 // Queue occupancy Q in bytes from enqueue/dequeue events. Spec: docs/cp.md §5.
 //
 // A dequeue may only remove bytes present at the start of the cycle, so the
-// checks have an order: lengths, then the dequeue, then the enqueue.
+// checks have an order: lengths, then the dequeue, then the enqueue. For a
+// 250 MHz cycle (docs/cp.md §13) nothing waits for a sum: the three
+// candidates Q+e, Q-d and Q-d+e are formed side by side (cp_ks_add), the
+// limit checks are compares, and the verdicts only steer the final choice.
 module cp_queue_monitor #(
   parameter int unsigned QW       = 27,
   parameter int unsigned MaxFrame = 9216
@@ -23,20 +26,89 @@ module cp_queue_monitor #(
   logic [QW-1:0] q_q, q_d;
   logic          err_q;
   logic [2:0]    code_q, code_d;
-  logic          enq_len_ok, deq_len_ok, enq_fits, deq_fits;
-  logic [QW:0]   after_deq, after_enq;
+  logic          enq_len_ok, deq_len_ok, enq_fits, deq_fits, fits_e, fits_ed;
+  logic [QW-1:0] q_e, q_dq, q_ed;
+  logic [QW-1:0] ed_s, ed_c;
+  logic [2:0]    unused_co;
 
   assign enq_len_ok = (enq_len_i >= 16'd64) && (32'(enq_len_i) <= MaxFrame);
   assign deq_len_ok = (deq_len_i >= 16'd64) && (32'(deq_len_i) <= MaxFrame);
-  assign deq_fits   = (QW+1)'(deq_len_i) <= (QW+1)'(q_q);
+  // The limit checks on 17 bits, not QW: with Q = H*2^16 + L and lengths
+  // below 2^16, Q + e - d (d <= Q) reaches 2^QW only when H is all ones, and
+  // then exactly when L + e - d >= 2^16; a dequeue fits when H != 0 or d <= L.
+  logic        h_ones, h_zero;
+  logic [15:0] l;
+  if (QW > 16) begin : gen_hi
+    assign h_ones = &q_q[QW-1:16];
+    assign h_zero = ~|q_q[QW-1:16];
+  end else begin : gen_no_hi
+    assign h_ones = 1'b1;
+    assign h_zero = 1'b1;
+  end
+  assign l = q_q[15:0];
+
+  // On the Kogge-Stone tree, as these verdicts steer everything else:
+  //   d <= L       : the carry out of L + ~d + 1
+  //   L + e >= 2^16: the carry out of L + e
+  //   L + e - d >= 2^16: y = L + e + (2^17-1-d) + 1 = (L + e - d) + 2^17 on 18
+  //   bits (0 < y < 2^18), so the test is y >= 3*2^16, bits 17 and 16 of y
+  logic        l_ge_d, le_co, unused_s0, unused_s1;
+  logic [15:0] unused_ld, unused_le;
+  logic [17:0] y, y_s, y_c;
+  cp_ks_add #(.W(16)) u_ld (
+    .a_i (l), .b_i (~deq_len_i), .ci_i (1'b1), .s_o (unused_ld), .co_o (l_ge_d)
+  );
+  cp_ks_add #(.W(16)) u_le (
+    .a_i (l), .b_i (enq_len_i), .ci_i (1'b0), .s_o (unused_le), .co_o (le_co)
+  );
+  always_comb begin
+    logic [17:0] a, b, c;
+    logic [16:0] nd;
+    nd  = ~{1'b0, deq_len_i};   // 2^17 - 1 - d
+    a   = 18'(l);
+    b   = 18'(enq_len_i);
+    c   = {1'b0, nd};
+    y_s = a ^ b ^ c;
+    y_c = ((a & b) | (a & c) | (b & c)) << 1;
+  end
+  cp_ks_add #(.W(18)) u_y (
+    .a_i (y_s), .b_i (y_c), .ci_i (1'b1), .s_o (y), .co_o (unused_s0)
+  );
+  assign unused_s1 = ^y[15:0];
+  assign deq_fits = !h_zero || l_ge_d;
+  assign fits_e   = !(h_ones && le_co);
+  assign fits_ed  = !(h_ones && y[17] && y[16]);
+
+  // Q - d + e as the carry-save pair of Q + e + ~d + 1, then one adder
+  always_comb begin
+    logic [QW-1:0] a, b, c;
+    a    = q_q;
+    b    = QW'(enq_len_i);
+    c    = ~(QW'(deq_len_i));
+    ed_s = a ^ b ^ c;
+    ed_c = (((a & b) | (a & c) | (b & c)) << 1) | QW'(1);   // the +1 of -d
+  end
+
+  cp_ks_add #(.W(QW)) u_qe (
+    .a_i (q_q), .b_i (QW'(enq_len_i)), .ci_i (1'b0), .s_o (q_e), .co_o (unused_co[0])
+  );
+  cp_ks_add #(.W(QW)) u_qd (
+    .a_i (q_q), .b_i (~(QW'(deq_len_i))), .ci_i (1'b1), .s_o (q_dq), .co_o (unused_co[1])
+  );
+  cp_ks_add #(.W(QW)) u_qed (
+    .a_i (ed_s), .b_i (ed_c), .ci_i (1'b0), .s_o (q_ed), .co_o (unused_co[2])
+  );
 
   always_comb begin
-    deq_ok_o  = deq_valid_i && deq_len_ok && deq_fits;
-    after_deq = (QW+1)'(q_q) - (deq_ok_o ? (QW+1)'(deq_len_i) : '0);
-    after_enq = after_deq + (QW+1)'(enq_len_i);
-    enq_fits  = !after_enq[QW];  // at most QMax = 2^QW - 1
-    enq_ok_o  = enq_valid_i && enq_len_ok && enq_fits;
-    q_d       = enq_ok_o ? after_enq[QW-1:0] : after_deq[QW-1:0];
+    deq_ok_o = deq_valid_i && deq_len_ok && deq_fits;
+    enq_fits = deq_ok_o ? fits_ed : fits_e;   // at most QMax after the dequeue
+    enq_ok_o = enq_valid_i && enq_len_ok && enq_fits;
+    case ({enq_ok_o, deq_ok_o})
+      2'b11:   q_d = q_ed;
+      2'b10:   q_d = q_e;
+      2'b01:   q_d = q_dq;
+      default: q_d = q_q;
+    endcase
 
     code_d = code_q;
     if      (enq_valid_i && !enq_len_ok)              code_d = cp_pkg::EvErrEnqLen;

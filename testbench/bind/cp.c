@@ -102,6 +102,17 @@ static void junk_sample(cosim_rng_t *r, const cp_cfg_t *cfg, cp_sample_reg_t *p)
   p->flow = (uint32_t)junk(r, cfg->flow_w, 0);
 }
 
+/* A feedback pipeline stage (docs/cp.md §10) that is not its reset value: a sample
+   with both messages. */
+static void junk_stage(cosim_rng_t *r, const cp_cfg_t *cfg, cp_fb_stage_t *st) {
+  st->sample = true;
+  junk_msg(r, cfg, &st->bcn);
+  st->bcn.valid = true;
+  st->cpid = (uint32_t)junk(r, 16, 0);
+  junk_msg(r, cfg, &st->fbcn);
+  st->fbcn.valid = true;
+}
+
 static void cp_model_scramble(void *p, uint64_t seed) {
   cp_model_t *m = p;
   const cp_cfg_t *cfg = &m->cfg;
@@ -118,6 +129,8 @@ static void cp_model_scramble(void *p, uint64_t seed) {
   s->cd = (uint32_t)junk(&r, 32, 0);
   junk_sample(&r, cfg, &s->smp);
   s->qold = junk(&r, cfg->qw, 0);
+  for (unsigned k = 0; k < CP_FB_STAGES; k++) junk_stage(&r, cfg, &s->fbp[k]);
+  s->pend.frame = s->pend.ft_full = s->pend.ev_err = s->pend.cfg_err = true;
   for (unsigned i = 0; i < cfg->num_flows; i++) junk_entry(&r, cfg, &s->ft[i]);
   junk_msg(&r, cfg, &s->bcn);
   s->bcn_cpid = (uint32_t)junk(&r, 16, 0);
@@ -136,6 +149,8 @@ static void cp_model_scramble(void *p, uint64_t seed) {
   nx->cd = (uint32_t)junk(&r, 32, 0);
   junk_sample(&r, cfg, &nx->smp);
   nx->qold = junk(&r, cfg->qw, 0);
+  for (unsigned k = 0; k < CP_FB_STAGES; k++) junk_stage(&r, cfg, &nx->fbp[k]);
+  nx->pend.frame = nx->pend.ft_full = nx->pend.ev_err = nx->pend.cfg_err = true;
   nx->ft_nwr = CP_FT_MAX_WRITES;
   for (unsigned i = 0; i < CP_FT_MAX_WRITES; i++) {
     nx->ft_wr[i].idx = (unsigned)cosim_rng_below(&r, cfg->num_flows);

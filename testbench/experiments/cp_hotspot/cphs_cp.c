@@ -172,7 +172,8 @@ void cphs_cp_enq(cphs_cp_t *c, uint16_t len, uint16_t flow, uint16_t src, bool p
     c->k.q_mismatch++;
     note(c, "q_o differs from the harness's queue occupancy", out.q_o);
   }
-  step(c, &in, &out); /* t+2: the BCN, if any */
+  for (unsigned k = 2; k <= CP_BCN_LATENCY; k++)
+    step(c, &in, &out); /* t+11: the BCN, if any (docs/cp.md §10) */
   take(&out, fb);
 }
 
@@ -189,7 +190,8 @@ void cphs_cp_deq(cphs_cp_t *c, uint16_t len, uint16_t flow) {
 void cphs_cp_counts(const cphs_cp_t *c, cphs_cp_counts_t *k) {
   *k = c->k;
   /* The CP's counters as of its last outputs (every enqueue is followed by
-     * two idle cycles, so they are current except for a trailing dequeue). */
+     * CP_BCN_LATENCY - 1 idle cycles, so they are current except for a trailing
+     * dequeue). */
   k->frames = c->last.cnt_frames_o;
   k->samples = c->last.cnt_samples_o;
   k->neg = c->last.cnt_bcn_neg_o;

@@ -50,10 +50,10 @@ void cphs_params_default(cphs_params_t *p) {
   p->arr = CPHS_ARR_BERNOULLI;
   p->burst_us = 12.0;
   apply_scale(p, "short");
-  p->bin_ps = CPHS_PS_PER_MS;               /* brief: 1 ms bins */
-  p->link_delay_ps = 1 * CPHS_PS_PER_US;    /* ours: 1 us (~200 m of fibre); the seed gives none */
-  p->cp_latency_ps = 2 * NETCOSIM_CYCLE_PS; /* docs/cp.md §10: 2 cycles of the nominal clock */
-  p->mem_per_input = 300 * CPHS_KB;         /* seed: M = 300 KB per input */
+  p->bin_ps = CPHS_PS_PER_MS;            /* brief: 1 ms bins */
+  p->link_delay_ps = 1 * CPHS_PS_PER_US; /* ours: 1 us (~200 m of fibre); the seed gives none */
+  p->cp_latency_ps = CP_BCN_LATENCY * NETCOSIM_CYCLE_PS; /* docs/cp.md §10: 11 cycles of the nominal clock */
+  p->mem_per_input = 300 * CPHS_KB;                      /* seed: M = 300 KB per input */
   p->pause = false;
   p->pause_hi = 260 * CPHS_KB; /* seed: watermarks 260 / 230 KB */
   p->pause_lo = 230 * CPHS_KB;

@@ -42,10 +42,10 @@ $(BUILD)/netbug/$(1)/$(1).v: $(BUILD)/synth/$(1).v mk/netlist-bug.sh mk/netlist-
 	@mkdir -p $$(@D)
 	@echo "  NET-BUG  $(1) (~$(NETBUG_PORT_$(1))[0])"
 	@./mk/netlist-bug.sh $$< $(NETBUG_PORT_$(1)) $$@
-$(BUILD)/netbug/$(1)/verilated/V$(1)_netlist__ALL.a: $(BUILD)/netbug/$(1)/$(1).v
+$(BUILD)/netbug/$(1)/verilated/V$(1)_netlist__ALL.a: $(BUILD)/netbug/$(1)/$(1).v $(wildcard rtl/$(2)/$(1).netlist.vlt)
 	@rm -rf $(BUILD)/netbug/$(1)/verilated && mkdir -p $(BUILD)/netbug/$(1)/verilated
 	@verilator $(VERILATOR_FLAGS) -Wno-lint -Wno-style --prefix V$(1)_netlist --top-module $(TOP_$(1)) \
-	  $$< -Mdir $(BUILD)/netbug/$(1)/verilated
+	  $(wildcard rtl/$(2)/$(1).netlist.vlt) $$< -Mdir $(BUILD)/netbug/$(1)/verilated
 	+@$(MAKE) -s -C $(BUILD)/netbug/$(1)/verilated -f V$(1)_netlist.mk V$(1)_netlist__ALL.a OPT_FAST=-O1 OPT_SLOW=-O0 >/dev/null
 $(BUILD)/netbug/$(1)/netlist.o: $(BUILD)/glue/$(1)/$(1)_netlist.cpp $(BUILD)/netbug/$(1)/verilated/V$(1)_netlist__ALL.a
 	@$(CXX) $(CXXFLAGS) -Itestbench -I$(BUILD)/glue/$(1) -I$(BUILD)/netbug/$(1)/verilated -c $$< -o $$@

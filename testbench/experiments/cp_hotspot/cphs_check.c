@@ -131,12 +131,14 @@ bool cphs_check_run(const cphs_params_t *p, const cphs_stats_t *st, const cphs_s
     case CPHS_CHECK_QUENCH: {
       /* Seed 001: "per-flow selective source quench used when VOQ full".
          * Under ECM the hot flows are rate limited, their VOQs fill and are
-         * quenched; the cold flows of the same adapters keep going. */
+         * quenched; the cold flows of the same adapters keep going.
+         * Selectivity is judged first: a quench that is not per flow (quench=node)
+         * fails hotspot.quench.cold whatever it does to the hot flows. */
+      crit(s->quench_cold_frac <= p->quench_cold_max, "hotspot.quench.cold", t_end, first, &all,
+           "cold flows' quenched fraction %.5f <= %.5f", s->quench_cold_frac, p->quench_cold_max);
       crit(s->quench_hot_flows == p->n - 1, "hotspot.quench.hot", t_end, first, &all,
            "hot flows quenched: %" PRIu64 " of %u (%.3f of their frames)", s->quench_hot_flows, p->n - 1,
            s->quench_hot_frac);
-      crit(s->quench_cold_frac <= p->quench_cold_max, "hotspot.quench.cold", t_end, first, &all,
-           "cold flows' quenched fraction %.5f <= %.5f", s->quench_cold_frac, p->quench_cold_max);
       break;
     }
     case CPHS_CHECK_LIMITERS: {

@@ -3,11 +3,12 @@
 # parameters, and every co-simulated parameter set), each module's parameter
 # limits (rtl/<block>/<block>.limits: legal extremes elaborate, values just
 # outside stop with the module's $error), then yosys read + synth of every
-# co-simulation target. Waivers live in rtl/lint.vlt, each with a reason.
+# gate-level co-simulation target (the netlist rule of the Makefile). Waivers live in rtl/lint.vlt, each with a reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fail=0
 waivers=rtl/lint.vlt
+gates=()
 
 for f in rtl/*/*.f; do
   block=$(basename "$(dirname "$f")")
@@ -61,16 +62,23 @@ while read -r target block top gate params; do
   if ! out=$(verilator --lint-only -Wall "$waivers" --top-module "$top" $params -f "rtl/$block/$block.f" 2>&1); then
     echo "LINT FAIL  $target ($top $params)"; echo "$out"; fail=1
   fi
-  # yosys reads and synthesizes the gate-level targets (at least one per block)
-  [[ $gate == gate ]] || continue
-  yparams=$(sed -E 's/-G([A-Za-z_0-9]+)=/-set \1 /g' <<<"$params")
-  if ! out=$(yosys -q -p "read_verilog -sv $(tr '\n' ' ' < "rtl/$block/$block.f"); chparam $yparams $top; synth -top $top" 2>&1) \
-     || grep -qi 'error' <<<"$out"; then
-    echo "SYNTH FAIL $target ($top $params)"; echo "$out"; fail=1
-  else
-    echo "synth ok   $target"
-  fi
+  if [[ $gate == gate ]]; then gates+=("$target"); fi
 done < <(awk -v fmt=sh -f mk/targets.awk rtl/*/*.cosim)
+
+# yosys reads and synthesizes the gate-level targets (at least one per block)
+# through the same make rule that builds the netlists MODE=netlist runs, so
+# `make test` synthesizes each one once (lint used to run its own synth, then
+# the netlist build ran it again).
+if ((${#gates[@]})); then
+  files=(); for t in "${gates[@]}"; do files+=("build/synth/$t.v"); done
+  if ! out=$(make -s -k -O -j"${JOBS:-2}" --no-print-directory "${files[@]}" 2>&1) \
+     || grep -v '^  SYNTH ' <<<"$out" | grep -qi 'error'; then
+    echo "SYNTH FAIL (yosys, build/synth/<target>.log)"; echo "$out"; fail=1
+  fi
+  for t in "${gates[@]}"; do
+    [[ -s build/synth/$t.v ]] && echo "synth ok   $t" || { echo "SYNTH FAIL $t: no build/synth/$t.v"; fail=1; }
+  done
+fi
 
 # one nominal clock: testbench/clock.h (simulation, reports) and mk/clock.mk (timing-check) agree
 mhz_h=$(awk '$1 == "#define" && $2 == "NETCOSIM_CLOCK_MHZ" { print $3 }' testbench/clock.h)

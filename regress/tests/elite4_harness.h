@@ -83,6 +83,7 @@ typedef struct {
   e4h_inj_kind_t kind;
   unsigned port, vc;
   unsigned expect_code;
+  unsigned delay; /* err_o must pulse exactly this many cycles after the planting; 0: in the window */
   bool seen;
 } e4h_inj_t;
 #define E4H_ERR_WINDOW 60 /* cycles after the planting in which the error must show */
@@ -224,7 +225,12 @@ static inline e4h_pkt_t *e4h_pkt(e4h_t *h, uint32_t id) {
  * flag it with error `code` on port `eport` (checked), and keep serving. */
 static inline void e4h_inject(e4h_t *h, uint64_t at, e4h_inj_kind_t kind, unsigned port, unsigned vc,
                               unsigned code) {
-  if (h->ninj < E4H_MAXINJ) h->inj[h->ninj++] = (e4h_inj_t){at, kind, port, vc, code, false};
+  /* The cycle the event happens is fixed by the spec for these three, whatever
+   * the switch is doing: a credit return (error 6) and a flit with no credit
+   * (error 3, ARRIVE) in the planting cycle t, a stray token (error 5) in T1,
+   * t+1; the error group shows a cycle's events two cycles later (§5.7). */
+  unsigned delay = kind == INJ_CREDIT_RETURN || kind == INJ_CREDIT_OVERFLOW ? 2 : kind == INJ_STRAY_TOKEN ? 3 : 0;
+  if (h->ninj < E4H_MAXINJ) h->inj[h->ninj++] = (e4h_inj_t){at, kind, port, vc, code, delay, false};
   h->expect_errors = true;
 }
 
@@ -396,6 +402,11 @@ static inline void e4h_observe(e4h_t *h, const e4h_link_t *out, const bool *err,
             p == j->port) {
           j->seen = true;
           planted = true;
+          if (j->delay && c != j->cycle + j->delay)
+            e4h_failf(h, "elite4.err_timing",
+                      "error %u planted on port %u at cycle %llu shown at cycle %llu, expected %llu (§5.7)",
+                      j->expect_code, p, (unsigned long long)j->cycle, (unsigned long long)c,
+                      (unsigned long long)(j->cycle + j->delay));
           break;
         }
       }

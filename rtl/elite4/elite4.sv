@@ -17,8 +17,7 @@ module elite4 #(
   parameter int unsigned UpMask   = 32'hF0,   // bit p: port p is an up-link
   localparam int unsigned VcW     = $clog2(NumVcs),
   localparam int unsigned NumReq  = NumPorts * NumVcs,
-  localparam int unsigned EvW     = $clog2(3 * NumVcs + 2),  // early error events per port
-  localparam int unsigned LateW   = 3 * NumVcs + 1           // late ones (SA and pops)
+  localparam int unsigned EvW     = $clog2(2 * NumVcs + 2)   // early error events per port and cycle
 ) (
   input  logic                       clk_i,
   input  logic                       rst_ni,
@@ -339,45 +338,65 @@ module elite4 #(
     end
   end
 
-  // Counters and error status per port.
+  // Counters and error status per port. The error and wait group (§5.7)
+  // shows a cycle's events two cycles later: the events are registered here
+  // at the end of the cycle that decides them (SA decides some late) and
+  // counted, coded and shown from these registers in the next cycle, so no
+  // counter path starts in SA (docs/elite4.md §10). The early events (the
+  // front's 1 and 2, the stray token from T1) are also counted before the
+  // register; the rest stay one bit each and are counted by the counter
+  // (elite4_event_counter's late input), so no path adds up all of them.
   for (genvar p = 0; p < NumPorts; p++) begin : gen_cnt
-    logic [EvW-1:0]   ev_count, crc_count;
-    logic [LateW-1:0] ev_late;
-    logic [2:0]       ev_code;
+    localparam int unsigned V = NumVcs;
+    logic [6*V+2:0]    ev_d, ev_q, ev;
+    logic [EvW-1:0]    early_d, early_q, early;
+    logic [V-1:0]      route_q, nopkt_q, crc_q, trunc_q, tok_ovf_q, cred_ovf_q;
+    logic              ovf_q, stray_q, wait_q;
+    logic [EvW-1:0]    crc_count;
+    logic [2:0]        ev_code;
+
+    assign ev_d = {wait_out[p], ev_stray[p], ev_ovf[p], ev_cred_ovf[p*V +: V], ev_tok_ovf[p*V +: V],
+                   ev_trunc[p*V +: V], ev_crc[p*V +: V], ev_nopkt[p*V +: V], ev_route[p*V +: V]};
     always_comb begin
-      // early: from registers and pins; late: they wait for SA's pops and sends
-      ev_count  = EvW'(ev_stray[p]);
-      crc_count = '0;
-      ev_late   = {ev_ovf[p], ev_trunc[p*NumVcs +: NumVcs], ev_tok_ovf[p*NumVcs +: NumVcs],
-                   ev_cred_ovf[p*NumVcs +: NumVcs]};
-      for (int unsigned v = 0; v < NumVcs; v++) begin
-        ev_count  = ev_count + EvW'(ev_route[p*NumVcs+v]) + EvW'(ev_nopkt[p*NumVcs+v]) +
-                    EvW'(ev_crc[p*NumVcs+v]);
-        crc_count = crc_count + EvW'(ev_crc[p*NumVcs+v]);
+      early_d = EvW'(ev_stray[p]);
+      for (int unsigned v = 0; v < V; v++)
+        early_d = early_d + EvW'(ev_route[p*V+v]) + EvW'(ev_nopkt[p*V+v]);
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        ev_q <= '0; early_q <= '0;
+      end else begin
+        ev_q <= ev_d; early_q <= early_d;
       end
+    end
+    assign {ev, early} = {ev_q, early_q};   // the previous cycle's events
+    assign {wait_q, stray_q, ovf_q, cred_ovf_q, tok_ovf_q, trunc_q, crc_q, nopkt_q, route_q} = ev;
+
+    always_comb begin
+      crc_count = '0;
+      for (int unsigned v = 0; v < V; v++) crc_count = crc_count + EvW'(crc_q[v]);
       // the lowest code present (§6)
-      if      (ev_route[p*NumVcs +: NumVcs] != '0)  ev_code = elite4_pkg::ErrRoute;
-      else if (ev_nopkt[p*NumVcs +: NumVcs] != '0)  ev_code = elite4_pkg::ErrNoPacket;
-      else if (ev_ovf[p])                           ev_code = elite4_pkg::ErrCreditOvf;
-      else if (ev_trunc[p*NumVcs +: NumVcs] != '0)  ev_code = elite4_pkg::ErrTruncated;
-      else if (ev_stray[p])                         ev_code = elite4_pkg::ErrStrayTok;
-      else if ((ev_tok_ovf[p*NumVcs +: NumVcs] | ev_cred_ovf[p*NumVcs +: NumVcs]) != '0)
-                                                    ev_code = elite4_pkg::ErrOverflow;
-      else if (ev_crc[p*NumVcs +: NumVcs] != '0)    ev_code = elite4_pkg::ErrCrc;
-      else                                          ev_code = 3'd0;
+      if      (route_q != '0)                  ev_code = elite4_pkg::ErrRoute;
+      else if (nopkt_q != '0)                  ev_code = elite4_pkg::ErrNoPacket;
+      else if (ovf_q)                          ev_code = elite4_pkg::ErrCreditOvf;
+      else if (trunc_q != '0)                  ev_code = elite4_pkg::ErrTruncated;
+      else if (stray_q)                        ev_code = elite4_pkg::ErrStrayTok;
+      else if ((tok_ovf_q | cred_ovf_q) != '0) ev_code = elite4_pkg::ErrOverflow;
+      else if (crc_q != '0)                    ev_code = elite4_pkg::ErrCrc;
+      else                                     ev_code = 3'd0;
     end
 
-    elite4_counters #(.EvW(EvW), .LateW(LateW)) u_cnt (
+    elite4_counters #(.EvW(EvW), .LateW(4*V+1)) u_cnt (
       .clk_i, .rst_ni,
       .xmit_i       (xmit[p]),
       .xmit_pkt_i   (xmit_pkt[p]),
       .rcv_i        (in_valid_i[p]),
       .rcv_pkt_i    (in_valid_i[p] && in_kind_i[p*2 +: 2] == elite4_pkg::KindTail),
-      .wait_i       (wait_out[p]),
-      .ev_count_i   (ev_count),
-      .ev_late_i    (ev_late),
-      .ev_code_i    (ev_code),
-      .crc_errs_i   (crc_count),
+      .wait_q_i     (wait_q),
+      .ev_early_q_i (early),
+      .ev_late_q_i  ({ovf_q, cred_ovf_q, tok_ovf_q, trunc_q, crc_q}),
+      .ev_code_q_i  (ev_code),
+      .crc_errs_q_i (crc_count),
       .xmit_flits_o (cnt_xmit_flits_o[p*32 +: 32]),
       .rcv_flits_o  (cnt_rcv_flits_o[p*32 +: 32]),
       .xmit_pkts_o  (cnt_xmit_pkts_o[p*32 +: 32]),

@@ -15,7 +15,8 @@
  *   input unit             ist', pops, pushes, tin', stg', CRC of stg (ST)      (5.1-5.6)
  *   output unit            ost', credits, tokp', sel'                           (5.3-5.7)
  *   crossbar (ST)          output registers from sel and stg                    (5.6)
- *   counters               cnt_*', err_o', err_code_o'                          (5.7)
+ *   counters               cnt_*', err_o', err_code_o' from last cycle's        (5.7)
+ *                          registered error/wait events; ev' from this cycle's
  *
  * elite4_commit is the clock edge. Latency (section 8): a HEAD arriving in t is granted in
  * t+1, popped in t+2, in the output register at the end of t+3, on out_* in t+4; BODY/TAIL
@@ -34,6 +35,7 @@ const char *const elite4_bug_names[] = {"none",
                                         "elite4_token_no_release",
                                         "elite4_adaptive_first",
                                         "elite4_reset_keeps_err_code",
+                                        "elite4_err_group_one_cycle_early",
                                         NULL};
 
 /* A buffer entry is {kind, data}: 2 + 32 bits. */
@@ -105,6 +107,7 @@ void elite4_reset(elite4_state_t *s, const elite4_cfg_t *cfg) {
   memset(s->sel, 0, sizeof(s->sel));
   memset(s->upsel, 0, sizeof(s->upsel));
   memset(s->uptr, 0, sizeof(s->uptr));
+  memset(s->ev, 0, sizeof(s->ev)); /* nothing from before reset reaches the outputs (5.7) */
   unsigned kept[ELITE4_MAX_PORTS];
   memcpy(kept, s->r.err_code, sizeof(kept));
   memset(&s->r, 0, sizeof(s->r)); /* outputs, error codes, counters 0 */
@@ -177,6 +180,7 @@ void elite4_commit(const elite4_cfg_t *cfg, elite4_state_t *s, const elite4_next
   memcpy(s->sel, nx->sel, sizeof(s->sel));
   memcpy(s->upsel, nx->upsel, sizeof(s->upsel));
   memcpy(s->uptr, nx->uptr, sizeof(s->uptr));
+  memcpy(s->ev, nx->ev, cfg->num_ports * sizeof(*s->ev));
   for (uint32_t m = nx->cred_touched; m != 0; m &= m - 1u) {
     const unsigned o = (unsigned)__builtin_ctz(m);
     common_credit_counter_commit(&s->cred_cfg, &s->cred[o], &nx->cred[o]);

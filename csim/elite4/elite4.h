@@ -77,6 +77,10 @@ enum {
   ELITE4_BUG_RESET_KEEPS_ERR_CODE = 5, /* "elite4_reset_keeps_err_code": reset forgets the
                                          err_code_o registers (visible only from a scrambled
                                          start: it proves the binding's scramble) */
+  ELITE4_BUG_ERR_GROUP_EARLY = 6,      /* "elite4_err_group_one_cycle_early": the error and
+                                         wait group (err_o, err_code_o, cnt_errors_o,
+                                         cnt_crc_errors_o, cnt_xmit_wait_o) shows a cycle's
+                                         events at t+1 instead of t+2 (section 5.7) */
   ELITE4_BUG_COUNT
 };
 
@@ -142,6 +146,16 @@ typedef struct {
   uint8_t port;
 } elite4_upsel_t;
 
+/* The error and wait group's events of one cycle at one port, registered at the end of
+   that cycle and counted (and shown on err_o/err_code_o) in the next one, so they reach
+   the outputs at t+2 (section 5.7). */
+typedef struct {
+  uint8_t n_err; /* error events (each counts in cnt_errors) */
+  uint8_t code;  /* lowest code among them; meaningful when n_err != 0 */
+  uint8_t n_crc; /* CRC mismatches (cnt_crc_errors) */
+  bool wait;     /* XmitWait on this output */
+} elite4_ev_t;
+
 /* Input ports (section 4), per port. Values wider than their port are cut to the port
    width (kind 2 bits, vc VcW bits). */
 typedef struct {
@@ -194,6 +208,7 @@ typedef struct {
   elite4_sel_t sel[ELITE4_MAX_PORTS];                   /* SA -> ST */
   elite4_upsel_t upsel[ELITE4_MAX_VCS];                 /* adaptive choice per VC */
   unsigned uptr[ELITE4_MAX_VCS];                        /* its pointer, 0..P-1 */
+  elite4_ev_t ev[ELITE4_MAX_PORTS];                     /* last cycle's error/wait events (5.7) */
   elite4_out_t r; /* the output registers (section 4: all outputs come from registers),
                      counters included */
 } elite4_state_t;
@@ -219,6 +234,7 @@ typedef struct {
   elite4_sel_t sel[ELITE4_MAX_PORTS];
   elite4_upsel_t upsel[ELITE4_MAX_VCS];
   unsigned uptr[ELITE4_MAX_VCS];
+  elite4_ev_t ev[ELITE4_MAX_PORTS];
   elite4_out_t r; /* output registers' */
 } elite4_next_t;
 
@@ -228,7 +244,7 @@ typedef struct {
 int elite4_init(elite4_state_t *s, const elite4_cfg_t *cfg);
 /* State after rst_ni: buffers empty, every VC IDLE/FREE, credits = BufDepth, no tokens,
    staging/selection/token-input registers empty, no adaptive choice, pointers 0,
-   outputs, error codes and counters 0. */
+   no registered error/wait events, outputs, error codes and counters 0. */
 void elite4_reset(elite4_state_t *s, const elite4_cfg_t *cfg);
 /* Pure: this cycle's outputs (from the registers only) and the next state. Does not
    modify s. No allocation. */

@@ -152,7 +152,8 @@ void elite4_crossbar(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_ne
 
 /* ---- elite4_counters.c (5.7) ------------------------------------------------------ */
 
-/* cnt_*' and the error registers err_o', err_code_o'. Needs everything above. */
+/* cnt_*', err_o', err_code_o' (the error and wait group from last cycle's registered events,
+   5.7) and ev' (this cycle's events). Needs everything above. */
 void elite4_counters_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_work_t *w,
                           elite4_next_t *nx);
 

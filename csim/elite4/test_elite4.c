@@ -107,6 +107,7 @@ typedef struct {
   elite4_next_t nx;
   unsigned long cyc; /* the cycle the next step evaluates */
   elite4_out_t *rec; /* rec[c]: the outputs in cycle c */
+  elite4_in_t *inrec; /* inrec[c]: the inputs in cycle c */
   unsigned long rec_cap;
   ev_t *ev;
   size_t nev, ev_cap;
@@ -132,6 +133,7 @@ static dut_t *dut_new(tctx_t *t, unsigned np, unsigned nv, unsigned depth, uint3
 static void dut_free(dut_t *d) {
   elite4_free(&d->s);
   free(d->rec);
+  free(d->inrec);
   free(d->ev);
   free(d);
 }
@@ -200,8 +202,10 @@ static void dut_step(dut_t *d) {
   if (d->cyc >= d->rec_cap) {
     d->rec_cap = d->rec_cap ? 2 * d->rec_cap : 256;
     d->rec = realloc(d->rec, d->rec_cap * sizeof(*d->rec));
-    if (d->rec == NULL) exit(2);
+    d->inrec = realloc(d->inrec, d->rec_cap * sizeof(*d->inrec));
+    if (d->rec == NULL || d->inrec == NULL) exit(2);
   }
+  d->inrec[d->cyc] = d->in;
   elite4_out_t *o = &d->rec[d->cyc];
   elite4_eval(&d->cfg, &d->s, &d->in, o, &d->nx);
   elite4_commit(&d->cfg, &d->s, &d->nx);
@@ -368,7 +372,8 @@ static void test_cfg(tctx_t *t) {
                                      "elite4_vc_swap",
                                      "elite4_token_no_release",
                                      "elite4_adaptive_first",
-                                     "elite4_reset_keeps_err_code"};
+                                     "elite4_reset_keeps_err_code",
+                                     "elite4_err_group_one_cycle_early"};
   for (unsigned b = 0; b < ELITE4_BUG_COUNT; b++)
     CHECK(t, elite4_bug_names[b] != NULL && strcmp(elite4_bug_names[b], want[b]) == 0,
           "elite4_bug_names[%u] = \"%s\"", b, want[b]);
@@ -762,8 +767,8 @@ static void test_illegal(tctx_t *t) {
   run_to(d, 12);
   for (unsigned i = 0; i < 7; i++) {
     const unsigned v = i % 2;
-    CHECK(t, err_pulses(d, i, 0, 12) == 1 && O(d, 2)->err[i] && O(d, 2)->err_code[i] == 1,
-          "illegal tag on input %u: err_o in cycle 2, code 1", i);
+    CHECK(t, err_pulses(d, i, 0, 12) == 1 && O(d, 3)->err[i] && O(d, 3)->err_code[i] == 1,
+          "illegal tag on input %u: front in 1, err_o in cycle 3 (5.7: t+2), code 1", i);
     CHECK(t, O(d, 11)->err_code[i] == 1 && O(d, 11)->cnt_errors[i] == 1, "input %u: code held, one error", i);
     EXPECT_FLIT(t, d, 4, i, ELITE4_TOKEN, v, 0); /* nack upstream: pending in 1, SA 2, ST 3 */
     for (unsigned long c = 0; c < 6; c++)        /* pops in 1, 2, 3; the legal HEAD in 5 */
@@ -783,7 +788,7 @@ static void test_illegal(tctx_t *t) {
   run_to(e, 8);
   EXPECT_FLIT(t, e, 4, 0, ELITE4_TOKEN, 0, 0);
   EXPECT_FLIT(t, e, 4, 1, ELITE4_TOKEN, 1, 0);
-  CHECK(t, O(e, 2)->err_code[0] == 1 && O(e, 2)->err_code[1] == 1 && !O(e, 2)->err[2],
+  CHECK(t, O(e, 3)->err_code[0] == 1 && O(e, 3)->err_code[1] == 1 && !O(e, 3)->err[2],
         "3 ports: range hi=3 and tag 3 illegal, range 0..2 legal");
   /* Outputs 0 and 1 choose their nacks in SA cycle 2, so the broadcast (granted in 1)
        goes in SA cycle 3 and is on out_* in 5. */
@@ -917,7 +922,7 @@ static void test_port_width(tctx_t *t) {
   sched(d, 6, 2, false, ELITE4_TOKEN, 2, 0xFFFFFFFEu); /* VC0, nack */
   run_to(d, 12);
   expect_pkt(t, d, 4, 2, 0, &k, strip4(k.route), "vc and kind cut to their widths");
-  CHECK(t, O(d, 3)->err[0] && O(d, 3)->err_code[0] == 2, "vc 3 is VC1 (error 2)");
+  CHECK(t, O(d, 4)->err[0] && O(d, 4)->err_code[0] == 2, "vc 3 is VC1 (error 2 at the front in 2, err_o in 4)");
   EXPECT_FLIT(t, d, 10, 0, ELITE4_TOKEN, 0, 0);
   dut_free(d);
 }
@@ -953,8 +958,8 @@ static void test_errors(tctx_t *t) {
   flit(d, 0, 2, ELITE4_BODY, 1, 0x1234);
   flit(d, 1, 2, ELITE4_TAIL, 1, 0x5678);
   run_to(d, 16);
-  CHECK(t, O(d, 2)->err[2] && O(d, 2)->err_code[2] == 2 && O(d, 3)->err[2] && err_pulses(d, 2, 0, 16) == 2,
-        "error 2: err_o in cycles 2 and 3, code 2");
+  CHECK(t, O(d, 3)->err[2] && O(d, 3)->err_code[2] == 2 && O(d, 4)->err[2] && err_pulses(d, 2, 0, 16) == 2,
+        "error 2 (front in 1 and 2): err_o in cycles 3 and 4, code 2");
   CHECK(t, O(d, 2)->credit[2][1] && O(d, 3)->credit[2][1], "error 2: credits returned");
   CHECK(t, O(d, 15)->cnt_errors[2] == 2 && O(d, 15)->cnt_rcv_flits[2] == 2 && O(d, 15)->cnt_rcv_pkts[2] == 1,
         "error 2 counters (the discarded TAIL still counts as received)");
@@ -978,8 +983,8 @@ static void test_errors(tctx_t *t) {
   flit(d, 15, 1, ELITE4_BODY, 0, b.body[7]);   /* full, but SA pops the HEAD: accepted */
   flit(d, 16, 1, ELITE4_TAIL, 0, b.tail);
   run_to(d, 30);
-  CHECK(t, err_pulses(d, 1, 0, 30) == 2 && O(d, 11)->err[1] && O(d, 15)->err[1] && O(d, 11)->err_code[1] == 3,
-        "error 3: err_o in cycles 11 and 15, code 3");
+  CHECK(t, err_pulses(d, 1, 0, 30) == 2 && O(d, 12)->err[1] && O(d, 16)->err[1] && O(d, 12)->err_code[1] == 3,
+        "error 3 (ARRIVE 10 and 14): err_o in cycles 12 and 16, code 3");
   expect_pkt(t, d, 17, 3, 0, &b, strip4(b.route), "error 3: accepted flits forwarded");
   CHECK(t,
         O(d, 29)->cnt_errors[1] == 2 && O(d, 29)->cnt_rcv_flits[1] == 12 && O(d, 29)->cnt_crc_errors[1] == 0,
@@ -1001,8 +1006,8 @@ static void test_errors(tctx_t *t) {
   EXPECT_FLIT(t, d, 4, 5, ELITE4_HEAD, 0, strip4(h1.route));
   EXPECT_FLIT(t, d, 5, 5, ELITE4_BODY, 0, h1.body[0]);
   EXPECT_FLIT(t, d, 6, 5, ELITE4_TAIL, 0, ELITE4_BAD_TAIL); /* SA 4 */
-  CHECK(t, err_pulses(d, 2, 0, 20) == 1 && O(d, 5)->err[2] && O(d, 5)->err_code[2] == 4,
-        "error 4 (synthetic TAIL, SA 4): err_o in cycle 5, code 4");
+  CHECK(t, err_pulses(d, 2, 0, 20) == 1 && O(d, 6)->err[2] && O(d, 6)->err_code[2] == 4,
+        "error 4 (synthetic TAIL, SA 4): err_o in cycle 6, code 4");
   EXPECT_FLIT(t, d, 12, 2, ELITE4_TOKEN, 0, 0);
   expect_pkt(t, d, 13, 0, 0, &h2, strip4(h2.route), "the HEAD after the truncated packet");
   CHECK(t,
@@ -1020,9 +1025,9 @@ static void test_errors(tctx_t *t) {
   const pkt_t h3 = mkpkt(RW(5, 1), 0, 212);
   send_pkt(d, 2, 3, 0, &h3);
   run_to(d, 16);
-  CHECK(t, O(d, 2)->err[3] && O(d, 2)->err_code[3] == 1, "DROP: error 1 in cycle 2");
-  CHECK(t, O(d, 4)->err[3] && O(d, 4)->err_code[3] == 4 && err_pulses(d, 3, 0, 16) == 2,
-        "DROP ended by a HEAD: error 4 in cycle 4");
+  CHECK(t, O(d, 3)->err[3] && O(d, 3)->err_code[3] == 1, "DROP: error 1 (front in 1) on err_o in cycle 3");
+  CHECK(t, O(d, 5)->err[3] && O(d, 5)->err_code[3] == 4 && err_pulses(d, 3, 0, 16) == 2,
+        "DROP ended by a HEAD: error 4 (front in 3) on err_o in cycle 5");
   EXPECT_FLIT(t, d, 4, 3, ELITE4_TOKEN, 0, 0);
   expect_pkt(t, d, 7, 5, 0, &h3, strip4(h3.route), "HEAD after DROP decoded next cycle");
   CHECK(t, O(d, 15)->cnt_errors[3] == 2 && O(d, 15)->err_code[3] == 4, "DROP counters");
@@ -1042,10 +1047,10 @@ static void test_errors(tctx_t *t) {
   token(d, 4, 2, 0, false); /* (2, 0) is BUSY: an early nack */
   token(d, 5, 2, 0, true);  /* a second token: stray */
   run_to(d, 16);
-  CHECK(t, O(d, 2)->err[4] && O(d, 2)->err_code[4] == 5 && err_pulses(d, 4, 0, 16) == 1,
-        "error 5 (FREE): T1 in 1, port 4 in cycle 2");
-  CHECK(t, O(d, 7)->err[2] && O(d, 7)->err_code[2] == 5 && err_pulses(d, 2, 0, 16) == 1,
-        "error 5 (second token while BUSY): T1 in 6, port 2 in cycle 7");
+  CHECK(t, O(d, 3)->err[4] && O(d, 3)->err_code[4] == 5 && err_pulses(d, 4, 0, 16) == 1,
+        "error 5 (FREE): T1 in 1, port 4 in cycle 3");
+  CHECK(t, O(d, 8)->err[2] && O(d, 8)->err_code[2] == 5 && err_pulses(d, 2, 0, 16) == 1,
+        "error 5 (second token while BUSY): T1 in 6, port 2 in cycle 8");
   expect_pkt(t, d, 4, 2, 0, &s1, strip4(s1.route), "packet unaffected by the tokens");
   EXPECT_FLIT(t, d, 10, 0, ELITE4_TOKEN, 0, 0);
   CHECK(t, flits_on(d, 0, 0, 16) == 1 && flits_on(d, 4, 0, 16) == 0,
@@ -1070,8 +1075,8 @@ static void test_errors(tctx_t *t) {
   EXPECT_FLIT(t, d, 12, 0, ELITE4_TOKEN, 0, 1);
   EXPECT_FLIT(t, d, 13, 0, ELITE4_TOKEN, 1, 1);
   CHECK(t, flits_on(d, 0, 0, 20) == 2, "the nack is lost");
-  CHECK(t, O(d, 11)->err[0] && O(d, 11)->err_code[0] == 1 && O(d, 12)->cnt_errors[0] == 2,
-        "errors 1 and 6 in one cycle: two events, code 1");
+  CHECK(t, O(d, 12)->err[0] && O(d, 12)->err_code[0] == 1 && O(d, 12)->cnt_errors[0] == 2,
+        "errors 1 and 6 in one cycle (10): two events, code 1, in cycle 12");
   CHECK(t, err_pulses(d, 0, 0, 20) == 1, "one err_o pulse");
   check_bystander(t, d, &by, 19);
   dut_free(d);
@@ -1087,8 +1092,8 @@ static void test_errors(tctx_t *t) {
   credit(d, 7, 5, 0); /* beyond 8: error 6 */
   credit(d, 7, 5, 1); /* VC1 never used: error 6 */
   run_to(d, 16);
-  CHECK(t, err_pulses(d, 5, 0, 16) == 1 && O(d, 8)->err[5] && O(d, 8)->err_code[5] == 6,
-        "credit overflow: error 6 at port 5 in cycle 8");
+  CHECK(t, err_pulses(d, 5, 0, 16) == 1 && O(d, 9)->err[5] && O(d, 9)->err_code[5] == 6,
+        "credit overflow (7): error 6 at port 5 in cycle 9");
   CHECK(t, O(d, 15)->cnt_errors[5] == 2, "two VCs: two events");
   check_bystander(t, d, &by, 15);
   dut_free(d);
@@ -1102,12 +1107,271 @@ static void test_errors(tctx_t *t) {
   token(d, 8, 2, 0, false);
   run_to(d, 16);
   expect_pkt(t, d, 4, 2, 0, &cr, strip4(cr.route), "bad CRC forwarded as is");
-  CHECK(t, O(d, 7)->err[1] && O(d, 7)->err_code[1] == 7 && err_pulses(d, 1, 0, 16) == 1,
-        "error 7 at the input port when the staged TAIL is checked (ST 6): err_o in cycle 7");
+  CHECK(t, O(d, 8)->err[1] && O(d, 8)->err_code[1] == 7 && err_pulses(d, 1, 0, 16) == 1,
+        "error 7 at the input port when the staged TAIL is checked (ST 6): err_o in cycle 8");
   CHECK(t, O(d, 15)->cnt_crc_errors[1] == 1 && O(d, 15)->cnt_errors[1] == 1, "CRC counters");
   EXPECT_FLIT(t, d, 12, 1, ELITE4_TOKEN, 0, 0);
   check_bystander(t, d, &by, 15);
   dut_free(d);
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Output groups (section 5.7): the error and wait group at t+2, the rest at t+1          */
+/* ------------------------------------------------------------------------------------ */
+
+/* An event of the error and wait group at its port, in the cycle te of the stage that
+   detects it (section 5.7's list; the stimuli are those of test_errors and of the
+   XmitWait tests above). */
+typedef struct {
+  unsigned long te;
+  unsigned port;
+  unsigned n;     /* error events at port in te; 0 = an XmitWait */
+  unsigned code;  /* the lowest of their codes */
+  unsigned n_crc; /* how many of them are CRC mismatches */
+} gev_t;
+
+#define GEV_MAX 6
+
+typedef struct {
+  const char *name;
+  unsigned long end;      /* cycles run */
+  bool waits;             /* the events list every XmitWait too: compare cnt_xmit_wait_o */
+  void (*stim)(dut_t *d); /* on an 8-port, 2-VC, BufDepth 8 switch, up-links 4..7 */
+  unsigned nev;
+  gev_t ev[GEV_MAX];      /* in order of te */
+} gscen_t;
+
+static void stim_drop(dut_t *d) { /* 1 (illegal tag) at the front in 1, 4 (DROP met a HEAD) in 3 */
+  flit(d, 0, 3, ELITE4_HEAD, 0, RW(9, 1));
+  flit(d, 1, 3, ELITE4_BODY, 0, 0x11111111u);
+  const pkt_t k = mkpkt(RW(5, 1), 0, 212);
+  send_pkt(d, 2, 3, 0, &k);
+}
+static void stim_no_packet(dut_t *d) { /* 2 at the front in 1 and 2 */
+  flit(d, 0, 2, ELITE4_BODY, 1, 0x1234);
+  flit(d, 1, 2, ELITE4_TAIL, 1, 0x5678);
+}
+static void stim_full(dut_t *d) { /* 3 at ARRIVE in 10 and 14 (see test_errors) */
+  d->auto_credit = 1u << 3;
+  const pkt_t a = mkpkt(RW(3, 0), 0, 200), b = mkpkt(RW(3, 1), 8, 201);
+  send_pkt(d, 0, 0, 0, &a);
+  flit(d, 2, 1, ELITE4_HEAD, 0, b.route);
+  for (unsigned n = 0; n < 7; n++) flit(d, 3 + n, 1, ELITE4_BODY, 0, b.body[n]);
+  flit(d, 10, 1, ELITE4_BODY, 0, 0xDEAD0001u);
+  token(d, 12, 3, 0, true);
+  flit(d, 14, 1, ELITE4_BODY, 0, 0xDEAD0002u);
+  flit(d, 15, 1, ELITE4_BODY, 0, b.body[7]);
+  flit(d, 16, 1, ELITE4_TAIL, 0, b.tail);
+}
+static void stim_truncated(dut_t *d) { /* 4 (synthetic TAIL) in SA 4 */
+  const pkt_t h1 = mkpkt(RW(5, 1), 1, 210), h2 = mkpkt(RW(0, 2), 1, 211);
+  flit(d, 0, 2, ELITE4_HEAD, 0, h1.route);
+  flit(d, 1, 2, ELITE4_BODY, 0, h1.body[0]);
+  send_pkt(d, 2, 2, 0, &h2);
+  token(d, 8, 5, 0, false);
+}
+static void stim_stray(dut_t *d) { /* 5 in T1 1 (port 4) and T1 6 (port 2) */
+  token(d, 0, 4, 1, true);
+  const pkt_t s1 = mkpkt(RW(2, 1), 4, 220);
+  send_pkt(d, 0, 0, 0, &s1);
+  token(d, 4, 2, 0, false);
+  token(d, 5, 2, 0, true);
+}
+static void stim_credit(dut_t *d) { /* 6 (credit beyond BufDepth) on two VCs of port 5 in 7 */
+  const pkt_t c1 = mkpkt(RW(5), 0, 240);
+  send_pkt(d, 0, 0, 0, &c1);
+  credit(d, 2, 5, 0);
+  credit(d, 6, 5, 0);
+  credit(d, 7, 5, 0);
+  credit(d, 7, 5, 1);
+}
+static void stim_token_pending(dut_t *d) { /* 6 (token while one is pending) and 1 in 10 */
+  const pkt_t t0 = mkpkt(RW(3), 0, 230), t1 = mkpkt(RW(4), 0, 231);
+  send_pkt(d, 0, 0, 0, &t0);
+  send_pkt(d, 2, 0, 1, &t1);
+  flit(d, 4, 0, ELITE4_HEAD, 1, RW(9));
+  flit(d, 5, 0, ELITE4_TAIL, 1, 0);
+  token(d, 8, 3, 0, true);
+  token(d, 8, 4, 1, true);
+}
+static void stim_crc(dut_t *d) { /* 7 in ST 6 */
+  pkt_t cr = mkpkt(RW(2, 1), 2, 250);
+  cr.tail ^= 1u;
+  send_pkt(d, 0, 1, 0, &cr);
+  token(d, 8, 2, 0, false);
+}
+static void stim_crc_credit(dut_t *d) { /* 7 in ST 6 and 6 (credit on port 1 VC1) in 6 */
+  stim_crc(d);
+  credit(d, 6, 1, 1);
+}
+static void stim_wait_bcast(dut_t *d) { /* XmitWait on port 1 in SA 2..6 (test_broadcast_contention) */
+  d->auto_credit = 0xFF;
+  const pkt_t a = mkpkt(RW(14, RANGE(1, 2)), 3, 60), b = mkpkt(RW(14, RANGE(2, 3)), 3, 61);
+  const pkt_t c = mkpkt(RW(1, 5), 3, 62);
+  send_pkt(d, 0, 4, 1, &a);
+  send_pkt(d, 0, 5, 0, &b);
+  send_pkt(d, 0, 6, 0, &c);
+}
+static void stim_wait_token(dut_t *d) { /* XmitWait on port 3 in SA 7, a token chosen (test_rr_token) */
+  d->auto_credit = 0xFF;
+  const pkt_t c = mkpkt(RW(3, 1), 3, 110), e = mkpkt(RW(3, 2), 3, 111), x = mkpkt(RW(5), 0, 112);
+  send_pkt(d, 0, 0, 0, &c);
+  send_pkt(d, 0, 1, 1, &e);
+  send_pkt(d, 0, 3, 0, &x);
+  token(d, 5, 5, 0, true);
+}
+
+static const gscen_t gscen[] = {
+    {"error 1, then 4 (DROP)", 16, false, stim_drop, 2, {{1, 3, 1, 1, 0}, {3, 3, 1, 4, 0}}},
+    {"error 2 twice", 16, false, stim_no_packet, 2, {{1, 2, 1, 2, 0}, {2, 2, 1, 2, 0}}},
+    {"error 3 twice", 30, false, stim_full, 2, {{10, 1, 1, 3, 0}, {14, 1, 1, 3, 0}}},
+    {"error 4 (synthetic TAIL)", 20, false, stim_truncated, 1, {{4, 2, 1, 4, 0}}},
+    {"error 5 twice", 16, false, stim_stray, 2, {{1, 4, 1, 5, 0}, {6, 2, 1, 5, 0}}},
+    {"error 6 (credits), two in one cycle", 16, false, stim_credit, 1, {{7, 5, 2, 6, 0}}},
+    {"errors 6 (token) and 1 in one cycle: code 1", 20, false, stim_token_pending, 1, {{10, 0, 2, 1, 0}}},
+    {"error 7", 16, false, stim_crc, 1, {{6, 1, 1, 7, 1}}},
+    {"errors 7 and 6 (credit) in one cycle: code 6", 16, false, stim_crc_credit, 1, {{6, 1, 2, 6, 1}}},
+    {"XmitWait, broadcast contention", 25, true, stim_wait_bcast, 5,
+     {{2, 1, 0, 0, 0}, {3, 1, 0, 0, 0}, {4, 1, 0, 0, 0}, {5, 1, 0, 0, 0}, {6, 1, 0, 0, 0}}},
+    {"XmitWait, a token instead of data", 16, true, stim_wait_token, 1, {{7, 3, 0, 0, 0}}},
+};
+
+/* err_o, err_code_o, cnt_errors_o, cnt_crc_errors_o (and cnt_xmit_wait_o if sc->waits) of
+   every port in every cycle c < sc->end are what the events with te + 2 <= c make them;
+   false and the first difference in why otherwise. */
+static bool group_at_t2(const dut_t *d, const gscen_t *sc, char *why, size_t whylen) {
+  for (unsigned long c = 0; c < sc->end; c++) {
+    for (unsigned p = 0; p < d->cfg.num_ports; p++) {
+      bool err = false;
+      unsigned code = 0;
+      uint32_t n = 0, crc = 0, wait = 0;
+      for (unsigned k = 0; k < sc->nev; k++) {
+        const gev_t *e = &sc->ev[k];
+        if (e->port != p || e->te + 2 > c) continue;
+        if (e->n == 0) {
+          wait++;
+          continue;
+        }
+        n += e->n;
+        crc += e->n_crc;
+        err = e->te + 2 == c;
+        code = e->code; /* ev is in order of te: the last one holds */
+      }
+      const elite4_out_t *o = O(d, c);
+      if (o->err[p] != err || o->err_code[p] != code || o->cnt_errors[p] != n || o->cnt_crc_errors[p] != crc ||
+          (sc->waits && o->cnt_xmit_wait[p] != wait)) {
+        snprintf(why, whylen,
+                 "cycle %lu port %u: err_o %d (want %d), err_code_o %u (%u), cnt_errors_o %" PRIu32
+                 " (%" PRIu32 "), cnt_crc_errors_o %" PRIu32 " (%" PRIu32 "), cnt_xmit_wait_o %" PRIu32
+                 " (%" PRIu32 "%s)",
+                 c, p, o->err[p], err, o->err_code[p], code, o->cnt_errors[p], n, o->cnt_crc_errors[p], crc,
+                 o->cnt_xmit_wait[p], wait, sc->waits ? "" : ", not compared");
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+/* The flit and packet counters show a cycle's events in the next one: an arrival on
+   in_* in c-1 counts in cycle c; a flit on out_* in c was put in the output register by
+   ST in c-1, so it counts in c. (alloc_o's t+1 is test_latency's: VA in 1 -> alloc_o in
+   2, VA in 14 -> 15.) */
+static bool others_at_t1(const dut_t *d, unsigned long end, char *why, size_t whylen) {
+  for (unsigned long c = 0; c < end; c++) {
+    for (unsigned p = 0; p < d->cfg.num_ports; p++) {
+      const elite4_out_t *o = O(d, c), *q = c > 0 ? O(d, c - 1) : NULL;
+      const elite4_in_t *i = c > 0 ? &d->inrec[c - 1] : NULL;
+      const bool rcv = i != NULL && i->valid[p];
+      const uint32_t rf = (q ? q->cnt_rcv_flits[p] : 0) + rcv;
+      const uint32_t rp = (q ? q->cnt_rcv_pkts[p] : 0) + (rcv && (i->kind[p] & 3u) == ELITE4_TAIL);
+      const uint32_t xf = (q ? q->cnt_xmit_flits[p] : 0) + o->valid[p];
+      const uint32_t xp = (q ? q->cnt_xmit_pkts[p] : 0) + (o->valid[p] && o->kind[p] == ELITE4_TAIL);
+      if (o->cnt_rcv_flits[p] != rf || o->cnt_rcv_pkts[p] != rp || o->cnt_xmit_flits[p] != xf ||
+          o->cnt_xmit_pkts[p] != xp) {
+        snprintf(why, whylen,
+                 "cycle %lu port %u: cnt_rcv_flits_o %" PRIu32 " (want %" PRIu32 "), cnt_rcv_pkts_o %" PRIu32
+                 " (%" PRIu32 "), cnt_xmit_flits_o %" PRIu32 " (%" PRIu32 "), cnt_xmit_pkts_o %" PRIu32
+                 " (%" PRIu32 ")",
+                 c, p, o->cnt_rcv_flits[p], rf, o->cnt_rcv_pkts[p], rp, o->cnt_xmit_flits[p], xf,
+                 o->cnt_xmit_pkts[p], xp);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+/* Each scenario bug-free (every check holds) and with elite4_err_group_one_cycle_early,
+   which must break the t+2 check and nothing else. */
+static void test_output_groups(tctx_t *t) {
+  for (unsigned k = 0; k < sizeof(gscen) / sizeof(gscen[0]); k++) {
+    const gscen_t *sc = &gscen[k];
+    for (unsigned b = 0; b < 2; b++) {
+      const unsigned bug = b ? ELITE4_BUG_ERR_GROUP_EARLY : ELITE4_BUG_NONE;
+      dut_t *d = dut_new(t, 8, 2, 8, 0xF0, bug);
+      sc->stim(d);
+      run_to(d, sc->end);
+      char why[320] = "";
+      const bool t2 = group_at_t2(d, sc, why, sizeof(why));
+      if (bug == ELITE4_BUG_NONE)
+        CHECK(t, t2, "%s: error and wait group at t+2: %s", sc->name, why);
+      else
+        CHECK(t, !t2, "%s: planted bug %s not caught by the t+2 check", sc->name, elite4_bug_names[bug]);
+      why[0] = '\0';
+      CHECK(t, others_at_t1(d, sc->end, why, sizeof(why)), "%s%s: flit/packet counters at t+1: %s", sc->name,
+            bug ? " (planted bug)" : "", why);
+      dut_free(d);
+    }
+  }
+}
+
+/* Reset clears the registered events (5.7): an error and an XmitWait registered in the
+   last cycle before reset never show; and registers full of garbage show nothing. */
+static void test_reset_pending(tctx_t *t) {
+  for (unsigned r = 0; r < 2; r++) {
+    dut_t *d = dut_new(t, 8, 2, 8, 0xF0, 0);
+    stim_wait_bcast(d);                   /* XmitWait on port 1 in 2..6 */
+    flit(d, 2, 2, ELITE4_BODY, 1, 0x1u); /* error 2 on port 2 at the front in 3 */
+    run_to(d, 4);                         /* cycle 3's events are registered */
+    if (r == 0) {                         /* the control: without reset they show in 5 */
+      run_to(d, 6);
+      CHECK(t, O(d, 5)->err[2] && O(d, 5)->err_code[2] == 2 && O(d, 5)->cnt_errors[2] == 1 && !O(d, 4)->err[2],
+            "control: error 2 of cycle 3 on err_o in 5");
+      CHECK(t, O(d, 5)->cnt_xmit_wait[1] == 2 && O(d, 4)->cnt_xmit_wait[1] == 1,
+            "control: XmitWait of cycles 2 and 3 counted in 4 and 5");
+    } else {
+      elite4_reset(&d->s, &d->cfg);
+      d->nev = 0; /* the rest of the stimulus would make new errors */
+      memset(d->due_rd, 0, sizeof(d->due_rd));
+      memset(d->due_wr, 0, sizeof(d->due_wr));
+      run_to(d, 8);
+      for (unsigned long c = 4; c < 8; c++)
+        CHECK(t, outputs_all_zero(O(d, c)), "reset after cycle 3: outputs 0 in cycle %lu (nothing pending)", c);
+    }
+    dut_free(d);
+  }
+
+  /* Garbage in every registered event, then reset (the binding scrambles the rest). */
+  const elite4_cfg_t cfg = {.num_ports = 8, .num_vcs = 2, .buf_depth = 8, .up_mask = 0xF0};
+  elite4_state_t s;
+  if (!CHECK(t, elite4_init(&s, &cfg) == 0, "init for the pending-event reset")) return;
+  for (unsigned p = 0; p < ELITE4_MAX_PORTS; p++) s.ev[p] = (elite4_ev_t){.n_err = 3, .code = 5, .n_crc = 2, .wait = true};
+  elite4_reset(&s, &cfg);
+  elite4_in_t in;
+  memset(&in, 0, sizeof(in));
+  elite4_next_t *nx = calloc(1, sizeof(*nx));
+  if (nx == NULL) exit(2);
+  bool zero = true;
+  for (unsigned c = 0; c < 3; c++) {
+    elite4_out_t o;
+    elite4_eval(&cfg, &s, &in, &o, nx);
+    elite4_commit(&cfg, &s, nx);
+    zero &= outputs_all_zero(&o);
+  }
+  CHECK(t, zero, "reset clears garbage in the registered error/wait events: outputs 0 for 3 cycles");
+  free(nx);
+  elite4_free(&s);
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -1627,11 +1891,13 @@ static void test_bugs_random(tctx_t *t) {
     res = rand_run(&base, seed, 20000, 20000, (int)bug, true);
     CHECK(t, res.diverged >= 0, "bug %s: outputs diverge from the bug-free model", elite4_bug_names[bug]);
     /* The random checker alone catches it (the adaptive choice is legal either way, so
-           elite4_adaptive_first is caught by test_bugs_directed and the divergence only). */
+           elite4_adaptive_first is caught by test_bugs_directed and the divergence only;
+           the random traffic has no errors, so elite4_err_group_one_cycle_early is caught by
+           test_output_groups and the divergence, of cnt_xmit_wait_o, only). */
     elite4_cfg_t c = base;
     c.bug = bug;
     res = rand_run(&c, seed, 20000, 5000, -1, true);
-    if (bug != ELITE4_BUG_ADAPTIVE_FIRST)
+    if (bug != ELITE4_BUG_ADAPTIVE_FIRST && bug != ELITE4_BUG_ERR_GROUP_EARLY)
       CHECK(t, res.violations > 0, "bug %s: the random checker catches it", elite4_bug_names[bug]);
     printf("  bug %s: diverges, random checker: %lu violations\n", elite4_bug_names[bug], res.violations);
   }
@@ -1668,6 +1934,8 @@ int main(int argc, char **argv) {
   test_rr_token(&t);
   test_port_width(&t);
   test_errors(&t);
+  test_output_groups(&t);
+  test_reset_pending(&t);
   test_bugs_directed(&t);
   test_random(&t, cycles);
   test_bugs_random(&t);

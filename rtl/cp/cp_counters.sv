@@ -7,7 +7,7 @@ module cp_counters (
   input  logic        sample_i,
   input  logic [2:0]  bcn_inc_i,     // the queue-level message, one-hot {MAX, POS, NEG}
   input  logic        fbcn_inc_i,    // a per-flow message
-  input  logic        ft_full_i,
+  input  logic        ft_full_i,     // the flow table's full verdict of t+1 for t's enqueue
   input  logic        ev_reject_i,
   input  logic        cfg_reject_i,
   output logic [31:0] frames_o,
@@ -23,24 +23,24 @@ module cp_counters (
   // Each counter is a common_counter (docs/common.md#common_counter): wraps at
   // 2^32, never cleared.
   //
-  // The event pulses (an accepted frame, a full table, a rejection) are
-  // registered before they count: they are decided late in their cycle (after
-  // the queue monitor's limit checks), and a 32-bit increment behind them does
-  // not fit a 250 MHz cycle (docs/cp.md §13). So these three counters show
-  // cycle t's events at t+2 (§10). The message counters count from pipeline
-  // registers and show a message together with it.
+  // The event pulses (an accepted frame, a rejection) are registered before
+  // they count: they are decided late in their cycle (after the queue
+  // monitor's limit checks), and a 32-bit increment behind them does not fit
+  // a 250 MHz cycle (docs/cp.md §13). So these counters show cycle t's events
+  // at t+2 (§10). The flow table decides "full" for t's enqueue early in t+1,
+  // from its event register (§8), so ft_full_i counts as it comes: also t+2.
+  // The message counters count from pipeline registers and show a message
+  // together with it.
   logic [1:0] err_inc_q;
-  logic       frame_q, ft_full_q;
+  logic       frame_q;
   logic [7:0] unused_sat;   // wrapping counters: all ones is just a value
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       frame_q   <= 1'b0;
-      ft_full_q <= 1'b0;
       err_inc_q <= '0;
     end else begin
       frame_q   <= frame_i;
-      ft_full_q <= ft_full_i;
       err_inc_q <= 2'(ev_reject_i) + 2'(cfg_reject_i);   // both in one cycle count 2
     end
   end
@@ -67,7 +67,7 @@ module cp_counters (
     .clk_i, .rst_ni, .inc_i (fbcn_inc_i), .clear_i (1'b0), .count_o (fbcn_o), .sat_o (unused_sat[5])
   );
   common_counter #(.Width(32), .IncW(1)) u_ft_full (
-    .clk_i, .rst_ni, .inc_i (ft_full_q), .clear_i (1'b0), .count_o (ft_full_o), .sat_o (unused_sat[6])
+    .clk_i, .rst_ni, .inc_i (ft_full_i), .clear_i (1'b0), .count_o (ft_full_o), .sat_o (unused_sat[6])
   );
   common_counter #(.Width(32), .IncW(2)) u_errors (
     .clk_i, .rst_ni, .inc_i (err_inc_q), .clear_i (1'b0), .count_o (errors_o), .sat_o (unused_sat[7])

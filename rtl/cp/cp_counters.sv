@@ -1,4 +1,4 @@
-// Event counters of the CP (wrap at 2^32), one common_counter each.
+// Event counters of the CP (wrap at 2^32), one cp_counter each.
 // Spec: docs/cp.md §4, §7, §10.
 module cp_counters (
   input  logic        clk_i,
@@ -20,8 +20,8 @@ module cp_counters (
   output logic [31:0] errors_o
 );
 
-  // Each counter is a common_counter (docs/common.md#common_counter): wraps at
-  // 2^32, never cleared.
+  // Each counter is a cp_counter (common_counter's behaviour: wraps at 2^32,
+  // never cleared; its sums are formed before the increment arrives).
   //
   // The event pulses (an accepted frame, a rejection) are registered before
   // they count: they are decided late in their cycle (after the queue
@@ -33,7 +33,6 @@ module cp_counters (
   // together with it.
   logic [1:0] err_inc_q;
   logic       frame_q;
-  logic [7:0] unused_sat;   // wrapping counters: all ones is just a value
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -45,32 +44,29 @@ module cp_counters (
     end
   end
 
-  common_counter #(.Width(32), .IncW(1)) u_frames (
-    .clk_i, .rst_ni, .inc_i (frame_q), .clear_i (1'b0), .count_o (frames_o), .sat_o (unused_sat[0])
+  cp_counter #(.IncW(1)) u_frames (
+    .clk_i, .rst_ni, .inc_i (frame_q), .count_o (frames_o)
   );
-  common_counter #(.Width(32), .IncW(1)) u_samples (
-    .clk_i, .rst_ni, .inc_i (sample_i), .clear_i (1'b0), .count_o (samples_o), .sat_o (unused_sat[1])
+  cp_counter #(.IncW(1)) u_samples (
+    .clk_i, .rst_ni, .inc_i (sample_i), .count_o (samples_o)
   );
-  common_counter #(.Width(32), .IncW(1)) u_bcn_neg (
-    .clk_i, .rst_ni, .inc_i (bcn_inc_i[0]), .clear_i (1'b0),
-    .count_o (bcn_neg_o), .sat_o (unused_sat[2])
+  cp_counter #(.IncW(1)) u_bcn_neg (
+    .clk_i, .rst_ni, .inc_i (bcn_inc_i[0]), .count_o (bcn_neg_o)
   );
-  common_counter #(.Width(32), .IncW(1)) u_bcn_pos (
-    .clk_i, .rst_ni, .inc_i (bcn_inc_i[1]), .clear_i (1'b0),
-    .count_o (bcn_pos_o), .sat_o (unused_sat[3])
+  cp_counter #(.IncW(1)) u_bcn_pos (
+    .clk_i, .rst_ni, .inc_i (bcn_inc_i[1]), .count_o (bcn_pos_o)
   );
-  common_counter #(.Width(32), .IncW(1)) u_bcn_max (
-    .clk_i, .rst_ni, .inc_i (bcn_inc_i[2]), .clear_i (1'b0),
-    .count_o (bcn_max_o), .sat_o (unused_sat[4])
+  cp_counter #(.IncW(1)) u_bcn_max (
+    .clk_i, .rst_ni, .inc_i (bcn_inc_i[2]), .count_o (bcn_max_o)
   );
-  common_counter #(.Width(32), .IncW(1)) u_fbcn (
-    .clk_i, .rst_ni, .inc_i (fbcn_inc_i), .clear_i (1'b0), .count_o (fbcn_o), .sat_o (unused_sat[5])
+  cp_counter #(.IncW(1)) u_fbcn (
+    .clk_i, .rst_ni, .inc_i (fbcn_inc_i), .count_o (fbcn_o)
   );
-  common_counter #(.Width(32), .IncW(1)) u_ft_full (
-    .clk_i, .rst_ni, .inc_i (ft_full_i), .clear_i (1'b0), .count_o (ft_full_o), .sat_o (unused_sat[6])
+  cp_counter #(.IncW(1)) u_ft_full (
+    .clk_i, .rst_ni, .inc_i (ft_full_i), .count_o (ft_full_o)
   );
-  common_counter #(.Width(32), .IncW(2)) u_errors (
-    .clk_i, .rst_ni, .inc_i (err_inc_q), .clear_i (1'b0), .count_o (errors_o), .sat_o (unused_sat[7])
+  cp_counter #(.IncW(2)) u_errors (
+    .clk_i, .rst_ni, .inc_i (err_inc_q), .count_o (errors_o)
   );
 
 endmodule

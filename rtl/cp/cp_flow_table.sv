@@ -91,7 +91,7 @@ module cp_flow_table #(
     enq_hit = |hit_e;
     // the lowest-numbered free entry (not observable, §8; any choice would do)
     free_1h = ~trk_q & (trk_q + NumFlows'(1));
-    free_found = |free_1h;
+    free_found = !(&trk_q);   // the same as |free_1h, without the increment
     lk_idx = '0;
     for (int unsigned i = 0; i < NumFlows; i++) if (hit_l[i]) lk_idx = IdxW'(i);
   end
@@ -104,10 +104,10 @@ module cp_flow_table #(
   for (genvar g = 0; g < NumFlows; g++) begin : gen_upd
     // the three candidate sums of this entry, modulo 2^QW, and whether the
     // true (signed) result is above 0: q > d, q + e > d
-    logic [QW-1:0] c_e, c_d, c_ed, ed_s, ed_c;
-    logic [QW+1:0] ed_top;
+    logic [QW-1:0] c_e, c_d, c_ed, ed_s, ed_c, unused_gt_s;
+    logic [QW+1:0] ed_top, t_s, t_c;
     logic          d_gt, ed_gt;
-    logic [2:0]    unused_co;
+    logic [4:0]    unused_co;
     logic [QW:0]   unused_ed_low;
 
     cp_ks_add #(.W(QW)) u_e (
@@ -127,11 +127,25 @@ module cp_flow_table #(
     cp_ks_add #(.W(QW)) u_ed (
       .a_i (ed_s), .b_i (ed_c), .ci_i (1'b0), .s_o (c_ed), .co_o (unused_co[2])
     );
-    // q + e - d - 1 >= 0 on QW+2 bits (only the sign is read)
-    assign ed_top = (QW+2)'(q_q[g]) + (QW+2)'(enq_len) + ~((QW+2)'(deq_len));
+    // q + e - d - 1 >= 0 on QW+2 bits (only the sign is read), and q > d as
+    // the carry out of q + ~d: both on the Kogge-Stone tree, as `+` and `>`
+    // map to near-ripple chains (§13)
+    always_comb begin
+      logic [QW+1:0] a, b, c;
+      a   = (QW+2)'(q_q[g]);
+      b   = (QW+2)'(enq_len);
+      c   = ~((QW+2)'(deq_len));
+      t_s = a ^ b ^ c;
+      t_c = ((a & b) | (a & c) | (b & c)) << 1;
+    end
+    cp_ks_add #(.W(QW+2)) u_top (
+      .a_i (t_s), .b_i (t_c), .ci_i (1'b0), .s_o (ed_top), .co_o (unused_co[3])
+    );
     assign ed_gt  = !ed_top[QW+1];
     assign unused_ed_low = ed_top[QW:0];
-    assign d_gt   = q_q[g] > QW'(deq_len);
+    cp_ks_add #(.W(QW)) u_gt (
+      .a_i (q_q[g]), .b_i (~(QW'(deq_len))), .ci_i (1'b0), .s_o (unused_gt_s), .co_o (d_gt)
+    );
 
     // Each of the four cases of (enq_ok, deq_ok) is formed without them; the
     // registered verdicts pick one.

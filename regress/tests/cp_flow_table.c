@@ -45,32 +45,32 @@ static const struct {
   long qoff, qdelta, fb;
 } row[] = {
     /* enq        flow probe deq     flow cfg      full type     qntz qoff  qdelta fb */
-    {600, 1, 0, 0, 0, -1, 0, 0, NONE, 0, 0, 0, 0},             /* o0 */
-    {300, 1, 1, 0, 0, -1, 0, 0, CPT_NEG, 21, 100, 900, -1700}, /* o1 */
-    {100, 1, 1, 0, 0, -1, 0, 0, CPT_NEG, 2, 0, 100, -200},     /* o2 */
-    {64, 1, 1, 600, 1, -1, 0, 0, CPT_POS, 20, 536, -536, 1608},/* o3 */
-    {0, 0, 0, 464, 1, -1, 0, 0, NONE, 0, 0, 0, 0},             /* o4 */
-    {200, 1, 1, 0, 0, -1, 0, 0, CPT_POS, 5, 800, 200, 400},    /* o5 */
-    {64, 2, 0, 0, 0, -1, 0, 0, NONE, 0, 0, 0, 0},              /* o6 */
-    {64, 3, 0, 0, 0, -1, 0, 0, NONE, 0, 0, 0, 0},              /* o7 */
-    {64, 4, 0, 0, 0, -1, 0, 0, NONE, 0, 0, 0, 0},              /* o8 */
-    {64, 5, 0, 0, 0, -1, 0, 0, NONE, 0, 0, 0, 0},              /* o9 */
-    {64, 6, 0, 0, 0, -1, 0, 0, NONE, 0, 0, 0, 0},              /* o10 */
-    {64, 7, 0, 0, 0, -1, 0, 0, NONE, 0, 0, 0, 0},              /* o11 */
-    {64, 8, 0, 0, 0, -1, 0, 0, NONE, 0, 0, 0, 0},              /* o12 */
-    {64, 9, 0, 0, 0, -1, 0, 1, NONE, 0, 0, 0, 0},              /* o13 */
-    {64, 9, 1, 0, 0, -1, 0, 1, NONE, 0, 0, 0, 0},              /* o14 */
-    {64, 10, 0, 64, 2, -1, 0, 1, NONE, 0, 0, 0, 0},            /* o15 */
-    {64, 10, 1, 0, 0, -1, 0, 0, CPT_POS, 10, 936, 64, 808},    /* o16 */
-    {5000, 10, 1, 0, 0, -1, 0, 0, CPT_MAX, 63, -4064, 5000, -14064},  /* o17 */
-    {64, 10, 1, 0, 0, 15, 0, 0, CPT_MAX, 63, -4128, 5128, -14384},    /* o18 */
-    {64, 10, 1, 0, 0, -1, 0, 0, CPT_MAX, 63, -4192, 64, -4320},       /* o19 */
-    {0, 0, 0, 0, 0, 0, 0, 0, NONE, 0, 0, 0, 0},                       /* o20 */
-    {64, 10, 1, 0, 0, 15, 0, 0, CPT_MAX, 63, -4256, 5256, -14768},    /* o21 */
-    {64, 10, 1, 0, 0, -1, 0, 0, NONE, 0, 0, 0, 0},                    /* o22 */
-    {0, 0, 0, 0, 0, 0, 2, 0, NONE, 0, 0, 0, 0},                       /* o23 */
-    {0, 0, 0, 0, 0, 15, 0, 0, NONE, 0, 0, 0, 0},                      /* o24 */
-    {64, 10, 1, 0, 0, -1, 0, 0, CPT_POS, 10, 936, 64, 808},           /* o25 */
+    {600, 1, 0, 0, 0, -1, 0, 0, NONE, 0, 0, 0, 0},                   /* o0 */
+    {300, 1, 1, 0, 0, -1, 0, 0, CPT_NEG, 21, 100, 900, -1700},       /* o1 */
+    {100, 1, 1, 0, 0, -1, 0, 0, CPT_NEG, 2, 0, 100, -200},           /* o2 */
+    {64, 1, 1, 600, 1, -1, 0, 0, CPT_POS, 20, 536, -536, 1608},      /* o3 */
+    {0, 0, 0, 464, 1, -1, 0, 0, NONE, 0, 0, 0, 0},                   /* o4 */
+    {200, 1, 1, 0, 0, -1, 0, 0, CPT_POS, 5, 800, 200, 400},          /* o5 */
+    {64, 2, 0, 0, 0, -1, 0, 0, NONE, 0, 0, 0, 0},                    /* o6 */
+    {64, 3, 0, 0, 0, -1, 0, 0, NONE, 0, 0, 0, 0},                    /* o7 */
+    {64, 4, 0, 0, 0, -1, 0, 0, NONE, 0, 0, 0, 0},                    /* o8 */
+    {64, 5, 0, 0, 0, -1, 0, 0, NONE, 0, 0, 0, 0},                    /* o9 */
+    {64, 6, 0, 0, 0, -1, 0, 0, NONE, 0, 0, 0, 0},                    /* o10 */
+    {64, 7, 0, 0, 0, -1, 0, 0, NONE, 0, 0, 0, 0},                    /* o11 */
+    {64, 8, 0, 0, 0, -1, 0, 0, NONE, 0, 0, 0, 0},                    /* o12 */
+    {64, 9, 0, 0, 0, -1, 0, 1, NONE, 0, 0, 0, 0},                    /* o13 */
+    {64, 9, 1, 0, 0, -1, 0, 1, NONE, 0, 0, 0, 0},                    /* o14 */
+    {64, 10, 0, 64, 2, -1, 0, 1, NONE, 0, 0, 0, 0},                  /* o15 */
+    {64, 10, 1, 0, 0, -1, 0, 0, CPT_POS, 10, 936, 64, 808},          /* o16 */
+    {5000, 10, 1, 0, 0, -1, 0, 0, CPT_MAX, 63, -4064, 5000, -14064}, /* o17 */
+    {64, 10, 1, 0, 0, 15, 0, 0, CPT_MAX, 63, -4128, 5128, -14384},   /* o18 */
+    {64, 10, 1, 0, 0, -1, 0, 0, CPT_MAX, 63, -4192, 64, -4320},      /* o19 */
+    {0, 0, 0, 0, 0, 0, 0, 0, NONE, 0, 0, 0, 0},                      /* o20 */
+    {64, 10, 1, 0, 0, 15, 0, 0, CPT_MAX, 63, -4256, 5256, -14768},   /* o21 */
+    {64, 10, 1, 0, 0, -1, 0, 0, NONE, 0, 0, 0, 0},                   /* o22 */
+    {0, 0, 0, 0, 0, 0, 2, 0, NONE, 0, 0, 0, 0},                      /* o23 */
+    {0, 0, 0, 0, 0, 15, 0, 0, NONE, 0, 0, 0, 0},                     /* o24 */
+    {64, 10, 1, 0, 0, -1, 0, 0, CPT_POS, 10, 936, 64, 808},          /* o25 */
 };
 #define NROWS (sizeof row / sizeof row[0])
 
@@ -153,22 +153,25 @@ static bool check(void *ctx, uint64_t c, const void *iv, const void *ov, cosim_m
   const cp_q20_f8_out_t *o = ov;
   const unsigned qw = (unsigned)CP_Q20_F8_PARAM_QW;
   if (o->cfg_err_o || o->ev_err_o || o->bcn_valid_o) {
-    cosim_fail(msg, "cp.unexpected", "unexpected output: cfg_err %u (code %u), ev_err %u (code %u), bcn_valid %u",
-               o->cfg_err_o, o->cfg_err_code_o, o->ev_err_o, o->ev_err_code_o, o->bcn_valid_o);
+    cosim_fail(msg, "cp.unexpected",
+               "unexpected output: cfg_err %u (code %u), ev_err %u (code %u), bcn_valid %u", o->cfg_err_o,
+               o->cfg_err_code_o, o->ev_err_o, o->ev_err_code_o, o->bcn_valid_o);
     return false;
   }
   /* ft_full_o: exactly FULL_LAT cycles after the enqueue that found the table full */
   const int kf = row_at(c, FULL_LAT);
   const bool want_full = kf >= 0 && row[kf].full;
   if (o->ft_full_o != want_full) {
-    cosim_fail(msg, "cp.ft_full", "ft_full_o = %u in cycle %llu (event row o%d), expected %u (latency contract: %d)",
+    cosim_fail(msg, "cp.ft_full",
+               "ft_full_o = %u in cycle %llu (event row o%d), expected %u (latency contract: %d)",
                o->ft_full_o, (unsigned long long)c, (int)(c - FIRST_EVENT) - FULL_LAT, want_full, FULL_LAT);
     return false;
   }
   t->full_seen += o->ft_full_o;
   if (o->cnt_ft_full_o != count_before(c, FULL_LAT, false)) {
-    cosim_fail(msg, "cp.cnt_ft_full", "cnt_ft_full_o = %u, expected %u (each full table counted with its pulse)",
-               o->cnt_ft_full_o, count_before(c, FULL_LAT, false));
+    cosim_fail(msg, "cp.cnt_ft_full",
+               "cnt_ft_full_o = %u, expected %u (each full table counted with its pulse)", o->cnt_ft_full_o,
+               count_before(c, FULL_LAT, false));
     return false;
   }
   if (o->cnt_fbcn_o != count_before(c, FBCN_LAT, true)) {
@@ -180,9 +183,14 @@ static bool check(void *ctx, uint64_t c, const void *iv, const void *ov, cosim_m
   const bool want = fbcn_due(c);
   if (o->fbcn_valid_o && !want) {
     const bool early = fbcn_due(c + 1), late = c > 0 && fbcn_due(c - 1);
-    cosim_fail(msg, early ? "cp.fbcn_early" : late ? "cp.fbcn_late" : "cp.fbcn_valid",
+    cosim_fail(msg,
+               early  ? "cp.fbcn_early"
+               : late ? "cp.fbcn_late"
+                      : "cp.fbcn_valid",
                "a per-flow BCN in cycle %llu: %s (latency contract: %d)", (unsigned long long)c,
-               early ? "one cycle before its probe's" : late ? "one cycle after its probe's" : "no probe's",
+               early  ? "one cycle before its probe's"
+               : late ? "one cycle after its probe's"
+                      : "no probe's",
                FBCN_LAT);
     return false;
   }
@@ -194,15 +202,18 @@ static bool check(void *ctx, uint64_t c, const void *iv, const void *ov, cosim_m
   if (!want) return true;
   const int k = row_at(c, FBCN_LAT);
   t->fbcn_seen++;
-  int64_t qoff = sext(o->fbcn_qoff_o, qw + 1), qd = sext(o->fbcn_qdelta_o, qw + 1), fb = sext(o->fbcn_fb_o, qw + 5);
+  int64_t qoff = sext(o->fbcn_qoff_o, qw + 1), qd = sext(o->fbcn_qdelta_o, qw + 1),
+          fb = sext(o->fbcn_fb_o, qw + 5);
   const unsigned flow = (unsigned)row[k].enq_flow, dst = 15u - flow;
-  if (o->fbcn_type_o != (unsigned)row[k].type || qoff != row[k].qoff || qd != row[k].qdelta || fb != row[k].fb ||
-      o->fbcn_qntzfb_o != (unsigned)row[k].qntz || o->fbcn_dst_o != dst || o->fbcn_flow_o != flow) {
+  if (o->fbcn_type_o != (unsigned)row[k].type || qoff != row[k].qoff || qd != row[k].qdelta ||
+      fb != row[k].fb || o->fbcn_qntzfb_o != (unsigned)row[k].qntz || o->fbcn_dst_o != dst ||
+      o->fbcn_flow_o != flow) {
     cosim_fail(msg, "cp.fbcn_fields",
                "row o%d: per-flow BCN type %u Qoff %lld Qdelta %lld Fb %lld QntzFb %u dst %u flow %u; "
                "expected type %d Qoff %ld Qdelta %ld Fb %ld QntzFb %d dst %u flow %u",
-               k, o->fbcn_type_o, (long long)qoff, (long long)qd, (long long)fb, o->fbcn_qntzfb_o, o->fbcn_dst_o,
-               o->fbcn_flow_o, row[k].type, row[k].qoff, row[k].qdelta, row[k].fb, row[k].qntz, dst, flow);
+               k, o->fbcn_type_o, (long long)qoff, (long long)qd, (long long)fb, o->fbcn_qntzfb_o,
+               o->fbcn_dst_o, o->fbcn_flow_o, row[k].type, row[k].qoff, row[k].qdelta, row[k].fb, row[k].qntz,
+               dst, flow);
     return false;
   }
   return true;
@@ -216,13 +227,15 @@ static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
     want_m += row[k].type != NONE;
   }
   if (t->fbcn_seen != want_m || t->full_seen != want_f) {
-    cosim_fail(msg, "cp.rows_checked", "%u of %u per-flow BCNs and %u of %u full-table pulses seen in %llu cycles",
-               t->fbcn_seen, want_m, t->full_seen, want_f, (unsigned long long)cycles);
+    cosim_fail(msg, "cp.rows_checked",
+               "%u of %u per-flow BCNs and %u of %u full-table pulses seen in %llu cycles", t->fbcn_seen,
+               want_m, t->full_seen, want_f, (unsigned long long)cycles);
     return false;
   }
   return true;
 }
 
-COSIM_TEST(cp_flow_table, .target = &cp_q20_f8_target,
-           .purpose = "hand-computed per-flow BCNs and full-table pulses: fbcn at exactly t+12, ft_full_o at t+2",
-           .ctx_size = sizeof(cpf_t), .drive = drive, .check = check, .finish = finish)
+COSIM_TEST(
+    cp_flow_table, .target = &cp_q20_f8_target,
+    .purpose = "hand-computed per-flow BCNs and full-table pulses: fbcn at exactly t+12, ft_full_o at t+2",
+    .ctx_size = sizeof(cpf_t), .drive = drive, .check = check, .finish = finish)

@@ -14,8 +14,9 @@ TIMING_MARGIN_PCT ?= 10
 #             elite4_p8's flat synthesis has not finished on the shared
 #             machine yet (docs/elite4.md section 10), so it stays listed.
 #   cp_*:     the feedback path and quantiser are pipelined (docs/cp.md section
-#             13: 21.8 -> 4.1 ns); left: the queue monitor's accept verdicts
-#             steering the flow table's updates, 4.1 ns (issue 9 item 6).
+#             13: 21.8 -> 4.1 ns) and the flow table runs a cycle behind (section
+#             8); left: the queue monitor's verdicts into Q's own update and the
+#             sampler, 3.8-4.1 ns from one synthesis to the next (issue 9 item 6).
 TIMING_KNOWN_FAIL := elite4_p8 cp_q20_f8 cp_exp
 
 # The targets `make test` checks (they synthesise in seconds); `make regress

@@ -43,7 +43,7 @@ typedef struct {
   uint64_t q_prev;                    /* ... and of the previous cycle */
   /* Q and the active registers of the last HIST cycles: a BCN on the outputs in cycle
      c was decided in cycle c - (BCN_LAT - 1) (docs/cp.md §10: enqueue t, decision t+1,
-     outputs t+11) */
+     outputs t+11), a per-flow BCN in cycle c - (FBCN_LAT - 1) (outputs t+12) */
   uint64_t q_hist[16];
   regs_t act_hist[16];
   bool want_ev_err, want_cfg_err;
@@ -245,7 +245,7 @@ static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, voi
   return true;
 }
 
-enum { BCN_LAT = 11, HIST = 16 }; /* docs/cp.md §10, stated here from the spec */
+enum { BCN_LAT = 11, FBCN_LAT = 12, HIST = 16 }; /* docs/cp.md §10, stated here from the spec */
 
 static int64_t sext(uint32_t v, unsigned bits) {
   return (int64_t)((uint64_t)v << (64 - bits)) >> (64 - bits);
@@ -316,7 +316,7 @@ static bool check(void *ctx, uint64_t c, const void *iv, const void *ov, cosim_m
   }
   t->q_hist[c % HIST] = t->q;
   t->act_hist[c % HIST] = t->active;
-  if ((o->bcn_valid_o || o->fbcn_valid_o) && c < BCN_LAT - 1) {
+  if ((o->bcn_valid_o && c < BCN_LAT - 1) || (o->fbcn_valid_o && c < FBCN_LAT - 1)) {
     cosim_fail(msg, "cp.bcn_early", "a BCN in cycle %llu, before any decision could reach the outputs",
                (unsigned long long)c);
     return false;
@@ -326,9 +326,10 @@ static bool check(void *ctx, uint64_t c, const void *iv, const void *ov, cosim_m
   if (o->bcn_valid_o && !check_msg(t, g, "BCN", o->bcn_type_o, o->bcn_qoff_o, o->bcn_qdelta_o, o->bcn_fb_o,
                                    o->bcn_qntzfb_o, g->r[1], g->r[5], t->q_hist[dc], true, msg, t->cov_bcn))
     return false;
+  const regs_t *gf = &t->act_hist[(c + HIST - (FBCN_LAT - 1)) % HIST];
   if (o->fbcn_valid_o &&
-      !check_msg(t, g, "per-flow BCN", o->fbcn_type_o, o->fbcn_qoff_o, o->fbcn_qdelta_o, o->fbcn_fb_o,
-                 o->fbcn_qntzfb_o, g->r[6], g->r[7], 0, false, msg, t->cov_fbcn))
+      !check_msg(t, gf, "per-flow BCN", o->fbcn_type_o, o->fbcn_qoff_o, o->fbcn_qdelta_o, o->fbcn_fb_o,
+                 o->fbcn_qntzfb_o, gf->r[6], gf->r[7], 0, false, msg, t->cov_fbcn))
     return false;
   t->cov_ftfull += o->ft_full_o;
 

@@ -1,10 +1,10 @@
 rtl/common/common_lfsr32.sv
-rtl/common/common_counter.sv
 rtl/cp/cp_pkg.sv
 rtl/cp/cp_config.sv
 rtl/cp/cp_queue_monitor.sv
 rtl/cp/cp_sampler.sv
 rtl/cp/cp_ks_add.sv
+rtl/cp/cp_counter.sv
 rtl/cp/cp_div_step.sv
 rtl/cp/cp_quantiser.sv
 rtl/cp/cp_fb_calc.sv

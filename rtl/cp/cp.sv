@@ -1,9 +1,11 @@
 // ECM / E2CM congestion point of one output queue. Spec: docs/cp.md.
 //
-// Pipeline: cycle t sees the enqueue/dequeue events (queue monitor, sampler,
-// flow table); cycle t+1 takes the snapshot of t's sample (and updates Qold);
-// cycles t+2..t+10 compute its feedback; the BCN is on the outputs in cycle
-// t+11 (latency contract: 11 cycles, docs/cp.md §10).
+// Pipeline: cycle t sees the enqueue/dequeue events (queue monitor, sampler);
+// the flow table applies them in t+1 (docs/cp.md §8); cycle t+1 takes the
+// snapshot of t's sample (and updates Qold); cycles t+2..t+10 compute its
+// feedback; the BCN is on the outputs in cycle t+11. The per-flow channel
+// runs a cycle later (entry looked up in t+2, per-flow BCN at t+12).
+// Latency contract: docs/cp.md §10.
 module cp #(
   parameter int unsigned QW       = 27,
   parameter int unsigned NumFlows = 16,
@@ -130,15 +132,15 @@ module cp #(
   cp_flow_table #(.QW(QW), .NumFlows(NumFlows), .FlowW(FlowW)) u_flow_table (
     .clk_i, .rst_ni, .en_i (mode_on),
     .enq_ok_i (enq_ok), .enq_flow_i, .enq_len_i,
-    .deq_ok_i (deq_ok), .deq_flow_i, .deq_len_i,
+    .deq_ok_i (deq_ok), .deq_flow_i, .deq_len_i, .clear_qold_i (apply),
     .lk_flow_i (lk_flow), .lk_hit_o (lk_hit), .lk_q_o (lk_q), .lk_qold_o (lk_qold),
-    .qold_we_i (qold_flow_we), .clear_qold_i (apply),
+    .qold_we_i (qold_flow_we),
     .full_now_o (ft_full_now), .ft_full_o
   );
 
   logic             sampled, msg_valid, fmsg_valid;
-  logic [NodeW-1:0] dst;
-  logic [FlowW-1:0] flow;
+  logic [NodeW-1:0] dst, fdst;
+  logic [FlowW-1:0] flow, fflow;
   logic [1:0]       msg_type, fmsg_type;
   logic [QW:0]      msg_qoff, msg_qdelta, fmsg_qoff, fmsg_qdelta;
   logic [QW+4:0]    msg_fb, fmsg_fb;
@@ -156,6 +158,7 @@ module cp #(
     .lk_flow_o (lk_flow), .lk_hit_i (lk_hit), .lk_q_i (lk_q), .lk_qold_i (lk_qold),
     .qold_flow_we_o (qold_flow_we),
     .sampled_o (sampled), .dst_o (dst), .flow_o (flow), .cpid_o (msg_cpid),
+    .fdst_o (fdst), .fflow_o (fflow),
     .msg_cnt_o (msg_cnt), .fmsg_cnt_o (fmsg_cnt),
     .msg_valid_o (msg_valid), .msg_type_o (msg_type), .msg_qoff_o (msg_qoff),
     .msg_qdelta_o (msg_qdelta), .msg_fb_o (msg_fb), .msg_qntz_o (msg_qntz),
@@ -173,7 +176,7 @@ module cp #(
 
   cp_bcn_out #(.QW(QW), .FlowW(FlowW), .NodeW(NodeW)) u_fbcn_out (
     .clk_i, .rst_ni,
-    .valid_i (fmsg_valid), .type_i (fmsg_type), .dst_i (dst), .flow_i (flow),
+    .valid_i (fmsg_valid), .type_i (fmsg_type), .dst_i (fdst), .flow_i (fflow),
     .qoff_i (fmsg_qoff), .qdelta_i (fmsg_qdelta), .fb_i (fmsg_fb), .qntz_i (fmsg_qntz),
     .valid_o (fbcn_valid_o), .type_o (fbcn_type_o), .dst_o (fbcn_dst_o), .flow_o (fbcn_flow_o),
     .qoff_o (fbcn_qoff_o), .qdelta_o (fbcn_qdelta_o), .fb_o (fbcn_fb_o), .qntz_o (fbcn_qntzfb_o)

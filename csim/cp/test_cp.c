@@ -46,10 +46,13 @@ static unsigned count_lines(const char *s) {
 #define NONE (-1) /* "no message" in expectation tables */
 /* The latency contract, docs/cp.md section 10 (written here from the spec, not taken
    from the model's constants): an enqueue in cycle t has its BCN on the outputs at
-   t + BCN_LAT; the event counters (frames, table full, errors) show t's events at
-   t + CNT_LAT. */
-#define BCN_LAT 11u
-#define CNT_LAT 2u
+   t + BCN_LAT, its per-flow BCN at t + FBCN_LAT (the flow table runs one cycle behind,
+   section 8); the event counters (frames, table full, errors) show t's events at
+   t + CNT_LAT, and ft_full_o shows t's enqueue at t + FT_FULL_LAT. */
+#define BCN_LAT     11u
+#define FBCN_LAT    12u
+#define CNT_LAT     2u
+#define FT_FULL_LAT 2u
 
 typedef struct {
   cp_cfg_t cfg;
@@ -814,11 +817,15 @@ static void test_flow_table(tctx_t *t) {
   sim_enq(&m, 1000, 13, 0);
   EXPECT_ENTRY(t, &m, 3, true, 13, 1000, 0);
 
-  /* Full: 5, 11, 9, 13 tracked. Flow 15 is not tracked; ft_full_o pulses at t+1, the
-       counter counts it at t+2 (CNT_LAT). */
+  /* Full: 5, 11, 9, 13 tracked. Flow 15 is not tracked; ft_full_o pulses at t+2
+       (FT_FULL_LAT: the table applies t's events in t+1), the counter shows it at t+2 too
+       (CNT_LAT). */
   sim_enq(&m, 500, 15, 0);
-  CHECK(t, m.out.ft_full && m.out.cnt_ft_full == 0 && ft_find(&m, 15) < 0,
-        "table full: ft_full_o=%d cnt_ft_full_o=%u", m.out.ft_full, m.out.cnt_ft_full);
+  CHECK(t, !m.out.ft_full && m.out.cnt_ft_full == 0 && ft_find(&m, 15) < 0,
+        "table full: nothing at t+1 (ft_full_o=%d cnt_ft_full_o=%u)", m.out.ft_full, m.out.cnt_ft_full);
+  sim_idle(&m, FT_FULL_LAT - 1);
+  CHECK(t, m.out.ft_full && m.out.cnt_ft_full == 1, "table full: ft_full_o=%d cnt_ft_full_o=%u at t+2",
+        m.out.ft_full, m.out.cnt_ft_full);
   sim_idle(&m, 1);
   CHECK(t, !m.out.ft_full && m.out.cnt_ft_full == 1, "ft_full_o is a pulse");
   /* A dequeue that frees an entry does not help an enqueue in the same cycle (both work
@@ -829,9 +836,10 @@ static void test_flow_table(tctx_t *t) {
     in.deq_len = 1000;
     in.deq_flow = 5;
     sim_tick(&m, &in);
-    CHECK(t, m.out.ft_full && m.out.cnt_ft_full == 1 && ft_find(&m, 17) < 0,
-          "enqueue sees the registered (full) table");
     EXPECT_ENTRY(t, &m, 0, false, 0, 0, 0);
+    sim_idle(&m, FT_FULL_LAT - 1);
+    CHECK(t, m.out.ft_full && m.out.cnt_ft_full == 2 && ft_find(&m, 17) < 0,
+          "enqueue sees the registered (full) table");
   }
   sim_enq(&m, 300, 15, 0); /* flow 15 now gets entry 0 */
   EXPECT_ENTRY(t, &m, 0, true, 15, 300, 0);
@@ -909,12 +917,12 @@ static void expect_fbcn(tctx_t *t, const sim_t *m, int line, int type, uint32_t 
 #define EXPECT_FBCN(t, m, type, dst, flow, qoff, qdelta, fb, qntzfb) \
   expect_fbcn((t), (m), __LINE__, (type), (dst), (flow), (qoff), (qdelta), (fb), (qntzfb))
 
-/* A probe of flow with length len from src in cycle t; leaves the sim at t+BCN_LAT. */
+/* A probe of flow with length len from src in cycle t; leaves the sim at t+FBCN_LAT. */
 static void probe(sim_t *m, uint32_t len, uint32_t flow, uint32_t src) {
   cp_in_t in = in_enq(len, flow, src);
   in.enq_probe = true;
   sim_tick(m, &in);
-  sim_idle(m, BCN_LAT - 1);
+  sim_idle(m, FBCN_LAT - 1);
 }
 
 static void test_flow_feedback(tctx_t *t) {
@@ -939,12 +947,12 @@ static void test_flow_feedback(tctx_t *t) {
     in.enq_probe = true;
     sim_tick(&m, &in);
     CHECK(t, !m.out.fbcn_valid, "no per-flow BCN at t+1");
-    sim_idle(&m, BCN_LAT - 2);
-    CHECK(t, !m.out.fbcn_valid && m.out.cnt_fbcn == before.cnt_fbcn, "no per-flow BCN at t+BCN_LAT-1");
+    sim_idle(&m, FBCN_LAT - 2);
+    CHECK(t, !m.out.fbcn_valid && m.out.cnt_fbcn == before.cnt_fbcn, "no per-flow BCN at t+FBCN_LAT-1 (t+11)");
     sim_idle(&m, 1);
     EXPECT_FBCN(t, &m, CP_BCN_NEG, 42, 3, -4640, 20000, -44640, 36);
     CHECK(t, m.out.cnt_fbcn == before.cnt_fbcn + 1 && !m.out.bcn_valid && msg_count(&m.out) == 0,
-          "cnt_fbcn_o +1 at t+BCN_LAT, no queue-level BCN");
+          "cnt_fbcn_o +1 at t+FBCN_LAT, no queue-level BCN");
     sim_idle(&m, 1);
     CHECK(t, !m.out.fbcn_valid, "fbcn_valid_o is a pulse");
   }
@@ -999,7 +1007,7 @@ static void test_flow_feedback(tctx_t *t) {
     const int e = ft_find(&m, 3);
     CHECK(t, e >= 0 && m.s.ft[e].q == 22200 && m.s.ft[e].qold == 21500,
           "Qold_flow = Q_flow read at t+1 (21500), q = 22200");
-    sim_idle(&m, BCN_LAT - 2);
+    sim_idle(&m, FBCN_LAT - 2);
     /* Qoff = 15360-21500 = -6140; Qdelta = 21500-21000 = 500; Fb = -6140 - 1000 = -7140;
            7140*63 = 449820 -> 5. */
     EXPECT_FBCN(t, &m, CP_BCN_NEG, 50, 3, -6140, 500, -7140, 5);
@@ -1015,7 +1023,7 @@ static void test_flow_feedback(tctx_t *t) {
     const int e = ft_find(&m, 9);
     sim_deq(&m, 2000, 9);
     CHECK(t, e >= 0 && !m.s.ft[e].valid, "flow 9's entry freed in t+1");
-    sim_idle(&m, BCN_LAT - 2);
+    sim_idle(&m, FBCN_LAT - 2);
     EXPECT_FBCN(t, &m, CP_BCN_POS, 51, 9, 13360, 2000, 9360, 7);
   }
 
@@ -1028,8 +1036,9 @@ static void test_flow_feedback(tctx_t *t) {
     cp_in_t in = in_enq(1000, 13, 52);
     in.enq_probe = true;
     sim_tick(&m, &in);
+    sim_idle(&m, FT_FULL_LAT - 1);
     CHECK(t, m.out.ft_full, "probe of a new flow finds the table full");
-    sim_idle(&m, BCN_LAT - 1);
+    sim_idle(&m, FBCN_LAT - FT_FULL_LAT);
     CHECK(t, !m.out.fbcn_valid && m.out.cnt_fbcn == n, "no answer for an untracked flow");
   }
   cp_free(&m.s);
@@ -1057,12 +1066,16 @@ static void test_flow_feedback(tctx_t *t) {
     sim_idle(&m, BCN_LAT - 1);
     /* Queue level: Q = 1000, Qold = 0: Qoff = 75800; Qdelta = 1000; Fb = 73800;
            73800*63 = 4649400; 12*384000 = 4608000 -> 12. Tagged: POS.
-           Per flow: Q_flow = 1000, Qold_flow = 0: Fb = 14360 - 2000 = 12360 -> 10. POS. */
+           Per flow: Q_flow = 1000, Qold_flow = 0: Fb = 14360 - 2000 = 12360 -> 10. POS.
+           The BCN at t+11, its per-flow BCN at t+12 (section 7). */
     CHECK(t,
           m.out.bcn_valid && m.out.bcn_type == CP_BCN_POS && m.out.bcn_fb == 73800 &&
-              m.out.bcn_qntzfb == 12 && m.out.bcn_dst == 9 && m.out.bcn_cpid == 7,
-          "E2CM-CP: queue-level POS");
+              m.out.bcn_qntzfb == 12 && m.out.bcn_dst == 9 && m.out.bcn_cpid == 7 && m.out.cnt_bcn_pos == 1 &&
+              !m.out.fbcn_valid && m.out.cnt_fbcn == 0,
+          "E2CM-CP: queue-level POS at t+11, no per-flow BCN yet");
+    sim_idle(&m, FBCN_LAT - BCN_LAT);
     EXPECT_FBCN(t, &m, CP_BCN_POS, 9, 2, 14360, 1000, 12360, 10);
+    CHECK(t, !m.out.bcn_valid && m.out.cnt_fbcn == 1, "E2CM-CP: per-flow POS at t+12, counted with it");
   }
   /* Random sampling with PSAMPLE = 0: a probe that is not sampled gets no answer. */
   r.sample_bytes = 0;
@@ -1226,7 +1239,9 @@ static void test_config_port(tctx_t *t) {
     sim_write(&m, CP_ADDR_APPLY, 0); /* t+1: feedback and APPLY */
     CHECK(t, m.s.qold == 0 && m.s.ft[e1].qold == 0, "APPLY wins over the feedback's writes");
     sim_idle(&m, BCN_LAT - 2);
-    CHECK(t, m.out.bcn_valid && m.out.fbcn_valid, "the messages of t+1 still go out");
+    CHECK(t, m.out.bcn_valid, "the queue-level message of t+1 still goes out");
+    sim_idle(&m, FBCN_LAT - BCN_LAT);
+    CHECK(t, m.out.fbcn_valid, "the per-flow message of t+1 still goes out (t+12)");
   }
   cp_free(&m.s);
 
@@ -1508,6 +1523,8 @@ static bool random_run(tctx_t *t, const cp_cfg_t *cfg, bool allow_off, unsigned 
   dec_t ring[BCN_LAT - 2];
   memset(ring, 0, sizeof ring);
   unsigned ring_i = 0;
+  dec_t rf; /* the per-flow message leaves one cycle after the queue-level one (FBCN_LAT) */
+  memset(&rf, 0, sizeof rf);
 
   cp_in_t script[16];
   unsigned script_n = 0, script_i = 0;
@@ -1725,11 +1742,12 @@ static bool random_run(tctx_t *t, const cp_cfg_t *cfg, bool allow_off, unsigned 
     }
     INV(!ft_exact || sum <= q, "cycle %lu: sum of per-flow q %" PRIu64 " > Q %" PRIu64, c, sum, q);
 
-    /* Counters: events of the cycles before this one (CNT_LAT = 2). */
-    INV(o->cnt_frames == frames0 && o->cnt_errors == errors0 && o->cnt_ft_full == ft_full0,
-        "cycle %lu: cnt_frames %u/%u cnt_errors %u/%u cnt_ft_full %u/%u", c, o->cnt_frames, frames0,
-        o->cnt_errors, errors0, o->cnt_ft_full, ft_full0);
+    /* Counters: events of the cycles before this one (CNT_LAT = 2); ft_full_o comes
+           with its count (FT_FULL_LAT = CNT_LAT = 2). */
     ft_full += o->ft_full;
+    INV(o->cnt_frames == frames0 && o->cnt_errors == errors0 && o->cnt_ft_full == ft_full,
+        "cycle %lu: cnt_frames %u/%u cnt_errors %u/%u cnt_ft_full %u/%u+%d", c, o->cnt_frames, frames0,
+        o->cnt_errors, errors0, o->cnt_ft_full, ft_full0, o->ft_full);
     INV(o->ev_err == ev_rej, "cycle %lu: ev_err_o", c);
     const uint32_t ds = o->cnt_samples - prev.cnt_samples;
     const uint32_t dm = msg_count(o) - msg_count(&prev);
@@ -1764,13 +1782,13 @@ static bool random_run(tctx_t *t, const cp_cfg_t *cfg, bool allow_off, unsigned 
 
     /* The per-flow message: only for an answered probe; self-consistent. */
     if (o->fbcn_valid) {
-      const int64_t qf = (int64_t)r.act.qeq_flow - o->fbcn_qoff;
-      const uint64_t df = (2u * (uint64_t)r.act.w + 1u) * r.act.qeq_flow;
-      const bool max = qf > (int64_t)r.act.bcnmax_flow;
-      INV(r.probe && o->fbcn_dst == r.src && o->fbcn_flow == r.flow,
+      const int64_t qf = (int64_t)rf.act.qeq_flow - o->fbcn_qoff;
+      const uint64_t df = (2u * (uint64_t)rf.act.w + 1u) * rf.act.qeq_flow;
+      const bool max = qf > (int64_t)rf.act.bcnmax_flow;
+      INV(rf.probe && o->fbcn_dst == rf.src && o->fbcn_flow == rf.flow,
           "cycle %lu: per-flow BCN without an answered probe", c);
       INV(qf > 0 && qf <= (int64_t)qmax && qf - o->fbcn_qdelta >= 0 &&
-              o->fbcn_fb == o->fbcn_qoff - (int64_t)r.act.w * o->fbcn_qdelta,
+              o->fbcn_fb == o->fbcn_qoff - (int64_t)rf.act.w * o->fbcn_qdelta,
           "cycle %lu: per-flow fields inconsistent", c);
       INV(max ? (o->fbcn_type == CP_BCN_MAX && o->fbcn_qntzfb == 63)
               : (o->fbcn_type == (o->fbcn_fb < 0 ? CP_BCN_NEG : CP_BCN_POS) && o->fbcn_fb != 0 &&
@@ -1779,6 +1797,7 @@ static bool random_run(tctx_t *t, const cp_cfg_t *cfg, bool allow_off, unsigned 
     } else {
       INV(fbcn_data_equal(o, &prev), "cycle %lu: fbcn_* data held", c);
     }
+    rf = r;
 
     /* This cycle's enqueue is next cycle's sample register. */
     smp = exp_sample;

@@ -1089,6 +1089,139 @@ static void test_flow_feedback(tctx_t *t) {
   cp_free(&m.s);
 }
 
+static unsigned tracked(const sim_t *m) {
+  unsigned n = 0;
+  for (unsigned i = 0; i < m->cfg.num_flows; i++) n += m->s.ft[i].valid;
+  return n;
+}
+
+/* Section 8 (the table runs one cycle behind the queue monitor) and its timing rules of
+   sections 7 and 10, seen at the outputs: the values are those of applying each cycle's
+   events in that cycle, ft_full_o and the per-flow message one cycle later. Per-flow
+   numbers: QEQ_FLOW 15360 (later 20000), W 2, DF 76800 (later 100000). */
+static void test_table_timing(tctx_t *t) {
+  sim_t m;
+  const cp_cfg_t cfg = mkcfg(27, 4, 8, 8, 65535, 0);
+  if (!sim_init(t, &m, &cfg)) return;
+  cp_regs_t r = regs_with_mode(CP_MODE_E2CM);
+  r.psample = 0; /* no queue-level samples: only probes are answered */
+  if (!sim_configure(t, &m, &r)) return;
+
+  /* Back-to-back events of one flow (t, t+1) and a probe of it at t+2: the probe's
+       lookup sees both, one entry; an enqueue at t+3 does not reach the answer.
+       Q_flow 3500, Qold_flow 0: Qoff 11860; Qdelta 3500; Fb 11860 - 7000 = 4860;
+       4860*63 = 306180 -> 3. POS. */
+  sim_enq(&m, 1000, 3, 0);
+  sim_enq(&m, 2000, 3, 0);
+  {
+    cp_in_t in = in_enq(500, 3, 60);
+    in.enq_probe = true;
+    sim_tick(&m, &in);
+  }
+  sim_enq(&m, 700, 3, 0);
+  CHECK(t, tracked(&m) == 1, "same flow back to back: one entry (%u tracked)", tracked(&m));
+  sim_idle(&m, FBCN_LAT - 3);
+  CHECK(t, !m.out.fbcn_valid, "back to back: no per-flow BCN at t+11");
+  sim_idle(&m, 1);
+  EXPECT_FBCN(t, &m, CP_BCN_POS, 60, 3, 11860, 3500, 4860, 3);
+
+  /* A full table, back to back: flow 6 takes the last entry in s, flow 7 finds the table
+       full in s+1 (its lookup sees s's allocation): ft_full_o and its count at s+3. */
+  sim_enq(&m, 1000, 4, 0);
+  sim_enq(&m, 1000, 5, 0);
+  {
+    const uint32_t n = m.out.cnt_ft_full;
+    sim_enq(&m, 1000, 6, 0); /* s */
+    sim_enq(&m, 1000, 7, 0); /* s+1 */
+    CHECK(t, !m.out.ft_full && m.out.cnt_ft_full == n, "s's allocation raises no ft_full_o (s+2)");
+    sim_idle(&m, 1);
+    CHECK(t, m.out.ft_full && m.out.cnt_ft_full == n + 1 && ft_find(&m, 7) < 0,
+          "s+1's enqueue finds the table full: ft_full_o=%d cnt_ft_full_o=%u at s+3", m.out.ft_full,
+          m.out.cnt_ft_full);
+    sim_idle(&m, 1);
+    CHECK(t, !m.out.ft_full, "ft_full_o is a pulse");
+
+    /* An entry freed in u is free for u+1's enqueue: no ft_full_o. */
+    sim_deq(&m, 1000, 6); /* u */
+    sim_enq(&m, 1000, 8, 0);
+    bool pulse = m.out.ft_full;
+    for (int k = 0; k < 3; k++) {
+      sim_idle(&m, 1);
+      pulse |= m.out.ft_full;
+    }
+    CHECK(t, !pulse && m.out.cnt_ft_full == n + 1 && ft_find(&m, 8) >= 0,
+          "an entry freed in u takes u+1's new flow (no ft_full_o)");
+  }
+
+  /* A flow allocated in v+1 and emptied in v+2 (the dequeue's lookup sees v+1's
+       allocation); a probe in v+3 starts it afresh: Q_flow 2000, Qold_flow 0:
+       Qoff 13360; Qdelta 2000; Fb 9360; 9360*63 = 589680 -> 7. POS. */
+  sim_deq(&m, 1000, 5); /* v: frees an entry */
+  sim_enq(&m, 1000, 9, 0);
+  sim_deq(&m, 1000, 9);
+  probe(&m, 2000, 9, 61);
+  EXPECT_FBCN(t, &m, CP_BCN_POS, 61, 9, 13360, 2000, 9360, 7);
+
+  /* The per-flow snapshot uses the configuration of the decision cycle t+1 and the
+       Qold_flow a probe sampled in s sees is cleared by an APPLY in a exactly when a <= s.
+       Flow 9 holds 2000 with Qold_flow 2000. Shadow QEQ_FLOW = 20000, applied in s+1:
+       the answer to s's probe still uses 15360 and Qold_flow 2000. Q_flow 3000: Qoff 12360;
+       Qdelta 1000; Fb 12360 - 2000 = 10360; 10360*63 = 652680 -> 8. POS. */
+  sim_write(&m, CP_ADDR_QEQ_FLOW, 20000);
+  {
+    cp_in_t in = in_enq(1000, 9, 62);
+    in.enq_probe = true;
+    sim_tick(&m, &in);              /* s */
+    sim_write(&m, CP_ADDR_APPLY, 0); /* s+1 */
+    sim_idle(&m, FBCN_LAT - 2);
+    EXPECT_FBCN(t, &m, CP_BCN_POS, 62, 9, 12360, 1000, 10360, 8);
+  }
+  /* The APPLY of s+1 won over s's Qold_flow write (both land in one table cycle): the next
+       probe sees Qold_flow 0. Q_flow 4000: Qoff 20000 - 4000 = 16000; Qdelta 4000;
+       Fb 16000 - 8000 = 8000; DF 100000; 8000*63 = 504000 -> 5. POS. */
+  probe(&m, 1000, 9, 63);
+  EXPECT_FBCN(t, &m, CP_BCN_POS, 63, 9, 16000, 4000, 8000, 5);
+  /* APPLY in the probe's own cycle (a = s): cleared for it. Q_flow 5000, Qold_flow 0 (not
+       4000): Qoff 15000; Qdelta 5000; Fb 15000 - 10000 = 5000; 5000*63 = 315000 -> 3. */
+  {
+    cp_in_t in = in_enq(1000, 9, 64);
+    in.enq_probe = true;
+    in.cfg_we = true;
+    in.cfg_addr = CP_ADDR_APPLY;
+    sim_tick(&m, &in);
+    sim_idle(&m, FBCN_LAT - 1);
+    EXPECT_FBCN(t, &m, CP_BCN_POS, 64, 9, 15000, 5000, 5000, 3);
+  }
+
+  /* MODE off from t (APPLY in t-1, with a probe in t-1 while MODE is still on): the probe
+       still reads its flow, then the table empties. Q_flow 6000, Qold_flow 0 (the APPLY):
+       Qoff 14000; Qdelta 6000; Fb 14000 - 12000 = 2000; 2000*63 = 126000 -> 1. POS. */
+  sim_write(&m, CP_ADDR_MODE, CP_MODE_OFF);
+  {
+    cp_in_t in = in_enq(1000, 9, 65);
+    in.enq_probe = true;
+    in.cfg_we = true;
+    in.cfg_addr = CP_ADDR_APPLY;
+    sim_tick(&m, &in);
+    sim_idle(&m, FBCN_LAT - 1);
+    EXPECT_FBCN(t, &m, CP_BCN_POS, 65, 9, 14000, 6000, 2000, 1);
+    CHECK(t, tracked(&m) == 0, "MODE off: the table empties after the probe's lookup");
+  }
+
+  /* Reset empties the registered events: ft_full_o is 0 in the first two cycles, and no
+       per-flow message is left on its way (garbage planted first, as the binding does). */
+  m.s.ft_full = m.s.ft_full_pend = true;
+  m.s.fbcn_late.valid = true;
+  cp_reset(&m.s, &m.cfg);
+  sim_peek(&m);
+  bool any = m.out.ft_full || m.out.fbcn_valid;
+  sim_idle(&m, 1);
+  any |= m.out.ft_full || m.out.fbcn_valid;
+  CHECK(t, !any && m.out.cnt_fbcn == 0 && m.out.cnt_ft_full == 0,
+        "reset: no ft_full_o or per-flow BCN in the first two cycles");
+  cp_free(&m.s);
+}
+
 /* ------------------------------------------------------------------------------------ */
 /* Configuration (section 3)                                                            */
 /* ------------------------------------------------------------------------------------ */
@@ -1959,6 +2092,7 @@ int main(int argc, char **argv) {
   test_feedback_table(&t);
   test_flow_table(&t);
   test_flow_feedback(&t);
+  test_table_timing(&t);
   test_planted_bugs(&t);
   test_random(&t, cycles);
 

@@ -20,7 +20,7 @@
 #include <string.h>
 
 const char *const cp_bug_names[] = {
-    "none", "cp_qold_not_updated", "cp_quant_off_by_one", "cp_table_no_free", "cp_reset_keeps_ev_code", NULL};
+    "none", "cp_qold_not_updated", "cp_quant_off_by_one", "cp_table_no_free", "cp_reset_keeps_ev_code", "cp_fbcn_early", NULL};
 
 static bool param_ok(const char *name, unsigned v, unsigned lo, unsigned hi) {
   if (v >= lo && v <= hi) return true;
@@ -216,11 +216,14 @@ void cp_eval(const cp_cfg_t *cfg, const cp_state_t *s, const cp_in_t *in_raw, cp
     nx->bcn = out_st->bcn;
     nx->bcn_cpid = out_st->cpid;
   }
-  /* the per-flow message waits one cycle more (t+12, section 10) */
-  nx->fbcn_late = out_st->fbcn;
+  /* the per-flow message waits one cycle more (t+12, section 10; planted bug
+       cp_fbcn_early: it does not) */
+  const bool fbcn_early = cfg->bug == CP_BUG_FBCN_EARLY;
+  nx->fbcn_late = fbcn_early ? (cp_msg_t){0} : out_st->fbcn;
+  const cp_msg_t *fbcn_out = fbcn_early ? &out_st->fbcn : &s->fbcn_late;
   nx->fbcn = s->fbcn;
   nx->fbcn.valid = false;
-  if (s->fbcn_late.valid) nx->fbcn = s->fbcn_late;
+  if (fbcn_out->valid) nx->fbcn = *fbcn_out;
 
   /* A legal APPLY clears Qold and every Qold_flow; it wins over this cycle's
        feedback writes. */
@@ -244,7 +247,7 @@ void cp_eval(const cp_cfg_t *cfg, const cp_state_t *s, const cp_in_t *in_raw, cp
       .sample = out_st->sample,
       .bcn = out_st->bcn.valid,
       .bcn_type = out_st->bcn.type,
-      .fbcn = s->fbcn_late.valid,
+      .fbcn = fbcn_out->valid,
       .ft_full = s->pend.ft_full,
       .ev_err = s->pend.ev_err,
       .cfg_err = s->pend.cfg_err,

@@ -86,6 +86,8 @@ enum {
   CP_BUG_TABLE_NO_FREE = 3,       /* "cp_table_no_free": flow entries are never freed at q == 0 */
   CP_BUG_RESET_KEEPS_EV_CODE = 4, /* "cp_reset_keeps_ev_code": cp_reset forgets the held
                                        ev_err_code_o register (it keeps its value) */
+  CP_BUG_FBCN_EARLY = 5,          /* "cp_fbcn_early": the per-flow BCN and cnt_fbcn_o at t+11, the
+                                       contract before the flow table ran a cycle behind */
   CP_BUG_COUNT
 };
 

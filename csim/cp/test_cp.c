@@ -1501,7 +1501,7 @@ static void test_init(tctx_t *t) {
       {{27, 16, 8, 17, 9216, 0}, "node_w=17", "1..16"},
       {{27, 16, 8, 8, 63, 0}, "max_frame=63", "64..65535"},
       {{27, 16, 8, 8, 65536, 0}, "max_frame=65536", "64..65535"},
-      {{27, 16, 8, 8, 9216, CP_BUG_COUNT}, "bug=5", "0..4"},
+      {{27, 16, 8, 8, 9216, CP_BUG_COUNT}, "bug=6", "0..5"},
   };
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
     cp_state_t s;
@@ -1529,6 +1529,7 @@ static void test_init(tctx_t *t) {
             strcmp(cp_bug_names[CP_BUG_QUANT_OFF_BY_ONE], "cp_quant_off_by_one") == 0 &&
             strcmp(cp_bug_names[CP_BUG_TABLE_NO_FREE], "cp_table_no_free") == 0 &&
             strcmp(cp_bug_names[CP_BUG_RESET_KEEPS_EV_CODE], "cp_reset_keeps_ev_code") == 0 &&
+            strcmp(cp_bug_names[CP_BUG_FBCN_EARLY], "cp_fbcn_early") == 0 &&
             cp_bug_names[CP_BUG_COUNT] == NULL,
         "cp_bug_names");
 
@@ -2062,6 +2063,17 @@ static void test_planted_bugs(tctx_t *t) {
     n = add_idle(steps, n, 2);
     CHECK(t, outputs_differ(t, &small, CP_BUG_TABLE_NO_FREE, steps, n),
           "planted bug cp_table_no_free changes the outputs");
+  }
+  /* cp_fbcn_early: one answered probe; the bug shows its per-flow BCN at t+11. */
+  {
+    cp_regs_t r = regs_with_mode(CP_MODE_E2CM);
+    r.psample = 0;
+    n = add_config(steps, 0, &r);
+    steps[n] = in_enq(1000, 1, 1);
+    steps[n++].enq_probe = true;
+    n = add_idle(steps, n, FBCN_LAT);
+    CHECK(t, outputs_differ(t, &base, CP_BUG_FBCN_EARLY, steps, n),
+          "planted bug cp_fbcn_early changes the outputs");
   }
 }
 

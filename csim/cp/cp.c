@@ -19,8 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const cp_bug_names[] = {
-    "none", "cp_qold_not_updated", "cp_quant_off_by_one", "cp_table_no_free", "cp_reset_keeps_ev_code", "cp_fbcn_early", NULL};
+const char *const cp_bug_names[] = {"none",
+                                    "cp_qold_not_updated",
+                                    "cp_quant_off_by_one",
+                                    "cp_table_no_free",
+                                    "cp_reset_keeps_ev_code",
+                                    "cp_fbcn_early",
+                                    NULL};
 
 static bool param_ok(const char *name, unsigned v, unsigned lo, unsigned hi) {
   if (v >= lo && v <= hi) return true;

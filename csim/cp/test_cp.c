@@ -948,7 +948,8 @@ static void test_flow_feedback(tctx_t *t) {
     sim_tick(&m, &in);
     CHECK(t, !m.out.fbcn_valid, "no per-flow BCN at t+1");
     sim_idle(&m, FBCN_LAT - 2);
-    CHECK(t, !m.out.fbcn_valid && m.out.cnt_fbcn == before.cnt_fbcn, "no per-flow BCN at t+FBCN_LAT-1 (t+11)");
+    CHECK(t, !m.out.fbcn_valid && m.out.cnt_fbcn == before.cnt_fbcn,
+          "no per-flow BCN at t+FBCN_LAT-1 (t+11)");
     sim_idle(&m, 1);
     EXPECT_FBCN(t, &m, CP_BCN_NEG, 42, 3, -4640, 20000, -44640, 36);
     CHECK(t, m.out.cnt_fbcn == before.cnt_fbcn + 1 && !m.out.bcn_valid && msg_count(&m.out) == 0,
@@ -1171,7 +1172,7 @@ static void test_table_timing(tctx_t *t) {
   {
     cp_in_t in = in_enq(1000, 9, 62);
     in.enq_probe = true;
-    sim_tick(&m, &in);              /* s */
+    sim_tick(&m, &in);               /* s */
     sim_write(&m, CP_ADDR_APPLY, 0); /* s+1 */
     sim_idle(&m, FBCN_LAT - 2);
     EXPECT_FBCN(t, &m, CP_BCN_POS, 62, 9, 12360, 1000, 10360, 8);

@@ -343,7 +343,8 @@ static bool check(void *ctx, uint64_t c, const void *iv, const void *ov, cosim_m
   if (o->fbcn_valid_o &&
       (!t->ans_hist[ec] || o->fbcn_dst_o != t->src_hist[ec] || o->fbcn_flow_o != t->flow_hist[ec])) {
     cosim_fail(msg, "cp.fbcn_source",
-               "per-flow BCN to %u flow %u: the enqueue %u cycles before (%s, source %u flow %u) is no answered probe",
+               "per-flow BCN to %u flow %u: the enqueue %u cycles before (%s, source %u flow %u) is no "
+               "answered probe",
                (unsigned)o->fbcn_dst_o, (unsigned)o->fbcn_flow_o, (unsigned)FBCN_LAT,
                t->ans_hist[ec] ? "answerable" : "not answerable", t->src_hist[ec], t->flow_hist[ec]);
     return false;

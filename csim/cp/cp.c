@@ -7,7 +7,10 @@
  * output registers. Pipeline (sections 7 and 10): cycle t's enqueue is sampled and
  * written into the sample register; at t+1 the feedback unit decides on the registered
  * Q/Qold/table; the decision then waits in a plain delay line (the model does not copy
- * the RTL's arithmetic pipeline) and is on the outputs at t + CP_BCN_LATENCY.
+ * the RTL's arithmetic pipeline) and is on the outputs at t + CP_BCN_LATENCY, the
+ * per-flow message one cycle later. The table itself is updated with the event cycle's
+ * values (section 8 defines the delayed table by those values); what shows it (ft_full_o,
+ * the per-flow message) is delayed to the section 10 cycles.
  */
 #include "cp_internal.h"
 
@@ -16,8 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const cp_bug_names[] = {
-    "none", "cp_qold_not_updated", "cp_quant_off_by_one", "cp_table_no_free", "cp_reset_keeps_ev_code", NULL};
+const char *const cp_bug_names[] = {"none",
+                                    "cp_qold_not_updated",
+                                    "cp_quant_off_by_one",
+                                    "cp_table_no_free",
+                                    "cp_reset_keeps_ev_code",
+                                    "cp_fbcn_early",
+                                    NULL};
 
 static bool param_ok(const char *name, unsigned v, unsigned lo, unsigned hi) {
   if (v >= lo && v <= hi) return true;
@@ -159,7 +167,9 @@ void cp_eval(const cp_cfg_t *cfg, const cp_state_t *s, const cp_in_t *in_raw, cp
   cp_ft_update_t fu;
   cp_flow_table_eval(cfg, s->ft, on && qm.enq_ok, in.enq_flow, in.enq_len, on && qm.deq_ok, in.deq_flow,
                      in.deq_len, &fu);
-  nx->ft_full = fu.full;
+  /* ft_full_o: decided in the table cycle t+1 (section 8), on the outputs at t+2 */
+  nx->ft_full_pend = fu.full;
+  nx->ft_full = s->ft_full_pend;
 
   /* ---- section 7, cycle t+1: feedback on the registered sample, Q, Qold and table ---- */
   const cp_sample_reg_t *smp = &s->smp;
@@ -211,9 +221,14 @@ void cp_eval(const cp_cfg_t *cfg, const cp_state_t *s, const cp_in_t *in_raw, cp
     nx->bcn = out_st->bcn;
     nx->bcn_cpid = out_st->cpid;
   }
+  /* the per-flow message waits one cycle more (t+12, section 10; planted bug
+       cp_fbcn_early: it does not) */
+  const bool fbcn_early = cfg->bug == CP_BUG_FBCN_EARLY;
+  nx->fbcn_late = fbcn_early ? (cp_msg_t){0} : out_st->fbcn;
+  const cp_msg_t *fbcn_out = fbcn_early ? &out_st->fbcn : &s->fbcn_late;
   nx->fbcn = s->fbcn;
   nx->fbcn.valid = false;
-  if (out_st->fbcn.valid) nx->fbcn = out_st->fbcn;
+  if (fbcn_out->valid) nx->fbcn = *fbcn_out;
 
   /* A legal APPLY clears Qold and every Qold_flow; it wins over this cycle's
        feedback writes. */
@@ -237,7 +252,7 @@ void cp_eval(const cp_cfg_t *cfg, const cp_state_t *s, const cp_in_t *in_raw, cp
       .sample = out_st->sample,
       .bcn = out_st->bcn.valid,
       .bcn_type = out_st->bcn.type,
-      .fbcn = out_st->fbcn.valid,
+      .fbcn = fbcn_out->valid,
       .ft_full = s->pend.ft_full,
       .ev_err = s->pend.ev_err,
       .cfg_err = s->pend.cfg_err,
@@ -254,6 +269,7 @@ void cp_commit(const cp_cfg_t *cfg, cp_state_t *s, const cp_next_t *nx) {
   s->smp = nx->smp;
   s->qold = nx->qold;
   memcpy(s->fbp, nx->fbp, sizeof(s->fbp));
+  s->fbcn_late = nx->fbcn_late;
   for (unsigned i = 0; i < nx->ft_nwr; i++) s->ft[nx->ft_wr[i].idx] = nx->ft_wr[i].e;
   if (nx->ft_invalidate)
     for (unsigned i = 0; i < cfg->num_flows; i++) s->ft[i].valid = false;
@@ -267,6 +283,7 @@ void cp_commit(const cp_cfg_t *cfg, cp_state_t *s, const cp_next_t *nx) {
   s->ev_err = nx->ev_err;
   s->ev_err_code = nx->ev_err_code;
   s->ft_full = nx->ft_full;
+  s->ft_full_pend = nx->ft_full_pend;
   s->cnt = nx->cnt;
   s->pend = nx->pend;
 }

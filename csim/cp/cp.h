@@ -86,6 +86,8 @@ enum {
   CP_BUG_TABLE_NO_FREE = 3,       /* "cp_table_no_free": flow entries are never freed at q == 0 */
   CP_BUG_RESET_KEEPS_EV_CODE = 4, /* "cp_reset_keeps_ev_code": cp_reset forgets the held
                                        ev_err_code_o register (it keeps its value) */
+  CP_BUG_FBCN_EARLY = 5,          /* "cp_fbcn_early": the per-flow BCN and cnt_fbcn_o at t+11, the
+                                       contract before the flow table ran a cycle behind */
   CP_BUG_COUNT
 };
 
@@ -162,6 +164,14 @@ typedef struct {
 #define CP_BCN_LATENCY 11u
 #define CP_Q_LATENCY   1u
 #define CP_FB_STAGES   (CP_BCN_LATENCY - 2u)
+/* The flow table applies t's events in t+1 (section 8): the per-flow message (with
+   cnt_fbcn_o) shows at t + CP_FBCN_LATENCY, one cycle after the queue-level one, and
+   ft_full_o for t's enqueue at t + CP_FT_FULL_LATENCY. The model keeps the table's values
+   per event cycle (section 8: "exactly what the rules give when each cycle's events are
+   applied in that cycle") and only delays what shows them (section 7: "the model computes
+   both messages in t+1 and delays them by 10 and 11 cycles"). */
+#define CP_FBCN_LATENCY    (CP_BCN_LATENCY + 1u)
+#define CP_FT_FULL_LATENCY 2u
 
 /* One stage of the feedback pipeline: a decision of section 7 on its way out. */
 typedef struct {
@@ -193,6 +203,7 @@ typedef struct {
   cp_sample_reg_t smp;             /* sample register */
   uint64_t qold;                   /* Qold: Q at the previous sample, QW bits */
   cp_fb_stage_t fbp[CP_FB_STAGES]; /* decided in t+1: [0] in t+2 ... [last] in t+10 */
+  cp_msg_t fbcn_late;              /* the per-flow message of fbp[last], in t+11 (section 10) */
   /* per-flow table (section 8) */
   cp_flow_entry_t *ft; /* num_flows entries, allocated by cp_init */
   /* output registers (section 4) */
@@ -204,6 +215,7 @@ typedef struct {
   bool ev_err;           /* ev_err_o */
   unsigned ev_err_code;  /* ev_err_code_o */
   bool ft_full;          /* ft_full_o */
+  bool ft_full_pend;     /* t's enqueue found the table full; ft_full_o in t+2 (section 8) */
   cp_counters_t cnt;     /* cnt_*_o */
   cp_count_pend_t pend;  /* event pulses on their way to the counters */
 } cp_state_t;
@@ -279,6 +291,7 @@ typedef struct {
   cp_sample_reg_t smp;
   uint64_t qold;
   cp_fb_stage_t fbp[CP_FB_STAGES];
+  cp_msg_t fbcn_late;
   unsigned ft_nwr; /* entries written, distinct indices */
   cp_ft_write_t ft_wr[CP_FT_MAX_WRITES];
   bool ft_clear_qold; /* legal APPLY: every Qold_flow <- 0, after ft_wr */
@@ -291,6 +304,7 @@ typedef struct {
   bool ev_err;
   unsigned ev_err_code;
   bool ft_full;
+  bool ft_full_pend;
   cp_counters_t cnt;
   cp_count_pend_t pend;
   /* Decoded for testbenches and scoreboards; cp_commit ignores them. */

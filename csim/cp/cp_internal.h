@@ -80,7 +80,7 @@ int cp_ft_find(const cp_cfg_t *cfg, const cp_flow_entry_t *ft, uint32_t flow);
 typedef struct {
   unsigned n;                         /* entries written */
   cp_ft_write_t wr[CP_FT_MAX_WRITES]; /* distinct indices */
-  bool full;                          /* ft_full_o' */
+  bool full;                          /* the enqueue found the table full (ft_full_o 2 cycles later) */
 } cp_ft_update_t;
 
 /* The event updates of one cycle on the registered table. enq/deq are enq_ok/deq_ok

@@ -46,10 +46,13 @@ static unsigned count_lines(const char *s) {
 #define NONE (-1) /* "no message" in expectation tables */
 /* The latency contract, docs/cp.md section 10 (written here from the spec, not taken
    from the model's constants): an enqueue in cycle t has its BCN on the outputs at
-   t + BCN_LAT; the event counters (frames, table full, errors) show t's events at
-   t + CNT_LAT. */
-#define BCN_LAT 11u
-#define CNT_LAT 2u
+   t + BCN_LAT, its per-flow BCN at t + FBCN_LAT (the flow table runs one cycle behind,
+   section 8); the event counters (frames, table full, errors) show t's events at
+   t + CNT_LAT, and ft_full_o shows t's enqueue at t + FT_FULL_LAT. */
+#define BCN_LAT     11u
+#define FBCN_LAT    12u
+#define CNT_LAT     2u
+#define FT_FULL_LAT 2u
 
 typedef struct {
   cp_cfg_t cfg;
@@ -814,11 +817,15 @@ static void test_flow_table(tctx_t *t) {
   sim_enq(&m, 1000, 13, 0);
   EXPECT_ENTRY(t, &m, 3, true, 13, 1000, 0);
 
-  /* Full: 5, 11, 9, 13 tracked. Flow 15 is not tracked; ft_full_o pulses at t+1, the
-       counter counts it at t+2 (CNT_LAT). */
+  /* Full: 5, 11, 9, 13 tracked. Flow 15 is not tracked; ft_full_o pulses at t+2
+       (FT_FULL_LAT: the table applies t's events in t+1), the counter shows it at t+2 too
+       (CNT_LAT). */
   sim_enq(&m, 500, 15, 0);
-  CHECK(t, m.out.ft_full && m.out.cnt_ft_full == 0 && ft_find(&m, 15) < 0,
-        "table full: ft_full_o=%d cnt_ft_full_o=%u", m.out.ft_full, m.out.cnt_ft_full);
+  CHECK(t, !m.out.ft_full && m.out.cnt_ft_full == 0 && ft_find(&m, 15) < 0,
+        "table full: nothing at t+1 (ft_full_o=%d cnt_ft_full_o=%u)", m.out.ft_full, m.out.cnt_ft_full);
+  sim_idle(&m, FT_FULL_LAT - 1);
+  CHECK(t, m.out.ft_full && m.out.cnt_ft_full == 1, "table full: ft_full_o=%d cnt_ft_full_o=%u at t+2",
+        m.out.ft_full, m.out.cnt_ft_full);
   sim_idle(&m, 1);
   CHECK(t, !m.out.ft_full && m.out.cnt_ft_full == 1, "ft_full_o is a pulse");
   /* A dequeue that frees an entry does not help an enqueue in the same cycle (both work
@@ -829,9 +836,10 @@ static void test_flow_table(tctx_t *t) {
     in.deq_len = 1000;
     in.deq_flow = 5;
     sim_tick(&m, &in);
-    CHECK(t, m.out.ft_full && m.out.cnt_ft_full == 1 && ft_find(&m, 17) < 0,
-          "enqueue sees the registered (full) table");
     EXPECT_ENTRY(t, &m, 0, false, 0, 0, 0);
+    sim_idle(&m, FT_FULL_LAT - 1);
+    CHECK(t, m.out.ft_full && m.out.cnt_ft_full == 2 && ft_find(&m, 17) < 0,
+          "enqueue sees the registered (full) table");
   }
   sim_enq(&m, 300, 15, 0); /* flow 15 now gets entry 0 */
   EXPECT_ENTRY(t, &m, 0, true, 15, 300, 0);
@@ -909,12 +917,12 @@ static void expect_fbcn(tctx_t *t, const sim_t *m, int line, int type, uint32_t 
 #define EXPECT_FBCN(t, m, type, dst, flow, qoff, qdelta, fb, qntzfb) \
   expect_fbcn((t), (m), __LINE__, (type), (dst), (flow), (qoff), (qdelta), (fb), (qntzfb))
 
-/* A probe of flow with length len from src in cycle t; leaves the sim at t+BCN_LAT. */
+/* A probe of flow with length len from src in cycle t; leaves the sim at t+FBCN_LAT. */
 static void probe(sim_t *m, uint32_t len, uint32_t flow, uint32_t src) {
   cp_in_t in = in_enq(len, flow, src);
   in.enq_probe = true;
   sim_tick(m, &in);
-  sim_idle(m, BCN_LAT - 1);
+  sim_idle(m, FBCN_LAT - 1);
 }
 
 static void test_flow_feedback(tctx_t *t) {
@@ -939,12 +947,13 @@ static void test_flow_feedback(tctx_t *t) {
     in.enq_probe = true;
     sim_tick(&m, &in);
     CHECK(t, !m.out.fbcn_valid, "no per-flow BCN at t+1");
-    sim_idle(&m, BCN_LAT - 2);
-    CHECK(t, !m.out.fbcn_valid && m.out.cnt_fbcn == before.cnt_fbcn, "no per-flow BCN at t+BCN_LAT-1");
+    sim_idle(&m, FBCN_LAT - 2);
+    CHECK(t, !m.out.fbcn_valid && m.out.cnt_fbcn == before.cnt_fbcn,
+          "no per-flow BCN at t+FBCN_LAT-1 (t+11)");
     sim_idle(&m, 1);
     EXPECT_FBCN(t, &m, CP_BCN_NEG, 42, 3, -4640, 20000, -44640, 36);
     CHECK(t, m.out.cnt_fbcn == before.cnt_fbcn + 1 && !m.out.bcn_valid && msg_count(&m.out) == 0,
-          "cnt_fbcn_o +1 at t+BCN_LAT, no queue-level BCN");
+          "cnt_fbcn_o +1 at t+FBCN_LAT, no queue-level BCN");
     sim_idle(&m, 1);
     CHECK(t, !m.out.fbcn_valid, "fbcn_valid_o is a pulse");
   }
@@ -999,7 +1008,7 @@ static void test_flow_feedback(tctx_t *t) {
     const int e = ft_find(&m, 3);
     CHECK(t, e >= 0 && m.s.ft[e].q == 22200 && m.s.ft[e].qold == 21500,
           "Qold_flow = Q_flow read at t+1 (21500), q = 22200");
-    sim_idle(&m, BCN_LAT - 2);
+    sim_idle(&m, FBCN_LAT - 2);
     /* Qoff = 15360-21500 = -6140; Qdelta = 21500-21000 = 500; Fb = -6140 - 1000 = -7140;
            7140*63 = 449820 -> 5. */
     EXPECT_FBCN(t, &m, CP_BCN_NEG, 50, 3, -6140, 500, -7140, 5);
@@ -1015,7 +1024,7 @@ static void test_flow_feedback(tctx_t *t) {
     const int e = ft_find(&m, 9);
     sim_deq(&m, 2000, 9);
     CHECK(t, e >= 0 && !m.s.ft[e].valid, "flow 9's entry freed in t+1");
-    sim_idle(&m, BCN_LAT - 2);
+    sim_idle(&m, FBCN_LAT - 2);
     EXPECT_FBCN(t, &m, CP_BCN_POS, 51, 9, 13360, 2000, 9360, 7);
   }
 
@@ -1028,8 +1037,9 @@ static void test_flow_feedback(tctx_t *t) {
     cp_in_t in = in_enq(1000, 13, 52);
     in.enq_probe = true;
     sim_tick(&m, &in);
+    sim_idle(&m, FT_FULL_LAT - 1);
     CHECK(t, m.out.ft_full, "probe of a new flow finds the table full");
-    sim_idle(&m, BCN_LAT - 1);
+    sim_idle(&m, FBCN_LAT - FT_FULL_LAT);
     CHECK(t, !m.out.fbcn_valid && m.out.cnt_fbcn == n, "no answer for an untracked flow");
   }
   cp_free(&m.s);
@@ -1057,12 +1067,16 @@ static void test_flow_feedback(tctx_t *t) {
     sim_idle(&m, BCN_LAT - 1);
     /* Queue level: Q = 1000, Qold = 0: Qoff = 75800; Qdelta = 1000; Fb = 73800;
            73800*63 = 4649400; 12*384000 = 4608000 -> 12. Tagged: POS.
-           Per flow: Q_flow = 1000, Qold_flow = 0: Fb = 14360 - 2000 = 12360 -> 10. POS. */
+           Per flow: Q_flow = 1000, Qold_flow = 0: Fb = 14360 - 2000 = 12360 -> 10. POS.
+           The BCN at t+11, its per-flow BCN at t+12 (section 7). */
     CHECK(t,
           m.out.bcn_valid && m.out.bcn_type == CP_BCN_POS && m.out.bcn_fb == 73800 &&
-              m.out.bcn_qntzfb == 12 && m.out.bcn_dst == 9 && m.out.bcn_cpid == 7,
-          "E2CM-CP: queue-level POS");
+              m.out.bcn_qntzfb == 12 && m.out.bcn_dst == 9 && m.out.bcn_cpid == 7 && m.out.cnt_bcn_pos == 1 &&
+              !m.out.fbcn_valid && m.out.cnt_fbcn == 0,
+          "E2CM-CP: queue-level POS at t+11, no per-flow BCN yet");
+    sim_idle(&m, FBCN_LAT - BCN_LAT);
     EXPECT_FBCN(t, &m, CP_BCN_POS, 9, 2, 14360, 1000, 12360, 10);
+    CHECK(t, !m.out.bcn_valid && m.out.cnt_fbcn == 1, "E2CM-CP: per-flow POS at t+12, counted with it");
   }
   /* Random sampling with PSAMPLE = 0: a probe that is not sampled gets no answer. */
   r.sample_bytes = 0;
@@ -1073,6 +1087,139 @@ static void test_flow_feedback(tctx_t *t) {
     probe(&m, 1000, 2, 9);
     CHECK(t, !m.out.fbcn_valid && m.out.cnt_fbcn == n, "E2CM-CP: unsampled probe unanswered");
   }
+  cp_free(&m.s);
+}
+
+static unsigned tracked(const sim_t *m) {
+  unsigned n = 0;
+  for (unsigned i = 0; i < m->cfg.num_flows; i++) n += m->s.ft[i].valid;
+  return n;
+}
+
+/* Section 8 (the table runs one cycle behind the queue monitor) and its timing rules of
+   sections 7 and 10, seen at the outputs: the values are those of applying each cycle's
+   events in that cycle, ft_full_o and the per-flow message one cycle later. Per-flow
+   numbers: QEQ_FLOW 15360 (later 20000), W 2, DF 76800 (later 100000). */
+static void test_table_timing(tctx_t *t) {
+  sim_t m;
+  const cp_cfg_t cfg = mkcfg(27, 4, 8, 8, 65535, 0);
+  if (!sim_init(t, &m, &cfg)) return;
+  cp_regs_t r = regs_with_mode(CP_MODE_E2CM);
+  r.psample = 0; /* no queue-level samples: only probes are answered */
+  if (!sim_configure(t, &m, &r)) return;
+
+  /* Back-to-back events of one flow (t, t+1) and a probe of it at t+2: the probe's
+       lookup sees both, one entry; an enqueue at t+3 does not reach the answer.
+       Q_flow 3500, Qold_flow 0: Qoff 11860; Qdelta 3500; Fb 11860 - 7000 = 4860;
+       4860*63 = 306180 -> 3. POS. */
+  sim_enq(&m, 1000, 3, 0);
+  sim_enq(&m, 2000, 3, 0);
+  {
+    cp_in_t in = in_enq(500, 3, 60);
+    in.enq_probe = true;
+    sim_tick(&m, &in);
+  }
+  sim_enq(&m, 700, 3, 0);
+  CHECK(t, tracked(&m) == 1, "same flow back to back: one entry (%u tracked)", tracked(&m));
+  sim_idle(&m, FBCN_LAT - 3);
+  CHECK(t, !m.out.fbcn_valid, "back to back: no per-flow BCN at t+11");
+  sim_idle(&m, 1);
+  EXPECT_FBCN(t, &m, CP_BCN_POS, 60, 3, 11860, 3500, 4860, 3);
+
+  /* A full table, back to back: flow 6 takes the last entry in s, flow 7 finds the table
+       full in s+1 (its lookup sees s's allocation): ft_full_o and its count at s+3. */
+  sim_enq(&m, 1000, 4, 0);
+  sim_enq(&m, 1000, 5, 0);
+  {
+    const uint32_t n = m.out.cnt_ft_full;
+    sim_enq(&m, 1000, 6, 0); /* s */
+    sim_enq(&m, 1000, 7, 0); /* s+1 */
+    CHECK(t, !m.out.ft_full && m.out.cnt_ft_full == n, "s's allocation raises no ft_full_o (s+2)");
+    sim_idle(&m, 1);
+    CHECK(t, m.out.ft_full && m.out.cnt_ft_full == n + 1 && ft_find(&m, 7) < 0,
+          "s+1's enqueue finds the table full: ft_full_o=%d cnt_ft_full_o=%u at s+3", m.out.ft_full,
+          m.out.cnt_ft_full);
+    sim_idle(&m, 1);
+    CHECK(t, !m.out.ft_full, "ft_full_o is a pulse");
+
+    /* An entry freed in u is free for u+1's enqueue: no ft_full_o. */
+    sim_deq(&m, 1000, 6); /* u */
+    sim_enq(&m, 1000, 8, 0);
+    bool pulse = m.out.ft_full;
+    for (int k = 0; k < 3; k++) {
+      sim_idle(&m, 1);
+      pulse |= m.out.ft_full;
+    }
+    CHECK(t, !pulse && m.out.cnt_ft_full == n + 1 && ft_find(&m, 8) >= 0,
+          "an entry freed in u takes u+1's new flow (no ft_full_o)");
+  }
+
+  /* A flow allocated in v+1 and emptied in v+2 (the dequeue's lookup sees v+1's
+       allocation); a probe in v+3 starts it afresh: Q_flow 2000, Qold_flow 0:
+       Qoff 13360; Qdelta 2000; Fb 9360; 9360*63 = 589680 -> 7. POS. */
+  sim_deq(&m, 1000, 5); /* v: frees an entry */
+  sim_enq(&m, 1000, 9, 0);
+  sim_deq(&m, 1000, 9);
+  probe(&m, 2000, 9, 61);
+  EXPECT_FBCN(t, &m, CP_BCN_POS, 61, 9, 13360, 2000, 9360, 7);
+
+  /* The per-flow snapshot uses the configuration of the decision cycle t+1 and the
+       Qold_flow a probe sampled in s sees is cleared by an APPLY in a exactly when a <= s.
+       Flow 9 holds 2000 with Qold_flow 2000. Shadow QEQ_FLOW = 20000, applied in s+1:
+       the answer to s's probe still uses 15360 and Qold_flow 2000. Q_flow 3000: Qoff 12360;
+       Qdelta 1000; Fb 12360 - 2000 = 10360; 10360*63 = 652680 -> 8. POS. */
+  sim_write(&m, CP_ADDR_QEQ_FLOW, 20000);
+  {
+    cp_in_t in = in_enq(1000, 9, 62);
+    in.enq_probe = true;
+    sim_tick(&m, &in);               /* s */
+    sim_write(&m, CP_ADDR_APPLY, 0); /* s+1 */
+    sim_idle(&m, FBCN_LAT - 2);
+    EXPECT_FBCN(t, &m, CP_BCN_POS, 62, 9, 12360, 1000, 10360, 8);
+  }
+  /* The APPLY of s+1 won over s's Qold_flow write (both land in one table cycle): the next
+       probe sees Qold_flow 0. Q_flow 4000: Qoff 20000 - 4000 = 16000; Qdelta 4000;
+       Fb 16000 - 8000 = 8000; DF 100000; 8000*63 = 504000 -> 5. POS. */
+  probe(&m, 1000, 9, 63);
+  EXPECT_FBCN(t, &m, CP_BCN_POS, 63, 9, 16000, 4000, 8000, 5);
+  /* APPLY in the probe's own cycle (a = s): cleared for it. Q_flow 5000, Qold_flow 0 (not
+       4000): Qoff 15000; Qdelta 5000; Fb 15000 - 10000 = 5000; 5000*63 = 315000 -> 3. */
+  {
+    cp_in_t in = in_enq(1000, 9, 64);
+    in.enq_probe = true;
+    in.cfg_we = true;
+    in.cfg_addr = CP_ADDR_APPLY;
+    sim_tick(&m, &in);
+    sim_idle(&m, FBCN_LAT - 1);
+    EXPECT_FBCN(t, &m, CP_BCN_POS, 64, 9, 15000, 5000, 5000, 3);
+  }
+
+  /* MODE off from t (APPLY in t-1, with a probe in t-1 while MODE is still on): the probe
+       still reads its flow, then the table empties. Q_flow 6000, Qold_flow 0 (the APPLY):
+       Qoff 14000; Qdelta 6000; Fb 14000 - 12000 = 2000; 2000*63 = 126000 -> 1. POS. */
+  sim_write(&m, CP_ADDR_MODE, CP_MODE_OFF);
+  {
+    cp_in_t in = in_enq(1000, 9, 65);
+    in.enq_probe = true;
+    in.cfg_we = true;
+    in.cfg_addr = CP_ADDR_APPLY;
+    sim_tick(&m, &in);
+    sim_idle(&m, FBCN_LAT - 1);
+    EXPECT_FBCN(t, &m, CP_BCN_POS, 65, 9, 14000, 6000, 2000, 1);
+    CHECK(t, tracked(&m) == 0, "MODE off: the table empties after the probe's lookup");
+  }
+
+  /* Reset empties the registered events: ft_full_o is 0 in the first two cycles, and no
+       per-flow message is left on its way (garbage planted first, as the binding does). */
+  m.s.ft_full = m.s.ft_full_pend = true;
+  m.s.fbcn_late.valid = true;
+  cp_reset(&m.s, &m.cfg);
+  sim_peek(&m);
+  bool any = m.out.ft_full || m.out.fbcn_valid;
+  sim_idle(&m, 1);
+  any |= m.out.ft_full || m.out.fbcn_valid;
+  CHECK(t, !any && m.out.cnt_fbcn == 0 && m.out.cnt_ft_full == 0,
+        "reset: no ft_full_o or per-flow BCN in the first two cycles");
   cp_free(&m.s);
 }
 
@@ -1226,7 +1373,9 @@ static void test_config_port(tctx_t *t) {
     sim_write(&m, CP_ADDR_APPLY, 0); /* t+1: feedback and APPLY */
     CHECK(t, m.s.qold == 0 && m.s.ft[e1].qold == 0, "APPLY wins over the feedback's writes");
     sim_idle(&m, BCN_LAT - 2);
-    CHECK(t, m.out.bcn_valid && m.out.fbcn_valid, "the messages of t+1 still go out");
+    CHECK(t, m.out.bcn_valid, "the queue-level message of t+1 still goes out");
+    sim_idle(&m, FBCN_LAT - BCN_LAT);
+    CHECK(t, m.out.fbcn_valid, "the per-flow message of t+1 still goes out (t+12)");
   }
   cp_free(&m.s);
 
@@ -1353,7 +1502,7 @@ static void test_init(tctx_t *t) {
       {{27, 16, 8, 17, 9216, 0}, "node_w=17", "1..16"},
       {{27, 16, 8, 8, 63, 0}, "max_frame=63", "64..65535"},
       {{27, 16, 8, 8, 65536, 0}, "max_frame=65536", "64..65535"},
-      {{27, 16, 8, 8, 9216, CP_BUG_COUNT}, "bug=5", "0..4"},
+      {{27, 16, 8, 8, 9216, CP_BUG_COUNT}, "bug=6", "0..5"},
   };
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
     cp_state_t s;
@@ -1381,6 +1530,7 @@ static void test_init(tctx_t *t) {
             strcmp(cp_bug_names[CP_BUG_QUANT_OFF_BY_ONE], "cp_quant_off_by_one") == 0 &&
             strcmp(cp_bug_names[CP_BUG_TABLE_NO_FREE], "cp_table_no_free") == 0 &&
             strcmp(cp_bug_names[CP_BUG_RESET_KEEPS_EV_CODE], "cp_reset_keeps_ev_code") == 0 &&
+            strcmp(cp_bug_names[CP_BUG_FBCN_EARLY], "cp_fbcn_early") == 0 &&
             cp_bug_names[CP_BUG_COUNT] == NULL,
         "cp_bug_names");
 
@@ -1508,6 +1658,8 @@ static bool random_run(tctx_t *t, const cp_cfg_t *cfg, bool allow_off, unsigned 
   dec_t ring[BCN_LAT - 2];
   memset(ring, 0, sizeof ring);
   unsigned ring_i = 0;
+  dec_t rf; /* the per-flow message leaves one cycle after the queue-level one (FBCN_LAT) */
+  memset(&rf, 0, sizeof rf);
 
   cp_in_t script[16];
   unsigned script_n = 0, script_i = 0;
@@ -1725,11 +1877,12 @@ static bool random_run(tctx_t *t, const cp_cfg_t *cfg, bool allow_off, unsigned 
     }
     INV(!ft_exact || sum <= q, "cycle %lu: sum of per-flow q %" PRIu64 " > Q %" PRIu64, c, sum, q);
 
-    /* Counters: events of the cycles before this one (CNT_LAT = 2). */
-    INV(o->cnt_frames == frames0 && o->cnt_errors == errors0 && o->cnt_ft_full == ft_full0,
-        "cycle %lu: cnt_frames %u/%u cnt_errors %u/%u cnt_ft_full %u/%u", c, o->cnt_frames, frames0,
-        o->cnt_errors, errors0, o->cnt_ft_full, ft_full0);
+    /* Counters: events of the cycles before this one (CNT_LAT = 2); ft_full_o comes
+           with its count (FT_FULL_LAT = CNT_LAT = 2). */
     ft_full += o->ft_full;
+    INV(o->cnt_frames == frames0 && o->cnt_errors == errors0 && o->cnt_ft_full == ft_full,
+        "cycle %lu: cnt_frames %u/%u cnt_errors %u/%u cnt_ft_full %u/%u+%d", c, o->cnt_frames, frames0,
+        o->cnt_errors, errors0, o->cnt_ft_full, ft_full0, o->ft_full);
     INV(o->ev_err == ev_rej, "cycle %lu: ev_err_o", c);
     const uint32_t ds = o->cnt_samples - prev.cnt_samples;
     const uint32_t dm = msg_count(o) - msg_count(&prev);
@@ -1764,13 +1917,13 @@ static bool random_run(tctx_t *t, const cp_cfg_t *cfg, bool allow_off, unsigned 
 
     /* The per-flow message: only for an answered probe; self-consistent. */
     if (o->fbcn_valid) {
-      const int64_t qf = (int64_t)r.act.qeq_flow - o->fbcn_qoff;
-      const uint64_t df = (2u * (uint64_t)r.act.w + 1u) * r.act.qeq_flow;
-      const bool max = qf > (int64_t)r.act.bcnmax_flow;
-      INV(r.probe && o->fbcn_dst == r.src && o->fbcn_flow == r.flow,
+      const int64_t qf = (int64_t)rf.act.qeq_flow - o->fbcn_qoff;
+      const uint64_t df = (2u * (uint64_t)rf.act.w + 1u) * rf.act.qeq_flow;
+      const bool max = qf > (int64_t)rf.act.bcnmax_flow;
+      INV(rf.probe && o->fbcn_dst == rf.src && o->fbcn_flow == rf.flow,
           "cycle %lu: per-flow BCN without an answered probe", c);
       INV(qf > 0 && qf <= (int64_t)qmax && qf - o->fbcn_qdelta >= 0 &&
-              o->fbcn_fb == o->fbcn_qoff - (int64_t)r.act.w * o->fbcn_qdelta,
+              o->fbcn_fb == o->fbcn_qoff - (int64_t)rf.act.w * o->fbcn_qdelta,
           "cycle %lu: per-flow fields inconsistent", c);
       INV(max ? (o->fbcn_type == CP_BCN_MAX && o->fbcn_qntzfb == 63)
               : (o->fbcn_type == (o->fbcn_fb < 0 ? CP_BCN_NEG : CP_BCN_POS) && o->fbcn_fb != 0 &&
@@ -1779,6 +1932,7 @@ static bool random_run(tctx_t *t, const cp_cfg_t *cfg, bool allow_off, unsigned 
     } else {
       INV(fbcn_data_equal(o, &prev), "cycle %lu: fbcn_* data held", c);
     }
+    rf = r;
 
     /* This cycle's enqueue is next cycle's sample register. */
     smp = exp_sample;
@@ -1911,6 +2065,17 @@ static void test_planted_bugs(tctx_t *t) {
     CHECK(t, outputs_differ(t, &small, CP_BUG_TABLE_NO_FREE, steps, n),
           "planted bug cp_table_no_free changes the outputs");
   }
+  /* cp_fbcn_early: one answered probe; the bug shows its per-flow BCN at t+11. */
+  {
+    cp_regs_t r = regs_with_mode(CP_MODE_E2CM);
+    r.psample = 0;
+    n = add_config(steps, 0, &r);
+    steps[n] = in_enq(1000, 1, 1);
+    steps[n++].enq_probe = true;
+    n = add_idle(steps, n, FBCN_LAT);
+    CHECK(t, outputs_differ(t, &base, CP_BUG_FBCN_EARLY, steps, n),
+          "planted bug cp_fbcn_early changes the outputs");
+  }
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -1940,6 +2105,7 @@ int main(int argc, char **argv) {
   test_feedback_table(&t);
   test_flow_table(&t);
   test_flow_feedback(&t);
+  test_table_timing(&t);
   test_planted_bugs(&t);
   test_random(&t, cycles);
 

@@ -46,6 +46,10 @@ typedef struct {
      outputs t+11), a per-flow BCN in cycle c - (FBCN_LAT - 1) (outputs t+12) */
   uint64_t q_hist[16];
   regs_t act_hist[16];
+  /* per cycle of the last HIST: could its enqueue be answered per flow (§7 answer_probe;
+     in E2CM-CP it depends on the sample), and its source and flow */
+  bool ans_hist[16];
+  uint32_t src_hist[16], flow_hist[16];
   bool want_ev_err, want_cfg_err;
   unsigned want_ev_code, want_cfg_code, held_ev_code, held_cfg_code;
   bool q_was_pos;
@@ -245,7 +249,9 @@ static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, voi
   return true;
 }
 
-enum { BCN_LAT = 11, FBCN_LAT = 12, HIST = 16 }; /* docs/cp.md §10, stated here from the spec */
+/* docs/cp.md §10, stated here from the spec: the per-flow BCN one cycle after the
+   queue-level one (§8: the flow table runs one cycle behind) */
+enum { BCN_LAT = 11, FBCN_LAT = 12, HIST = 16 };
 
 static int64_t sext(uint32_t v, unsigned bits) {
   return (int64_t)((uint64_t)v << (64 - bits)) >> (64 - bits);
@@ -326,11 +332,23 @@ static bool check(void *ctx, uint64_t c, const void *iv, const void *ov, cosim_m
   if (o->bcn_valid_o && !check_msg(t, g, "BCN", o->bcn_type_o, o->bcn_qoff_o, o->bcn_qdelta_o, o->bcn_fb_o,
                                    o->bcn_qntzfb_o, g->r[1], g->r[5], t->q_hist[dc], true, msg, t->cov_bcn))
     return false;
+  /* the per-flow BCN against the configuration of its decision cycle, 11 cycles before */
   const regs_t *gf = &t->act_hist[(c + HIST - (FBCN_LAT - 1)) % HIST];
   if (o->fbcn_valid_o &&
       !check_msg(t, gf, "per-flow BCN", o->fbcn_type_o, o->fbcn_qoff_o, o->fbcn_qdelta_o, o->fbcn_fb_o,
                  o->fbcn_qntzfb_o, gf->r[6], gf->r[7], 0, false, msg, t->cov_fbcn))
     return false;
+  /* ... and only for an enqueue that could be answered, FBCN_LAT cycles before */
+  const unsigned ec = (unsigned)((c + HIST - FBCN_LAT) % HIST);
+  if (o->fbcn_valid_o &&
+      (!t->ans_hist[ec] || o->fbcn_dst_o != t->src_hist[ec] || o->fbcn_flow_o != t->flow_hist[ec])) {
+    cosim_fail(msg, "cp.fbcn_source",
+               "per-flow BCN to %u flow %u: the enqueue %u cycles before (%s, source %u flow %u) is no "
+               "answered probe",
+               (unsigned)o->fbcn_dst_o, (unsigned)o->fbcn_flow_o, (unsigned)FBCN_LAT,
+               t->ans_hist[ec] ? "answerable" : "not answerable", t->src_hist[ec], t->flow_hist[ec]);
+    return false;
+  }
   t->cov_ftfull += o->ft_full_o;
 
   /* --- this cycle's inputs: the next cycle's expectations (§5, §3) --- */
@@ -340,6 +358,9 @@ static bool check(void *ctx, uint64_t c, const void *iv, const void *ov, cosim_m
   bool deq_ok = in->deq_valid_i && deq_len_ok && in->deq_len_i <= t->q;
   uint64_t after = t->q - (deq_ok ? in->deq_len_i : 0);
   bool enq_ok = in->enq_valid_i && enq_len_ok && after + in->enq_len_i <= QMAX;
+  t->ans_hist[c % HIST] = enq_ok && ((t->active.r[0] == 2 && in->enq_probe_i) || t->active.r[0] == 3);
+  t->src_hist[c % HIST] = in->enq_src_i;
+  t->flow_hist[c % HIST] = in->enq_flow_i;
   unsigned code = 0;
   if (in->enq_valid_i && !enq_len_ok)
     code = 1;

@@ -165,6 +165,11 @@ static void cp_model_scramble(void *p, uint64_t seed) {
   nx->ev_err_code = 1 + (unsigned)cosim_rng_below(&r, 4);
   junk_counters(&r, &nx->cnt);
   nx->apply_ok = nx->enq_ok = nx->deq_ok = nx->sample = true;
+  /* the delayed table's output registers (docs/cp.md §8), drawn last so the values above
+     stay as they were */
+  s->ft_full_pend = nx->ft_full_pend = true;
+  junk_msg(&r, cfg, &s->fbcn_late);
+  junk_msg(&r, cfg, &nx->fbcn_late);
 }
 
 /* A signed value as the low `bits` of its two's complement. */

@@ -134,7 +134,8 @@ void cphs_cp_destroy(cphs_cp_t *c) {
   free(c);
 }
 
-static void take(const cp_exp_out_t *o, cphs_cp_fb_t *fb) {
+/* The queue-level message (t+11) and the per-flow one (t+12) of one enqueue. */
+static void take_q(const cp_exp_out_t *o, cphs_cp_fb_t *fb) {
   fb->q.valid = o->bcn_valid_o;
   if (fb->q.valid) {
     fb->q.type = o->bcn_type_o;
@@ -143,6 +144,8 @@ static void take(const cp_exp_out_t *o, cphs_cp_fb_t *fb) {
     fb->q.flow = o->bcn_flow_o;
     fb->q.cpid = o->bcn_cpid_o;
   }
+}
+static void take_f(const cp_exp_out_t *o, cphs_cp_fb_t *fb) {
   fb->f.valid = o->fbcn_valid_o;
   if (fb->f.valid) {
     fb->f.type = o->fbcn_type_o;
@@ -173,8 +176,11 @@ void cphs_cp_enq(cphs_cp_t *c, uint16_t len, uint16_t flow, uint16_t src, bool p
     note(c, "q_o differs from the harness's queue occupancy", out.q_o);
   }
   for (unsigned k = 2; k <= CP_BCN_LATENCY; k++)
-    step(c, &in, &out); /* t+11: the BCN, if any (docs/cp.md §10) */
-  take(&out, fb);
+    step(c, &in, &out); /* t+11: the queue-level BCN, if any (docs/cp.md §10) */
+  take_q(&out, fb);
+  for (unsigned k = CP_BCN_LATENCY + 1; k <= CP_FBCN_LATENCY; k++)
+    step(c, &in, &out); /* t+12: the per-flow BCN, if any (the table runs a cycle behind) */
+  take_f(&out, fb);
 }
 
 void cphs_cp_deq(cphs_cp_t *c, uint16_t len, uint16_t flow) {
@@ -190,7 +196,7 @@ void cphs_cp_deq(cphs_cp_t *c, uint16_t len, uint16_t flow) {
 void cphs_cp_counts(const cphs_cp_t *c, cphs_cp_counts_t *k) {
   *k = c->k;
   /* The CP's counters as of its last outputs (every enqueue is followed by
-     * CP_BCN_LATENCY - 1 idle cycles, so they are current except for a trailing
+     * CP_FBCN_LATENCY - 1 idle cycles, so they are current except for a trailing
      * dequeue). */
   k->frames = c->last.cnt_frames_o;
   k->samples = c->last.cnt_samples_o;

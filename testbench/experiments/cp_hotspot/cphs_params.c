@@ -53,7 +53,8 @@ void cphs_params_default(cphs_params_t *p) {
   p->bin_ps = CPHS_PS_PER_MS;            /* brief: 1 ms bins */
   p->link_delay_ps = 1 * CPHS_PS_PER_US; /* ours: 1 us (~200 m of fibre); the seed gives none */
   p->cp_latency_ps = CP_BCN_LATENCY * NETCOSIM_CYCLE_PS; /* docs/cp.md §10: 11 cycles of the nominal clock */
-  p->mem_per_input = 300 * CPHS_KB;                      /* seed: M = 300 KB per input */
+  p->cp_flow_extra_ps = (CP_FBCN_LATENCY - CP_BCN_LATENCY) * NETCOSIM_CYCLE_PS; /* per-flow: t+12 */
+  p->mem_per_input = 300 * CPHS_KB; /* seed: M = 300 KB per input */
   p->pause = false;
   p->pause_hi = 260 * CPHS_KB; /* seed: watermarks 260 / 230 KB */
   p->pause_lo = 230 * CPHS_KB;

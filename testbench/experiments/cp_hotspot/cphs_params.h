@@ -57,8 +57,9 @@ typedef struct {
   double burst_us; /* bursty: mean burst length in us (of frames at line rate) */
   /* time, ps */
   uint64_t warmup_ps, hot_start_ps, hot_end_ps, t_end_ps, bin_ps;
-  uint64_t link_delay_ps; /* one way, adapter <-> switch, data and control */
-  uint64_t cp_latency_ps; /* CP pipeline, enqueue to BCN on its outputs (2 cycles of the nominal clock) */
+  uint64_t link_delay_ps;    /* one way, adapter <-> switch, data and control */
+  uint64_t cp_latency_ps;    /* CP pipeline, enqueue to BCN on its outputs (11 cycles of the nominal clock) */
+  uint64_t cp_flow_extra_ps; /* a per-flow BCN's one more cycle (docs/cp.md §10: t+12), not a key */
   /* switch */
   uint32_t mem_per_input; /* bytes of the input's partition */
   bool pause;

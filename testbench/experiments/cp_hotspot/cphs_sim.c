@@ -228,7 +228,7 @@ static void start_out(sim_t *s, unsigned o, uint64_t now) {
 
 static void route_bcn(sim_t *s, const cphs_bcn_t *m, int level, unsigned port, unsigned src, uint64_t now) {
   if (!m->valid) return;
-  /* The sampled frame is the one just enqueued (two idle cycles follow every
+  /* The sampled frame is the one just enqueued (idle cycles follow every
      * enqueue), so the message must name its source; else the CP is wrong. */
   if (m->dst != src || m->flow != src || (level == CP_RP_QUEUE && m->cpid != port) || m->type > 2 ||
       m->qntzfb > 63) {
@@ -251,7 +251,8 @@ static void route_bcn(sim_t *s, const cphs_bcn_t *m, int level, unsigned port, u
     s->r->sum.bcn_max++;
   }
   /* Per-flow messages have no CPID port; the network stamps the sender's. */
-  cphs_ev_t e = {.t = now + s->p->cp_latency_ps + s->p->link_delay_ps,
+  const uint64_t cp_ps = s->p->cp_latency_ps + (level == CP_RP_FLOW ? s->p->cp_flow_extra_ps : 0);
+  cphs_ev_t e = {.t = now + cp_ps + s->p->link_delay_ps,
                  .type = EV_BCN,
                  .a = m->dst,
                  .b = (uint16_t)port,

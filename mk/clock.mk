@@ -11,8 +11,8 @@ TIMING_MARGIN_PCT ?= 10
 # when a listed target starts closing (then take it off the list).
 #   elite4_p8: pipelined (issue 9 item 3) with the error/wait group at t+2
 #             (docs/elite4.md section 5.7), which closes elite4_p4 (3.35 ns);
-#             elite4_p8's flat synthesis has not finished on the shared
-#             machine yet (docs/elite4.md section 10), so it stays listed.
+#             elite4_p8's flat synthesis stalls in yosys' SHARE pass (14 GB,
+#             not finished in 50 min; docs/elite4.md section 10): unmeasured.
 #   cp_*:     the feedback path and quantiser are pipelined (docs/cp.md section
 #             13: 21.8 -> 4.1 ns) and the flow table runs a cycle behind (section
 #             8); left: the queue monitor's verdicts into Q's own update and the

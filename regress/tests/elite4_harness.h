@@ -229,7 +229,9 @@ static inline void e4h_inject(e4h_t *h, uint64_t at, e4h_inj_kind_t kind, unsign
    * the switch is doing: a credit return (error 6) and a flit with no credit
    * (error 3, ARRIVE) in the planting cycle t, a stray token (error 5) in T1,
    * t+1; the error group shows a cycle's events two cycles later (§5.7). */
-  unsigned delay = kind == INJ_CREDIT_RETURN || kind == INJ_CREDIT_OVERFLOW ? 2 : kind == INJ_STRAY_TOKEN ? 3 : 0;
+  unsigned delay = kind == INJ_CREDIT_RETURN || kind == INJ_CREDIT_OVERFLOW ? 2
+                   : kind == INJ_STRAY_TOKEN                                ? 3
+                                                                            : 0;
   if (h->ninj < E4H_MAXINJ) h->inj[h->ninj++] = (e4h_inj_t){at, kind, port, vc, code, delay, false};
   h->expect_errors = true;
 }

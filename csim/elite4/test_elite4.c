@@ -105,8 +105,8 @@ typedef struct {
   elite4_state_t s;
   elite4_in_t in;
   elite4_next_t nx;
-  unsigned long cyc; /* the cycle the next step evaluates */
-  elite4_out_t *rec; /* rec[c]: the outputs in cycle c */
+  unsigned long cyc;  /* the cycle the next step evaluates */
+  elite4_out_t *rec;  /* rec[c]: the outputs in cycle c */
   elite4_in_t *inrec; /* inrec[c]: the inputs in cycle c */
   unsigned long rec_cap;
   ev_t *ev;
@@ -922,7 +922,8 @@ static void test_port_width(tctx_t *t) {
   sched(d, 6, 2, false, ELITE4_TOKEN, 2, 0xFFFFFFFEu); /* VC0, nack */
   run_to(d, 12);
   expect_pkt(t, d, 4, 2, 0, &k, strip4(k.route), "vc and kind cut to their widths");
-  CHECK(t, O(d, 4)->err[0] && O(d, 4)->err_code[0] == 2, "vc 3 is VC1 (error 2 at the front in 2, err_o in 4)");
+  CHECK(t, O(d, 4)->err[0] && O(d, 4)->err_code[0] == 2,
+        "vc 3 is VC1 (error 2 at the front in 2, err_o in 4)");
   EXPECT_FLIT(t, d, 10, 0, ELITE4_TOKEN, 0, 0);
   dut_free(d);
 }
@@ -1138,7 +1139,7 @@ typedef struct {
   bool waits;             /* the events list every XmitWait too: compare cnt_xmit_wait_o */
   void (*stim)(dut_t *d); /* on an 8-port, 2-VC, BufDepth 8 switch, up-links 4..7 */
   unsigned nev;
-  gev_t ev[GEV_MAX];      /* in order of te */
+  gev_t ev[GEV_MAX]; /* in order of te */
 } gscen_t;
 
 static void stim_drop(dut_t *d) { /* 1 (illegal tag) at the front in 1, 4 (DROP met a HEAD) in 3 */
@@ -1221,6 +1222,9 @@ static void stim_wait_token(dut_t *d) { /* XmitWait on port 3 in SA 7, a token c
   token(d, 5, 5, 0, true);
 }
 
+/* an XmitWait at port in te */
+#define GW(te, port) \
+  { (te), (port), 0, 0, 0 }
 static const gscen_t gscen[] = {
     {"error 1, then 4 (DROP)", 16, false, stim_drop, 2, {{1, 3, 1, 1, 0}, {3, 3, 1, 4, 0}}},
     {"error 2 twice", 16, false, stim_no_packet, 2, {{1, 2, 1, 2, 0}, {2, 2, 1, 2, 0}}},
@@ -1231,9 +1235,8 @@ static const gscen_t gscen[] = {
     {"errors 6 (token) and 1 in one cycle: code 1", 20, false, stim_token_pending, 1, {{10, 0, 2, 1, 0}}},
     {"error 7", 16, false, stim_crc, 1, {{6, 1, 1, 7, 1}}},
     {"errors 7 and 6 (credit) in one cycle: code 6", 16, false, stim_crc_credit, 1, {{6, 1, 2, 6, 1}}},
-    {"XmitWait, broadcast contention", 25, true, stim_wait_bcast, 5,
-     {{2, 1, 0, 0, 0}, {3, 1, 0, 0, 0}, {4, 1, 0, 0, 0}, {5, 1, 0, 0, 0}, {6, 1, 0, 0, 0}}},
-    {"XmitWait, a token instead of data", 16, true, stim_wait_token, 1, {{7, 3, 0, 0, 0}}},
+    {"XmitWait, bcast", 25, true, stim_wait_bcast, 5, {GW(2, 1), GW(3, 1), GW(4, 1), GW(5, 1), GW(6, 1)}},
+    {"XmitWait (a token instead of data)", 16, true, stim_wait_token, 1, {GW(7, 3)}},
 };
 
 /* err_o, err_code_o, cnt_errors_o, cnt_crc_errors_o (and cnt_xmit_wait_o if sc->waits) of
@@ -1258,8 +1261,8 @@ static bool group_at_t2(const dut_t *d, const gscen_t *sc, char *why, size_t why
         code = e->code; /* ev is in order of te: the last one holds */
       }
       const elite4_out_t *o = O(d, c);
-      if (o->err[p] != err || o->err_code[p] != code || o->cnt_errors[p] != n || o->cnt_crc_errors[p] != crc ||
-          (sc->waits && o->cnt_xmit_wait[p] != wait)) {
+      if (o->err[p] != err || o->err_code[p] != code || o->cnt_errors[p] != n ||
+          o->cnt_crc_errors[p] != crc || (sc->waits && o->cnt_xmit_wait[p] != wait)) {
         snprintf(why, whylen,
                  "cycle %lu port %u: err_o %d (want %d), err_code_o %u (%u), cnt_errors_o %" PRIu32
                  " (%" PRIu32 "), cnt_crc_errors_o %" PRIu32 " (%" PRIu32 "), cnt_xmit_wait_o %" PRIu32
@@ -1331,12 +1334,13 @@ static void test_output_groups(tctx_t *t) {
 static void test_reset_pending(tctx_t *t) {
   for (unsigned r = 0; r < 2; r++) {
     dut_t *d = dut_new(t, 8, 2, 8, 0xF0, 0);
-    stim_wait_bcast(d);                   /* XmitWait on port 1 in 2..6 */
+    stim_wait_bcast(d);                  /* XmitWait on port 1 in 2..6 */
     flit(d, 2, 2, ELITE4_BODY, 1, 0x1u); /* error 2 on port 2 at the front in 3 */
-    run_to(d, 4);                         /* cycle 3's events are registered */
-    if (r == 0) {                         /* the control: without reset they show in 5 */
+    run_to(d, 4);                        /* cycle 3's events are registered */
+    if (r == 0) {                        /* the control: without reset they show in 5 */
       run_to(d, 6);
-      CHECK(t, O(d, 5)->err[2] && O(d, 5)->err_code[2] == 2 && O(d, 5)->cnt_errors[2] == 1 && !O(d, 4)->err[2],
+      CHECK(t,
+            O(d, 5)->err[2] && O(d, 5)->err_code[2] == 2 && O(d, 5)->cnt_errors[2] == 1 && !O(d, 4)->err[2],
             "control: error 2 of cycle 3 on err_o in 5");
       CHECK(t, O(d, 5)->cnt_xmit_wait[1] == 2 && O(d, 4)->cnt_xmit_wait[1] == 1,
             "control: XmitWait of cycles 2 and 3 counted in 4 and 5");
@@ -1347,7 +1351,8 @@ static void test_reset_pending(tctx_t *t) {
       memset(d->due_wr, 0, sizeof(d->due_wr));
       run_to(d, 8);
       for (unsigned long c = 4; c < 8; c++)
-        CHECK(t, outputs_all_zero(O(d, c)), "reset after cycle 3: outputs 0 in cycle %lu (nothing pending)", c);
+        CHECK(t, outputs_all_zero(O(d, c)), "reset after cycle 3: outputs 0 in cycle %lu (nothing pending)",
+              c);
     }
     dut_free(d);
   }
@@ -1356,7 +1361,8 @@ static void test_reset_pending(tctx_t *t) {
   const elite4_cfg_t cfg = {.num_ports = 8, .num_vcs = 2, .buf_depth = 8, .up_mask = 0xF0};
   elite4_state_t s;
   if (!CHECK(t, elite4_init(&s, &cfg) == 0, "init for the pending-event reset")) return;
-  for (unsigned p = 0; p < ELITE4_MAX_PORTS; p++) s.ev[p] = (elite4_ev_t){.n_err = 3, .code = 5, .n_crc = 2, .wait = true};
+  for (unsigned p = 0; p < ELITE4_MAX_PORTS; p++)
+    s.ev[p] = (elite4_ev_t){.n_err = 3, .code = 5, .n_crc = 2, .wait = true};
   elite4_reset(&s, &cfg);
   elite4_in_t in;
   memset(&in, 0, sizeof(in));

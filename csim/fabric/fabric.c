@@ -279,7 +279,14 @@ void fabric_step(fabric_t *f, uint64_t limit) {
       return;
     }
   }
-  /* 1. deliver: every slot read here was written L cycles ago */
+  /* 1. deliver: every slot read here was written L cycles ago; last cycle's
+   * inputs stay visible to the observer until now */
+  for (uint32_t i = 0; i < f->ninst; i++) {
+    fabric_inst_t *x = &f->inst[i];
+    if (!x->arrivals) continue;
+    memset(x->in, 0, x->type->nports * sizeof *x->in);
+    x->arrivals = 0;
+  }
   for (uint32_t l = 0; l < f->nlink; l++) {
     fabric_link_t *k = &f->link[l];
     if (!k->busy) continue;
@@ -328,10 +335,6 @@ void fabric_step(fabric_t *f, uint64_t limit) {
   }
   for (uint32_t i = 0; i < f->ninst; i++) {
     fabric_inst_t *x = &f->inst[i];
-    if (x->arrivals) {
-      memset(x->in, 0, x->type->nports * sizeof *x->in);
-      x->arrivals = 0;
-    }
     if (!x->ran) continue;
     if (x->m && x->type->model->commit) x->type->model->commit(x->m);
     if (x->r && x->type->rtl->commit) x->type->rtl->commit(x->r);

@@ -109,7 +109,7 @@ typedef struct {
   uint64_t *side, *side_r;         /* [nside] */
   uint32_t *link_in, *link_out;    /* [nports]: link index or FABRIC_NONE */
   uint64_t next_wake;              /* cached wake-up time */
-  uint32_t arrivals;               /* flits/credits arriving this cycle */
+  uint32_t arrivals;               /* flits/credits delivered this cycle (in[] cleared next cycle) */
   bool ran;                        /* evaluated in the current cycle */
   uint64_t evals;                  /* cycles evaluated (statistics) */
 } fabric_inst_t;

@@ -44,7 +44,7 @@ CXXFLAGS := -std=c++17 -O2 -g -faligned-new -Wno-unused-result $(VINC) $(VDEFS)
 # is reported by the runtime's printf hook (testbench/vl_assert.h).
 VERILATOR_FLAGS := --cc --trace-fst -O3 --x-assign fast --x-initial unique --assert -Wno-fatal
 VRUNTIME := verilated verilated_fst_c verilated_threads
-LDLIBS   := -lz -pthread -lm
+LDLIBS   := -lz -pthread -lm -lsqlite3
 
 INC_ALL   = -Itestbench -Icsim $(foreach b,$(BLOCKS),-Icsim/$(b)) $(foreach t,$(TARGETS),-I$(BUILD)/glue/$(t))
 ENGINE_SRC := testbench/engine.c testbench/waves.c testbench/rng.c testbench/sim_main.c
@@ -244,9 +244,10 @@ include mk/cp_hotspot.mk
 include mk/elite4_fabric.mk
 include mk/planted_bugs.mk
 include mk/claims.mk
+include mk/store.mk
 
-SIMS      := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_sim) $(CPHS_SIMS) $(E4F_SIMS)
-ASAN_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_sim) $(CPHS_ASAN_SIMS) $(E4F_ASAN_SIMS)
+SIMS      := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_sim) $(CPHS_SIMS) $(E4F_SIMS) $(STORE_SIMS)
+ASAN_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_sim) $(CPHS_ASAN_SIMS) $(E4F_ASAN_SIMS) $(STORE_ASAN_SIMS)
 NETLIST_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_netlist_sim)
 ASAN_NETLIST_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_netlist_sim)
 UNITS     := $(patsubst %.c,$(BUILD)/asan/bin/%,$(notdir $(UNIT_SRC)))

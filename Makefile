@@ -73,6 +73,7 @@ help:
 	@echo "  make timing [B=<block>|T=<target>]   osu018 cells: area, flip-flops, paths in ps, fmax (build/timing/report.md)"
 	@echo "  make timing-check [B=|T=]    fails when a target misses the nominal clock (mk/clock.mk)"
 	@echo "  make bench                  simulation speed table, build/bench.json"
+	@echo "  make demo                   64-node fat tree, one packet traced through RTL switches, SQLite, HTML report"
 	@echo "  make cp-hotspot             seed 001's ECM/E2CM hotspot experiment (MATRIX=seed|full)"
 	@echo "  make elite4-reports         fat-tree throughput/latency/breakdown reports"
 	@echo "  make claims B=cp|elite4 [SEEDS=.. LEN=session|full]   seed claims re-run with >= 5 seeds, 95 % intervals: build/claims/<B>.md"
@@ -266,7 +267,7 @@ build-asan: $(ASAN_SIMS) $(ASAN_NETLIST_SIMS) $(BUILD)/bin/regress
 build-netlist: $(NETLIST_SIMS)
 
 # --- user targets --------------------------------------------------------------
-.PHONY: test lint unit regress sim waves wave-png synth bench mutate formal coverage format clean
+.PHONY: test lint unit regress sim waves wave-png synth bench mutate formal coverage format clean demo
 
 # What CI runs (.ci/run): everything from a fresh clone.
 test: deps
@@ -356,6 +357,11 @@ timing-test-targets:
 bench: deps
 	@$(MAKE) -j$(JOBS) build
 	@./mk/bench.sh $(BLOCKS)
+
+# The kit's main job (mk/demo.sh, README "Quick start"): deps, build, a 64-node
+# elite4 fat tree with one packet's path in RTL, SQLite (docs/store.md), build/demo/index.html.
+demo:
+	@JOBS=$(JOBS) ./mk/demo.sh
 
 # Formal proofs of the RTL assertions (mk/formal.sh, docs/formal.md): P=<proof> for one.
 formal: deps

@@ -54,25 +54,43 @@ static int params(store_t *s, const e4f_fabric_t *f, const e4f_result_t *r) {
 int e4f_store_write(store_t *s, const e4f_fabric_t *f, const e4f_result_t *r, const char *name, char *err,
                     size_t len) {
   const e4f_cfg_t *c = &f->cfg;
-  store_run_t run = {.name = name, .tool = "elite4_fabric_sim", .seed = c->seed, .nodes = c->nodes,
-                     .clock_mhz = NETCOSIM_CLOCK_MHZ, .window_start = c->warmup, .window_end = c->cycles};
+  store_run_t run = {.name = name,
+                     .tool = "elite4_fabric_sim",
+                     .seed = c->seed,
+                     .nodes = c->nodes,
+                     .clock_mhz = NETCOSIM_CLOCK_MHZ,
+                     .window_start = c->warmup,
+                     .window_end = c->cycles};
   if (store_run_begin(s, &run, NULL, err, len)) return -1;
   int e = params(s, f, r);
   char inst[24], peer[24], cls[24];
   for (uint32_t id = 0; id < f->rec.n && !e; id++) {
     const e4f_pkt_t *k = &f->rec.p[id];
     bool delivered = k->state >= E4F_PKT_DELIVERED && k->t_tail_rx != E4F_NONE;
-    store_packet_t p = {.id = id, .src = k->src, .dst = k->dst, .vc = k->vc, .flits = k->nbody + 2u,
-                        .hops = k->nsw, .tries = k->tries, .created = cyc(k->t_create),
-                        .injected = cyc(k->t_inject), .head_rx = cyc(k->t_head_rx),
-                        .tail_rx = delivered ? cyc(k->t_tail_rx) : STORE_NONE, .acked = cyc(k->t_done)};
+    store_packet_t p = {.id = id,
+                        .src = k->src,
+                        .dst = k->dst,
+                        .vc = k->vc,
+                        .flits = k->nbody + 2u,
+                        .hops = k->nsw,
+                        .tries = k->tries,
+                        .created = cyc(k->t_create),
+                        .injected = cyc(k->t_inject),
+                        .head_rx = cyc(k->t_head_rx),
+                        .tail_rx = delivered ? cyc(k->t_tail_rx) : STORE_NONE,
+                        .acked = cyc(k->t_done)};
     e |= store_packet(s, &p);
     for (unsigned h = 0; h < k->nhops && c->records && !e; h++) {
       const e4f_hop_t *x = &k->hop[h];
       snprintf(inst, sizeof inst, "sw%u", x->sw);
-      store_hop_t hop = {.packet = id, .idx = h, .instance = inst, .in_port = x->in,
-                         .out_port = x->out == E4F_NO_PORT ? STORE_NO_PORT : x->out, .arrival = cyc(x->arr),
-                         .grant = cyc(x->grant), .departure = cyc(x->dep)};
+      store_hop_t hop = {.packet = id,
+                         .idx = h,
+                         .instance = inst,
+                         .in_port = x->in,
+                         .out_port = x->out == E4F_NO_PORT ? STORE_NO_PORT : x->out,
+                         .arrival = cyc(x->arr),
+                         .grant = cyc(x->grant),
+                         .departure = cyc(x->dep)};
       e |= store_hop(s, &hop);
     }
   }
@@ -86,17 +104,27 @@ int e4f_store_write(store_t *s, const e4f_fabric_t *f, const e4f_result_t *r, co
       snprintf(inst, sizeof inst, "sw%u", sw);
       snprintf(peer, sizeof peer, "%s%u", q->kind == E4F_PEER_NIC ? "nic" : "sw", q->id);
       link_class(&f->topo, sw, p, cls, sizeof cls);
-      store_link_t l = {.src = inst, .src_port = (int)p, .dst = peer,
-                        .dst_port = q->kind == E4F_PEER_NIC ? STORE_NO_PORT : q->port, .cls = cls,
-                        .cycle_from = a->cycle, .cycle_to = b->cycle,
+      store_link_t l = {.src = inst,
+                        .src_port = (int)p,
+                        .dst = peer,
+                        .dst_port = q->kind == E4F_PEER_NIC ? STORE_NO_PORT : q->port,
+                        .cls = cls,
+                        .cycle_from = a->cycle,
+                        .cycle_to = b->cycle,
                         .flits = (uint32_t)(b->xmit_flits[i] - a->xmit_flits[i]),
                         .wait = (uint32_t)(b->xmit_wait[i] - a->xmit_wait[i]),
                         .packets = (uint32_t)(b->xmit_pkts[i] - a->xmit_pkts[i])};
       e |= store_link(s, &l);
       if (q->kind == E4F_PEER_NIC && !e) { /* the NIC's direction: the switch's receive counter */
-        store_link_t n = {.src = peer, .src_port = STORE_NO_PORT, .dst = inst, .dst_port = (int)p,
-                          .cls = "NIC->L0", .cycle_from = a->cycle, .cycle_to = b->cycle,
-                          .flits = (uint32_t)(b->rcv_flits[i] - a->rcv_flits[i]), .wait = STORE_NONE,
+        store_link_t n = {.src = peer,
+                          .src_port = STORE_NO_PORT,
+                          .dst = inst,
+                          .dst_port = (int)p,
+                          .cls = "NIC->L0",
+                          .cycle_from = a->cycle,
+                          .cycle_to = b->cycle,
+                          .flits = (uint32_t)(b->rcv_flits[i] - a->rcv_flits[i]),
+                          .wait = STORE_NONE,
                           .packets = STORE_NONE};
         e |= store_link(s, &n);
       }

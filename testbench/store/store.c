@@ -41,7 +41,8 @@ static const char schema_sql[] =
 enum { ST_PARAM, ST_PACKET, ST_HOP, ST_LINK, ST_N };
 static const char *const insert_sql[ST_N] = {
     "INSERT OR REPLACE INTO params (run, key, value) VALUES (?1, ?2, ?3)",
-    "INSERT INTO packets (run, id, src, dst, vc, flits, hops, tries, created, injected, head_rx, tail_rx, acked)"
+    "INSERT INTO packets (run, id, src, dst, vc, flits, hops, tries, created, injected, head_rx, tail_rx, "
+    "acked)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
     "INSERT INTO hops (run, packet, idx, instance, in_port, out_port, arrival, grant, departure)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -53,7 +54,7 @@ struct store {
   sqlite3 *db;
   char path[1024];
   sqlite3_stmt *ins[ST_N];
-  int64_t run;       /* the open run, 0: none */
+  int64_t run; /* the open run, 0: none */
   uint64_t n_packets, n_hops, n_links, n_params;
   int bug;
   char err[1800];
@@ -311,10 +312,11 @@ int store_run_end(store_t *s, uint64_t cycles, double wall_s, const char *status
     }
   }
   sqlite3_stmt *st;
-  int rc = sqlite3_prepare_v2(s->db,
-                              "UPDATE runs SET cycles = ?2, wall_s = ?3, status = ?4, packets = ?5, hops = ?6,"
-                              " links = ?7 WHERE run = ?1",
-                              -1, &st, NULL);
+  int rc =
+      sqlite3_prepare_v2(s->db,
+                         "UPDATE runs SET cycles = ?2, wall_s = ?3, status = ?4, packets = ?5, hops = ?6,"
+                         " links = ?7 WHERE run = ?1",
+                         -1, &st, NULL);
   if (rc == SQLITE_OK) {
     sqlite3_bind_int64(st, 1, s->run);
     sqlite3_bind_int64(st, 2, (sqlite3_int64)cycles);

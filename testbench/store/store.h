@@ -23,9 +23,9 @@
 extern "C" {
 #endif
 
-#define STORE_NONE    UINT64_MAX /* a stage not reached: NULL in the database */
-#define STORE_NO_PORT (-1)       /* a port not known: NULL */
-#define STORE_SCHEMA_VERSION 1   /* PRAGMA user_version */
+#define STORE_NONE           UINT64_MAX /* a stage not reached: NULL in the database */
+#define STORE_NO_PORT        (-1)       /* a port not known: NULL */
+#define STORE_SCHEMA_VERSION 1          /* PRAGMA user_version */
 
 typedef struct store store_t;
 
@@ -34,8 +34,8 @@ typedef struct {
   const char *name, *tool; /* tool: the program that made the run */
   uint64_t seed;
   unsigned nodes;
-  double clock_mhz;                   /* nominal clock: ns = cycles * 1000 / clock_mhz */
-  uint64_t window_start, window_end;  /* statistics window: packets created in [start, end) */
+  double clock_mhz;                  /* nominal clock: ns = cycles * 1000 / clock_mhz */
+  uint64_t window_start, window_end; /* statistics window: packets created in [start, end) */
 } store_run_t;
 
 typedef struct {
@@ -49,7 +49,7 @@ typedef struct {
   uint64_t packet;
   unsigned idx;
   const char *instance;
-  int in_port, out_port;         /* STORE_NO_PORT: not known */
+  int in_port, out_port;              /* STORE_NO_PORT: not known */
   uint64_t arrival, grant, departure; /* STORE_NONE: not reached */
 } store_hop_t;
 

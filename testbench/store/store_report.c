@@ -137,21 +137,23 @@ static void summary_compute(summary_t *s) {
                           win_start, win_end);
   s->delivered = scalar("SELECT COUNT(*) FROM packets WHERE run = ?1 AND tail_rx IS NOT NULL", 0, 0, 0);
   /* planted bug (negative of check store.csv_agree): latency counted from injection */
-  s->lat = stats(bug_latency_from_injected ? "SELECT tail_rx - injected" WIN : "SELECT tail_rx - created" WIN, 2,
-                 win_start, win_end);
+  s->lat = stats(bug_latency_from_injected ? "SELECT tail_rx - injected" WIN : "SELECT tail_rx - created" WIN,
+                 2, win_start, win_end);
   s->net = stats("SELECT tail_rx - injected" WIN, 2, win_start, win_end);
   s->head = stats("SELECT head_rx - injected" WIN " AND head_rx IS NOT NULL", 2, win_start, win_end);
   for (int h = 0; h < 8; h++) s->min_head[h] = -1;
-  sqlite3_stmt *st = query("SELECT hops, MIN(head_rx - injected) FROM packets WHERE run = ?1 AND tail_rx IS NOT "
-                           "NULL AND head_rx IS NOT NULL GROUP BY hops",
-                           0);
+  sqlite3_stmt *st =
+      query("SELECT hops, MIN(head_rx - injected) FROM packets WHERE run = ?1 AND tail_rx IS NOT "
+            "NULL AND head_rx IS NOT NULL GROUP BY hops",
+            0);
   while (sqlite3_step(st) == SQLITE_ROW) {
     int h = sqlite3_column_int(st, 0);
     if (h >= 0 && h < 8) s->min_head[h] = sqlite3_column_int64(st, 1);
   }
   sqlite3_finalize(st);
-  int64_t fl = scalar("SELECT COALESCE(SUM(flits), 0) FROM packets WHERE run = ?1 AND tail_rx >= ?2 AND tail_rx < ?3",
-                      2, win_start, win_end);
+  int64_t fl =
+      scalar("SELECT COALESCE(SUM(flits), 0) FROM packets WHERE run = ?1 AND tail_rx >= ?2 AND tail_rx < ?3",
+             2, win_start, win_end);
   s->accepted = (double)fl / ((double)run_nodes * (double)(win_end - win_start));
 }
 
@@ -164,7 +166,8 @@ static void print_stats(const char *what, const stats_t *s) {
 static const char *param(const char *key, char *buf, size_t len) {
   sqlite3_stmt *st;
   buf[0] = 0;
-  if (sqlite3_prepare_v2(db, "SELECT value FROM params WHERE run = ?1 AND key = ?2", -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(db, "SELECT value FROM params WHERE run = ?1 AND key = ?2", -1, &st, NULL) !=
+      SQLITE_OK)
     die_sql("params");
   sqlite3_bind_int64(st, 1, run_id);
   sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
@@ -180,19 +183,22 @@ static int cmd_summary(void) {
   param("result.offered", off, sizeof off);
   param("result.accepted", acc, sizeof acc);
   param("flits", flits, sizeof flits);
-  printf("window: cycles %" PRId64 "..%" PRId64 " (%" PRId64 " cycles, %.1f us at %.0f MHz), %u nodes\n", win_start,
-         win_end, win_end - win_start, ns((double)(win_end - win_start)) / 1000, run_mhz, run_nodes);
+  printf("window: cycles %" PRId64 "..%" PRId64 " (%" PRId64 " cycles, %.1f us at %.0f MHz), %u nodes\n",
+         win_start, win_end, win_end - win_start, ns((double)(win_end - win_start)) / 1000, run_mhz,
+         run_nodes);
   printf("packets: %" PRId64 " created (%" PRId64 " in the window), %" PRId64 " delivered\n", s.created,
          s.created_win, s.delivered);
-  printf("throughput: accepted %.4f flits/node/cycle (TAILs received in the window; the fabric's counter: %s, "
-         "offered %s) = %.1f MB/s per node at 4 B/flit\n",
-         s.accepted, *acc ? acc : "-", *off ? off : "-", s.accepted * 4 * run_mhz);
+  printf(
+      "throughput: accepted %.4f flits/node/cycle (TAILs received in the window; the fabric's counter: %s, "
+      "offered %s) = %.1f MB/s per node at 4 B/flit\n",
+      s.accepted, *acc ? acc : "-", *off ? off : "-", s.accepted * 4 * run_mhz);
   print_stats("latency created->TAIL:", &s.lat);
   print_stats("latency injected->TAIL:", &s.net);
   print_stats("latency injected->HEAD:", &s.head);
   printf("min injected->HEAD by hops:");
   for (int h = 1; h < 8; h++)
-    if (s.min_head[h] >= 0) printf("  %d: %" PRId64 " cycles (%.1f ns)", h, s.min_head[h], ns((double)s.min_head[h]));
+    if (s.min_head[h] >= 0)
+      printf("  %d: %" PRId64 " cycles (%.1f ns)", h, s.min_head[h], ns((double)s.min_head[h]));
   printf("\n");
   return 0;
 }
@@ -212,13 +218,14 @@ static void breakdown_compute(unsigned hops, breakdown_t *b) {
   memset(b, 0, sizeof *b);
   b->hops = hops;
   const int64_t H = hops;
-#define STAGE(NAME, Q, NB, A, B)                                         \
-  do {                                                                   \
-    snprintf(b->name[b->n], sizeof b->name[0], "%s", NAME);             \
-    b->st[b->n++] = stats(Q, NB, A, B);                                  \
+#define STAGE(NAME, Q, NB, A, B)                            \
+  do {                                                      \
+    snprintf(b->name[b->n], sizeof b->name[0], "%s", NAME); \
+    b->st[b->n++] = stats(Q, NB, A, B);                     \
   } while (0)
 #define HOPJ " FROM cp JOIN hops h ON h.run = cp.run AND h.packet = cp.id AND h.idx = ?3 WHERE cp.hops = ?2"
-  STAGE("NIC: source queue (created -> HEAD injected)", "SELECT injected - created FROM cp WHERE hops = ?2", 1, H, 0);
+  STAGE("NIC: source queue (created -> HEAD injected)", "SELECT injected - created FROM cp WHERE hops = ?2",
+        1, H, 0);
   STAGE("link: NIC -> hop 1", "SELECT h.arrival - cp.injected" HOPJ, 2, H, 0);
   char nm[80];
   for (int64_t k = 0; k < H; k++) {
@@ -231,7 +238,8 @@ static void breakdown_compute(unsigned hops, breakdown_t *b) {
     if (k + 1 < H) {
       snprintf(nm, sizeof nm, "link: hop %" PRId64 " -> hop %" PRId64, k + 1, k + 2);
       STAGE(nm,
-            "SELECT n.arrival - h.departure FROM cp JOIN hops h ON h.run = cp.run AND h.packet = cp.id AND h.idx = ?3"
+            "SELECT n.arrival - h.departure FROM cp JOIN hops h ON h.run = cp.run AND h.packet = cp.id AND "
+            "h.idx = ?3"
             " JOIN hops n ON n.run = cp.run AND n.packet = cp.id AND n.idx = ?3 + 1 WHERE cp.hops = ?2",
             2, H, k);
     } else {
@@ -239,19 +247,20 @@ static void breakdown_compute(unsigned hops, breakdown_t *b) {
       STAGE(nm, "SELECT cp.head_rx - h.departure" HOPJ, 2, H, k);
     }
   }
-  STAGE("NIC: ejection (HEAD -> TAIL at the destination)", "SELECT tail_rx - head_rx FROM cp WHERE hops = ?2", 1, H,
+  STAGE("NIC: ejection (HEAD -> TAIL at the destination)", "SELECT tail_rx - head_rx FROM cp WHERE hops = ?2",
+        1, H, 0);
+  STAGE("network: HEAD injected -> HEAD at the destination",
+        "SELECT head_rx - injected FROM cp WHERE hops = ?2", 1, H, 0);
+  STAGE("total: created -> TAIL at the destination", "SELECT tail_rx - created FROM cp WHERE hops = ?2", 1, H,
         0);
-  STAGE("network: HEAD injected -> HEAD at the destination", "SELECT head_rx - injected FROM cp WHERE hops = ?2", 1,
-        H, 0);
-  STAGE("total: created -> TAIL at the destination", "SELECT tail_rx - created FROM cp WHERE hops = ?2", 1, H, 0);
 #undef STAGE
 #undef HOPJ
 }
 
 /* One CSV row as e4f's breakdown.csv prints its numbers. */
 static void stats_csv(char *buf, size_t len, const stats_t *s) {
-  snprintf(buf, len, "%" PRIu64 ",%.0f,%.3f,%.3f,%.0f,%.0f,%.0f", s->n, s->min, s->mean, s->sd, s->p50, s->p99,
-           s->max);
+  snprintf(buf, len, "%" PRIu64 ",%.0f,%.3f,%.3f,%.0f,%.0f,%.0f", s->n, s->min, s->mean, s->sd, s->p50,
+           s->p99, s->max);
 }
 
 static unsigned hop_counts(unsigned *h, unsigned max) {
@@ -282,10 +291,11 @@ static int cmd_breakdown(void) {
 
 /* links.csv's format: from,from_port,to,to_port,class,flits,utilisation,xmit_wait,xmit_wait_per_cycle,tails */
 static void links_rows(FILE *out) {
-  sqlite3_stmt *st = query("SELECT src, src_port, dst, dst_port, class, flits,"
-                           " flits * 1.0 / MAX(cycle_to - cycle_from, 1), wait,"
-                           " wait * 1.0 / MAX(cycle_to - cycle_from, 1), packets FROM links WHERE run = ?1 ORDER BY rowid",
-                           0);
+  sqlite3_stmt *st =
+      query("SELECT src, src_port, dst, dst_port, class, flits,"
+            " flits * 1.0 / MAX(cycle_to - cycle_from, 1), wait,"
+            " wait * 1.0 / MAX(cycle_to - cycle_from, 1), packets FROM links WHERE run = ?1 ORDER BY rowid",
+            0);
   while (sqlite3_step(st) == SQLITE_ROW) {
     const char *t[10];
     char f[10][64];
@@ -298,7 +308,8 @@ static void links_rows(FILE *out) {
         snprintf(f[i], sizeof f[i], "%s", (const char *)sqlite3_column_text(st, i));
       t[i] = f[i];
     }
-    fprintf(out, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9]);
+    fprintf(out, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8],
+            t[9]);
   }
   sqlite3_finalize(st);
 }
@@ -316,12 +327,14 @@ static int cmd_links(void) {
  * of those the one with the median latency (ties: the lowest id). */
 static int cmd_pick(void) {
   make_complete_table();
-  int64_t id = scalar("WITH c AS (SELECT id, tail_rx - created AS lat FROM cp WHERE tries = 1 AND acked IS NOT NULL"
-                      " AND hops = (SELECT MAX(hops) FROM cp)) SELECT id FROM c ORDER BY lat, id"
-                      " LIMIT 1 OFFSET (SELECT COUNT(*) / 2 FROM c)",
-                      0, 0, 0);
+  int64_t id =
+      scalar("WITH c AS (SELECT id, tail_rx - created AS lat FROM cp WHERE tries = 1 AND acked IS NOT NULL"
+             " AND hops = (SELECT MAX(hops) FROM cp)) SELECT id FROM c ORDER BY lat, id"
+             " LIMIT 1 OFFSET (SELECT COUNT(*) / 2 FROM c)",
+             0, 0, 0);
   if (id < 0) {
-    fprintf(stderr, "store_report: %s: run %" PRId64 ": no complete packet to pick (records off?)\n", db_path, run_id);
+    fprintf(stderr, "store_report: %s: run %" PRId64 ": no complete packet to pick (records off?)\n", db_path,
+            run_id);
     return 1;
   }
   printf("%" PRId64 "\n", id);
@@ -334,9 +347,10 @@ typedef struct {
 } row_t;
 
 static int cmd_trace(int64_t id, const char *format) {
-  sqlite3_stmt *st = query("SELECT src, dst, vc, flits, hops, tries, created, injected, head_rx, tail_rx, acked"
-                           " FROM packets WHERE run = ?1 AND id = ?2",
-                           1, id);
+  sqlite3_stmt *st =
+      query("SELECT src, dst, vc, flits, hops, tries, created, injected, head_rx, tail_rx, acked"
+            " FROM packets WHERE run = ?1 AND id = ?2",
+            1, id);
   if (sqlite3_step(st) != SQLITE_ROW) {
     sqlite3_finalize(st);
     return usage_error("%s: run %" PRId64 " has no packet %" PRId64, db_path, run_id, id);
@@ -351,7 +365,8 @@ static int cmd_trace(int64_t id, const char *format) {
   }
   sqlite3_finalize(st);
   if (!have) {
-    fprintf(stderr, "store_report: %s: run %" PRId64 ": packet %" PRId64 " did not complete\n", db_path, run_id, id);
+    fprintf(stderr, "store_report: %s: run %" PRId64 ": packet %" PRId64 " did not complete\n", db_path,
+            run_id, id);
     return 1;
   }
   row_t r[64];
@@ -362,14 +377,16 @@ static int cmd_trace(int64_t id, const char *format) {
   snprintf(r[n].where, sizeof r[0].where, "nic%d", src);
   r[n].from = t[0], r[n++].to = t[1];
   int64_t last = t[1];
-  st = query("SELECT idx, instance, in_port, out_port, arrival, grant, departure FROM hops WHERE run = ?1 AND packet = ?2"
+  st = query("SELECT idx, instance, in_port, out_port, arrival, grant, departure FROM hops WHERE run = ?1 "
+             "AND packet = ?2"
              " ORDER BY idx",
              1, id);
   int seen = 0;
   while (sqlite3_step(st) == SQLITE_ROW && n + 4 < 64) {
     const char *inst = (const char *)sqlite3_column_text(st, 1);
     int in = sqlite3_column_int(st, 2), out = sqlite3_column_int(st, 3);
-    int64_t arr = sqlite3_column_int64(st, 4), gr = sqlite3_column_int64(st, 5), dep = sqlite3_column_int64(st, 6);
+    int64_t arr = sqlite3_column_int64(st, 4), gr = sqlite3_column_int64(st, 5),
+            dep = sqlite3_column_int64(st, 6);
     snprintf(r[n].stage, sizeof r[0].stage, "link %s -> %s", prev, inst);
     snprintf(r[n].where, sizeof r[0].where, "%s", "link");
     r[n].from = last, r[n++].to = arr;
@@ -385,8 +402,8 @@ static int cmd_trace(int64_t id, const char *format) {
   }
   sqlite3_finalize(st);
   if (seen != hops) {
-    fprintf(stderr, "store_report: %s: run %" PRId64 ": packet %" PRId64 " has %d of its %d hops recorded\n", db_path,
-            run_id, id, seen, hops);
+    fprintf(stderr, "store_report: %s: run %" PRId64 ": packet %" PRId64 " has %d of its %d hops recorded\n",
+            db_path, run_id, id, seen, hops);
     return 1;
   }
   snprintf(r[n].stage, sizeof r[0].stage, "link %s -> nic%d (HEAD)", prev, dst);
@@ -411,8 +428,8 @@ static int cmd_trace(int64_t id, const char *format) {
   for (unsigned i = 0; i < n; i++) {
     int64_t d = r[i].to - r[i].from;
     if (csv)
-      printf("\"%s\",%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%.1f\n", r[i].stage, r[i].where, r[i].from, r[i].to, d,
-             ns((double)d));
+      printf("\"%s\",%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%.1f\n", r[i].stage, r[i].where, r[i].from,
+             r[i].to, d, ns((double)d));
     else if (html)
       printf("<tr><td>%s</td><td>%s</td><td>%" PRId64 "</td><td>%" PRId64 "</td><td>%" PRId64
              "</td><td>%.1f</td></tr>\n",
@@ -423,14 +440,15 @@ static int cmd_trace(int64_t id, const char *format) {
   }
   int64_t tot = t[4] - t[0], net = t[3] - t[1];
   if (csv)
-    printf("\"total: created -> ack\",,%" PRId64 ",%" PRId64 ",%" PRId64 ",%.1f\n", t[0], t[4], tot, ns((double)tot));
+    printf("\"total: created -> ack\",,%" PRId64 ",%" PRId64 ",%" PRId64 ",%.1f\n", t[0], t[4], tot,
+           ns((double)tot));
   else if (html)
     printf("<tr><th>total: created -> ack</th><td></td><td>%" PRId64 "</td><td>%" PRId64 "</td><th>%" PRId64
            "</th><th>%.1f</th></tr>\n</table>\n",
            t[0], t[4], tot, ns((double)tot));
   else
-    printf("  %-52s %10" PRId64 " %10" PRId64 " %7" PRId64 " %9.1f\n  (HEAD injected -> TAIL received: %" PRId64
-           " cycles, %.1f ns)\n",
+    printf("  %-52s %10" PRId64 " %10" PRId64 " %7" PRId64
+           " %9.1f\n  (HEAD injected -> TAIL received: %" PRId64 " cycles, %.1f ns)\n",
            "total: created -> ack", t[0], t[4], tot, ns((double)tot), net, ns((double)net));
   return 0;
 }
@@ -441,29 +459,32 @@ static int cmd_plot(const char *kind, int64_t bin) {
   sqlite3_stmt *st;
   if (!strcmp(kind, "latency-hist")) {
     printf("# latency created->TAIL (cycles, bin %" PRId64 ")  packets\n", bin);
-    st = query("SELECT ((tail_rx - created) / ?4) * ?4, COUNT(*)" WIN " GROUP BY 1 ORDER BY 1", 3, win_start, win_end,
-               bin);
+    st = query("SELECT ((tail_rx - created) / ?4) * ?4, COUNT(*)" WIN " GROUP BY 1 ORDER BY 1", 3, win_start,
+               win_end, bin);
   } else if (!strcmp(kind, "throughput-time")) {
     printf("# cycle  offered  accepted (flits/node/cycle, bins of %" PRId64 " cycles)\n", bin);
-    st = query("WITH b AS (SELECT (created / ?2) * ?2 AS t, flits AS o, 0 AS a FROM packets WHERE run = ?1"
-               " UNION ALL SELECT (tail_rx / ?2) * ?2, 0, flits FROM packets WHERE run = ?1 AND tail_rx IS NOT NULL)"
-               " SELECT t, SUM(o) * 1.0 / (?2 * ?3), SUM(a) * 1.0 / (?2 * ?3) FROM b GROUP BY t ORDER BY t",
-               2, bin, (int64_t)run_nodes);
+    st = query(
+        "WITH b AS (SELECT (created / ?2) * ?2 AS t, flits AS o, 0 AS a FROM packets WHERE run = ?1"
+        " UNION ALL SELECT (tail_rx / ?2) * ?2, 0, flits FROM packets WHERE run = ?1 AND tail_rx IS NOT NULL)"
+        " SELECT t, SUM(o) * 1.0 / (?2 * ?3), SUM(a) * 1.0 / (?2 * ?3) FROM b GROUP BY t ORDER BY t",
+        2, bin, (int64_t)run_nodes);
   } else if (!strcmp(kind, "sweep")) {
     /* every run of the database with this run's name prefix (up to the first '@') */
     printf("# run  load  offered  accepted  mean_latency  p99_latency (cycles, created->TAIL, window)\n");
-    st = query("SELECT r.run, (SELECT value FROM params WHERE run = r.run AND key = 'load'),"
-               " (SELECT value FROM params WHERE run = r.run AND key = 'result.offered'),"
-               " (SELECT COALESCE(SUM(flits), 0) FROM packets p WHERE p.run = r.run AND p.tail_rx >= r.window_start"
-               "   AND p.tail_rx < r.window_end) * 1.0 / (r.nodes * (r.window_end - r.window_start)),"
-               " (SELECT AVG(tail_rx - created) FROM packets p WHERE p.run = r.run AND p.created >= r.window_start"
-               "   AND p.created < r.window_end AND p.tail_rx IS NOT NULL),"
-               " (WITH v AS (SELECT tail_rx - created AS x, ROW_NUMBER() OVER (ORDER BY tail_rx - created) AS i,"
-               "   COUNT(*) OVER () AS n FROM packets p WHERE p.run = r.run AND p.created >= r.window_start"
-               "   AND p.created < r.window_end AND p.tail_rx IS NOT NULL) SELECT x FROM v WHERE i = MAX(1, (99 * n + 99) / 100))"
-               " FROM runs r WHERE r.name LIKE (SELECT substr(name, 1, instr(name || '@', '@') - 1) FROM runs"
-               "   WHERE run = ?1) || '@%' ORDER BY 2 + 0",
-               0);
+    st = query(
+        "SELECT r.run, CAST((SELECT value FROM params WHERE run = r.run AND key = 'load') AS REAL) AS load,"
+        " (SELECT value FROM params WHERE run = r.run AND key = 'result.offered'),"
+        " (SELECT COALESCE(SUM(flits), 0) FROM packets p WHERE p.run = r.run AND p.tail_rx >= r.window_start"
+        "   AND p.tail_rx < r.window_end) * 1.0 / (r.nodes * (r.window_end - r.window_start)),"
+        " (SELECT AVG(tail_rx - created) FROM packets p WHERE p.run = r.run AND p.created >= r.window_start"
+        "   AND p.created < r.window_end AND p.tail_rx IS NOT NULL),"
+        " (WITH v AS (SELECT tail_rx - created AS x, ROW_NUMBER() OVER (ORDER BY tail_rx - created) AS i,"
+        "   COUNT(*) OVER () AS n FROM packets p WHERE p.run = r.run AND p.created >= r.window_start"
+        "   AND p.created < r.window_end AND p.tail_rx IS NOT NULL) SELECT x FROM v WHERE i = MAX(1, (99 * n "
+        "+ 99) / 100))"
+        " FROM runs r WHERE r.name LIKE (SELECT substr(name, 1, instr(name || '@', '@') - 1) FROM runs"
+        "   WHERE run = ?1) || '@%' ORDER BY load, r.run",
+        0);
   } else if (!strcmp(kind, "link-class")) {
     printf("# class  links  mean_utilisation  max_utilisation\n");
     st = query("SELECT replace(class, '->', '-'), COUNT(*), AVG(flits * 1.0 / MAX(cycle_to - cycle_from, 1)),"
@@ -475,7 +496,9 @@ static int cmd_plot(const char *kind, int64_t bin) {
   }
   int nc = sqlite3_column_count(st), rows = 0;
   while (sqlite3_step(st) == SQLITE_ROW) {
-    for (int i = 0; i < nc; i++) printf("%s%s", i ? " " : "", sqlite3_column_text(st, i) ? (const char *)sqlite3_column_text(st, i) : "NaN");
+    for (int i = 0; i < nc; i++)
+      printf("%s%s", i ? " " : "",
+             sqlite3_column_text(st, i) ? (const char *)sqlite3_column_text(st, i) : "NaN");
     printf("\n");
     rows++;
   }
@@ -485,13 +508,15 @@ static int cmd_plot(const char *kind, int64_t bin) {
 }
 
 static int cmd_runs(void) {
-  sqlite3_stmt *st = query("SELECT run, name, tool, started, seed, nodes, cycles, packets, hops, links, status FROM runs"
-                           " WHERE ?1 = ?1 ORDER BY run",
-                           0);
+  sqlite3_stmt *st =
+      query("SELECT run, name, tool, started, seed, nodes, cycles, packets, hops, links, status FROM runs"
+            " WHERE ?1 = ?1 ORDER BY run",
+            0);
   printf("run,name,tool,started,seed,nodes,cycles,packets,hops,links,status\n");
   while (sqlite3_step(st) == SQLITE_ROW) {
     for (int i = 0; i < 11; i++)
-      printf("%s%s", i ? "," : "", sqlite3_column_text(st, i) ? (const char *)sqlite3_column_text(st, i) : "");
+      printf("%s%s", i ? "," : "",
+             sqlite3_column_text(st, i) ? (const char *)sqlite3_column_text(st, i) : "");
     printf("\n");
   }
   sqlite3_finalize(st);
@@ -565,7 +590,8 @@ static int cmd_check_csv(const char *dir) {
   if (fgets(hdr, sizeof hdr, f)) nh = split_csv(hdr, h, 64);
   if (fgets(line, sizeof line, f)) nv = split_csv(line, v, 64);
   fclose(f);
-  if (nh < 10 || nh != nv) return usage_error("check-csv: %s: expected a header and one row of equal length", path);
+  if (nh < 10 || nh != nv)
+    return usage_error("check-csv: %s: expected a header and one row of equal length", path);
   summary_t s;
   summary_compute(&s);
   unsigned compared = 0;
@@ -575,12 +601,12 @@ static int cmd_check_csv(const char *dir) {
     const char *fmt;
     double val;
   } want[] = {
-      {"created", "%.0f", (double)s.created},  {"delivered", "%.0f", (double)s.delivered},
-      {"lat_count", "%.0f", (double)s.lat.n},  {"lat_min", "%.0f", s.lat.min},
-      {"lat_mean", "%.3f", s.lat.mean},        {"lat_sd", "%.3f", s.lat.sd},
-      {"lat_p50", "%.0f", s.lat.p50},          {"lat_p99", "%.0f", s.lat.p99},
-      {"lat_max", "%.0f", s.lat.max},          {"net_mean", "%.3f", s.net.mean},
-      {"net_p99", "%.0f", s.net.p99},          {"head_min", "%.0f", s.head.min},
+      {"created", "%.0f", (double)s.created}, {"delivered", "%.0f", (double)s.delivered},
+      {"lat_count", "%.0f", (double)s.lat.n}, {"lat_min", "%.0f", s.lat.min},
+      {"lat_mean", "%.3f", s.lat.mean},       {"lat_sd", "%.3f", s.lat.sd},
+      {"lat_p50", "%.0f", s.lat.p50},         {"lat_p99", "%.0f", s.lat.p99},
+      {"lat_max", "%.0f", s.lat.max},         {"net_mean", "%.3f", s.net.mean},
+      {"net_p99", "%.0f", s.net.p99},         {"head_min", "%.0f", s.head.min},
       {"head_mean", "%.3f", s.head.mean},
   };
   for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
@@ -633,7 +659,8 @@ static int cmd_check_csv(const char *dir) {
     k++, rows++;
   }
   fclose(f);
-  printf("check: %-4s breakdown.csv: %u stage rows agree with the queries\n", fails > before ? "FAIL" : "ok", rows);
+  printf("check: %-4s breakdown.csv: %u stage rows agree with the queries\n", fails > before ? "FAIL" : "ok",
+         rows);
   before = fails;
   /* links.csv: the same rows, the same text */
   snprintf(path, sizeof path, "%s/links.csv", dir);
@@ -658,10 +685,12 @@ static int cmd_check_csv(const char *dir) {
   if (sqlline) agree("links.csv rows", "(end)", sqlline);
   fclose(f);
   free(mem);
-  printf("check: %-4s links.csv: %u link rows agree with the queries\n", fails > before ? "FAIL" : "ok", rows);
+  printf("check: %-4s links.csv: %u link rows agree with the queries\n", fails > before ? "FAIL" : "ok",
+         rows);
   if (fails) {
-    printf("TEST FAILED: check:store.csv_agree@0: %d figures of the CSVs in %s differ from the queries on %s\n", fails,
-           dir, db_path);
+    printf(
+        "TEST FAILED: check:store.csv_agree@0: %d figures of the CSVs in %s differ from the queries on %s\n",
+        fails, dir, db_path);
     return 1;
   }
   printf("TEST PASSED\n");
@@ -710,7 +739,8 @@ int main(int argc, char **argv) {
     } else if (!strncmp(a, "--packet=", 9)) {
       if (!parse_i64(a + 9, &packet)) return usage_error("bad --packet '%s'", a + 9);
     } else if (!strncmp(a, "--bin=", 6)) {
-      if (!parse_i64(a + 6, &bin) || bin < 1) return usage_error("bad --bin '%s' (cycles, at least 1)", a + 6);
+      if (!parse_i64(a + 6, &bin) || bin < 1)
+        return usage_error("bad --bin '%s' (cycles, at least 1)", a + 6);
     } else if (!strncmp(a, "--format=", 9)) {
       format = a + 9;
       if (strcmp(format, "text") && strcmp(format, "csv") && strcmp(format, "html"))
@@ -740,10 +770,12 @@ int main(int argc, char **argv) {
   sqlite3_busy_timeout(db, 10000);
   sqlite3_exec(db, "PRAGMA temp_store = MEMORY", NULL, NULL, NULL);
   sqlite3_stmt *st;
-  const char *q = run >= 0 ? "SELECT run, nodes, clock_mhz, window_start, window_end FROM runs WHERE run = ?1"
-                           : "SELECT run, nodes, clock_mhz, window_start, window_end FROM runs ORDER BY run DESC LIMIT 1";
+  const char *q =
+      run >= 0 ? "SELECT run, nodes, clock_mhz, window_start, window_end FROM runs WHERE run = ?1"
+               : "SELECT run, nodes, clock_mhz, window_start, window_end FROM runs ORDER BY run DESC LIMIT 1";
   if (sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK) {
-    fprintf(stderr, "store_report: error: %s: not a results store: %s (docs/store.md)\n", db_path, sqlite3_errmsg(db));
+    fprintf(stderr, "store_report: error: %s: not a results store: %s (docs/store.md)\n", db_path,
+            sqlite3_errmsg(db));
     sqlite3_close(db);
     return 2;
   }

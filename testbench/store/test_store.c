@@ -64,8 +64,13 @@ typedef struct {
 
 static int write_run(store_t *s, cosim_rng_t *r, unsigned n, bool end, written_t *w, char *err, size_t len) {
   memset(w, 0, sizeof *w);
-  store_run_t run = {.name = name, .tool = "store_sim", .seed = seed, .nodes = 16, .clock_mhz = 250,
-                     .window_start = 100, .window_end = 1000};
+  store_run_t run = {.name = name,
+                     .tool = "store_sim",
+                     .seed = seed,
+                     .nodes = 16,
+                     .clock_mhz = 250,
+                     .window_start = 100,
+                     .window_end = 1000};
   if (store_run_begin(s, &run, &w->run, err, len)) return -1;
   if (store_param(s, "load", "0.3") || store_paramf(s, "note", "comma, and \"quotes\" %u", n)) {
     snprintf(err, len, "%s", store_error(s));
@@ -76,19 +81,33 @@ static int write_run(store_t *s, cosim_rng_t *r, unsigned n, bool end, written_t
     unsigned hops = 1 + 2 * (unsigned)cosim_rng_below(r, 3);
     uint64_t t = cosim_rng_below(r, 1000);
     bool lost = cosim_rng_below(r, 10) == 0; /* some packets never arrive: NULL stages */
-    store_packet_t p = {.id = id, .src = (unsigned)cosim_rng_below(r, 16), .dst = (unsigned)cosim_rng_below(r, 16),
-                        .vc = (unsigned)cosim_rng_below(r, 2), .flits = 18, .hops = hops, .tries = 1,
-                        .created = t, .injected = t + 1, .head_rx = lost ? STORE_NONE : t + 10,
-                        .tail_rx = lost ? STORE_NONE : t + 27, .acked = lost ? STORE_NONE : t + 40};
+    store_packet_t p = {.id = id,
+                        .src = (unsigned)cosim_rng_below(r, 16),
+                        .dst = (unsigned)cosim_rng_below(r, 16),
+                        .vc = (unsigned)cosim_rng_below(r, 2),
+                        .flits = 18,
+                        .hops = hops,
+                        .tries = 1,
+                        .created = t,
+                        .injected = t + 1,
+                        .head_rx = lost ? STORE_NONE : t + 10,
+                        .tail_rx = lost ? STORE_NONE : t + 27,
+                        .acked = lost ? STORE_NONE : t + 40};
     if (store_packet(s, &p)) break;
     w->packets++;
-    w->sum_pkt += p.src + p.dst + p.vc + p.hops + p.created + p.injected + (lost ? 0 : p.head_rx + p.tail_rx + p.acked);
+    w->sum_pkt +=
+        p.src + p.dst + p.vc + p.hops + p.created + p.injected + (lost ? 0 : p.head_rx + p.tail_rx + p.acked);
     for (unsigned h = 0; h < hops; h++) {
       snprintf(inst, sizeof inst, "sw%u", (unsigned)cosim_rng_below(r, 48));
       uint64_t a = t + 2 + 5 * h;
-      store_hop_t x = {.packet = id, .idx = h, .instance = inst, .in_port = (int)cosim_rng_below(r, 8),
+      store_hop_t x = {.packet = id,
+                       .idx = h,
+                       .instance = inst,
+                       .in_port = (int)cosim_rng_below(r, 8),
                        .out_port = h + 1 == hops && lost ? STORE_NO_PORT : (int)cosim_rng_below(r, 8),
-                       .arrival = a, .grant = a + 1, .departure = h + 1 == hops && lost ? STORE_NONE : a + 4};
+                       .arrival = a,
+                       .grant = a + 1,
+                       .departure = h + 1 == hops && lost ? STORE_NONE : a + 4};
       if (store_hop(s, &x)) break;
       w->hops++;
       w->sum_hop += (uint64_t)x.in_port + (x.out_port < 0 ? 0 : (uint64_t)x.out_port) + x.arrival + x.grant +
@@ -99,9 +118,16 @@ static int write_run(store_t *s, cosim_rng_t *r, unsigned n, bool end, written_t
     char src[16], dst[16];
     snprintf(src, sizeof src, "sw%u", l);
     snprintf(dst, sizeof dst, "nic%u", l);
-    store_link_t k = {.src = src, .src_port = (int)(l % 8), .dst = dst, .dst_port = STORE_NO_PORT, .cls = "L0->NIC",
-                      .cycle_from = 100, .cycle_to = 1000, .flits = cosim_rng_below(r, 900),
-                      .wait = l % 2 ? STORE_NONE : cosim_rng_below(r, 900), .packets = cosim_rng_below(r, 50)};
+    store_link_t k = {.src = src,
+                      .src_port = (int)(l % 8),
+                      .dst = dst,
+                      .dst_port = STORE_NO_PORT,
+                      .cls = "L0->NIC",
+                      .cycle_from = 100,
+                      .cycle_to = 1000,
+                      .flits = cosim_rng_below(r, 900),
+                      .wait = l % 2 ? STORE_NONE : cosim_rng_below(r, 900),
+                      .packets = cosim_rng_below(r, 50)};
     if (store_link(s, &k)) break;
     w->links++;
     w->sum_link += k.flits + (k.wait == STORE_NONE ? 0 : k.wait) + k.packets + (uint64_t)k.src_port;
@@ -140,7 +166,8 @@ int main(int argc, char **argv) {
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       printf("usage: store_sim [--test=store_unit] [--seed=N] [--cycles=N] [--out=DIR] [--name=X]\n"
              "                 [--inject-bug=drop_row] [--expect-fail=check:ID@0]\n"
-             "The results store's unit test (testbench/store/test_store.c). Exit status: 0 pass, 1 fail, 2 usage.\n");
+             "The results store's unit test (testbench/store/test_store.c). Exit status: 0 pass, 1 fail, 2 "
+             "usage.\n");
       return 0;
     } else if (!strncmp(a, "--seed=", 7)) {
       errno = 0;
@@ -197,8 +224,8 @@ int main(int argc, char **argv) {
   unsigned n[2] = {200 + (unsigned)cosim_rng_below(&r, 100), 50};
   for (int k = 0; k < 2 && !fail_id[0]; k++) {
     int rc = write_run(s, &r, n[k], true, &w[k], err, sizeof err);
-    check(!rc, rc && !strncmp(err, "check:store.count", 17) ? "store.count" : "store.write", "run %d: %s", k + 1,
-          rc ? err : "written, row counts checked");
+    check(!rc, rc && !strncmp(err, "check:store.count", 17) ? "store.count" : "store.write", "run %d: %s",
+          k + 1, rc ? err : "written, row counts checked");
   }
   sqlite3 *db = store_db(s);
   for (int k = 0; k < 2 && !fail_id[0]; k++) {
@@ -207,18 +234,25 @@ int main(int argc, char **argv) {
             nh = q1(db, "SELECT COUNT(*) FROM hops WHERE run = ?1", run),
             nl = q1(db, "SELECT COUNT(*) FROM links WHERE run = ?1", run);
     check(np == (int64_t)w[k].packets && nh == (int64_t)w[k].hops && nl == (int64_t)w[k].links, "store.count",
-          "run %" PRId64 ": %" PRId64 "/%" PRId64 "/%" PRId64 " packet/hop/link rows (written %" PRIu64 "/%" PRIu64
-          "/%" PRIu64 ")",
+          "run %" PRId64 ": %" PRId64 "/%" PRId64 "/%" PRId64 " packet/hop/link rows (written %" PRIu64
+          "/%" PRIu64 "/%" PRIu64 ")",
           run, np, nh, nl, w[k].packets, w[k].hops, w[k].links);
-    int64_t sp = q1(db, "SELECT SUM(src + dst + vc + hops + created + injected + COALESCE(head_rx, 0) +"
-                        " COALESCE(tail_rx, 0) + COALESCE(acked, 0)) FROM packets WHERE run = ?1", run);
-    int64_t sh = q1(db, "SELECT SUM(in_port + COALESCE(out_port, 0) + arrival + grant + COALESCE(departure, 0))"
-                        " FROM hops WHERE run = ?1", run);
-    int64_t sl = q1(db, "SELECT SUM(flits + COALESCE(wait, 0) + packets + src_port) FROM links WHERE run = ?1", run);
+    int64_t sp = q1(db,
+                    "SELECT SUM(src + dst + vc + hops + created + injected + COALESCE(head_rx, 0) +"
+                    " COALESCE(tail_rx, 0) + COALESCE(acked, 0)) FROM packets WHERE run = ?1",
+                    run);
+    int64_t sh = q1(db,
+                    "SELECT SUM(in_port + COALESCE(out_port, 0) + arrival + grant + COALESCE(departure, 0))"
+                    " FROM hops WHERE run = ?1",
+                    run);
+    int64_t sl =
+        q1(db, "SELECT SUM(flits + COALESCE(wait, 0) + packets + src_port) FROM links WHERE run = ?1", run);
     int64_t nulls = q1(db, "SELECT COUNT(*) FROM packets WHERE run = ?1 AND tail_rx IS NULL", run);
-    check(sp == (int64_t)w[k].sum_pkt && sh == (int64_t)w[k].sum_hop && sl == (int64_t)w[k].sum_link && nulls > 0,
-          "store.roundtrip", "run %" PRId64 ": column sums %" PRId64 "/%" PRId64 "/%" PRId64 " read, %" PRIu64
-          "/%" PRIu64 "/%" PRIu64 " written; %" PRId64 " packets with no TAIL stored as NULL",
+    check(sp == (int64_t)w[k].sum_pkt && sh == (int64_t)w[k].sum_hop && sl == (int64_t)w[k].sum_link &&
+              nulls > 0,
+          "store.roundtrip",
+          "run %" PRId64 ": column sums %" PRId64 "/%" PRId64 "/%" PRId64 " read, %" PRIu64 "/%" PRIu64
+          "/%" PRIu64 " written; %" PRId64 " packets with no TAIL stored as NULL",
           run, sp, sh, sl, w[k].sum_pkt, w[k].sum_hop, w[k].sum_link, nulls);
   }
   if (!fail_id[0]) { /* CSV export: header + one line per row; the quoted parameter survives */
@@ -256,8 +290,9 @@ int main(int argc, char **argv) {
     int rc = store_open(&s2, path, err, sizeof err);
     int64_t after = rc ? -1 : q1(store_db(s2), "SELECT COUNT(*) FROM runs WHERE ?1 = ?1", 0),
             orphans = rc ? -1 : q1(store_db(s2), "SELECT COUNT(*) FROM packets WHERE run = ?1", x.run);
-    check(!rc && after == before && orphans == 0, "store.rollback", "%" PRId64 " runs before, %" PRId64
-          " after an unfinished run (%" PRId64 " of its packets left)", before, after, orphans);
+    check(!rc && after == before && orphans == 0, "store.rollback",
+          "%" PRId64 " runs before, %" PRId64 " after an unfinished run (%" PRId64 " of its packets left)",
+          before, after, orphans);
     if (!rc) store_close(s2);
   }
   store_close(s);

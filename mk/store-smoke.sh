@@ -61,7 +61,7 @@ else
   if [[ $rc == 0 ]]; then
     ok store.csv_agree "the queries on $db agree with $out/smoke/run/{summary,breakdown,links}.csv"
   else
-    fail store.csv_agree "$(grep -m1 'TEST FAILED\|error' "$out/smoke/check.log")"
+    fail store.csv_agree "$(grep -m1 'check: FAIL\|error' "$out/smoke/check.log" | sed 's/^check: FAIL store.csv_agree: //')"
   fi
 fi
 

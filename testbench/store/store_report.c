@@ -537,10 +537,14 @@ static int cmd_csv(const char *table) {
   while (sqlite3_step(st) == SQLITE_ROW) {
     for (int i = 0; i < nc; i++) {
       const char *v = (const char *)sqlite3_column_text(st, i);
-      if (v && strpbrk(v, ",\"\n"))
-        printf("%s\"%s\"", i ? "," : "", v); /* params' values may hold commas; none holds quotes */
-      else
-        printf("%s%s", i ? "," : "", v ? v : "");
+      printf("%s", i ? "," : "");
+      if (v && strpbrk(v, ",\"\n")) { /* RFC 4180: quoted, quotes doubled */
+        putchar('"');
+        for (const char *c = v; *c; c++) printf(*c == '"' ? "\"\"" : "%c", *c);
+        putchar('"');
+      } else if (v) {
+        printf("%s", v);
+      }
     }
     printf("\n");
   }
@@ -631,7 +635,7 @@ static int cmd_check_csv(const char *dir) {
         compared++;
       }
   }
-  printf("check: %-4s summary.csv: %u figures agree with the queries\n", fails ? "FAIL" : "ok", compared);
+  printf("check: %-4s summary.csv: %u figures compared with the queries\n", fails ? "FAIL" : "ok", compared);
   int before = fails;
   /* breakdown.csv: switches,stage,count,min,mean,sd,p50,p99,max, per path length in stage order */
   snprintf(path, sizeof path, "%s/breakdown.csv", dir);
@@ -659,8 +663,8 @@ static int cmd_check_csv(const char *dir) {
     k++, rows++;
   }
   fclose(f);
-  printf("check: %-4s breakdown.csv: %u stage rows agree with the queries\n", fails > before ? "FAIL" : "ok",
-         rows);
+  printf("check: %-4s breakdown.csv: %u stage rows compared with the queries\n",
+         fails > before ? "FAIL" : "ok", rows);
   before = fails;
   /* links.csv: the same rows, the same text */
   snprintf(path, sizeof path, "%s/links.csv", dir);
@@ -685,7 +689,7 @@ static int cmd_check_csv(const char *dir) {
   if (sqlline) agree("links.csv rows", "(end)", sqlline);
   fclose(f);
   free(mem);
-  printf("check: %-4s links.csv: %u link rows agree with the queries\n", fails > before ? "FAIL" : "ok",
+  printf("check: %-4s links.csv: %u link rows compared with the queries\n", fails > before ? "FAIL" : "ok",
          rows);
   if (fails) {
     printf(

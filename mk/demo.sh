@@ -31,7 +31,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-nodes=64 load=0.3 cycles=20000 seed=1 out=build/demo build=1 bin="" sweep=on waves=on bug=none
+nodes=64 load=0.3 cycles=10000 seed=1 out=build/demo build=1 bin="" sweep=on waves=on bug=none
 for a in "$@"; do
   case $a in
     --nodes=*) nodes=${a#*=} ;; --load=*) load=${a#*=} ;; --cycles=*) cycles=${a#*=} ;;

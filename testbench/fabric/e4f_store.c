@@ -63,7 +63,7 @@ int e4f_store_write(store_t *s, const e4f_fabric_t *f, const e4f_result_t *r, co
                      .window_end = c->cycles};
   if (store_run_begin(s, &run, NULL, err, len)) return -1;
   int e = params(s, f, r);
-  char inst[24], peer[24], cls[24];
+  char inst[24], peer[24], cls[32];
   for (uint32_t id = 0; id < f->rec.n && !e; id++) {
     const e4f_pkt_t *k = &f->rec.p[id];
     bool delivered = k->state >= E4F_PKT_DELIVERED && k->t_tail_rx != E4F_NONE;

@@ -50,7 +50,7 @@ VERILATOR_FLAGS := --cc --trace-fst -O3 --x-assign fast --x-initial unique --ass
 # are nightly; -O1/-O0 halves its C++ compile (3.1 -> 1.5 CPU-minutes).
 VOPT_cp_exp := OPT_FAST=-O1 OPT_SLOW=-O0
 VRUNTIME := verilated verilated_fst_c verilated_threads
-LDLIBS   := -lz -pthread -lm
+LDLIBS   := -lz -pthread -lm -lsqlite3
 
 INC_ALL   = -Itestbench -Icsim $(foreach b,$(BLOCKS),-Icsim/$(b)) $(foreach t,$(TARGETS),-I$(BUILD)/glue/$(t))
 ENGINE_SRC := testbench/engine.c testbench/waves.c testbench/rng.c testbench/sim_main.c
@@ -79,6 +79,7 @@ help:
 	@echo "  make timing [B=<block>|T=<target>]   osu018 cells: area, flip-flops, paths in ps, fmax (build/timing/report.md)"
 	@echo "  make timing-check [B=|T=]    fails when a target misses the nominal clock (mk/clock.mk)"
 	@echo "  make bench                  simulation speed table, build/bench.json"
+	@echo "  make demo                   64-node fat tree, one packet traced through RTL switches, SQLite, HTML report"
 	@echo "  make cp-hotspot             seed 001's ECM/E2CM hotspot experiment (MATRIX=seed|full)"
 	@echo "  make elite4-reports         fat-tree throughput/latency/breakdown reports"
 	@echo "  make claims B=cp|elite4 [SEEDS=.. LEN=session|full]   seed claims re-run with >= 5 seeds, 95 % intervals: build/claims/<B>.md"
@@ -250,9 +251,10 @@ include mk/cp_hotspot.mk
 include mk/elite4_fabric.mk
 include mk/planted_bugs.mk
 include mk/claims.mk
+include mk/store.mk
 
-SIMS      := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_sim) $(CPHS_SIMS) $(E4F_SIMS)
-ASAN_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_sim) $(CPHS_ASAN_SIMS) $(E4F_ASAN_SIMS)
+SIMS      := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_sim) $(CPHS_SIMS) $(E4F_SIMS) $(STORE_SIMS)
+ASAN_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_sim) $(CPHS_ASAN_SIMS) $(E4F_ASAN_SIMS) $(STORE_ASAN_SIMS)
 NETLIST_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_netlist_sim)
 ASAN_NETLIST_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_netlist_sim)
 UNITS     := $(patsubst %.c,$(BUILD)/asan/bin/%,$(notdir $(UNIT_SRC)))
@@ -271,7 +273,7 @@ build-asan: $(ASAN_SIMS) $(ASAN_NETLIST_SIMS) $(BUILD)/bin/regress
 build-netlist: $(NETLIST_SIMS)
 
 # --- user targets --------------------------------------------------------------
-.PHONY: test lint unit regress sim waves wave-png synth bench mutate formal coverage format clean
+.PHONY: test lint unit regress sim waves wave-png synth bench mutate formal coverage format clean demo
 
 # What CI runs (.ci/run): everything from a fresh clone.
 test: deps
@@ -361,6 +363,11 @@ timing-test-targets:
 bench: deps
 	@$(MAKE) -j$(JOBS) build
 	@./mk/bench.sh $(BLOCKS)
+
+# The kit's main job (mk/demo.sh, README "Quick start"): deps, build, a 64-node
+# elite4 fat tree with one packet's path in RTL, SQLite (docs/store.md), build/demo/index.html.
+demo:
+	@JOBS=$(JOBS) ./mk/demo.sh
 
 # Formal proofs of the RTL assertions (mk/formal.sh, docs/formal.md): P=<proof> for one.
 formal: deps

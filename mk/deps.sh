@@ -15,6 +15,8 @@ pkgs=(
   xvfb xauth        # headless GTKWave for make wave-png
   gnuplot-nox       # plots in reports
   z3                # SMT solver behind yosys-smtbmc (make formal)
+  libsqlite3-dev    # results store (testbench/store/, docs/store.md)
+  sqlite3           # the sqlite3 shell, to query a results store by hand
 )
 
 missing=()

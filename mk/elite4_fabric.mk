@@ -10,7 +10,7 @@
 #   make elite4-fabric-bench   64-node node-cycles/s, all-model vs all-RTL
 
 E4F_DIR  := testbench/fabric
-E4F_SRC  := $(wildcard $(E4F_DIR)/*.c) testbench/rng.c testbench/waves.c $(MODEL_SRC) testbench/bind/elite4.c
+E4F_SRC  := $(wildcard $(E4F_DIR)/*.c) testbench/store/store.c testbench/rng.c testbench/waves.c $(MODEL_SRC) testbench/bind/elite4.c
 # The switch through target elite4_p8 (the binding defines every elite4
 # target, so all are linked): generated glue, C++ shims, Verilated models.
 E4F_GLUE := $(foreach t,$(TARGETS_elite4),$(BUILD)/obj/glue/$(t)_glue.o) $(elite4_RTL_OBJ) $(VRUNTIME_OBJ)

@@ -35,6 +35,7 @@
 
 #include "e4f_fabric.h"
 #include "e4f_report.h"
+#include "e4f_store.h"
 #include "waves.h"
 #include "clock.h"
 
@@ -141,8 +142,9 @@ static void usage(FILE *f) {
       "         [--rtl=all|none|LIST] [--nodes=4|16|64|256] [--traffic=uniform|complement|hotspot]\n"
       "         [--load=X] [--body=N] [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]\n"
       "         [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X] [--records=on|off]\n"
-      "         [--inject-bug=NAME] [--expect-fail=check:ID@N|assert:LABEL@N] [--trace[=DIR]]\n"
+      "         [--inject-bug=NAME] [--expect-fail=check:ID@N|assert:LABEL@N] [--trace[=DIR]] [--db=PATH]\n"
       "       elite4_fabric_sim --list | --help\n"
+      "--db=PATH: also write the run into SQLite database PATH (docs/store.md).\n"
       "elite4 switches (model or Verilated RTL) in radix-4 fat-trees with traffic endpoints;\n"
       "docs/elite4.md section 11. --list names the checks (--test=NAME). --cycles is the\n"
       "injection window, then the run drains. --trace writes one FST per RTL switch (the C\n"
@@ -233,7 +235,7 @@ static void scenario(e4f_kind_t k, e4f_cfg_t *c) {
 }
 
 typedef struct {
-  const char *test, *out, *name, *bug, *expect, *rtl, *mode;
+  const char *test, *out, *name, *bug, *expect, *rtl, *mode, *db;
   bool warmup_set;
 } e4f_args_t;
 
@@ -260,6 +262,8 @@ static int apply_flag(e4f_cfg_t *c, e4f_args_t *a, const char *arg, char *err, s
     a->rtl = v;
   else if (!strcmp(key, "--mode"))
     a->mode = v;
+  else if (!strcmp(key, "--db")) /* the run into this SQLite database (docs/store.md) */
+    ok = *(a->db = v) != 0;
   else if (!strcmp(key, "--cycles"))
     ok = parse_u64(v, &c->cycles) && c->cycles > 0;
   else if (!strcmp(key, "--warmup"))
@@ -715,6 +719,10 @@ int main(int argc, char **argv) {
     if (c.trace_dir && e4f_mkdir_p(tdir)) return verdict_fail("cannot create %s", tdir);
   }
 
+  store_t *db = NULL; /* opened before the run: a bad path is a usage error */
+  if (a.db && kind != K_RUN && kind != K_UNIFORM16 && kind != K_COMPLEMENT64)
+    return usage_fail("--db needs one fabric run (not --test=%s)", a.test);
+  if (a.db && store_open(&db, a.db, err, sizeof err)) return usage_fail("--db: %s", err);
   if (kind == K_MODEL_VS_RTL) return model_vs_rtl(&c, a.rtl, name, dir, exp);
   if (kind == K_BENCH) return bench(&c, dir);
 
@@ -722,11 +730,19 @@ int main(int argc, char **argv) {
   e4f_result_t r;
   if (run_fabric(&c, &f, &r, err, sizeof err)) {
     e4f_fabric_free(&f);
+    store_close(db);
     return verdict_fail("%s", err);
   }
   e4f_result_print(&f, &r, name, stdout);
   print_status(&f);
   bool wrote = write_out(&f, &r, name, dir);
+  if (db && wrote && e4f_store_write(db, &f, &r, name, err, sizeof err)) {
+    fprintf(stderr, "elite4_fabric_sim: %s\n", err);
+    wrote = false;
+  } else if (db && wrote) {
+    printf("db: %s\n", a.db);
+  }
+  store_close(db);
   char why[700] = "", id[160] = "";
   bool ok;
   if (kind == K_UNIFORM16)

@@ -174,6 +174,10 @@ static void e4_scramble(void *p, uint64_t seed) {
   }
   scr_out(&r, &s->r, P, V);
   scr_out(&r, &nx->r, P, V);
+  for (unsigned o = 0; o < P; o++) { /* registered error/wait events (§5.7), drawn last */
+    s->ev[o] = (elite4_ev_t){(uint8_t)(1 + cosim_rng_below(&r, 3)), (uint8_t)nz_below(&r, 8), 1, true};
+    nx->ev[o] = (elite4_ev_t){(uint8_t)(1 + cosim_rng_below(&r, 3)), (uint8_t)nz_below(&r, 8), 1, true};
+  }
 }
 
 ELITE4_P8_BIND_TARGET(e4)

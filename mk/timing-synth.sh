@@ -42,7 +42,7 @@ flatten=""; [[ $kind == flat ]] && flatten="-flatten"
 # -constr makes abc size buffers and report `stime -p` (its critical path).
 printf 'set_driving_cell BUFX2\nset_load 0.01\n' > "$base.constr"
 script="read_verilog -sv $(tr '\n' ' ' < "rtl/$block/$block.f");
-  chparam$chparam $top; synth -top $top $flatten;
+  chparam$chparam $top; synth -top $top $flatten ${TIMING_SYNTH_OPTS:-};
   dfflibmap -liberty $lib;
   abc -liberty $lib -D ${TIMING_ABC_D:-1000} -constr $base.constr; opt_clean;
   tee -q -o $base.stat.tmp stat -liberty $lib;

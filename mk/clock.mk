@@ -10,9 +10,9 @@ TIMING_MARGIN_PCT ?= 10
 # timing-check fails when a target outside this list stops closing, and also
 # when a listed target starts closing (then take it off the list).
 #   elite4_p8: pipelined (issue 9 item 3) with the error/wait group at t+2
-#             (docs/elite4.md section 5.7), which closes elite4_p4 (3.35 ns);
-#             elite4_p8's flat synthesis stalls in yosys' SHARE pass (14 GB,
-#             not finished in 50 min; docs/elite4.md section 10): unmeasured.
+#             (docs/elite4.md section 5.7): 4,256 ps in VA (8-input round robin
+#             per output VC), synthesized without SHARE (mk/timing-synth.sh);
+#             elite4_p4 closes (3.35 ns).
 #   cp_*:     the feedback path and quantiser are pipelined (docs/cp.md section
 #             13: 21.8 -> 4.1 ns) and the flow table runs a cycle behind (section
 #             8); left: the queue monitor's verdicts into Q's own update and the

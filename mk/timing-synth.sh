@@ -36,13 +36,19 @@ base=$out/$t.$kind
 exec 9> "$base.lock"
 flock 9
 flatten=""; [[ $kind == flat ]] && flatten="-flatten"
+# yosys' SAT-based resource sharing (the SHARE pass of synth) did not finish on
+# elite4_p8 in 50 min at 14 GB; without it the flat run takes ~100 s of CPU
+# (docs/timing.md). Other targets keep synth's default; TIMING_SYNTH_OPTS
+# overrides for any target (e.g. TIMING_SYNTH_OPTS=-noshare).
+synth_opts=${TIMING_SYNTH_OPTS-}
+if [[ -z ${TIMING_SYNTH_OPTS+set} && $t == elite4_p8 ]]; then synth_opts=-noshare; fi
 
 # abc maps for delay: -D is a target no block meets (1 ns), so every cone is
 # mapped for its shortest delay, independently of the clock under study.
 # -constr makes abc size buffers and report `stime -p` (its critical path).
 printf 'set_driving_cell BUFX2\nset_load 0.01\n' > "$base.constr"
 script="read_verilog -sv $(tr '\n' ' ' < "rtl/$block/$block.f");
-  chparam$chparam $top; synth -top $top $flatten ${TIMING_SYNTH_OPTS:-};
+  chparam$chparam $top; synth -top $top $flatten $synth_opts;
   dfflibmap -liberty $lib;
   abc -liberty $lib -D ${TIMING_ABC_D:-1000} -constr $base.constr; opt_clean;
   tee -q -o $base.stat.tmp stat -liberty $lib;

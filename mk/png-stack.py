@@ -12,35 +12,12 @@ import struct
 import sys
 import zlib
 
-
-def read(path):
-    data = open(path, "rb").read()
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        sys.exit(f"png-stack: {path}: not a PNG")
-    pos, idat, hdr = 8, b"", None
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        if kind == b"IHDR":
-            hdr = data[pos + 8:pos + 8 + n]
-        elif kind == b"IDAT":
-            idat += data[pos + 8:pos + 8 + n]
-        pos += 12 + n
-    w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", hdr)
-    if depth != 8 or interlace or ctype not in (0, 2, 6):
-        sys.exit(f"png-stack: {path}: unsupported PNG (depth {depth}, colour type {ctype}, interlace {interlace})")
-    return hdr, w, h, {0: 1, 2: 3, 6: 4}[ctype], zlib.decompress(idat)
+import pngio
 
 
 def first_row_unfiltered(raw, stride, bpp):
     """Row 0 with the row above taken as zeros (as the PNG spec has it), filter 0."""
-    f, line = raw[0], bytearray(raw[1:stride + 1])
-    for x in range(stride):
-        a = line[x - bpp] if x >= bpp else 0
-        if f == 1 or f == 4:  # Paeth with b = c = 0 predicts a
-            line[x] = (line[x] + a) & 255
-        elif f == 3:
-            line[x] = (line[x] + a // 2) & 255
-    return b"\x00" + bytes(line)
+    return b"\x00" + bytes(pngio.unfilter(raw[0], bytearray(raw[1:stride + 1]), bytes(stride), bpp))
 
 
 def chunk(kind, body):
@@ -52,7 +29,7 @@ def main():
         sys.exit("usage: png-stack.py OUT.png IN1.png [IN2.png ...]")
     parts, hdr0, total = [], None, 0
     for i, path in enumerate(sys.argv[2:]):
-        hdr, w, h, bpp, raw = read(path)
+        hdr, w, h, bpp, raw = pngio.read(path, "png-stack")
         if hdr0 is None:
             hdr0 = hdr
         elif hdr[:4] != hdr0[:4] or hdr[8:] != hdr0[8:]:

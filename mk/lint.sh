@@ -5,21 +5,65 @@
 # outside stop with the module's $error), then yosys read + synth of every
 # gate-level co-simulation target (the netlist rule of the Makefile). Waivers live in rtl/lint.vlt, each with a reason.
 set -euo pipefail
+self=$(realpath "$0")
 cd "$(dirname "$0")/.."
 fail=0
 waivers=rtl/lint.vlt
 gates=()
 
+# The Verilator/yosys elaborations below are independent jobs: they run
+# JOBS at a time (the lint step was ~4 CPU-minutes on one core) and print in
+# a fixed order. A job is one line of $jobs: "module F MOD", "limit LIM MOD
+# EXPECT PARAMS...", "target TARGET BLOCK TOP GATE PARAMS...".
+run_job() { # $1 = kind, rest = its fields; prints its verdict, returns 1 on a failure
+  local kind=$1; shift
+  case $kind in
+    module)
+      local f=$1 mod=$2 block out
+      block=$(basename "$(dirname "$f")")
+      if ! out=$(verilator --lint-only -Wall "$waivers" --top-module "$mod" -f "$f" 2>&1); then
+        echo "LINT FAIL  $block/$mod"; echo "$out"; return 1
+      fi
+      echo "lint ok    $block/$mod" ;;
+    limit)
+      local lim=$1 mod=$2 expect=$3; shift 3
+      local params="$*" f=${lim%.limits}.f vout yout vrc yrc name
+      # shellcheck disable=SC2086
+      vout=$(verilator --lint-only -Wall "$waivers" --top-module "$mod" $(sed -E 's/(^| )/\1-G/g' <<<"$params") -f "$f" 2>&1) \
+        && vrc=0 || vrc=$?
+      yout=$(yosys -q -p "read_verilog -sv $(tr '\n' ' ' < "$f"); chparam $(sed -E 's/([A-Za-z_0-9]+)=/-set \1 /g' <<<"$params") $mod; hierarchy -top $mod" 2>&1) \
+        && yrc=0 || yrc=$?
+      name=${params%%=*}
+      if [[ $expect == ok ]] && ((vrc || yrc)); then
+        echo "LIMIT FAIL $mod $params: legal, but does not elaborate"; echo "$vout"; echo "$yout"; return 1
+      elif [[ $expect == error ]] && { ((vrc == 0 || yrc == 0)) || ! grep -qE "$mod: ([A-Za-z_0-9]+ and )*$name( and [A-Za-z_0-9]+)* must" <<<"$vout$yout"; }; then
+        echo "LIMIT FAIL $mod $params: illegal, but not refused by both tools with '$mod: $name must ...'"
+        echo "$vout"; echo "$yout"; return 1
+      fi
+      echo "limit ok   $mod $params ($expect)" ;;
+    target)
+      local target=$1 block=$2 top=$3; shift 4
+      local params="$*" out
+      # shellcheck disable=SC2086
+      if ! out=$(verilator --lint-only -Wall "$waivers" --top-module "$top" $params -f "rtl/$block/$block.f" 2>&1); then
+        echo "LINT FAIL  $target ($top $params)"; echo "$out"; return 1
+      fi ;;
+  esac
+}
+if [[ ${1:-} == --job ]]; then # one job: mk/lint.sh --job DIR N (line N of DIR/jobs)
+  # shellcheck disable=SC2046
+  run_job $(sed -n "$3p" "$2/jobs") > "$2/$3.out" 2>&1 || echo 1 > "$2/$3.failed"
+  exit 0
+fi
+
+scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT
+jobs=$scratch/jobs; : > "$jobs"
 for f in rtl/*/*.f; do
   block=$(basename "$(dirname "$f")")
   for sv in $(grep "^rtl/$block/" "$f"); do
     mod=$(basename "$sv" .sv)
     [[ $mod == *_pkg ]] && continue
-    if ! out=$(verilator --lint-only -Wall "$waivers" --top-module "$mod" -f "$f" 2>&1); then
-      echo "LINT FAIL  $block/$mod"; echo "$out"; fail=1
-    else
-      echo "lint ok    $block/$mod"
-    fi
+    echo "module $f $mod" >> "$jobs"
   done
 done
 
@@ -37,33 +81,23 @@ for f in rtl/*/*.f; do
   fi
 done
 for lim in rtl/*/*.limits; do
-  f=${lim%.limits}.f
   while read -r mod expect params; do
     [[ -z $mod || $mod == \#* ]] && continue
-    # shellcheck disable=SC2086
-    vout=$(verilator --lint-only -Wall "$waivers" --top-module "$mod" $(sed -E 's/(^| )/\1-G/g' <<<"$params") -f "$f" 2>&1) \
-      && vrc=0 || vrc=$?
-    yout=$(yosys -q -p "read_verilog -sv $(tr '\n' ' ' < "$f"); chparam $(sed -E 's/([A-Za-z_0-9]+)=/-set \1 /g' <<<"$params") $mod; hierarchy -top $mod" 2>&1) \
-      && yrc=0 || yrc=$?
-    name=${params%%=*}
-    if [[ $expect == ok ]] && ((vrc || yrc)); then
-      echo "LIMIT FAIL $mod $params: legal, but does not elaborate"; echo "$vout"; echo "$yout"; fail=1
-    elif [[ $expect == error ]] && { ((vrc == 0 || yrc == 0)) || ! grep -qE "$mod: ([A-Za-z_0-9]+ and )*$name( and [A-Za-z_0-9]+)* must" <<<"$vout$yout"; }; then
-      echo "LIMIT FAIL $mod $params: illegal, but not refused by both tools with '$mod: $name must ...'"
-      echo "$vout"; echo "$yout"; fail=1
-    else
-      echo "limit ok   $mod $params ($expect)"
-    fi
+    echo "limit $lim $mod $expect $params" >> "$jobs"
   done < "$lim"
 done
 
 while read -r target block top gate params; do
-  # shellcheck disable=SC2086
-  if ! out=$(verilator --lint-only -Wall "$waivers" --top-module "$top" $params -f "rtl/$block/$block.f" 2>&1); then
-    echo "LINT FAIL  $target ($top $params)"; echo "$out"; fail=1
-  fi
+  echo "target $target $block $top $gate $params" >> "$jobs"
   if [[ $gate == gate ]]; then gates+=("$target"); fi
 done < <(awk -v fmt=sh -f mk/targets.awk rtl/*/*.cosim)
+
+n=$(wc -l < "$jobs")
+seq 1 "$n" | xargs -P "${JOBS:-2}" -I{} "$self" --job "$scratch" {}
+for ((i = 1; i <= n; i++)); do
+  cat "$scratch/$i.out"
+  [[ -f $scratch/$i.failed ]] && fail=1
+done
 
 # yosys reads and synthesizes the gate-level targets (at least one per block)
 # through the same make rule that builds the netlists MODE=netlist runs, so

@@ -21,7 +21,7 @@
  */
 #include <string.h>
 
-#include "bind/cp.h"
+#include "cp_drive.h"
 
 enum { EV_ENQ, EV_DEQ };
 enum { BCN_LAT = 11 }; /* docs/cp.md §10: enqueue in t, BCN on the outputs at t+11 */
@@ -106,10 +106,7 @@ static const struct {
 #define NROWS (sizeof table / sizeof table[0])
 
 /* configuration: register writes, then APPLY */
-static const struct {
-  uint8_t addr;
-  uint32_t data;
-} config[] = {
+static const cp_cfg_write_t config[] = {
     {0, 1}, {1, 10000}, {2, 2}, {4, 64}, {5, 60000}, {8, 5}, {15, 0},
 };
 #define NCFG        (sizeof config / sizeof config[0])
@@ -125,9 +122,7 @@ static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, voi
   (void)prev;
   cp_q20_f8_in_t *in = iv;
   if (c < NCFG) {
-    in->cfg_we_i = 1;
-    in->cfg_addr_i = config[c].addr;
-    in->cfg_wdata_i = config[c].data;
+    cp_drive_cfg(in, config[c].addr, config[c].data);
     return true;
   }
   if (c < FIRST_EVENT) return true;

@@ -29,7 +29,7 @@
  */
 #include <string.h>
 
-#include "bind/cp.h"
+#include "cp_drive.h"
 
 enum { FBCN_LAT = 12, FULL_LAT = 2 }; /* docs/cp.md §10, stated here from the spec */
 enum { CPT_NEG = 0, CPT_POS = 1, CPT_MAX = 2, NONE = -1 };
@@ -75,10 +75,7 @@ static const struct {
 #define NROWS (sizeof row / sizeof row[0])
 
 /* configuration: register writes, then APPLY */
-static const struct {
-  uint8_t addr;
-  uint32_t data;
-} config[] = {
+static const cp_cfg_write_t config[] = {
     {0, 2}, {1, 10000}, {2, 2}, {3, 0}, {5, 60000}, {6, 1000}, {7, 5000}, {15, 0},
 };
 #define NCFG        (sizeof config / sizeof config[0])
@@ -95,9 +92,7 @@ static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, voi
   (void)prev;
   cp_q20_f8_in_t *in = iv;
   if (c < NCFG) {
-    in->cfg_we_i = 1;
-    in->cfg_addr_i = config[c].addr;
-    in->cfg_wdata_i = config[c].data;
+    cp_drive_cfg(in, config[c].addr, config[c].data);
     return true;
   }
   if (c > LAST_CYCLE) return false;
@@ -116,9 +111,7 @@ static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, voi
     in->deq_flow_i = (uint8_t)row[k].deq_flow;
   }
   if (row[k].cfg_addr >= 0) {
-    in->cfg_we_i = 1;
-    in->cfg_addr_i = (uint8_t)row[k].cfg_addr;
-    in->cfg_wdata_i = (uint32_t)row[k].cfg_data;
+    cp_drive_cfg(in, (uint8_t)row[k].cfg_addr, (uint32_t)row[k].cfg_data);
   }
   return true;
 }

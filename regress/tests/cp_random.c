@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bind/cp.h"
+#include "cp_drive.h"
 
 #define QW      ((unsigned)CP_Q20_F8_PARAM_QW)
 #define QMAX    ((1u << QW) - 1u)
@@ -186,9 +186,8 @@ static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, voi
 
   if (t->idle > 0 && cosim_rng_chance(rng, t->idle)) return true; /* sparse: idle cycle */
   if (t->wq_i < t->wq_n) {                                        /* configuration writes first */
-    in->cfg_we_i = 1;
-    in->cfg_addr_i = t->wq_addr[t->wq_i];
-    in->cfg_wdata_i = t->wq_data[t->wq_i++];
+    cp_drive_cfg(in, t->wq_addr[t->wq_i], t->wq_data[t->wq_i]);
+    t->wq_i++;
     return true;
   }
   bool enq = cosim_rng_chance(rng, t->p_enq), deq = cosim_rng_chance(rng, t->p_deq);
@@ -202,14 +201,10 @@ static bool drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, voi
     deq = s >= 146 && s < 1190;
     len = MAXF;
     if (s == 141) {
-      in->cfg_we_i = 1;
-      in->cfg_addr_i = 2;
-      in->cfg_wdata_i = 15;
+      cp_drive_cfg(in, 2, 15);
     }
     if (s == 143) {
-      in->cfg_we_i = 1;
-      in->cfg_addr_i = 4;
-      in->cfg_wdata_i = 64;
+      cp_drive_cfg(in, 4, 64);
     }
     if (s == 144) {
       in->cfg_we_i = 1;

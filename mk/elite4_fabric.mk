@@ -33,3 +33,12 @@ elite4-reports: $(BUILD)/bin/elite4_fabric_sim
 	@./mk/elite4-reports.sh run
 elite4-fabric-bench: $(BUILD)/bin/elite4_fabric_sim
 	@./mk/elite4-reports.sh bench
+
+# The core-vs-e4f comparison (testbench/fabric/core/e4core_cmp.c, docs/fabric.md):
+# the same fabric through e4f_fabric.c and through the generic core
+# (csim/fabric/); records must be identical. Built on demand, not by `build`.
+E4C_SRC := $(filter-out $(E4F_DIR)/e4f_main.c,$(E4F_SRC)) testbench/fabric/core/e4core_cmp.c
+$(BUILD)/bin/elite4_fabric_core_cmp: $(call c_obj,$(E4C_SRC),obj) $(E4F_GLUE)
+	@mkdir -p $(@D)
+	@echo "  LINK     $@"
+	@$(CXX) $^ $(LDLIBS) -o $@

@@ -14,9 +14,10 @@
  *                    time) and without: identical records and identical
  *                    per-cycle output digests (check fabric.skip_vs_noskip,
  *                    at the first cycle whose digest differs, else the end).
- *   both (default)   both checks.
+ *   both (default)   both checks;
+ *   core             the core path alone (its own verdict; for speed and RSS).
  *
- *   elite4_fabric_core_sim [--test=core_vs_e4f|skip_vs_noskip|both|bench]
+ *   elite4_fabric_core_sim [--test=core_vs_e4f|skip_vs_noskip|both|core|bench]
  *       [--nodes=4|16|64|256] [--traffic=uniform|complement|hotspot]
  *       [--load=X] [--body=N] [--cycles=N] [--seed=N] [--link-delay=N]
  *       [--rtl=none|all|LIST] [--mode=model|rtl] [--nack-rate=X]
@@ -444,8 +445,8 @@ int main(int argc, char **argv) {
     } else if (!strncmp(a, "--test=", 7)) {
       test = a + 7;
       if (strcmp(test, "both") && strcmp(test, "core_vs_e4f") && strcmp(test, "skip_vs_noskip") &&
-          strcmp(test, "bench"))
-        return usage("--test: '%s' is not both|core_vs_e4f|skip_vs_noskip|bench", a);
+          strcmp(test, "bench") && strcmp(test, "core"))
+        return usage("--test: '%s' is not both|core_vs_e4f|skip_vs_noskip|core|bench", a);
       end = "";
     } else if (!strncmp(a, "--inject-bug=", 13)) {
       const char *b = a + 13;

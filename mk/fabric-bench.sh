@@ -26,7 +26,7 @@ run() { # switches load test extra...
       path = $1 == "e4f" ? "e4f" : ($2 == "skip:" ? "core_skip" : "core_noskip")
       for (i = 1; i <= NF; i++) if ($i == "node-cycles/s,") ncs = $(i - 2) * 1e6
       ev = ""; j = ""
-      for (i = 1; i <= NF; i++) { if ($i == "evaluations,") ev = $(i - 1); if ($i == "cycles" && $(i + 1) == "jumped,") j = $(i - 1) }
+      for (i = 1; i <= NF; i++) { if ($i == "evaluations," || $i == "evaluations") ev = $(i - 1); if ($i == "cycles" && $(i + 1) == "jumped,") j = $(i - 1) }
       printf "%s,%s,%s,%.0f,%s,%s,%s,%.2f,%s\n", sw, load, path, ncs, ev, j, bs, ncs / bs, la
     }' "$OUT/bench_${sw}_${load}.log" >> "$csv"
 }

@@ -65,6 +65,7 @@ static void m_eval(void *p, uint64_t c, const fabric_flit_t *in, fabric_flit_t *
     mi->credit[o][0] = f->credit & 1u;
     mi->credit[o][1] = (f->credit >> 1) & 1u;
   }
+  if (m->quiet_bug == FE4_BUG_DROP_CREDIT) mi->credit[0][1] = false; /* planted */
   elite4_eval(m->cfg, m->s, mi, &m->out, m->nx);
   const elite4_out_t *mo = &m->out;
   uint64_t alloc = 0, err = 0, code = 0;

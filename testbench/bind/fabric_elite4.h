@@ -58,10 +58,13 @@ enum {
  * quiet() looks at the buffers and VC states only, not at the output
  * registers, the staging registers or upsel. */
 #define FE4_BUG_QUIET_LIES 1u
+/* Planted bug of the binding (negative of check fabric.core_vs_e4f): the
+ * model side drops credit returns for VC 1 on input port 0. */
+#define FE4_BUG_DROP_CREDIT 2u
 
 typedef struct {
   unsigned model_bug; /* elite4 planted model bug (elite4_bug_names), model side only */
-  unsigned quiet_bug; /* FE4_BUG_QUIET_LIES or 0 */
+  unsigned quiet_bug; /* FE4_BUG_QUIET_LIES, FE4_BUG_DROP_CREDIT or 0 */
   uint64_t seed;      /* the start of the registers (scramble / RTL), before reset */
   const char *trace;  /* RTL: an FST at this path from the start, or NULL */
 } fe4_params_t;

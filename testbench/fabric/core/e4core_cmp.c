@@ -25,7 +25,9 @@
  *       [--name=X] [--out=DIR]
  *
  * --inject-bug=fe4_quiet_lies plants a quiet() that looks at buffers and VC
- * states only (the negative of fabric.skip_vs_noskip); elite4 model bugs go
+ * states only (the negative of fabric.skip_vs_noskip), fe4_drop_credit a
+ * binding that drops VC 1 credits on port 0 of every core switch (the
+ * negative of fabric.core_vs_e4f); elite4 model bugs go
  * into every model switch of every path. --test=bench runs the three paths
  * and prints their node-cycles/s and peak RSS (no check). The NIC endpoint
  * and the observers here wrap e4f_nic.c, e4f_records.c and e4f_score.c; they
@@ -453,10 +455,12 @@ int main(int argc, char **argv) {
       end = "";
       if (!strcmp(b, "fe4_quiet_lies"))
         quiet_bug = FE4_BUG_QUIET_LIES;
+      else if (!strcmp(b, "fe4_drop_credit"))
+        quiet_bug = FE4_BUG_DROP_CREDIT;
       else {
         unsigned k = 1;
         while (elite4_bug_names[k] && strcmp(elite4_bug_names[k], b)) k++;
-        if (!elite4_bug_names[k]) return usage("--inject-bug: '%s' is not fe4_quiet_lies or an elite4 model bug", a);
+        if (!elite4_bug_names[k]) return usage("--inject-bug: '%s' is not fe4_quiet_lies, fe4_drop_credit or an elite4 model bug", a);
         cfg.model_bug = k;
       }
     } else if (!strncmp(a, "--expect-fail=", 14)) {

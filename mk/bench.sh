@@ -65,5 +65,10 @@ if [[ -x build/bin/elite4_fabric_sim && -x mk/elite4-reports.sh ]]; then
   ./mk/elite4-reports.sh bench
   extra+=("\"elite4_fabric\": \"build/reports/elite4/bench/bench.csv\"")
 fi
+if [[ -x build/bin/elite4_fabric_core_sim ]]; then
+  echo; echo "fabric core (64-node elite4 fat tree, node-cycles/s beside BookSim2; mk/fabric-bench.sh):"
+  ./mk/fabric-bench.sh
+  extra+=("\"fabric\": \"build/reports/fabric/bench.csv\"")
+fi
 printf ', "experiments": {%s}}\n' "$(IFS=,; echo "${extra[*]}")" >> "$json"
 echo "bench: $json"

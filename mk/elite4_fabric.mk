@@ -33,3 +33,18 @@ elite4-reports: $(BUILD)/bin/elite4_fabric_sim
 	@./mk/elite4-reports.sh run
 elite4-fabric-bench: $(BUILD)/bin/elite4_fabric_sim
 	@./mk/elite4-reports.sh bench
+
+# The elite4 fat trees on the generic core (testbench/fabric/core/e4core_cmp.c,
+# docs/fabric.md "elite4 on the core"): checked against e4f_fabric.c
+# (fabric.core_vs_e4f) and skip vs no skip (fabric.skip_vs_noskip).
+E4C_SRC := $(filter-out $(E4F_DIR)/e4f_main.c,$(E4F_SRC)) $(wildcard testbench/fabric/core/*.c) testbench/bind/fabric_elite4.c
+$(BUILD)/bin/elite4_fabric_core_sim: $(call c_obj,$(E4C_SRC),obj) $(E4F_GLUE)
+	@mkdir -p $(@D)
+	@echo "  LINK     $@"
+	@$(CXX) $^ $(LDLIBS) -o $@
+$(BUILD)/asan/bin/elite4_fabric_core_sim: $(call c_obj,$(E4C_SRC),asan) $(E4F_GLUE)
+	@mkdir -p $(@D)
+	@echo "  LINK     $@ (ASan+UBSan)"
+	@$(CXX) -fsanitize=address,undefined $^ $(LDLIBS) -o $@
+E4F_SIMS      += $(BUILD)/bin/elite4_fabric_core_sim
+E4F_ASAN_SIMS += $(BUILD)/asan/bin/elite4_fabric_core_sim

@@ -26,6 +26,7 @@ static void inst_free(fabric_inst_t *x) {
 }
 
 void fabric_free(fabric_t *f) {
+  /* oldest first (Verilator 5.006 hangs destroying a model created after one still alive) */
   for (uint32_t i = 0; i < f->ninst; i++) inst_free(&f->inst[i]);
   for (uint32_t l = 0; l < f->nlink; l++) free(f->link[l].slot);
   free(f->inst);
@@ -237,6 +238,14 @@ static void eval_inst(fabric_t *f, fabric_inst_t *x, uint64_t c) {
     memset(o, 0, P * sizeof *o);
     if (S) memset(sd, 0, S * sizeof *sd);
     x->type->rtl->eval(x->r, c, x->in, o, sd);
+    const char *label = x->type->rtl->failed ? x->type->rtl->failed(x->r) : NULL;
+    if (label && !f->failed) {
+      char id[sizeof f->fail_check];
+      snprintf(id, sizeof id, "assert:%s", label);
+      fail(f, c, id);
+      snprintf(f->fail_msg, sizeof f->fail_msg, "instance %s (%s, RTL): assertion %s failed at cycle %" PRIu64,
+               x->name, x->type->name, label, c);
+    }
     if (x->m && !f->failed) lockstep_compare(f, x, c);
   }
   x->ran = true;
@@ -274,6 +283,14 @@ void fabric_step(fabric_t *f, uint64_t limit) {
     }
     if (w > c) {
       uint64_t to = w < limit ? w : limit;
+      /* nothing runs until `to`: every output is idle meanwhile */
+      for (uint32_t i = 0; i < f->ninst; i++) {
+        fabric_inst_t *x = &f->inst[i];
+        if (!x->ran) continue;
+        x->ran = false;
+        memset(x->out, 0, x->type->nports * sizeof *x->out);
+        if (x->type->nside) memset(x->side, 0, x->type->nside * sizeof *x->side);
+      }
       f->cycles_jumped += to - c;
       f->cycle = to;
       return;
@@ -355,7 +372,7 @@ int fabric_counter(const fabric_t *f, uint32_t inst, unsigned port, unsigned id,
   const fabric_impl_t *im = x->m ? x->type->model : x->type->rtl;
   const void *p = x->m ? x->m : x->r;
   if (!im->counter || port >= x->type->nports || id >= x->type->ncounters) return -1;
-  return im->counter(p, port, id, val);
+  return im->counter(p, f->cycle ? f->cycle - 1 : 0, port, id, val);
 }
 
 int fabric_config(fabric_t *f, uint32_t inst, const char *key, uint64_t index, uint64_t value, char *err,

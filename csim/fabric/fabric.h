@@ -79,12 +79,18 @@ typedef struct {
   /* Earliest cycle >= now at which the instance acts without input (an
    * endpoint's next packet); FABRIC_NEVER if none. NULL: never. */
   uint64_t (*wake)(void *inst, uint64_t now);
-  /* Counter `id` of port `port`, read on demand: 0, or -1 if none. */
-  int (*counter)(const void *inst, unsigned port, unsigned id, uint64_t *val);
+  /* Counter `id` of port `port`, read on demand, as the instance's outputs
+   * showed it in cycle `last` (the last cycle the fabric ran; an instance
+   * skipped since its last eval shows its registers): 0, or -1 if none. */
+  int (*counter)(const void *inst, uint64_t last, unsigned port, unsigned id, uint64_t *val);
   /* Configuration channel (e.g. a forwarding table entry): 0, or -1 with err. */
   int (*config)(void *inst, const char *key, uint64_t index, uint64_t value, char *err, size_t errlen);
   /* Start a waveform of this instance into path (RTL): 0, or -1 with err. */
   int (*trace)(void *inst, const char *path, char *err, size_t errlen);
+  /* An internal check of the implementation failed in the cycle just
+   * evaluated (an RTL assertion): its label, else NULL. The run fails with
+   * check "assert:<label>" (before a lockstep comparison of that cycle). */
+  const char *(*failed)(const void *inst);
 } fabric_impl_t;
 
 /* An instance type: ports, side outputs (per-cycle events such as error
@@ -171,6 +177,7 @@ void fabric_run(fabric_t *f, uint64_t until);
 /* True when no instance holds anything and no link carries anything. */
 bool fabric_idle(fabric_t *f);
 
+/* As the outputs showed it in the last cycle run (f->cycle - 1). */
 int fabric_counter(const fabric_t *f, uint32_t inst, unsigned port, unsigned id, uint64_t *val);
 /* Configuration to both implementations of a lockstep instance. */
 int fabric_config(fabric_t *f, uint32_t inst, const char *key, uint64_t index, uint64_t value, char *err,

@@ -186,3 +186,12 @@ ELITE4_P8_V4_BIND_TARGET(e4)
 ELITE4_P2_BIND_TARGET(e4)
 ELITE4_P16_V4_BIND_TARGET(e4)
 ELITE4_P4_U0_BIND_TARGET(e4)
+
+/* The model behind a target's model handle, for the fabric instance type
+ * (bind/fabric_elite4.c), which calls elite4_eval on it without packing. */
+void elite4_bind_parts(void *p, const elite4_cfg_t **cfg, elite4_state_t **s, elite4_next_t **nx) {
+  e4_model_t *m = p;
+  *cfg = &m->cfg;
+  *s = &m->s;
+  *nx = &m->nx;
+}

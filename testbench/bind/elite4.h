@@ -21,4 +21,7 @@ extern const cosim_target_t elite4_p2_target;
 extern const cosim_target_t elite4_p16_v4_target;
 extern const cosim_target_t elite4_p4_u0_target;
 
+/* The model behind a handle of <target>.model.create (bind/fabric_elite4.c). */
+void elite4_bind_parts(void *m, const elite4_cfg_t **cfg, elite4_state_t **s, elite4_next_t **nx);
+
 #endif

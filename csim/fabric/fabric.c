@@ -243,8 +243,9 @@ static void eval_inst(fabric_t *f, fabric_inst_t *x, uint64_t c) {
       char id[sizeof f->fail_check];
       snprintf(id, sizeof id, "assert:%s", label);
       fail(f, c, id);
-      snprintf(f->fail_msg, sizeof f->fail_msg, "instance %s (%s, RTL): assertion %s failed at cycle %" PRIu64,
-               x->name, x->type->name, label, c);
+      snprintf(f->fail_msg, sizeof f->fail_msg,
+               "instance %s (%s, RTL): assertion %s failed at cycle %" PRIu64, x->name, x->type->name, label,
+               c);
     }
     if (x->m && !f->failed) lockstep_compare(f, x, c);
   }

@@ -151,13 +151,13 @@ static const fabric_port_kind_t *const other_ports[1] = {&other_kind};
 static const char *const toy_side[] = {"overflow"};
 static const char *const toy_cnt[] = {"xmit_flits"};
 
-static const fabric_impl_t toy_sw_impl = {toy_sw_create,  toy_free,      toy_sw_eval,
-                                          toy_sw_commit,  toy_sw_quiet,  NULL,
-                                          toy_sw_counter, toy_sw_config, NULL, NULL};
+static const fabric_impl_t toy_sw_impl = {toy_sw_create, toy_free, toy_sw_eval,    toy_sw_commit,
+                                          toy_sw_quiet,  NULL,     toy_sw_counter, toy_sw_config,
+                                          NULL,          NULL};
 /* the "RTL" of the lockstep test: the same code, a second instance per switch */
-static const fabric_impl_t toy_sw_impl2 = {toy_sw_create,  toy_free,      toy_sw_eval,
-                                           toy_sw_commit,  toy_sw_quiet,  NULL,
-                                           toy_sw_counter, toy_sw_config, NULL, NULL};
+static const fabric_impl_t toy_sw_impl2 = {toy_sw_create, toy_free, toy_sw_eval,    toy_sw_commit,
+                                           toy_sw_quiet,  NULL,     toy_sw_counter, toy_sw_config,
+                                           NULL,          NULL};
 
 static fabric_type_t toy_sw_type(unsigned ports) {
   return (fabric_type_t){"toy_sw", ports, toy_ports, 1, toy_side, 1, toy_cnt, &toy_sw_impl, &toy_sw_impl2};
@@ -280,8 +280,9 @@ static uint64_t toy_nic_wake(void *p, uint64_t now) {
   (void)now;
   return x->s.next;
 }
-static const fabric_impl_t toy_nic_impl = {
-    toy_nic_create, toy_free, toy_nic_eval, toy_nic_commit, toy_nic_quiet, toy_nic_wake, NULL, NULL, NULL, NULL};
+static const fabric_impl_t toy_nic_impl = {toy_nic_create, toy_free,     toy_nic_eval, toy_nic_commit,
+                                           toy_nic_quiet,  toy_nic_wake, NULL,         NULL,
+                                           NULL,           NULL};
 static const fabric_type_t toy_nic_type = {"toy_nic", 1, toy_ports, 0, NULL, 0, NULL, &toy_nic_impl, NULL};
 static const fabric_type_t other_type = {"other", 1, other_ports, 0, NULL, 0, NULL, &toy_nic_impl, NULL};
 

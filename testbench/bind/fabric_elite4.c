@@ -18,10 +18,10 @@ typedef struct {
   elite4_state_t *s;
   elite4_next_t *nx;
   unsigned quiet_bug;
-  elite4_in_t in;        /* ports >= 8 stay 0 */
-  elite4_out_t out;      /* the outputs of the last evaluated cycle (the counters' source) */
-  uint64_t last_eval;    /* that cycle */
-  int quiet_cache;       /* -1 unknown, else quiet() of the current state */
+  elite4_in_t in;         /* ports >= 8 stay 0 */
+  elite4_out_t out;       /* the outputs of the last evaluated cycle (the counters' source) */
+  uint64_t last_eval;     /* that cycle */
+  int quiet_cache;        /* -1 unknown, else quiet() of the current state */
   elite4_next_t *scratch; /* quiet()'s upsel computation */
 } fe4_model_t;
 
@@ -207,7 +207,8 @@ static void r_eval(void *p, uint64_t c, const fabric_flit_t *in, fabric_flit_t *
     elite4_p8_in_kind_i_set(bi, o, f->kind);
     elite4_p8_in_vc_i_set(bi, o, f->vc);
     elite4_p8_in_data_i_set(bi, o, (uint32_t)f->data);
-    for (unsigned v = 0; v < FE4_VCS; v++) elite4_p8_in_credit_i_set(bi, o * FE4_VCS + v, (f->credit >> v) & 1u);
+    for (unsigned v = 0; v < FE4_VCS; v++)
+      elite4_p8_in_credit_i_set(bi, o * FE4_VCS + v, (f->credit >> v) & 1u);
   }
   r->ops->step(r->h, bi, &r->out);
   r->label = r->ops->assert_failed ? r->ops->assert_failed(r->h) : NULL;
@@ -258,15 +259,15 @@ static const char *r_failed(const void *p) { return ((const fe4_rtl_t *)p)->labe
 
 /* ---- the type ------------------------------------------------------------------ */
 
-static const fabric_port_kind_t *const fe4_ports[FE4_PORTS] = {
-    &fe4_link_kind, &fe4_link_kind, &fe4_link_kind, &fe4_link_kind,
-    &fe4_link_kind, &fe4_link_kind, &fe4_link_kind, &fe4_link_kind};
+static const fabric_port_kind_t *const fe4_ports[FE4_PORTS] = {&fe4_link_kind, &fe4_link_kind, &fe4_link_kind,
+                                                               &fe4_link_kind, &fe4_link_kind, &fe4_link_kind,
+                                                               &fe4_link_kind, &fe4_link_kind};
 static const char *const fe4_side[FE4_NSIDE] = {"alloc_o", "err_o", "err_code_o"};
 static const char *const fe4_cnt[FE4_NCNT] = {"xmit_flits", "rcv_flits", "xmit_pkts", "rcv_pkts",
                                               "xmit_wait",  "errors",    "crc_errors"};
-static const fabric_impl_t fe4_model = {m_create, m_destroy, m_eval, m_commit, m_quiet, NULL,
-                                        m_counter, NULL,     NULL,   NULL};
-static const fabric_impl_t fe4_rtl = {r_create, r_destroy, r_eval, NULL, NULL, NULL,
-                                      r_counter, NULL,     r_trace, r_failed};
-const fabric_type_t fe4_type = {"elite4_p8", FE4_PORTS, fe4_ports, FE4_NSIDE, fe4_side,
+static const fabric_impl_t fe4_model = {m_create, m_destroy, m_eval, m_commit, m_quiet,
+                                        NULL,     m_counter, NULL,   NULL,     NULL};
+static const fabric_impl_t fe4_rtl = {r_create, r_destroy, r_eval, NULL,    NULL,
+                                      NULL,     r_counter, NULL,   r_trace, r_failed};
+const fabric_type_t fe4_type = {"elite4_p8", FE4_PORTS, fe4_ports,  FE4_NSIDE, fe4_side,
                                 FE4_NCNT,    fe4_cnt,   &fe4_model, &fe4_rtl};

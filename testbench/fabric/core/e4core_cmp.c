@@ -124,8 +124,8 @@ static uint64_t nic_wake(void *p, uint64_t now) {
   (void)now; /* never below now: the NIC evaluates in its packet's cycle */
   return x->next;
 }
-static const fabric_impl_t nic_impl = {nic_create, nic_free, nic_eval, NULL, nic_quiet, nic_wake,
-                                       NULL,       NULL,     NULL,     NULL};
+static const fabric_impl_t nic_impl = {nic_create, nic_free, nic_eval, NULL, nic_quiet,
+                                       nic_wake,   NULL,     NULL,     NULL, NULL};
 static const fabric_port_kind_t *const nic_ports[1] = {&fe4_link_kind};
 static const fabric_type_t nic_type = {"elite4_nic", 1, nic_ports, 0, NULL, 0, NULL, &nic_impl, NULL};
 
@@ -194,13 +194,14 @@ static void observe(fabric_t *fab, void *ctx) {
     if (!x->ran) continue;
     for (uint64_t m = x->side[FE4_SIDE_ERR]; m; m &= m - 1) {
       const unsigned p = (unsigned)__builtin_ctzll(m);
-      e4f_failf(&F->sb, c, "fabric.switch_error", "switch %u (level %u) raised error %u on port %u at cycle %" PRIu64,
-                s, e4f_sw_level(&F->topo, s), (unsigned)(x->side[FE4_SIDE_ERR_CODE] >> (4 * p)) & 0xFu, p, c);
+      e4f_failf(&F->sb, c, "fabric.switch_error",
+                "switch %u (level %u) raised error %u on port %u at cycle %" PRIu64, s,
+                e4f_sw_level(&F->topo, s), (unsigned)(x->side[FE4_SIDE_ERR_CODE] >> (4 * p)) & 0xFu, p, c);
     }
     for (unsigned p = 0; p < E4F_PORTS; p++)
       if (F->topo.peer[s][p].kind == E4F_PEER_NONE && x->out[p].valid)
-        e4f_failf(&F->sb, c, "fabric.tied_off", "switch %u sent a flit on tied-off port %u at cycle %" PRIu64, s,
-                  p, c);
+        e4f_failf(&F->sb, c, "fabric.tied_off", "switch %u sent a flit on tied-off port %u at cycle %" PRIu64,
+                  s, p, c);
     if (rec) observe_outputs(F, x, s, c);
   }
   /* an RTL assertion is the first cause of its cycle (as in e4f_fabric.c) */
@@ -300,11 +301,11 @@ static void compare(const e4f_fabric_t *A, const e4f_fabric_t *B, char *why, siz
   *cycle = A->cycle - 1;
   if (A->cycle != B->cycle)
     snprintf(why, len, "end cycle %" PRIu64 " vs %" PRIu64, A->cycle - 1, B->cycle - 1);
-  else if (A->sb.failed != B->sb.failed || (A->sb.failed && (strcmp(A->sb.fail_id, B->sb.fail_id) ||
-                                                              A->sb.fail_cycle != B->sb.fail_cycle)))
-    snprintf(why, len, "verdict differs: %s@%" PRIu64 " vs %s@%" PRIu64, A->sb.failed ? A->sb.fail_id : "pass",
-             A->sb.failed ? A->sb.fail_cycle : 0, B->sb.failed ? B->sb.fail_id : "pass",
-             B->sb.failed ? B->sb.fail_cycle : 0);
+  else if (A->sb.failed != B->sb.failed ||
+           (A->sb.failed && (strcmp(A->sb.fail_id, B->sb.fail_id) || A->sb.fail_cycle != B->sb.fail_cycle)))
+    snprintf(why, len, "verdict differs: %s@%" PRIu64 " vs %s@%" PRIu64,
+             A->sb.failed ? A->sb.fail_id : "pass", A->sb.failed ? A->sb.fail_cycle : 0,
+             B->sb.failed ? B->sb.fail_id : "pass", B->sb.failed ? B->sb.fail_cycle : 0);
   else if (A->rec.n != B->rec.n)
     snprintf(why, len, "%u vs %u packets", A->rec.n, B->rec.n);
   else if (A->env.outstanding != B->env.outstanding || A->env.win_flits != B->env.win_flits ||
@@ -314,8 +315,8 @@ static void compare(const e4f_fabric_t *A, const e4f_fabric_t *B, char *why, siz
   for (uint32_t k = 0; !why[0] && k < A->rec.n; k++)
     if (!pkt_eq(&A->rec.p[k], &B->rec.p[k])) {
       const e4f_pkt_t *a = &A->rec.p[k], *b = &B->rec.p[k];
-      snprintf(why, len, "packet %u's record differs (created %u/%u, tail_rx %u/%u, hops %u/%u)", k, a->t_create,
-               b->t_create, a->t_tail_rx, b->t_tail_rx, a->nhops, b->nhops);
+      snprintf(why, len, "packet %u's record differs (created %u/%u, tail_rx %u/%u, hops %u/%u)", k,
+               a->t_create, b->t_create, a->t_tail_rx, b->t_tail_rx, a->nhops, b->nhops);
       *cycle = a->t_create < b->t_create ? a->t_create : b->t_create;
     }
 }
@@ -336,10 +337,10 @@ static bool tables_agree(unsigned nodes, char *why, size_t len) {
     for (unsigned q = 0; !why[0] && q < E4F_PORTS; q++) {
       const e4f_peer_t *a = &E->peer[s][q];
       const fabric_end_t *b = fabric_topo_peer(&T, s, q);
-      const bool same = (a->kind == E4F_PEER_NONE && b->kind == FABRIC_END_NONE) ||
-                        (a->kind == E4F_PEER_NIC && b->kind == FABRIC_END_NODE && a->id == b->id) ||
-                        (a->kind == E4F_PEER_SW && b->kind == FABRIC_END_SWITCH && a->id == b->id &&
-                         a->port == b->port);
+      const bool same =
+          (a->kind == E4F_PEER_NONE && b->kind == FABRIC_END_NONE) ||
+          (a->kind == E4F_PEER_NIC && b->kind == FABRIC_END_NODE && a->id == b->id) ||
+          (a->kind == E4F_PEER_SW && b->kind == FABRIC_END_SWITCH && a->id == b->id && a->port == b->port);
       if (!same) snprintf(why, len, "switch %u port %u: e4f_topo and fabric_topo_kary_ntree differ", s, q);
     }
   for (unsigned a = 0; !why[0] && a < nodes; a++)
@@ -349,8 +350,8 @@ static bool tables_agree(unsigned nodes, char *why, size_t len) {
       unsigned n0 = e4f_route(E, a, b, &w0, tags), n1 = 0;
       uint64_t w1 = 0;
       if (route_elite.route(route_elite.ctx, &T, a, b, &w1, &n1, err, sizeof err) || w1 != w0 || n1 != n0)
-        snprintf(why, len, "route %u -> %u: e4f_route 0x%08x (%u tags), plug-in 0x%08" PRIx64 " (%u)", a, b, w0, n0,
-                 w1, n1);
+        snprintf(why, len, "route %u -> %u: e4f_route 0x%08x (%u tags), plug-in 0x%08" PRIx64 " (%u)", a, b,
+                 w0, n0, w1, n1);
     }
   fabric_topo_free(&T);
   free(E);
@@ -374,7 +375,8 @@ static int argc_g;
 static char **argv_g;
 static int verdict(const char *expect, const char *id, uint64_t cycle, const char *why) {
   char got[200] = "";
-  if (why[0]) snprintf(got, sizeof got, "%s%s@%" PRIu64, strncmp(id, "assert:", 7) ? "check:" : "", id, cycle);
+  if (why[0])
+    snprintf(got, sizeof got, "%s%s@%" PRIu64, strncmp(id, "assert:", 7) ? "check:" : "", id, cycle);
   if (expect && !strcmp(expect, got)) {
     printf("expected failure caught: %s: %s\nTEST PASSED\n", got, why);
     return 0;
@@ -460,7 +462,8 @@ int main(int argc, char **argv) {
       else {
         unsigned k = 1;
         while (elite4_bug_names[k] && strcmp(elite4_bug_names[k], b)) k++;
-        if (!elite4_bug_names[k]) return usage("--inject-bug: '%s' is not fe4_quiet_lies, fe4_drop_credit or an elite4 model bug", a);
+        if (!elite4_bug_names[k])
+          return usage("--inject-bug: '%s' is not fe4_quiet_lies, fe4_drop_credit or an elite4 model bug", a);
         cfg.model_bug = k;
       }
     } else if (!strncmp(a, "--expect-fail=", 14)) {
@@ -508,10 +511,10 @@ int main(int argc, char **argv) {
     printf("TEST FAILED: check:fabric.setup@0: core fabric: %s\n", err);
     return 1;
   }
-  printf("core, skip:    %" PRIu64 " cycles, %u packets, %.3f M node-cycles/s, %" PRIu64 " evaluations, %" PRIu64
-         " cycles jumped, RSS %ld kB\n",
-         B.F->cycle, B.F->rec.n, nc * (double)B.F->cycle / B.F->wall_s / 1e6, B.fab.evals, B.fab.cycles_jumped,
-         rss_kb());
+  printf("core, skip:    %" PRIu64 " cycles, %u packets, %.3f M node-cycles/s, %" PRIu64
+         " evaluations, %" PRIu64 " cycles jumped, RSS %ld kB\n",
+         B.F->cycle, B.F->rec.n, nc * (double)B.F->cycle / B.F->wall_s / 1e6, B.fab.evals,
+         B.fab.cycles_jumped, rss_kb());
   if (do_noskip) {
     if (run_core(&C, &cfg, quiet_bug, true, err, sizeof err)) {
       printf("TEST FAILED: check:fabric.setup@0: core fabric: %s\n", err);
@@ -520,7 +523,8 @@ int main(int argc, char **argv) {
     printf("core, no skip: %" PRIu64 " cycles, %u packets, %.3f M node-cycles/s, %" PRIu64 " evaluations\n",
            C.F->cycle, C.F->rec.n, nc * (double)C.F->cycle / C.F->wall_s / 1e6, C.fab.evals);
   }
-  if (B.F->sb.failed) printf("run verdict: %s@%" PRIu64 ": %s\n", B.F->sb.fail_id, B.F->sb.fail_cycle, B.F->sb.fail);
+  if (B.F->sb.failed)
+    printf("run verdict: %s@%" PRIu64 ": %s\n", B.F->sb.fail_id, B.F->sb.fail_cycle, B.F->sb.fail);
   const char *id = "";
   char run_id[160];
   uint64_t cycle = 0;

@@ -13,7 +13,8 @@ static int elite_route(const void *ctx, const fabric_topo_t *t, unsigned src, un
     return -1;
   }
   if (src >= t->nodes || dst >= t->nodes) {
-    snprintf(err, errlen, "elite route: node %u out of range (%u nodes)", src >= t->nodes ? src : dst, t->nodes);
+    snprintf(err, errlen, "elite route: node %u out of range (%u nodes)", src >= t->nodes ? src : dst,
+             t->nodes);
     return -1;
   }
   uint8_t down[16];

@@ -60,15 +60,7 @@ module elite4_va_arbiter #(
     else         ptr_q <= ptr_d;
   end
 
-  // Assertions: common_rr_arbiter's (docs/common.md#assertions), proved with
-  // elite4_vc_alloc by `make formal`. Not synthesized.
-`ifndef SYNTHESIS
-  always_ff @(posedge clk_i) begin
-    vaa_ptr_in_range: assert (32'(ptr_q) < NumReq);
-    vaa_gnt_onehot0: assert ((gnt_o & (gnt_o - 1'b1)) == '0);
-    vaa_gnt_requested: assert ((gnt_o & ~req_i) == '0);
-    vaa_work_conserving: assert (gnt_valid_o == (gnt_o != '0));
-  end
-`endif
+  // common_rr_arbiter's assertions about the grant are asserted on every
+  // instance by elite4_vc_alloc (vaa_*; `make formal` proves them there).
 
 endmodule

@@ -104,10 +104,14 @@ module elite4_vc_alloc #(
   // Assertions (docs/elite4.md "Assertions"; proved by `make formal`).
 `ifndef SYNTHESIS
   logic [NumPorts-1:0] a_ungranted, a_unfree, a_two;
-  logic [NumPorts-1:0] a_claims;
+  logic [NumPorts-1:0] a_claims, a_gnt_two, a_gnt_idle, a_gnt_lost;
   always_comb begin
     a_claims = '0; a_two = '0;
     for (int unsigned o = 0; o < NumPorts; o++) begin
+      // each arbiter: common_rr_arbiter's grant properties (docs/common.md)
+      a_gnt_two[o]  = (gnt[o*NumPorts +: NumPorts] & (gnt[o*NumPorts +: NumPorts] - 1'b1)) != '0;
+      a_gnt_idle[o] = (gnt[o*NumPorts +: NumPorts] & ~ureq[o*NumPorts +: NumPorts]) != '0;
+      a_gnt_lost[o] = ureq_any[o] != (gnt[o*NumPorts +: NumPorts] != '0);
       // a taken output goes to exactly one input that asked for it
       a_ungranted[o] = take_o[o] && ((owner_o[o*NumPorts +: NumPorts] & grant_o) == '0);
       a_unfree[o]    = take_o[o] && !free_i[o];
@@ -120,6 +124,9 @@ module elite4_vc_alloc #(
     vca_grant_requested: assert (a_claims == '0 && a_ungranted == '0);
     vca_output_vc_once: assert (a_two == '0);
     vca_output_vc_free: assert (a_unfree == '0);
+    vaa_gnt_onehot0: assert (a_gnt_two == '0);
+    vaa_gnt_requested: assert (a_gnt_idle == '0);
+    vaa_work_conserving: assert (a_gnt_lost == '0);
   end
 `endif
 

@@ -6,6 +6,7 @@ rtl/elite4/elite4_route_decode.sv
 rtl/elite4/elite4_crc_word.sv
 rtl/elite4/elite4_input_buf.sv
 rtl/elite4/elite4_input_unit.sv
+rtl/elite4/elite4_va_arbiter.sv
 rtl/elite4/elite4_vc_alloc.sv
 rtl/elite4/elite4_up_select.sv
 rtl/elite4/elite4_switch_alloc.sv

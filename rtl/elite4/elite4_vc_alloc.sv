@@ -4,11 +4,18 @@
 // Broadcasts first: the lowest-numbered broadcast requester is the leader;
 // it is granted when every output of its range is free, and its range is
 // reserved either way. Each other output is arbitrated on its own by a
-// round-robin arbiter over the inputs (common_rr_arbiter; the pointer moves
-// past the winner only when the output was free and not reserved). A
-// unicast or adaptive requester asks for exactly one output, so no input is
-// granted twice and no input-side selection is needed (separable, no chain
-// of decisions across requesters).
+// round-robin arbiter over the inputs (elite4_va_arbiter, common_rr_arbiter's
+// function; the pointer moves past the winner only when the output was free
+// and not reserved). A unicast or adaptive requester asks for exactly one
+// output, so no input is granted twice and no input-side selection is needed
+// (separable, no chain of decisions across requesters).
+//
+// Written for depth (docs/elite4.md §10): the arbiters see the requests
+// directly, and whether an output is free and unreserved gates their choice
+// afterwards; the leader, its range and whether that range is free are
+// worked out beside them, and the pieces of a request that are registered
+// state only (route, tag, adaptive choice) are formed apart from the IDLE
+// test. Same function as arbitrating only the grantable outputs.
 //
 // Per-input masks at [i*NumPorts + o]; per-output owners at [o*NumPorts + i].
 module elite4_vc_alloc #(
@@ -31,24 +38,28 @@ module elite4_vc_alloc #(
   output logic                         up_granted_o // an adaptive requester was granted
 );
 
-  logic [NumPorts-1:0]          leader, lmask, ureq_any, won;
+  logic [NumPorts-1:0]          leader, lmask, ureq_any, won, bcreq, lfree, earlier;
   logic [NumPorts*NumPorts-1:0] ureq, gnt;        // [o*NumPorts + i]
-  logic                         lgrant, seen;
-  logic [$clog2(NumPorts)*NumPorts-1:0] unused_idx;
+  logic                         lgrant;
 
-  // the leader and its range
+  // the leader (the first broadcast requester), its range, and whether the
+  // range is free: each input's range is checked against free_i on its own
+  // (registered state only), the leader picks its answer
   always_comb begin
-    seen = 1'b0;
-    leader = '0;
     for (int unsigned i = 0; i < NumPorts; i++) begin
-      leader[i] = req_i[i] && bcast_i[i] && !seen;
-      seen      = seen || (req_i[i] && bcast_i[i]);
+      bcreq[i] = req_i[i] && bcast_i[i];
+      lfree[i] = (mask_i[i*NumPorts +: NumPorts] & ~free_i) == '0;
+    end
+    for (int unsigned i = 0; i < NumPorts; i++) begin
+      earlier[i] = 1'b0;
+      for (int unsigned j = 0; j < i; j++) earlier[i] = earlier[i] || bcreq[j];
+      leader[i] = bcreq[i] && !earlier[i];
     end
     lmask = '0;
     for (int unsigned i = 0; i < NumPorts; i++) begin
       if (leader[i]) lmask = lmask | mask_i[i*NumPorts +: NumPorts];
     end
-    lgrant = seen && ((lmask & ~free_i) == '0);
+    lgrant = (leader & lfree) != '0;
     lmask_o = lmask;
   end
 
@@ -63,12 +74,11 @@ module elite4_vc_alloc #(
   end
 
   for (genvar o = 0; o < NumPorts; o++) begin : gen_out
-    common_rr_arbiter #(.NumReq(NumPorts)) u_rr (
+    elite4_va_arbiter #(.NumReq(NumPorts)) u_rr (
       .clk_i, .rst_ni,
       .req_i       (ureq[o*NumPorts +: NumPorts]),
       .ack_i       (won[o]),
       .gnt_o       (gnt[o*NumPorts +: NumPorts]),
-      .gnt_idx_o   (unused_idx[o*$clog2(NumPorts) +: $clog2(NumPorts)]),
       .gnt_valid_o (ureq_any[o])
     );
     // the arbiter's choice counts only on a free output outside the leader's range
@@ -76,7 +86,7 @@ module elite4_vc_alloc #(
   end
 
   always_comb begin
-    grant_o = leader & {NumPorts{lgrant}};
+    grant_o = leader & lfree;
     up_granted_o = 1'b0;
     for (int unsigned o = 0; o < NumPorts; o++) begin
       take_o[o] = won[o] || (lgrant && lmask[o]);
@@ -94,10 +104,14 @@ module elite4_vc_alloc #(
   // Assertions (docs/elite4.md "Assertions"; proved by `make formal`).
 `ifndef SYNTHESIS
   logic [NumPorts-1:0] a_ungranted, a_unfree, a_two;
-  logic [NumPorts-1:0] a_claims;
+  logic [NumPorts-1:0] a_claims, a_gnt_two, a_gnt_idle, a_gnt_lost;
   always_comb begin
     a_claims = '0; a_two = '0;
     for (int unsigned o = 0; o < NumPorts; o++) begin
+      // each arbiter: common_rr_arbiter's grant properties (docs/common.md)
+      a_gnt_two[o]  = (gnt[o*NumPorts +: NumPorts] & (gnt[o*NumPorts +: NumPorts] - 1'b1)) != '0;
+      a_gnt_idle[o] = (gnt[o*NumPorts +: NumPorts] & ~ureq[o*NumPorts +: NumPorts]) != '0;
+      a_gnt_lost[o] = ureq_any[o] != (gnt[o*NumPorts +: NumPorts] != '0);
       // a taken output goes to exactly one input that asked for it
       a_ungranted[o] = take_o[o] && ((owner_o[o*NumPorts +: NumPorts] & grant_o) == '0);
       a_unfree[o]    = take_o[o] && !free_i[o];
@@ -110,6 +124,9 @@ module elite4_vc_alloc #(
     vca_grant_requested: assert (a_claims == '0 && a_ungranted == '0);
     vca_output_vc_once: assert (a_two == '0);
     vca_output_vc_free: assert (a_unfree == '0);
+    vaa_gnt_onehot0: assert (a_gnt_two == '0);
+    vaa_gnt_requested: assert (a_gnt_idle == '0);
+    vaa_work_conserving: assert (a_gnt_lost == '0);
   end
 `endif
 

@@ -112,16 +112,17 @@ module cp_queue_monitor #(
     .a_i (ed_s), .b_i (ed_c), .ci_i (1'b0), .s_o (q_ed), .co_o (unused_co[2])
   );
 
+  // The enqueue's verdict comes last: Q' is one 2:1 choice on it between
+  // two nets chosen by the dequeue's (kept, so abc keeps that order).
+  (* keep *) logic [QW-1:0] q_enq, q_noenq;
+  assign deq_ok_o = deq_valid_i && deq_len_ok && deq_fits;
+  assign q_enq   = deq_ok_o ? q_ed : q_e;
+  assign q_noenq = deq_ok_o ? q_dq : q_q;
+
   always_comb begin
-    deq_ok_o = deq_valid_i && deq_len_ok && deq_fits;
     enq_fits = fits_e || (deq_valid_i && deq_len_ok && deq_fits_if_full && fits_ed);
     enq_ok_o = enq_valid_i && enq_len_ok && enq_fits;
-    case ({enq_ok_o, deq_ok_o})
-      2'b11:   q_d = q_ed;
-      2'b10:   q_d = q_e;
-      2'b01:   q_d = q_dq;
-      default: q_d = q_q;
-    endcase
+    q_d = enq_ok_o ? q_enq : q_noenq;
 
     code_d = code_q;
     if      (enq_valid_i && !enq_len_ok)              code_d = cp_pkg::EvErrEnqLen;

@@ -38,10 +38,11 @@ flock 9
 flatten=""; [[ $kind == flat ]] && flatten="-flatten"
 # yosys' SAT-based resource sharing (the SHARE pass of synth) did not finish on
 # elite4_p8 in 50 min at 14 GB; without it the flat run takes ~100 s of CPU
-# (docs/timing.md). Other targets keep synth's default; TIMING_SYNTH_OPTS
-# overrides for any target (e.g. TIMING_SYNTH_OPTS=-noshare).
+# (docs/timing.md). cp_exp (a 256-entry flow table) had the same problem.
+# Other targets keep synth's default; TIMING_SYNTH_OPTS overrides for any
+# target (e.g. TIMING_SYNTH_OPTS=-noshare).
 synth_opts=${TIMING_SYNTH_OPTS-}
-if [[ -z ${TIMING_SYNTH_OPTS+set} && $t == elite4_p8 ]]; then synth_opts=-noshare; fi
+if [[ -z ${TIMING_SYNTH_OPTS+set} && ( $t == elite4_p8 || $t == cp_exp ) ]]; then synth_opts=-noshare; fi
 
 # abc maps for delay: -D is a target no block meets (1 ns), so every cone is
 # mapped for its shortest delay, independently of the clock under study.

@@ -19,43 +19,56 @@ module cp_ks_add #(
 
   localparam int unsigned L = $clog2(W);
 
-  logic [W-1:0]       p0, gk, pk;
-  logic               cin0;
-  logic [(L+1)*W-1:0] lvl_g, lvl_p;   // every level of the tree
+  logic [W-1:0] p0, g0;
+  logic         cin0;
 
-  // With Keep, every level is a kept net (yosys `keep`): abc must produce
-  // each one, which holds it to the tree. Left free, abc re-maps the tree
-  // of a 16-bit compare into a near-ripple chain: its carry out at 1.7 ns
-  // from the register instead of 1.0 ns (docs/cp.md §13). It costs area (abc
-  // cannot merge across the levels), hence only where a path needs it.
-  if (Keep != 0) begin : gen_keep
-    (* keep *) logic [(L+1)*W-1:0] unused_kept_g, unused_kept_p;   // read by nothing
-    assign unused_kept_g = lvl_g;
-    assign unused_kept_p = lvl_p;
-  end else begin : gen_free
-    logic unused_lvl;
-    assign unused_lvl = ^{lvl_g, lvl_p};
+  always_comb begin
+    p0   = a_i ^ b_i;
+    cin0 = p0[0] & ci_i;
+    g0   = (a_i & b_i) | W'(cin0);   // the carry in enters as bit 0's generate
   end
 
-  // One vector operation per level of the tree (log2 W levels), which keeps
-  // the Verilated model small; bit i combines with bit i-d, and bits below d
-  // are already complete (their propagate is kept: the mask).
-  always_comb begin
-    p0 = a_i ^ b_i;
-    cin0 = p0[0] & ci_i;
-    gk = (a_i & b_i) | W'(cin0);   // the carry in enters as bit 0's generate
-    pk = p0;
-    lvl_g[0 +: W] = gk;
-    lvl_p[0 +: W] = pk;
-    for (int unsigned k = 0; k < L; k++) begin
-      gk = gk | (pk & (gk << (1 << k)));
-      pk = pk & ((pk << (1 << k)) | ((W'(1) << (1 << k)) - W'(1)));
-      lvl_g[(k+1)*W +: W] = gk;
-      lvl_p[(k+1)*W +: W] = pk;
+  if (Keep == 0) begin : gen_free
+    logic [W-1:0] gk, pk;
+    // One vector operation per level of the tree (log2 W levels), which keeps
+    // the Verilated model small; bit i combines with bit i-d, and bits below d
+    // are already complete (their propagate is kept: the mask).
+    always_comb begin
+      gk = g0;
+      pk = p0;
+      for (int unsigned d = 1; d < W; d = d * 2) begin
+        gk = gk | (pk & (gk << d));
+        pk = pk & ((pk << d) | ((W'(1) << d) - W'(1)));
+      end
+      // gk[i]: carry out of bit i
+      s_o  = p0 ^ {gk[W-2:0], ci_i};
+      co_o = gk[W-1];
     end
-    // gk[i]: carry out of bit i
-    s_o  = p0 ^ {gk[W-2:0], ci_i};
-    co_o = gk[W-1];
+  end else begin : gen_keep
+    // With Keep, every level is a kept net (yosys `keep`): abc must produce
+    // each one, which holds it to the tree. Left free, abc re-maps the tree
+    // of a 16-bit compare into a near-ripple chain: its carry out at 1.7 ns
+    // from the register instead of 1.0 ns (docs/cp.md §13). It costs area
+    // (abc cannot merge across the levels), hence only where a path needs
+    // it. One vector per level: a vector holding several levels would feed
+    // itself, which the Verilated netlist (MODE=netlist) cannot order.
+    for (genvar k = 0; k < L; k++) begin : gen_lvl
+      (* keep *) logic [W-1:0] g, p;
+      logic [W-1:0] gi, pi;   // the level below
+      if (k == 0) begin : gen_first
+        assign gi = g0;
+        assign pi = p0;
+      end else begin : gen_next
+        assign gi = gen_lvl[k-1].g;
+        assign pi = gen_lvl[k-1].p;
+      end
+      assign g = gi | (pi & (gi << (1 << k)));
+      assign p = pi & ((pi << (1 << k)) | ((W'(1) << (1 << k)) - W'(1)));
+    end
+    logic unused_p;
+    assign unused_p = ^gen_lvl[L-1].p;
+    assign s_o  = p0 ^ {gen_lvl[L-1].g[W-2:0], ci_i};
+    assign co_o = gen_lvl[L-1].g[W-1];
   end
 
 endmodule

@@ -48,7 +48,8 @@ if [[ -z ${TIMING_SYNTH_OPTS+set} && ( $t == elite4_p8 || $t == cp_exp ) ]]; the
 # mapped for its shortest delay, independently of the clock under study.
 # -constr makes abc size buffers and report `stime -p` (its critical path).
 printf 'set_driving_cell BUFX2\nset_load 0.01\n' > "$base.constr"
-script="read_verilog -sv $(tr '\n' ' ' < "rtl/$block/$block.f");
+# NETCOSIM_TIMING: RTL may mark nets `keep` for this flow only (cp_ks_add)
+script="read_verilog -sv -DNETCOSIM_TIMING $(tr '\n' ' ' < "rtl/$block/$block.f");
   chparam$chparam $top; synth -top $top $flatten $synth_opts;
   dfflibmap -liberty $lib;
   abc -liberty $lib -D ${TIMING_ABC_D:-1000} -constr $base.constr; opt_clean;

@@ -19,6 +19,17 @@ module cp_ks_add #(
 
   localparam int unsigned L = $clog2(W);
 
+  // The kept nets are for the timing flow only (mk/timing-synth.sh defines
+  // NETCOSIM_TIMING): in the generic netlist of `make synth`, abc shares
+  // logic between the bits of a kept level, and the Verilated netlist
+  // (MODE=netlist) then mis-orders that vector (docs/cp.md §13). The
+  // function is the same either way.
+`ifdef NETCOSIM_TIMING
+  localparam bit KeepNets = (Keep != 0);
+`else
+  localparam bit KeepNets = (Keep != 0) && 1'b0;
+`endif
+
   logic [W-1:0] p0, g0;
   logic         cin0;
 
@@ -28,7 +39,7 @@ module cp_ks_add #(
     g0   = (a_i & b_i) | W'(cin0);   // the carry in enters as bit 0's generate
   end
 
-  if (Keep == 0) begin : gen_free
+  if (!KeepNets) begin : gen_free
     logic [W-1:0] gk, pk;
     // One vector operation per level of the tree (log2 W levels), which keeps
     // the Verilated model small; bit i combines with bit i-d, and bits below d

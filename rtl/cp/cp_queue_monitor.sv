@@ -114,7 +114,11 @@ module cp_queue_monitor #(
 
   // The enqueue's verdict comes last: Q' is one 2:1 choice on it between
   // two nets chosen by the dequeue's (kept, so abc keeps that order).
-  (* keep *) logic [QW-1:0] q_enq, q_noenq;
+`ifdef NETCOSIM_TIMING
+  (* keep *) logic [QW-1:0] q_enq, q_noenq;   // kept in the timing flow only (cp_ks_add)
+`else
+  logic [QW-1:0] q_enq, q_noenq;
+`endif
   assign deq_ok_o = deq_valid_i && deq_len_ok && deq_fits;
   assign q_enq   = deq_ok_o ? q_ed : q_e;
   assign q_noenq = deq_ok_o ? q_dq : q_q;

@@ -38,16 +38,18 @@ flock 9
 flatten=""; [[ $kind == flat ]] && flatten="-flatten"
 # yosys' SAT-based resource sharing (the SHARE pass of synth) did not finish on
 # elite4_p8 in 50 min at 14 GB; without it the flat run takes ~100 s of CPU
-# (docs/timing.md). Other targets keep synth's default; TIMING_SYNTH_OPTS
-# overrides for any target (e.g. TIMING_SYNTH_OPTS=-noshare).
+# (docs/timing.md). cp_exp (a 256-entry flow table) had the same problem.
+# Other targets keep synth's default; TIMING_SYNTH_OPTS overrides for any
+# target (e.g. TIMING_SYNTH_OPTS=-noshare).
 synth_opts=${TIMING_SYNTH_OPTS-}
-if [[ -z ${TIMING_SYNTH_OPTS+set} && $t == elite4_p8 ]]; then synth_opts=-noshare; fi
+if [[ -z ${TIMING_SYNTH_OPTS+set} && ( $t == elite4_p8 || $t == cp_exp ) ]]; then synth_opts=-noshare; fi
 
 # abc maps for delay: -D is a target no block meets (1 ns), so every cone is
 # mapped for its shortest delay, independently of the clock under study.
 # -constr makes abc size buffers and report `stime -p` (its critical path).
 printf 'set_driving_cell BUFX2\nset_load 0.01\n' > "$base.constr"
-script="read_verilog -sv $(tr '\n' ' ' < "rtl/$block/$block.f");
+# NETCOSIM_TIMING: RTL may mark nets `keep` for this flow only (cp_ks_add)
+script="read_verilog -sv -DNETCOSIM_TIMING $(tr '\n' ' ' < "rtl/$block/$block.f");
   chparam$chparam $top; synth -top $top $flatten $synth_opts;
   dfflibmap -liberty $lib;
   abc -liberty $lib -D ${TIMING_ABC_D:-1000} -constr $base.constr; opt_clean;

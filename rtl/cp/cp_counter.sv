@@ -21,10 +21,10 @@ module cp_counter #(
   logic [31:0] count_q, count_d, p1, p2;
   logic [1:0]  unused_co;
 
-  cp_ks_add #(.W(32)) u_p1 (
+  cp_ks_add #(.W(32), .Keep(1)) u_p1 (
     .a_i (count_q), .b_i ('0), .ci_i (1'b1), .s_o (p1), .co_o (unused_co[0])
   );
-  cp_ks_add #(.W(32)) u_p2 (
+  cp_ks_add #(.W(32), .Keep(1)) u_p2 (
     .a_i (count_q), .b_i (32'd2), .ci_i (1'b0), .s_o (p2), .co_o (unused_co[1])
   );
 

@@ -55,10 +55,10 @@ module cp_queue_monitor #(
   logic        l_ge_d, le_co, unused_s0, unused_s1;
   logic [15:0] unused_ld, unused_le;
   logic [17:0] y, y_s, y_c;
-  cp_ks_add #(.W(16)) u_ld (
+  cp_ks_add #(.W(16), .Keep(1)) u_ld (
     .a_i (l), .b_i (~deq_len_i), .ci_i (1'b1), .s_o (unused_ld), .co_o (l_ge_d)
   );
-  cp_ks_add #(.W(16)) u_le (
+  cp_ks_add #(.W(16), .Keep(1)) u_le (
     .a_i (l), .b_i (enq_len_i), .ci_i (1'b0), .s_o (unused_le), .co_o (le_co)
   );
   always_comb begin
@@ -71,13 +71,26 @@ module cp_queue_monitor #(
     y_s = a ^ b ^ c;
     y_c = ((a & b) | (a & c) | (b & c)) << 1;
   end
-  cp_ks_add #(.W(18)) u_y (
+  cp_ks_add #(.W(18), .Keep(1)) u_y (
     .a_i (y_s), .b_i (y_c), .ci_i (1'b1), .s_o (y), .co_o (unused_s0)
   );
   assign unused_s1 = ^y[15:0];
   assign deq_fits = !h_zero || l_ge_d;
   assign fits_e   = !(h_ones && le_co);
   assign fits_ed  = !(h_ones && y[17] && y[16]);
+
+  // §5 checks the enqueue against Q - d + e when the dequeue is accepted,
+  // else against Q + e. The first fits whenever the second does, so
+  // enq_fits = fits_e || (deq_ok && fits_ed); and as fits_e and fits_ed
+  // only fail with H all ones, where (QW > 16) H != 0 and the dequeue fits,
+  // deq_ok reduces there to its valid and length checks: the enqueue's
+  // verdict does not wait for the dequeue's compare.
+  logic deq_fits_if_full;
+  if (QW > 16) begin : gen_fits_hi
+    assign deq_fits_if_full = 1'b1;
+  end else begin : gen_fits_no_hi
+    assign deq_fits_if_full = l_ge_d;
+  end
 
   // Q - d + e as the carry-save pair of Q + e + ~d + 1, then one adder
   always_comb begin
@@ -99,16 +112,21 @@ module cp_queue_monitor #(
     .a_i (ed_s), .b_i (ed_c), .ci_i (1'b0), .s_o (q_ed), .co_o (unused_co[2])
   );
 
+  // The enqueue's verdict comes last: Q' is one 2:1 choice on it between
+  // two nets chosen by the dequeue's (kept, so abc keeps that order).
+`ifdef NETCOSIM_TIMING
+  (* keep *) logic [QW-1:0] q_enq, q_noenq;   // kept in the timing flow only (cp_ks_add)
+`else
+  logic [QW-1:0] q_enq, q_noenq;
+`endif
+  assign deq_ok_o = deq_valid_i && deq_len_ok && deq_fits;
+  assign q_enq   = deq_ok_o ? q_ed : q_e;
+  assign q_noenq = deq_ok_o ? q_dq : q_q;
+
   always_comb begin
-    deq_ok_o = deq_valid_i && deq_len_ok && deq_fits;
-    enq_fits = deq_ok_o ? fits_ed : fits_e;   // at most QMax after the dequeue
+    enq_fits = fits_e || (deq_valid_i && deq_len_ok && deq_fits_if_full && fits_ed);
     enq_ok_o = enq_valid_i && enq_len_ok && enq_fits;
-    case ({enq_ok_o, deq_ok_o})
-      2'b11:   q_d = q_ed;
-      2'b10:   q_d = q_e;
-      2'b01:   q_d = q_dq;
-      default: q_d = q_q;
-    endcase
+    q_d = enq_ok_o ? q_enq : q_noenq;
 
     code_d = code_q;
     if      (enq_valid_i && !enq_len_ok)              code_d = cp_pkg::EvErrEnqLen;

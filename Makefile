@@ -282,12 +282,17 @@ build-netlist: $(NETLIST_SIMS)
 .PHONY: test lint unit regress sim waves wave-png synth bench mutate formal coverage format clean demo
 
 # What CI runs (.ci/run): everything from a fresh clone.
+# Each step's wall time goes to build/test-steps.txt and is printed before the
+# closing line (regress's own "wall" line splits its step into build and run).
+STEP = t0=$$(date +%s); $(1) && echo "$(2) $$(( $$(date +%s) - t0 )) s" >> $(BUILD)/test-steps.txt
 test: deps
-	@$(MAKE) lint
-	@$(MAKE) unit
-	@$(MAKE) regress R=smoke BIN_DIR=$(BUILD)/asan/bin
-	@./regress/selftest/run.sh $(BUILD)/asan/bin
-	@./mk/walkthrough.sh
+	@mkdir -p $(BUILD) && : > $(BUILD)/test-steps.txt
+	@$(call STEP,$(MAKE) lint,lint)
+	@$(call STEP,$(MAKE) unit,unit)
+	@$(call STEP,$(MAKE) regress R=smoke BIN_DIR=$(BUILD)/asan/bin,build + smoke regression)
+	@$(call STEP,./regress/selftest/run.sh $(BUILD)/asan/bin,runner self-test)
+	@$(call STEP,./mk/walkthrough.sh,README walk-through)
+	@echo "make test steps (wall): $$(paste -sd, $(BUILD)/test-steps.txt | sed 's/,/, /g')"
 	@# the closing line CI reads: the smoke regression's count (the steps above stop on any failure)
 	@sed -n 's/.*"passed": \([0-9]*\), "failed": \([0-9]*\).*/\1 passed, \2 failed/p' $(BUILD)/regress/summary.json | head -1
 

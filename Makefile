@@ -43,18 +43,27 @@ CXXFLAGS := -std=c++17 -O2 -g -faligned-new -Wno-unused-result $(VINC) $(VDEFS)
 # --assert: the RTL's assertions run in every lockstep (docs/formal.md); a failure
 # is reported by the runtime's printf hook (testbench/vl_assert.h).
 VERILATOR_FLAGS := --cc --trace-fst -O3 --x-assign fast --x-initial unique --assert -Wno-fatal
-# C++ optimisation of a Verilated model: -O2 (fast simulation, what `make bench`
-# measures) except where a target's simulation speed matters less than its
-# build (VQUICK_TARGETS, and every gate-level netlist): -O1 for the evaluation
-# code, -O0 for constructors. Their smoke runs are short and their long runs
-# nightly, and they were 40 % of `make test`'s compile CPU at -O2 (measured on a
-# fresh clone: elite4_p16_v4 331 s, elite4_p8_v4 100 s, cp_exp 3.1 -> 1.5 CPU-min
-# at -O1/-O0, the cp_q20_f8 netlist 155 s, elite4_p4's 63 s). `make bench` names
-# them (mk/bench.sh), so their RTL speed is not read as an -O2 figure.
+# C++ optimisation of the Verilated RTL (VOPT): `quick` = -O1 for the
+# evaluation code, -O0 for constructors; `full` = -O2/-O1. `make test`'s smoke
+# runs are short, so its build is what costs: quick is the default (measured on
+# a fresh clone: elite4_p16_v4 331 -> 156 CPU-s, cp_exp 3.1 -> 1.5 CPU-min).
+# `make bench` and `make regress R=nightly` build full, so speed figures and
+# long runs use -O2. A change of VOPT rebuilds the Verilated archives (stamp
+# $(BUILD)/mk/vopt.*). VQUICK_TARGETS and every gate-level netlist stay quick
+# even under full: their long runs are nightly and their -O2 build is the
+# slowest of all; `make bench` marks them (mk/bench.sh).
+VOPT ?= $(if $(filter nightly,$(R)),full,quick)
+ifeq ($(filter quick full,$(VOPT)),)
+  $(error VOPT='$(VOPT)': expected quick or full)
+endif
 VOPT_QUICK := OPT_FAST=-O1 OPT_SLOW=-O0
+VOPT_FULL  := OPT_FAST=-O2 OPT_SLOW=-O1
 VQUICK_TARGETS := cp_exp elite4_p8_v4 elite4_p16_v4
-$(foreach t,$(VQUICK_TARGETS),$(eval VOPT_$(t) := $(VOPT_QUICK)))
-export VQUICK_TARGETS
+vopt_of = $(if $(or $(filter quick,$(VOPT)),$(filter $(1),$(VQUICK_TARGETS))),$(VOPT_QUICK),$(VOPT_FULL))
+export VQUICK_TARGETS VOPT
+# The VOPT the Verilated archives were built with (a change rebuilds them)
+$(BUILD)/mk/vopt.$(VOPT):
+	@mkdir -p $(@D) && rm -f $(BUILD)/mk/vopt.* && touch $@
 VRUNTIME := verilated verilated_fst_c verilated_threads
 LDLIBS   := -lz -pthread -lm -lsqlite3
 
@@ -114,12 +123,12 @@ $(BUILD)/glue/$(1)/$(1)_ports.h $(BUILD)/glue/$(1)/$(1)_glue.c $(BUILD)/glue/$(1
 	@echo "  GLUE     $(1)"
 	@$(BUILD)/bin/gluegen --xml $$< --cosim rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).cosim --target $(1) --out $(BUILD)/glue/$(1)
 
-$(BUILD)/verilated/$(1)/V$(1)__ALL.a: $(BUILD)/xml/$(1).xml
+$(BUILD)/verilated/$(1)/V$(1)__ALL.a: $(BUILD)/xml/$(1).xml $(BUILD)/mk/vopt.$(VOPT)
 	@echo "  VERILATE $(1)"
 	@rm -rf $(BUILD)/verilated/$(1) && mkdir -p $(BUILD)/verilated/$(1)
 	@verilator $(VERILATOR_FLAGS) --prefix V$(1) --top-module $(TOP_$(1)) $(VPARAMS_$(1)) \
 	  -f rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f -Mdir $(BUILD)/verilated/$(1)
-	+@$(MAKE) -s -C $(BUILD)/verilated/$(1) -f V$(1).mk V$(1)__ALL.a $(or $(VOPT_$(1)),OPT_FAST=-O2 OPT_SLOW=-O1) >/dev/null
+	+@$(MAKE) -s -C $(BUILD)/verilated/$(1) -f V$(1).mk V$(1)__ALL.a $(call vopt_of,$(1)) >/dev/null
 
 $(BUILD)/obj/glue/$(1)_rtl.o: $(BUILD)/glue/$(1)/$(1)_rtl.cpp $(BUILD)/verilated/$(1)/V$(1)__ALL.a
 	@mkdir -p $$(@D)
@@ -372,8 +381,8 @@ timing-test-targets:
 	@echo $(TIMING_TEST_TARGETS)
 
 bench: deps
-	@$(MAKE) -j$(JOBS) build
-	@./mk/bench.sh $(BLOCKS)
+	@$(MAKE) -j$(JOBS) VOPT=full build
+	@VOPT=full ./mk/bench.sh $(BLOCKS)
 
 # The kit's main job (mk/demo.sh, README "Quick start"): deps, build, a 64-node
 # elite4 fat tree with one packet's path in RTL, SQLite (docs/store.md), build/demo/index.html.

@@ -39,8 +39,8 @@ for block in "$@"; do
     mn=$(net "$m" "$s"); rn=$(net "$r" "$s"); ln=$(net "$l" "$s"); tn=$(net "$t" "$s")
     sp=$(awk -v a="$rn" -v b="$mn" 'BEGIN{printf "%.1f", a/b}')
     lr=$(awk -v a="$ln" -v b="$rn" 'BEGIN{printf "%.2f", a/b}')
-    # VQUICK_TARGETS (Makefile): Verilated C++ at -O1/-O0, marked '*'
-    opt=O2; [[ " ${VQUICK_TARGETS:-} " == *" $target "* ]] && opt=O1
+    # VOPT=quick, or VQUICK_TARGETS (Makefile): Verilated C++ at -O1/-O0, marked '*'
+    opt=O2; [[ ${VOPT:-quick} == quick || " ${VQUICK_TARGETS:-} " == *" $target "* ]] && opt=O1
     printf '%-22s %10.0f %10.0f %10.0f %10.0f | %8s %8s %8s %8s | %8sx %8sx\n' "$target$([[ $opt == O1 ]] && echo '*')" \
       "$m" "$r" "$l" "$t" "$mn" "$rn" "$ln" "$tn" "$sp" "$lr"
     [[ $first -eq 1 ]] || echo ',' >> "$json"; first=0
@@ -50,7 +50,7 @@ for block in "$@"; do
   unset done
 done
 printf '\n]' >> "$json"
-echo "* RTL C++ compiled -O1/-O0 for a faster build (Makefile VQUICK_TARGETS), the others -O2"
+echo "* RTL C++ compiled -O1/-O0 for a faster build (Makefile VOPT, VQUICK_TARGETS), the others -O2"
 echo "targets (reported, not asserted): model >= 20x faster than RTL (issue 10); lockstep <= 1.5x the time of RTL alone"
 
 # Experiments built on the blocks: their own speed measures, as CSV files.

@@ -141,10 +141,14 @@ void elite4_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_
   /* The input ports are only so wide: kind 2 bits, vc VcW bits (NumVcs is a power of
        two, so every VcW-bit value is a VC). */
   w.in_valid = 0;
+  w.push = 0;
   for (unsigned p = 0; p < w.np; p++) {
-    if (in->valid[p]) w.in_valid |= 1u << p;
     w.in_kind[p] = (uint8_t)(in->kind[p] & 0x3u);
     w.in_vc[p] = (uint8_t)(in->vc[p] & (w.nv - 1u));
+    if (in->valid[p]) {
+      w.in_valid |= 1u << p;
+      if (w.in_kind[p] != ELITE4_TOKEN) w.push |= UINT64_C(1) << ((p << w.vs) | w.in_vc[p]);
+    }
     w.err[p] = (elite4_errs_t){0, 0};
     w.crc_err[p] = 0;
   }

@@ -50,10 +50,23 @@ typedef struct {
   uint8_t in_kind[ELITE4_MAX_PORTS];
   uint8_t in_vc[ELITE4_MAX_PORTS];
 
+  /* Where there is work (the model's speed, docs/elite4.md section 7): bit masks over k
+     taken from the registered state in one pass by elite4_input_front; the units visit
+     only the (port, VC) and outputs these name and leave the rest at their hold values. */
+  uint64_t push;     /* bit k: a HEAD/BODY/TAIL arrives on port i for VC v (top) */
+  uint64_t nonempty; /* bit k: buf[k] is not empty (front[k] is valid) */
+  uint64_t active;   /* bit k: ist[k] is ACTIVE */
+  uint64_t settle;   /* bit k: ist[k] is WAIT_TOKEN with pend 0 (goes IDLE, 5.3) */
+  uint64_t stg_v;    /* bit k: stg[k] holds a flit */
+  uint64_t buf_flag; /* bit k: buf[k] has an overflow/underflow pulse to clear */
+  uint64_t tokp_v;   /* bit k: a token is owed upstream on port i, VC v */
+  uint64_t obusy;    /* bit o*V+v: ost is BUSY */
+  uint64_t ofree;    /* bit o*V+v: ost is FREE */
+
   /* input unit, front of each buffer (5.2) */
-  elite4_front_t front[ELITE4_MAX_IVCS];
-  elite4_route_t req[ELITE4_MAX_IVCS]; /* decoded HEAD of an IDLE VC, else REQ_NONE */
-  uint64_t req_mask;                   /* bit k: req[k] is a legal request (PORTS, UP): a VA requester */
+  elite4_front_t front[ELITE4_MAX_IVCS]; /* written where nonempty */
+  elite4_route_t req[ELITE4_MAX_IVCS];   /* decoded HEAD of an IDLE VC (written where decoded) */
+  uint64_t req_mask;                     /* bit k: req[k] is a legal request (PORTS, UP): a VA requester */
 
   /* output unit, T1: the tokens of tin (5.3) */
   uint32_t tok_clear[ELITE4_MAX_IVCS]; /* outputs whose token reached input VC k */

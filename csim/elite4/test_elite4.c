@@ -32,6 +32,8 @@
 #include "unit.h"
 
 #include "elite4.h"
+#include "elite4_internal.h" /* elite4_crc_feed */
+#include "common/common_crc32.h"
 
 /* ------------------------------------------------------------------------------------ */
 /* Harness                                                                              */
@@ -401,6 +403,23 @@ static void test_helpers(tctx_t *t) {
     for (unsigned k = 0; k < len; k++) w[k] = rnd32(&t->rng);
     if (!CHECK(t, elite4_body_crc(w, len) == ref_crc_words(w, len), "body_crc random %u", n)) break;
   }
+  /* The table-driven word step equals common_crc32's bit-serial one (keep = 1111) from
+     any register value. */
+  const common_crc32_cfg_t ccfg = {.bug = 0};
+  unsigned bad = 0;
+  uint32_t bad_c = 0, bad_w = 0;
+  for (unsigned n = 0; n < 1000; n++) {
+    const common_crc32_state_t cs = {.c = rnd32(&t->rng), .keep_err = false};
+    const common_crc32_in_t ci = {.init = false, .valid = true, .data = rnd32(&t->rng), .keep = 0xFu};
+    common_crc32_out_t co;
+    common_crc32_next_t cn;
+    common_crc32_eval(&ccfg, &cs, &ci, &co, &cn);
+    if (elite4_crc_feed(cs.c, ci.data) != cn.c && bad++ == 0) {
+      bad_c = cs.c;
+      bad_w = ci.data;
+    }
+  }
+  CHECK(t, bad == 0, "crc_feed equals common_crc32 on 1000 random (register, word) pairs (%u differ, first 0x%08" PRIx32 ", 0x%08" PRIx32 ")", bad, bad_c, bad_w);
 }
 
 static bool outputs_all_zero(const elite4_out_t *o) {

@@ -112,6 +112,7 @@ void elite4_reset(elite4_state_t *s, const elite4_cfg_t *cfg) {
   memcpy(kept, s->r.err_code, sizeof(kept));
   memset(&s->r, 0, sizeof(s->r)); /* outputs, error codes, counters 0 */
   if (cfg->bug == ELITE4_BUG_RESET_KEEPS_ERR_CODE) memcpy(s->r.err_code, kept, sizeof(kept));
+  elite4_act_scan(s, N, &s->act); /* the derived masks, from the registers */
 }
 
 void elite4_free(elite4_state_t *s) {
@@ -194,4 +195,5 @@ void elite4_commit(const elite4_cfg_t *cfg, elite4_state_t *s, const elite4_next
     common_rr_arbiter_commit(&s->rr_cfg, &s->rr[o], &nx->rr[o]);
   }
   s->r = nx->r;
+  s->act = nx->act;
 }

@@ -185,6 +185,21 @@ typedef struct {
   uint32_t cnt_crc_errors[ELITE4_MAX_PORTS];     /* cnt_crc_errors_o */
 } elite4_out_t;
 
+/* Which (port, VC) and output VCs have work, derived from the registers (bit k = i * V + v
+   or o * V + v): the model visits only these (docs/elite4.md section 7, "Speed"). Not
+   registers of the design: elite4_reset rebuilds them from the registers, elite4_eval
+   computes the next ones beside the next registers, elite4_commit takes them. */
+typedef struct {
+  uint64_t nonempty; /* buf[k] is not empty */
+  uint64_t active;   /* ist[k] is ACTIVE */
+  uint64_t settle;   /* ist[k] is WAIT_TOKEN with pend 0 (goes IDLE; only from a raw start) */
+  uint64_t stg;      /* stg[k] holds a flit */
+  uint64_t flag;     /* buf[k] has a common_fifo overflow/underflow pulse */
+  uint64_t tokp;     /* tokp[k] is valid */
+  uint64_t obusy;    /* ost[k] is BUSY */
+  uint64_t ofree;    /* ost[k] is FREE */
+} elite4_act_t;
+
 /* Every register of the switch (section 5, "State"). Per-(port, VC) arrays are indexed
    p * num_vcs + v (input VCs) or o * num_vcs + v (output VCs) and allocated by
    elite4_init. */
@@ -211,6 +226,7 @@ typedef struct {
   elite4_ev_t ev[ELITE4_MAX_PORTS];                     /* last cycle's error/wait events (5.7) */
   elite4_out_t r; /* the output registers (section 4: all outputs come from registers),
                      counters included */
+  elite4_act_t act; /* derived: where there is work (above) */
 } elite4_state_t;
 
 /* What the clock edge does. The input buffers are the large part of the state, so they
@@ -235,7 +251,8 @@ typedef struct {
   elite4_upsel_t upsel[ELITE4_MAX_VCS];
   unsigned uptr[ELITE4_MAX_VCS];
   elite4_ev_t ev[ELITE4_MAX_PORTS];
-  elite4_out_t r; /* output registers' */
+  elite4_out_t r;   /* output registers' */
+  elite4_act_t act; /* act' */
 } elite4_next_t;
 
 /* Validate cfg, allocate the per-(port, VC) state, reset. 0, -EINVAL (bad cfg, one line

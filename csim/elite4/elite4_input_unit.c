@@ -86,29 +86,43 @@ uint32_t elite4_body_crc(const uint32_t *words, unsigned n) {
 
 /* ---- buffer side: fronts and route decode ---------------------------------------- */
 
+void elite4_act_scan(const elite4_state_t *s, unsigned nivc, elite4_act_t *a) {
+  *a = (elite4_act_t){0};
+  for (unsigned k = 0; k < nivc; k++) {
+    const uint64_t bit = UINT64_C(1) << k;
+    const common_fifo_state_t *b = &s->buf[k];
+    const unsigned ist = s->ivc[k].st, ost = s->ovc[k].st;
+    if (b->count != 0) a->nonempty |= bit;
+    if (ist == ELITE4_IST_ACTIVE) a->active |= bit;
+    if (ist == ELITE4_IST_WAIT_TOKEN && s->ivc[k].pend == 0) a->settle |= bit;
+    if (s->stg[k].valid) a->stg |= bit;
+    if (b->overflow || b->underflow) a->flag |= bit;
+    if (s->tokp[k].valid) a->tokp |= bit;
+    if (ost == ELITE4_OST_BUSY) a->obusy |= bit;
+    if (ost == ELITE4_OST_FREE) a->ofree |= bit;
+  }
+}
+
 void elite4_input_front(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_work_t *w) {
   /* The buffer's outputs depend on its registered state only: pop_data_o is the entry
        at the head slot rd, word 0 = data, word 1 = kind (common_fifo's storage layout),
        read in place rather than through an idle common_fifo_eval. An empty buffer
-       (empty_o: count == 0) has no front to read. The same pass takes the activity
-       masks of the registered state (elite4_work_t). */
+       (empty_o: count == 0) has no front to read. */
   const unsigned words = COMMON_FIFO_WORDS(s->buf_cfg.width);
-  uint64_t nonempty = 0, active = 0, settle = 0, stg_v = 0, flag = 0, tokp_v = 0, obusy = 0, ofree = 0;
+  const elite4_act_t *a = &s->act;
+  w->nonempty = a->nonempty;
+  w->active = a->active;
+  w->settle = a->settle;
+  w->stg_v = a->stg;
+  w->buf_flag = a->flag;
+  w->tokp_v = a->tokp;
+  w->obusy = a->obusy;
+  w->ofree = a->ofree;
 
   w->req_mask = 0;
-  for (unsigned k = 0; k < w->nivc; k++) {
-    const uint64_t bit = UINT64_C(1) << k;
+  for (uint64_t m = a->nonempty; m != 0; m &= m - 1u) {
+    const unsigned k = (unsigned)__builtin_ctzll(m);
     const common_fifo_state_t *b = &s->buf[k];
-    const unsigned ist = s->ivc[k].st, ost = s->ovc[k].st;
-    if (ist == ELITE4_IST_WAIT_TOKEN && s->ivc[k].pend == 0) settle |= bit;
-    if (ist == ELITE4_IST_ACTIVE) active |= bit;
-    if (s->stg[k].valid) stg_v |= bit;
-    if (b->overflow || b->underflow) flag |= bit;
-    if (s->tokp[k].valid) tokp_v |= bit;
-    if (ost == ELITE4_OST_BUSY) obusy |= bit;
-    if (ost == ELITE4_OST_FREE) ofree |= bit;
-    if (b->count == 0) continue;
-    nonempty |= bit;
     elite4_front_t *f = &w->front[k];
     const uint32_t *e = &b->mem[(size_t)b->rd * words];
     f->valid = true;
@@ -116,19 +130,11 @@ void elite4_input_front(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4
     f->data = e[0];
 
     /* Section 5.2: route decode for each (i, v) with a HEAD at the front and IDLE. */
-    if (f->kind == ELITE4_HEAD && ist == ELITE4_IST_IDLE) {
+    if (f->kind == ELITE4_HEAD && s->ivc[k].st == ELITE4_IST_IDLE) {
       elite4_route_decode(cfg, f->data, &w->req[k]);
-      if (w->req[k].kind != ELITE4_REQ_ILLEGAL) w->req_mask |= bit; /* a requester for section 5.4 */
+      if (w->req[k].kind != ELITE4_REQ_ILLEGAL) w->req_mask |= UINT64_C(1) << k; /* a VA requester (5.4) */
     }
   }
-  w->nonempty = nonempty;
-  w->active = active;
-  w->settle = settle;
-  w->stg_v = stg_v;
-  w->buf_flag = flag;
-  w->tokp_v = tokp_v;
-  w->obusy = obusy;
-  w->ofree = ofree;
 }
 
 /* ---- next state ------------------------------------------------------------------ */
@@ -189,6 +195,13 @@ void elite4_input_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const e
   memcpy(nx->ivc, s->ivc, w->nivc * sizeof(*nx->ivc));
   memset(nx->stg, 0, w->nivc * sizeof(*nx->stg));
   const uint64_t work = w->nonempty | w->push | w->stg_v | w->tok_hit | w->buf_flag | w->settle;
+  /* act': the VCs without work keep their bits (and have no pulse); stg' is what sends. */
+  elite4_act_t *na = &nx->act;
+  na->nonempty = w->nonempty & ~work;
+  na->active = w->active & ~work;
+  na->settle = w->settle & ~work;
+  na->flag = 0;
+  na->stg = w->send;
 
   for (uint64_t wm = work; wm != 0; wm &= wm - 1u) {
     const unsigned k = (unsigned)__builtin_ctzll(wm), i = k >> w->vs, v = k & w->vm;
@@ -280,7 +293,13 @@ void elite4_input_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const e
       common_fifo_eval(&s->buf_cfg, &s->buf[k], &fi, &fo, &nx->buf[k]);
       nx->buf_touched |= bit;
       if (nx->buf[k].overflow) elite4_error(w, i, ELITE4_ERR_OVERFLOW); /* rejected push: error 3 */
+      if (nx->buf[k].overflow || nx->buf[k].underflow) na->flag |= bit;
+      if (s->buf[k].count + nx->buf[k].push_ok - nx->buf[k].pop_ok != 0) na->nonempty |= bit;
+    } else if (w->nonempty & bit) {
+      na->nonempty |= bit;
     }
+    if (n->st == ELITE4_IST_ACTIVE) na->active |= bit;
+    if (n->st == ELITE4_IST_WAIT_TOKEN && n->pend == 0) na->settle |= bit;
 
     /* Section 5.7: out_credit_o pulses the cycle after any pop; section 5.4: alloc_o
              the cycle after a grant. */

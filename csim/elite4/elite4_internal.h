@@ -121,6 +121,9 @@ uint32_t elite4_route_strip(const elite4_cfg_t *cfg, uint32_t route, bool bcast)
 
 /* ---- elite4_input_unit.c (5.1 ARRIVE, 5.2 fronts, ist, staging, 5.6 CRC) ---------- */
 
+/* The activity masks of any register state, by a scan (elite4_reset; test_elite4 checks
+   that the incrementally kept s->act always equals it). */
+void elite4_act_scan(const elite4_state_t *s, unsigned nivc, elite4_act_t *a);
 /* Buffer fronts of every input VC, and the route decode of IDLE VCs with a HEAD. */
 void elite4_input_front(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_work_t *w);
 /* Input VC next states, pops and pushes (buffer deltas), tin', stg', the CRC of the staged

@@ -58,6 +58,7 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
        FREE -> BUSY on a grant (5.4), BUSY -> TOKWAIT for every output of a circuit that
        sends its TAIL (5.5), TOKWAIT -> FREE on a token (5.3). */
   memcpy(nx->ovc, s->ovc, w->nivc * sizeof(*nx->ovc));
+  uint64_t moved = w->new_busy | w->tok_freed; /* output VCs whose ost may change: act' */
   for (uint64_t m = w->new_busy; m != 0; m &= m - 1u) {
     const unsigned kk = (unsigned)__builtin_ctzll(m);
     nx->ovc[kk].st = ELITE4_OST_BUSY;
@@ -70,7 +71,9 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
   for (uint64_t m = w->closes; m != 0; m &= m - 1u) {
     const unsigned k = (unsigned)__builtin_ctzll(m), v = k & w->vm;
     for (uint32_t mo = s->ivc[k].outs; mo != 0; mo &= mo - 1u) {
-      elite4_ovc_t *ov = &nx->ovc[(unsigned)__builtin_ctz(mo) * V + v];
+      const unsigned kk = (unsigned)__builtin_ctz(mo) * V + v;
+      elite4_ovc_t *ov = &nx->ovc[kk];
+      moved |= UINT64_C(1) << kk;
       ov->st = ov->early ? ELITE4_OST_FREE : ELITE4_OST_TOKWAIT;
       ov->early = false;
     }
@@ -78,13 +81,25 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
   /* Planted bug elite4_token_no_release: the output VC stays TOKWAIT. */
   if (cfg->bug != ELITE4_BUG_TOKEN_NO_RELEASE)
     for (uint64_t m = w->tok_freed; m != 0; m &= m - 1u) nx->ovc[__builtin_ctzll(m)].st = ELITE4_OST_FREE;
+  nx->act.obusy = w->obusy & ~moved;
+  nx->act.ofree = w->ofree & ~moved;
+  for (uint64_t m = moved; m != 0; m &= m - 1u) {
+    const unsigned kk = (unsigned)__builtin_ctzll(m);
+    if (nx->ovc[kk].st == ELITE4_OST_BUSY) nx->act.obusy |= UINT64_C(1) << kk;
+    if (nx->ovc[kk].st == ELITE4_OST_FREE) nx->act.ofree |= UINT64_C(1) << kk;
+  }
 
   /* Tokens owed upstream (5.2, 5.3, 5.5): the one sent this cycle is cleared; a new one
        (combined token or illegal-route nack) is lost with error 6 at port i if one is
        still pending and not sent in this cycle. */
   memcpy(nx->tokp, s->tokp, w->nivc * sizeof(*nx->tokp));
+  uint64_t tokp = w->tokp_v;
   for (unsigned o = 0; o < P; o++)
-    if (w->tok_vc[o] >= 0) nx->tokp[o * V + (unsigned)w->tok_vc[o]] = (elite4_tok_t){false, false};
+    if (w->tok_vc[o] >= 0) {
+      const unsigned k = o * V + (unsigned)w->tok_vc[o];
+      nx->tokp[k] = (elite4_tok_t){false, false};
+      tokp &= ~(UINT64_C(1) << k);
+    }
   for (uint64_t m = w->tok_new; m != 0; m &= m - 1u) {
     const unsigned k = (unsigned)__builtin_ctzll(m);
     elite4_tok_t *t = &nx->tokp[k];
@@ -93,8 +108,10 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
     } else {
       t->valid = true;
       t->ack = (w->tok_new_ack >> k) & 1u;
+      tokp |= UINT64_C(1) << k;
     }
   }
+  nx->act.tokp = tokp;
 
   /* Per output port: the credit counter (5.7). */
   nx->cred_touched = 0;

@@ -38,6 +38,34 @@ const char *const elite4_bug_names[] = {"none",
                                         "elite4_err_group_one_cycle_early",
                                         NULL};
 
+/* The fields of elite4_out_t, each an array over ports. A switch of up to 8 ports leaves
+   ports 8..15 of its output registers 0 from reset on, so the per-cycle copies and clears
+   of the registers take ports 0..7 only: fixed sizes, done with vector moves instead of
+   a rep movsq over the whole struct (docs/elite4.md section 7, "Speed"). */
+#define ELITE4_OUT_FIELDS(X)                                                                          \
+  X(valid) X(kind) X(vc) X(data) X(credit) X(alloc) X(err) X(err_code) X(cnt_xmit_flits) X(cnt_rcv_flits) \
+  X(cnt_xmit_pkts) X(cnt_rcv_pkts) X(cnt_xmit_wait) X(cnt_errors) X(cnt_crc_errors)
+#define ELITE4_OUT_SIZE(f) +sizeof(((elite4_out_t *)0)->f)
+_Static_assert(0 ELITE4_OUT_FIELDS(ELITE4_OUT_SIZE) == sizeof(elite4_out_t),
+               "ELITE4_OUT_FIELDS must name every field of elite4_out_t");
+#define ELITE4_HALF (ELITE4_MAX_PORTS / 2u)
+
+static inline void out_copy_lo(elite4_out_t *d, const elite4_out_t *s) {
+#define ELITE4_CP(f) memcpy(&d->f[0], &s->f[0], ELITE4_HALF * sizeof(d->f[0]));
+  ELITE4_OUT_FIELDS(ELITE4_CP)
+#undef ELITE4_CP
+}
+static inline void out_clear_lo(elite4_out_t *d) {
+#define ELITE4_CL(f) memset(&d->f[0], 0, ELITE4_HALF * sizeof(d->f[0]));
+  ELITE4_OUT_FIELDS(ELITE4_CL)
+#undef ELITE4_CL
+}
+static inline void out_clear_hi(elite4_out_t *d) {
+#define ELITE4_CH(f) memset(&d->f[ELITE4_HALF], 0, ELITE4_HALF * sizeof(d->f[0]));
+  ELITE4_OUT_FIELDS(ELITE4_CH)
+#undef ELITE4_CH
+}
+
 /* A buffer entry is {kind, data}: 2 + 32 bits. */
 #define ELITE4_BUF_WIDTH 34u
 
@@ -130,7 +158,13 @@ void elite4_free(elite4_state_t *s) {
 void elite4_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in, elite4_out_t *out,
                  elite4_next_t *nx) {
   /* Section 4: every output is a register (ports >= num_ports read 0). */
-  *out = s->r;
+  const bool lo = cfg->num_ports <= ELITE4_HALF;
+  if (lo) {
+    out_copy_lo(out, &s->r);
+    out_clear_hi(out);
+  } else {
+    *out = s->r;
+  }
 
   elite4_work_t w;
   w.np = cfg->num_ports;
@@ -155,7 +189,10 @@ void elite4_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_
   }
 
   /* Output registers default to 0 (no flit, no pulses); the units fill them in. */
-  memset(&nx->r, 0, sizeof(nx->r));
+  if (lo)
+    out_clear_lo(&nx->r); /* ports >= 8 are not committed */
+  else
+    memset(&nx->r, 0, sizeof(nx->r));
 
   elite4_input_front(cfg, s, &w);
   elite4_output_tokens(cfg, s, &w);
@@ -194,6 +231,9 @@ void elite4_commit(const elite4_cfg_t *cfg, elite4_state_t *s, const elite4_next
     const unsigned o = (unsigned)__builtin_ctz(m);
     common_rr_arbiter_commit(&s->rr_cfg, &s->rr[o], &nx->rr[o]);
   }
-  s->r = nx->r;
+  if (cfg->num_ports <= ELITE4_HALF)
+    out_copy_lo(&s->r, &nx->r); /* ports >= 8 stay 0 from reset */
+  else
+    s->r = nx->r;
   s->act = nx->act;
 }

@@ -213,10 +213,19 @@ void elite4_commit(const elite4_cfg_t *cfg, elite4_state_t *s, const elite4_next
     const unsigned k = (unsigned)__builtin_ctzll(m);
     common_fifo_commit(&s->buf_cfg, &s->buf[k], &nx->buf[k]);
   }
-  memcpy(s->ivc, nx->ivc, N * sizeof(*s->ivc));
-  memcpy(s->tokp, nx->tokp, N * sizeof(*s->tokp));
-  memcpy(s->stg, nx->stg, N * sizeof(*s->stg));
-  memcpy(s->ovc, nx->ovc, N * sizeof(*s->ovc));
+  for (uint64_t m = nx->ivc_touched; m != 0; m &= m - 1u) {
+    const unsigned k = (unsigned)__builtin_ctzll(m);
+    s->ivc[k] = nx->ivc[k];
+    s->stg[k] = nx->stg[k];
+  }
+  for (uint64_t m = nx->tokp_touched; m != 0; m &= m - 1u) {
+    const unsigned k = (unsigned)__builtin_ctzll(m);
+    s->tokp[k] = nx->tokp[k];
+  }
+  for (uint64_t m = nx->ovc_touched; m != 0; m &= m - 1u) {
+    const unsigned k = (unsigned)__builtin_ctzll(m);
+    s->ovc[k] = nx->ovc[k];
+  }
   memcpy(s->vrr, nx->vrr, N * sizeof(*s->vrr));
   memcpy(s->tin, nx->tin, sizeof(s->tin));
   memcpy(s->sel, nx->sel, sizeof(s->sel));

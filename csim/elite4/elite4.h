@@ -232,16 +232,21 @@ typedef struct {
 /* What the clock edge does. The input buffers are the large part of the state, so they
    change by deltas: only the buffers whose bit is set in buf_touched are committed (a
    push, a pop, or a common_fifo error pulse to clear); likewise the credit counters and
-   the arbiters are committed only where they were evaluated. The rest are next register
-   values for the num_ports x num_vcs entries in use. */
+   the arbiters are committed only where they were evaluated, the input VCs (ivc, stg),
+   output VCs and pending tokens only where ivc_touched, ovc_touched and tokp_touched say
+   (elsewhere they hold). The rest are next register values for the num_ports x num_vcs
+   entries in use. */
 typedef struct {
   uint64_t buf_touched;                    /* bit i*V+v */
   common_fifo_next_t buf[ELITE4_MAX_IVCS]; /* valid where touched */
-  elite4_ivc_t ivc[ELITE4_MAX_IVCS];
-  elite4_tok_t tokp[ELITE4_MAX_IVCS];
-  elite4_stg_t stg[ELITE4_MAX_IVCS];
+  uint64_t ivc_touched;                    /* bit i*V+v: ivc[k] and stg[k] committed */
+  elite4_ivc_t ivc[ELITE4_MAX_IVCS];       /* valid where ivc_touched */
+  uint64_t tokp_touched;                   /* bit i*V+v: tokp[k] committed */
+  elite4_tok_t tokp[ELITE4_MAX_IVCS];      /* valid where tokp_touched */
+  elite4_stg_t stg[ELITE4_MAX_IVCS];       /* valid where ivc_touched */
   elite4_tin_t tin[ELITE4_MAX_PORTS];
-  elite4_ovc_t ovc[ELITE4_MAX_IVCS];
+  uint64_t ovc_touched;                    /* bit o*V+v: ovc[k] committed */
+  elite4_ovc_t ovc[ELITE4_MAX_IVCS];       /* valid where ovc_touched */
   uint8_t vrr[ELITE4_MAX_IVCS];
   uint32_t cred_touched;                               /* bit o: cred[o] committed */
   common_credit_counter_next_t cred[ELITE4_MAX_PORTS]; /* valid where touched */

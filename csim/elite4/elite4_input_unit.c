@@ -192,9 +192,8 @@ void elite4_input_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const e
        flit in the buffer (IDLE and DROP act on it, ACTIVE sends it, a grant needs it) or
        arriving, a staged flit (CRC), a token, a common_fifo pulse to clear, or a
        WAIT_TOKEN owing nothing (never registered from reset; a scrambled start). */
-  memcpy(nx->ivc, s->ivc, w->nivc * sizeof(*nx->ivc));
-  memset(nx->stg, 0, w->nivc * sizeof(*nx->stg));
   const uint64_t work = w->nonempty | w->push | w->stg_v | w->tok_hit | w->buf_flag | w->settle;
+  nx->ivc_touched = work; /* the others hold, their stg empty (stg_v is in work) */
   /* act': the VCs without work keep their bits (and have no pulse); stg' is what sends. */
   elite4_act_t *na = &nx->act;
   na->nonempty = w->nonempty & ~work;
@@ -211,6 +210,9 @@ void elite4_input_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const e
     const elite4_front_t *f = &w->front[k];
     elite4_stg_t *st = &nx->stg[k];
     bool pop = false;
+
+    *n = *c;
+    *st = (elite4_stg_t){false, 0, 0};
 
     /* Section 5.6 (ST): the CRC register takes the BODY staged last cycle; a staged
              TAIL, other than the synthetic one, is checked against ~crc. */

@@ -38,32 +38,45 @@ const char *const elite4_bug_names[] = {"none",
                                         "elite4_err_group_one_cycle_early",
                                         NULL};
 
-/* The fields of elite4_out_t, each an array over ports. A switch of up to 8 ports leaves
-   ports 8..15 of its output registers 0 from reset on, so the per-cycle copies and clears
-   of the registers take ports 0..7 only: fixed sizes, done with vector moves instead of
-   a rep movsq over the whole struct (docs/elite4.md section 7, "Speed"). */
-#define ELITE4_OUT_FIELDS(X)                                                                          \
-  X(valid) X(kind) X(vc) X(data) X(credit) X(alloc) X(err) X(err_code) X(cnt_xmit_flits) X(cnt_rcv_flits) \
-  X(cnt_xmit_pkts) X(cnt_rcv_pkts) X(cnt_xmit_wait) X(cnt_errors) X(cnt_crc_errors)
-#define ELITE4_OUT_SIZE(f) +sizeof(((elite4_out_t *)0)->f)
-_Static_assert(0 ELITE4_OUT_FIELDS(ELITE4_OUT_SIZE) == sizeof(elite4_out_t),
-               "ELITE4_OUT_FIELDS must name every field of elite4_out_t");
-#define ELITE4_HALF (ELITE4_MAX_PORTS / 2u)
+/* A switch of up to 8 ports leaves ports 8..15 of its output registers 0 from reset on,
+   so the per-cycle copies and clears of the registers take ports 0..7 only: fixed sizes,
+   done with vector moves instead of a rep movsq over the whole struct (docs/elite4.md
+   section 7.1). out_half copies (s != NULL) or clears ports from..from+7 of every field;
+   the assertion keeps its field list complete. */
+#define ELITE4_HALF   (ELITE4_MAX_PORTS / 2u)
+#define ELITE4_FSZ(f) sizeof(((elite4_out_t *)0)->f)
+_Static_assert(ELITE4_FSZ(valid) + ELITE4_FSZ(kind) + ELITE4_FSZ(vc) + ELITE4_FSZ(data) + ELITE4_FSZ(credit) +
+                       ELITE4_FSZ(alloc) + ELITE4_FSZ(err) + ELITE4_FSZ(err_code) +
+                       ELITE4_FSZ(cnt_xmit_flits) + ELITE4_FSZ(cnt_rcv_flits) + ELITE4_FSZ(cnt_xmit_pkts) +
+                       ELITE4_FSZ(cnt_rcv_pkts) + ELITE4_FSZ(cnt_xmit_wait) + ELITE4_FSZ(cnt_errors) +
+                       ELITE4_FSZ(cnt_crc_errors) ==
+                   sizeof(elite4_out_t),
+               "out_half must name every field of elite4_out_t");
 
-static inline void out_copy_lo(elite4_out_t *d, const elite4_out_t *s) {
-#define ELITE4_CP(f) memcpy(&d->f[0], &s->f[0], ELITE4_HALF * sizeof(d->f[0]));
-  ELITE4_OUT_FIELDS(ELITE4_CP)
-#undef ELITE4_CP
-}
-static inline void out_clear_lo(elite4_out_t *d) {
-#define ELITE4_CL(f) memset(&d->f[0], 0, ELITE4_HALF * sizeof(d->f[0]));
-  ELITE4_OUT_FIELDS(ELITE4_CL)
-#undef ELITE4_CL
-}
-static inline void out_clear_hi(elite4_out_t *d) {
-#define ELITE4_CH(f) memset(&d->f[ELITE4_HALF], 0, ELITE4_HALF * sizeof(d->f[0]));
-  ELITE4_OUT_FIELDS(ELITE4_CH)
-#undef ELITE4_CH
+static inline void out_half(elite4_out_t *d, const elite4_out_t *s, unsigned from) {
+#define ELITE4_HALF_OF(f)                                              \
+  do {                                                                 \
+    if (s != NULL)                                                     \
+      memcpy(&d->f[from], &s->f[from], ELITE4_HALF * sizeof(d->f[0])); \
+    else                                                               \
+      memset(&d->f[from], 0, ELITE4_HALF * sizeof(d->f[0]));           \
+  } while (0)
+  ELITE4_HALF_OF(valid);
+  ELITE4_HALF_OF(kind);
+  ELITE4_HALF_OF(vc);
+  ELITE4_HALF_OF(data);
+  ELITE4_HALF_OF(credit);
+  ELITE4_HALF_OF(alloc);
+  ELITE4_HALF_OF(err);
+  ELITE4_HALF_OF(err_code);
+  ELITE4_HALF_OF(cnt_xmit_flits);
+  ELITE4_HALF_OF(cnt_rcv_flits);
+  ELITE4_HALF_OF(cnt_xmit_pkts);
+  ELITE4_HALF_OF(cnt_rcv_pkts);
+  ELITE4_HALF_OF(cnt_xmit_wait);
+  ELITE4_HALF_OF(cnt_errors);
+  ELITE4_HALF_OF(cnt_crc_errors);
+#undef ELITE4_HALF_OF
 }
 
 /* A buffer entry is {kind, data}: 2 + 32 bits. */
@@ -160,8 +173,8 @@ void elite4_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_
   /* Section 4: every output is a register (ports >= num_ports read 0). */
   const bool lo = cfg->num_ports <= ELITE4_HALF;
   if (lo) {
-    out_copy_lo(out, &s->r);
-    out_clear_hi(out);
+    out_half(out, &s->r, 0);
+    out_half(out, NULL, ELITE4_HALF);
   } else {
     *out = s->r;
   }
@@ -190,7 +203,7 @@ void elite4_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_
 
   /* Output registers default to 0 (no flit, no pulses); the units fill them in. */
   if (lo)
-    out_clear_lo(&nx->r); /* ports >= 8 are not committed */
+    out_half(&nx->r, NULL, 0); /* ports >= 8 are not committed */
   else
     memset(&nx->r, 0, sizeof(nx->r));
 
@@ -241,7 +254,7 @@ void elite4_commit(const elite4_cfg_t *cfg, elite4_state_t *s, const elite4_next
     common_rr_arbiter_commit(&s->rr_cfg, &s->rr[o], &nx->rr[o]);
   }
   if (cfg->num_ports <= ELITE4_HALF)
-    out_copy_lo(&s->r, &nx->r); /* ports >= 8 stay 0 from reset */
+    out_half(&s->r, &nx->r, 0); /* ports >= 8 stay 0 from reset */
   else
     s->r = nx->r;
   s->act = nx->act;

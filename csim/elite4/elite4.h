@@ -186,7 +186,7 @@ typedef struct {
 } elite4_out_t;
 
 /* Which (port, VC) and output VCs have work, derived from the registers (bit k = i * V + v
-   or o * V + v): the model visits only these (docs/elite4.md section 7, "Speed"). Not
+   or o * V + v): the model visits only these (docs/elite4.md section 7.1). Not
    registers of the design: elite4_reset rebuilds them from the registers, elite4_eval
    computes the next ones beside the next registers, elite4_commit takes them. */
 typedef struct {
@@ -224,7 +224,7 @@ typedef struct {
   elite4_upsel_t upsel[ELITE4_MAX_VCS];                 /* adaptive choice per VC */
   unsigned uptr[ELITE4_MAX_VCS];                        /* its pointer, 0..P-1 */
   elite4_ev_t ev[ELITE4_MAX_PORTS];                     /* last cycle's error/wait events (5.7) */
-  elite4_out_t r; /* the output registers (section 4: all outputs come from registers),
+  elite4_out_t r;   /* the output registers (section 4: all outputs come from registers),
                      counters included */
   elite4_act_t act; /* derived: where there is work (above) */
 } elite4_state_t;
@@ -245,8 +245,8 @@ typedef struct {
   elite4_tok_t tokp[ELITE4_MAX_IVCS];      /* valid where tokp_touched */
   elite4_stg_t stg[ELITE4_MAX_IVCS];       /* valid where ivc_touched */
   elite4_tin_t tin[ELITE4_MAX_PORTS];
-  uint64_t ovc_touched;                    /* bit o*V+v: ovc[k] committed */
-  elite4_ovc_t ovc[ELITE4_MAX_IVCS];       /* valid where ovc_touched */
+  uint64_t ovc_touched;              /* bit o*V+v: ovc[k] committed */
+  elite4_ovc_t ovc[ELITE4_MAX_IVCS]; /* valid where ovc_touched */
   uint8_t vrr[ELITE4_MAX_IVCS];
   uint32_t cred_touched;                               /* bit o: cred[o] committed */
   common_credit_counter_next_t cred[ELITE4_MAX_PORTS]; /* valid where touched */

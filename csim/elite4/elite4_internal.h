@@ -50,9 +50,9 @@ typedef struct {
   uint8_t in_kind[ELITE4_MAX_PORTS];
   uint8_t in_vc[ELITE4_MAX_PORTS];
 
-  /* Where there is work (the model's speed, docs/elite4.md section 7): bit masks over k
-     taken from the registered state in one pass by elite4_input_front; the units visit
-     only the (port, VC) and outputs these name and leave the rest at their hold values. */
+  /* Where there is work (docs/elite4.md section 7.1): s->act, copied by
+     elite4_input_front, and this cycle's arrivals; the units visit only the (port, VC)
+     and outputs these name and leave the rest at their hold values. */
   uint64_t push;     /* bit k: a HEAD/BODY/TAIL arrives on port i for VC v (top) */
   uint64_t nonempty; /* bit k: buf[k] is not empty (front[k] is valid) */
   uint64_t active;   /* bit k: ist[k] is ACTIVE */

@@ -60,7 +60,8 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
   uint64_t closed = 0; /* the output VCs of the circuits sending their TAIL */
   for (uint64_t m = w->closes; m != 0; m &= m - 1u) {
     const unsigned k = (unsigned)__builtin_ctzll(m), v = k & w->vm;
-    for (uint32_t mo = s->ivc[k].outs; mo != 0; mo &= mo - 1u) closed |= UINT64_C(1) << ((unsigned)__builtin_ctz(mo) * V + v);
+    for (uint32_t mo = s->ivc[k].outs; mo != 0; mo &= mo - 1u)
+      closed |= UINT64_C(1) << ((unsigned)__builtin_ctz(mo) * V + v);
   }
   const uint64_t moved = w->new_busy | w->tok_freed | closed; /* ost may change: act' */
   nx->ovc_touched = moved | w->tok_early;                     /* the others hold */

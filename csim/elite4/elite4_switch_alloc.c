@@ -42,7 +42,8 @@ void elite4_switch_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite
 
   /* Only outputs with a token owed or a BUSY VC can take anything. */
   uint32_t outs = 0;
-  for (uint64_t m = w->tokp_v | w->obusy; m != 0; m &= m - 1u) outs |= 1u << ((unsigned)__builtin_ctzll(m) >> vs);
+  for (uint64_t m = w->tokp_v | w->obusy; m != 0; m &= m - 1u)
+    outs |= 1u << ((unsigned)__builtin_ctzll(m) >> vs);
 
   for (uint32_t mo = outs; mo != 0; mo &= mo - 1u) {
     const unsigned o = (unsigned)__builtin_ctz(mo);

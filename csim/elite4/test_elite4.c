@@ -419,7 +419,10 @@ static void test_helpers(tctx_t *t) {
       bad_w = ci.data;
     }
   }
-  CHECK(t, bad == 0, "crc_feed equals common_crc32 on 1000 random (register, word) pairs (%u differ, first 0x%08" PRIx32 ", 0x%08" PRIx32 ")", bad, bad_c, bad_w);
+  CHECK(t, bad == 0,
+        "crc_feed equals common_crc32 on 1000 random (register, word) pairs (%u differ, first 0x%08" PRIx32
+        ", 0x%08" PRIx32 ")",
+        bad, bad_c, bad_w);
 }
 
 static bool outputs_all_zero(const elite4_out_t *o) {

@@ -38,6 +38,47 @@ const char *const elite4_bug_names[] = {"none",
                                         "elite4_err_group_one_cycle_early",
                                         NULL};
 
+/* A switch of up to 8 ports leaves ports 8..15 of its output registers 0 from reset on,
+   so the per-cycle copies and clears of the registers take ports 0..7 only: fixed sizes,
+   done with vector moves instead of a rep movsq over the whole struct (docs/elite4.md
+   section 7.1). out_half copies (s != NULL) or clears ports from..from+7 of every field;
+   the assertion keeps its field list complete. */
+#define ELITE4_HALF   (ELITE4_MAX_PORTS / 2u)
+#define ELITE4_FSZ(f) sizeof(((elite4_out_t *)0)->f)
+_Static_assert(ELITE4_FSZ(valid) + ELITE4_FSZ(kind) + ELITE4_FSZ(vc) + ELITE4_FSZ(data) + ELITE4_FSZ(credit) +
+                       ELITE4_FSZ(alloc) + ELITE4_FSZ(err) + ELITE4_FSZ(err_code) +
+                       ELITE4_FSZ(cnt_xmit_flits) + ELITE4_FSZ(cnt_rcv_flits) + ELITE4_FSZ(cnt_xmit_pkts) +
+                       ELITE4_FSZ(cnt_rcv_pkts) + ELITE4_FSZ(cnt_xmit_wait) + ELITE4_FSZ(cnt_errors) +
+                       ELITE4_FSZ(cnt_crc_errors) ==
+                   sizeof(elite4_out_t),
+               "out_half must name every field of elite4_out_t");
+
+static inline void out_half(elite4_out_t *d, const elite4_out_t *s, unsigned from) {
+#define ELITE4_HALF_OF(f)                                              \
+  do {                                                                 \
+    if (s != NULL)                                                     \
+      memcpy(&d->f[from], &s->f[from], ELITE4_HALF * sizeof(d->f[0])); \
+    else                                                               \
+      memset(&d->f[from], 0, ELITE4_HALF * sizeof(d->f[0]));           \
+  } while (0)
+  ELITE4_HALF_OF(valid);
+  ELITE4_HALF_OF(kind);
+  ELITE4_HALF_OF(vc);
+  ELITE4_HALF_OF(data);
+  ELITE4_HALF_OF(credit);
+  ELITE4_HALF_OF(alloc);
+  ELITE4_HALF_OF(err);
+  ELITE4_HALF_OF(err_code);
+  ELITE4_HALF_OF(cnt_xmit_flits);
+  ELITE4_HALF_OF(cnt_rcv_flits);
+  ELITE4_HALF_OF(cnt_xmit_pkts);
+  ELITE4_HALF_OF(cnt_rcv_pkts);
+  ELITE4_HALF_OF(cnt_xmit_wait);
+  ELITE4_HALF_OF(cnt_errors);
+  ELITE4_HALF_OF(cnt_crc_errors);
+#undef ELITE4_HALF_OF
+}
+
 /* A buffer entry is {kind, data}: 2 + 32 bits. */
 #define ELITE4_BUF_WIDTH 34u
 
@@ -112,6 +153,7 @@ void elite4_reset(elite4_state_t *s, const elite4_cfg_t *cfg) {
   memcpy(kept, s->r.err_code, sizeof(kept));
   memset(&s->r, 0, sizeof(s->r)); /* outputs, error codes, counters 0 */
   if (cfg->bug == ELITE4_BUG_RESET_KEEPS_ERR_CODE) memcpy(s->r.err_code, kept, sizeof(kept));
+  elite4_act_scan(s, N, &s->act); /* the derived masks, from the registers */
 }
 
 void elite4_free(elite4_state_t *s) {
@@ -129,7 +171,13 @@ void elite4_free(elite4_state_t *s) {
 void elite4_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in, elite4_out_t *out,
                  elite4_next_t *nx) {
   /* Section 4: every output is a register (ports >= num_ports read 0). */
-  *out = s->r;
+  const bool lo = cfg->num_ports <= ELITE4_HALF;
+  if (lo) {
+    out_half(out, &s->r, 0);
+    out_half(out, NULL, ELITE4_HALF);
+  } else {
+    *out = s->r;
+  }
 
   elite4_work_t w;
   w.np = cfg->num_ports;
@@ -141,16 +189,23 @@ void elite4_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_
   /* The input ports are only so wide: kind 2 bits, vc VcW bits (NumVcs is a power of
        two, so every VcW-bit value is a VC). */
   w.in_valid = 0;
+  w.push = 0;
   for (unsigned p = 0; p < w.np; p++) {
-    if (in->valid[p]) w.in_valid |= 1u << p;
     w.in_kind[p] = (uint8_t)(in->kind[p] & 0x3u);
     w.in_vc[p] = (uint8_t)(in->vc[p] & (w.nv - 1u));
+    if (in->valid[p]) {
+      w.in_valid |= 1u << p;
+      if (w.in_kind[p] != ELITE4_TOKEN) w.push |= UINT64_C(1) << ((p << w.vs) | w.in_vc[p]);
+    }
     w.err[p] = (elite4_errs_t){0, 0};
     w.crc_err[p] = 0;
   }
 
   /* Output registers default to 0 (no flit, no pulses); the units fill them in. */
-  memset(&nx->r, 0, sizeof(nx->r));
+  if (lo)
+    out_half(&nx->r, NULL, 0); /* ports >= 8 are not committed */
+  else
+    memset(&nx->r, 0, sizeof(nx->r));
 
   elite4_input_front(cfg, s, &w);
   elite4_output_tokens(cfg, s, &w);
@@ -171,10 +226,19 @@ void elite4_commit(const elite4_cfg_t *cfg, elite4_state_t *s, const elite4_next
     const unsigned k = (unsigned)__builtin_ctzll(m);
     common_fifo_commit(&s->buf_cfg, &s->buf[k], &nx->buf[k]);
   }
-  memcpy(s->ivc, nx->ivc, N * sizeof(*s->ivc));
-  memcpy(s->tokp, nx->tokp, N * sizeof(*s->tokp));
-  memcpy(s->stg, nx->stg, N * sizeof(*s->stg));
-  memcpy(s->ovc, nx->ovc, N * sizeof(*s->ovc));
+  for (uint64_t m = nx->ivc_touched; m != 0; m &= m - 1u) {
+    const unsigned k = (unsigned)__builtin_ctzll(m);
+    s->ivc[k] = nx->ivc[k];
+    s->stg[k] = nx->stg[k];
+  }
+  for (uint64_t m = nx->tokp_touched; m != 0; m &= m - 1u) {
+    const unsigned k = (unsigned)__builtin_ctzll(m);
+    s->tokp[k] = nx->tokp[k];
+  }
+  for (uint64_t m = nx->ovc_touched; m != 0; m &= m - 1u) {
+    const unsigned k = (unsigned)__builtin_ctzll(m);
+    s->ovc[k] = nx->ovc[k];
+  }
   memcpy(s->vrr, nx->vrr, N * sizeof(*s->vrr));
   memcpy(s->tin, nx->tin, sizeof(s->tin));
   memcpy(s->sel, nx->sel, sizeof(s->sel));
@@ -189,5 +253,9 @@ void elite4_commit(const elite4_cfg_t *cfg, elite4_state_t *s, const elite4_next
     const unsigned o = (unsigned)__builtin_ctz(m);
     common_rr_arbiter_commit(&s->rr_cfg, &s->rr[o], &nx->rr[o]);
   }
-  s->r = nx->r;
+  if (cfg->num_ports <= ELITE4_HALF)
+    out_half(&s->r, &nx->r, 0); /* ports >= 8 stay 0 from reset */
+  else
+    s->r = nx->r;
+  s->act = nx->act;
 }

@@ -185,6 +185,21 @@ typedef struct {
   uint32_t cnt_crc_errors[ELITE4_MAX_PORTS];     /* cnt_crc_errors_o */
 } elite4_out_t;
 
+/* Which (port, VC) and output VCs have work, derived from the registers (bit k = i * V + v
+   or o * V + v): the model visits only these (docs/elite4.md section 7.1). Not
+   registers of the design: elite4_reset rebuilds them from the registers, elite4_eval
+   computes the next ones beside the next registers, elite4_commit takes them. */
+typedef struct {
+  uint64_t nonempty; /* buf[k] is not empty */
+  uint64_t active;   /* ist[k] is ACTIVE */
+  uint64_t settle;   /* ist[k] is WAIT_TOKEN with pend 0 (goes IDLE; only from a raw start) */
+  uint64_t stg;      /* stg[k] holds a flit */
+  uint64_t flag;     /* buf[k] has a common_fifo overflow/underflow pulse */
+  uint64_t tokp;     /* tokp[k] is valid */
+  uint64_t obusy;    /* ost[k] is BUSY */
+  uint64_t ofree;    /* ost[k] is FREE */
+} elite4_act_t;
+
 /* Every register of the switch (section 5, "State"). Per-(port, VC) arrays are indexed
    p * num_vcs + v (input VCs) or o * num_vcs + v (output VCs) and allocated by
    elite4_init. */
@@ -209,23 +224,29 @@ typedef struct {
   elite4_upsel_t upsel[ELITE4_MAX_VCS];                 /* adaptive choice per VC */
   unsigned uptr[ELITE4_MAX_VCS];                        /* its pointer, 0..P-1 */
   elite4_ev_t ev[ELITE4_MAX_PORTS];                     /* last cycle's error/wait events (5.7) */
-  elite4_out_t r; /* the output registers (section 4: all outputs come from registers),
+  elite4_out_t r;   /* the output registers (section 4: all outputs come from registers),
                      counters included */
+  elite4_act_t act; /* derived: where there is work (above) */
 } elite4_state_t;
 
 /* What the clock edge does. The input buffers are the large part of the state, so they
    change by deltas: only the buffers whose bit is set in buf_touched are committed (a
    push, a pop, or a common_fifo error pulse to clear); likewise the credit counters and
-   the arbiters are committed only where they were evaluated. The rest are next register
-   values for the num_ports x num_vcs entries in use. */
+   the arbiters are committed only where they were evaluated, the input VCs (ivc, stg),
+   output VCs and pending tokens only where ivc_touched, ovc_touched and tokp_touched say
+   (elsewhere they hold). The rest are next register values for the num_ports x num_vcs
+   entries in use. */
 typedef struct {
   uint64_t buf_touched;                    /* bit i*V+v */
   common_fifo_next_t buf[ELITE4_MAX_IVCS]; /* valid where touched */
-  elite4_ivc_t ivc[ELITE4_MAX_IVCS];
-  elite4_tok_t tokp[ELITE4_MAX_IVCS];
-  elite4_stg_t stg[ELITE4_MAX_IVCS];
+  uint64_t ivc_touched;                    /* bit i*V+v: ivc[k] and stg[k] committed */
+  elite4_ivc_t ivc[ELITE4_MAX_IVCS];       /* valid where ivc_touched */
+  uint64_t tokp_touched;                   /* bit i*V+v: tokp[k] committed */
+  elite4_tok_t tokp[ELITE4_MAX_IVCS];      /* valid where tokp_touched */
+  elite4_stg_t stg[ELITE4_MAX_IVCS];       /* valid where ivc_touched */
   elite4_tin_t tin[ELITE4_MAX_PORTS];
-  elite4_ovc_t ovc[ELITE4_MAX_IVCS];
+  uint64_t ovc_touched;              /* bit o*V+v: ovc[k] committed */
+  elite4_ovc_t ovc[ELITE4_MAX_IVCS]; /* valid where ovc_touched */
   uint8_t vrr[ELITE4_MAX_IVCS];
   uint32_t cred_touched;                               /* bit o: cred[o] committed */
   common_credit_counter_next_t cred[ELITE4_MAX_PORTS]; /* valid where touched */
@@ -235,7 +256,8 @@ typedef struct {
   elite4_upsel_t upsel[ELITE4_MAX_VCS];
   unsigned uptr[ELITE4_MAX_VCS];
   elite4_ev_t ev[ELITE4_MAX_PORTS];
-  elite4_out_t r; /* output registers' */
+  elite4_out_t r;   /* output registers' */
+  elite4_act_t act; /* act' */
 } elite4_next_t;
 
 /* Validate cfg, allocate the per-(port, VC) state, reset. 0, -EINVAL (bad cfg, one line

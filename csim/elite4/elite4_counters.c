@@ -18,10 +18,10 @@ void elite4_counters_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, cons
     /* Every valid arrival, accepted or not, tokens too; a TAIL arrival is a packet. */
     const bool rcv = (w->in_valid >> p) & 1u;
     n->cnt_rcv_flits[p] = c->cnt_rcv_flits[p] + rcv;
-    n->cnt_rcv_pkts[p] = c->cnt_rcv_pkts[p] + (rcv && w->in_kind[p] == ELITE4_TAIL);
+    n->cnt_rcv_pkts[p] = c->cnt_rcv_pkts[p] + (rcv & (w->in_kind[p] == ELITE4_TAIL));
     /* Every flit sent, tokens too; every TAIL sent, synthetic ones too. */
     n->cnt_xmit_flits[p] = c->cnt_xmit_flits[p] + n->valid[p];
-    n->cnt_xmit_pkts[p] = c->cnt_xmit_pkts[p] + (n->valid[p] && n->kind[p] == ELITE4_TAIL);
+    n->cnt_xmit_pkts[p] = c->cnt_xmit_pkts[p] + (n->valid[p] & (n->kind[p] == ELITE4_TAIL));
 
     /* This cycle's events of the error and wait group, registered. XmitWait (SA): a BUSY
            VC of p has its owner ACTIVE with data, and SA sends no data flit on p (a token
@@ -30,7 +30,7 @@ void elite4_counters_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, cons
     e->n_err = w->err[p].n;
     e->code = w->err[p].n != 0 ? w->err[p].code : 0;
     e->n_crc = w->crc_err[p];
-    e->wait = ((w->waiting >> p) & 1u) && w->data_ivc[p] < 0;
+    e->wait = ((w->waiting >> p) & 1u) & (w->data_ivc[p] < 0);
 
     /* The group is counted from last cycle's registered events (planted bug
            elite4_err_group_one_cycle_early: from this cycle's, i.e. shown at t+1). */

@@ -50,10 +50,23 @@ typedef struct {
   uint8_t in_kind[ELITE4_MAX_PORTS];
   uint8_t in_vc[ELITE4_MAX_PORTS];
 
+  /* Where there is work (docs/elite4.md section 7.1): s->act, copied by
+     elite4_input_front, and this cycle's arrivals; the units visit only the (port, VC)
+     and outputs these name and leave the rest at their hold values. */
+  uint64_t push;     /* bit k: a HEAD/BODY/TAIL arrives on port i for VC v (top) */
+  uint64_t nonempty; /* bit k: buf[k] is not empty (front[k] is valid) */
+  uint64_t active;   /* bit k: ist[k] is ACTIVE */
+  uint64_t settle;   /* bit k: ist[k] is WAIT_TOKEN with pend 0 (goes IDLE, 5.3) */
+  uint64_t stg_v;    /* bit k: stg[k] holds a flit */
+  uint64_t buf_flag; /* bit k: buf[k] has an overflow/underflow pulse to clear */
+  uint64_t tokp_v;   /* bit k: a token is owed upstream on port i, VC v */
+  uint64_t obusy;    /* bit o*V+v: ost is BUSY */
+  uint64_t ofree;    /* bit o*V+v: ost is FREE */
+
   /* input unit, front of each buffer (5.2) */
-  elite4_front_t front[ELITE4_MAX_IVCS];
-  elite4_route_t req[ELITE4_MAX_IVCS]; /* decoded HEAD of an IDLE VC, else REQ_NONE */
-  uint64_t req_mask;                   /* bit k: req[k] is a legal request (PORTS, UP): a VA requester */
+  elite4_front_t front[ELITE4_MAX_IVCS]; /* written where nonempty */
+  elite4_route_t req[ELITE4_MAX_IVCS];   /* decoded HEAD of an IDLE VC (written where decoded) */
+  uint64_t req_mask;                     /* bit k: req[k] is a legal request (PORTS, UP): a VA requester */
 
   /* output unit, T1: the tokens of tin (5.3) */
   uint32_t tok_clear[ELITE4_MAX_IVCS]; /* outputs whose token reached input VC k */
@@ -108,6 +121,9 @@ uint32_t elite4_route_strip(const elite4_cfg_t *cfg, uint32_t route, bool bcast)
 
 /* ---- elite4_input_unit.c (5.1 ARRIVE, 5.2 fronts, ist, staging, 5.6 CRC) ---------- */
 
+/* The activity masks of any register state, by a scan (elite4_reset; test_elite4 checks
+   that the incrementally kept s->act always equals it). */
+void elite4_act_scan(const elite4_state_t *s, unsigned nivc, elite4_act_t *a);
 /* Buffer fronts of every input VC, and the route decode of IDLE VCs with a HEAD. */
 void elite4_input_front(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_work_t *w);
 /* Input VC next states, pops and pushes (buffer deltas), tin', stg', the CRC of the staged

@@ -57,7 +57,18 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
   /* Output VC states (one transition at most, each from one registered state):
        FREE -> BUSY on a grant (5.4), BUSY -> TOKWAIT for every output of a circuit that
        sends its TAIL (5.5), TOKWAIT -> FREE on a token (5.3). */
-  memcpy(nx->ovc, s->ovc, w->nivc * sizeof(*nx->ovc));
+  uint64_t closed = 0; /* the output VCs of the circuits sending their TAIL */
+  for (uint64_t m = w->closes; m != 0; m &= m - 1u) {
+    const unsigned k = (unsigned)__builtin_ctzll(m), v = k & w->vm;
+    for (uint32_t mo = s->ivc[k].outs; mo != 0; mo &= mo - 1u)
+      closed |= UINT64_C(1) << ((unsigned)__builtin_ctz(mo) * V + v);
+  }
+  const uint64_t moved = w->new_busy | w->tok_freed | closed; /* ost may change: act' */
+  nx->ovc_touched = moved | w->tok_early;                     /* the others hold */
+  for (uint64_t m = nx->ovc_touched; m != 0; m &= m - 1u) {
+    const unsigned kk = (unsigned)__builtin_ctzll(m);
+    nx->ovc[kk] = s->ovc[kk];
+  }
   for (uint64_t m = w->new_busy; m != 0; m &= m - 1u) {
     const unsigned kk = (unsigned)__builtin_ctzll(m);
     nx->ovc[kk].st = ELITE4_OST_BUSY;
@@ -70,7 +81,8 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
   for (uint64_t m = w->closes; m != 0; m &= m - 1u) {
     const unsigned k = (unsigned)__builtin_ctzll(m), v = k & w->vm;
     for (uint32_t mo = s->ivc[k].outs; mo != 0; mo &= mo - 1u) {
-      elite4_ovc_t *ov = &nx->ovc[(unsigned)__builtin_ctz(mo) * V + v];
+      const unsigned kk = (unsigned)__builtin_ctz(mo) * V + v;
+      elite4_ovc_t *ov = &nx->ovc[kk];
       ov->st = ov->early ? ELITE4_OST_FREE : ELITE4_OST_TOKWAIT;
       ov->early = false;
     }
@@ -78,13 +90,27 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
   /* Planted bug elite4_token_no_release: the output VC stays TOKWAIT. */
   if (cfg->bug != ELITE4_BUG_TOKEN_NO_RELEASE)
     for (uint64_t m = w->tok_freed; m != 0; m &= m - 1u) nx->ovc[__builtin_ctzll(m)].st = ELITE4_OST_FREE;
+  nx->act.obusy = w->obusy & ~moved;
+  nx->act.ofree = w->ofree & ~moved;
+  for (uint64_t m = moved; m != 0; m &= m - 1u) {
+    const unsigned kk = (unsigned)__builtin_ctzll(m);
+    if (nx->ovc[kk].st == ELITE4_OST_BUSY) nx->act.obusy |= UINT64_C(1) << kk;
+    if (nx->ovc[kk].st == ELITE4_OST_FREE) nx->act.ofree |= UINT64_C(1) << kk;
+  }
 
   /* Tokens owed upstream (5.2, 5.3, 5.5): the one sent this cycle is cleared; a new one
        (combined token or illegal-route nack) is lost with error 6 at port i if one is
        still pending and not sent in this cycle. */
-  memcpy(nx->tokp, s->tokp, w->nivc * sizeof(*nx->tokp));
+  uint64_t sent = 0; /* the tokens SA sends this cycle */
   for (unsigned o = 0; o < P; o++)
-    if (w->tok_vc[o] >= 0) nx->tokp[o * V + (unsigned)w->tok_vc[o]] = (elite4_tok_t){false, false};
+    if (w->tok_vc[o] >= 0) sent |= UINT64_C(1) << (o * V + (unsigned)w->tok_vc[o]);
+  nx->tokp_touched = sent | w->tok_new; /* the others hold */
+  for (uint64_t m = nx->tokp_touched; m != 0; m &= m - 1u) {
+    const unsigned k = (unsigned)__builtin_ctzll(m);
+    nx->tokp[k] = s->tokp[k];
+  }
+  uint64_t tokp = w->tokp_v & ~sent;
+  for (uint64_t m = sent; m != 0; m &= m - 1u) nx->tokp[__builtin_ctzll(m)] = (elite4_tok_t){false, false};
   for (uint64_t m = w->tok_new; m != 0; m &= m - 1u) {
     const unsigned k = (unsigned)__builtin_ctzll(m);
     elite4_tok_t *t = &nx->tokp[k];
@@ -93,8 +119,10 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
     } else {
       t->valid = true;
       t->ack = (w->tok_new_ack >> k) & 1u;
+      tokp |= UINT64_C(1) << k;
     }
   }
+  nx->act.tokp = tokp;
 
   /* Per output port: the credit counter (5.7). */
   nx->cred_touched = 0;
@@ -103,10 +131,9 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
     /* Each sending VC consumes one credit of (o, v); in_credit_i returns them.
            Evaluated only when something happens (or an error pulse must clear). */
     uint32_t ret = 0;
-    for (unsigned v = 0; v < V; v++)
-      if (in->credit[o][v]) ret |= 1u << v;
+    for (unsigned v = 0; v < V; v++) ret |= (uint32_t)in->credit[o][v] << v; /* no branch per bit */
     const common_credit_counter_state_t *cs = &s->cred[o];
-    if (k >= 0 || ret != 0 || cs->overflow != 0 || cs->underflow != 0 || cs->bad_vc) {
+    if ((k >= 0) | (ret != 0) | (cs->overflow != 0) | (cs->underflow != 0) | cs->bad_vc) {
       const common_credit_counter_in_t ci = {.init = false,
                                              .consume = k >= 0,
                                              .consume_vc = k >= 0 ? (unsigned)k & w->vm : 0u,

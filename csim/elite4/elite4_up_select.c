@@ -7,7 +7,8 @@
  * next cycle, so it can be one cycle stale. Among the FREE up-links of VC v, in the order
  * uptr[v], uptr[v]+1, ..., P-1, 0, ...: the first whose downstream buffer is empty
  * (cred == BufDepth), else the first with a credit, else the first; none FREE: not valid.
- * uptr' is VA's (it moves only when an adaptive requester is granted).
+ * uptr' is VA's (it moves only when an adaptive requester is granted). It reads the
+ * registered state only (the fabric's quiet() calls it too), FREE through s->act.
  */
 #include "elite4_internal.h"
 
@@ -19,9 +20,11 @@ void elite4_up_select(const elite4_cfg_t *cfg, const elite4_state_t *s, const el
   for (unsigned v = 0; v < ELITE4_MAX_VCS; v++) {
     nx->upsel[v] = (elite4_upsel_t){false, 0};
     if (v >= V) continue;
-    uint32_t cand = 0;
-    for (unsigned o = 0; o < P; o++)
-      if (((up_links >> o) & 1u) && s->ovc[o * V + v].st == ELITE4_OST_FREE) cand |= 1u << o;
+    uint32_t cand = 0; /* FREE up-links of VC v (s->act: the registered ost) */
+    for (uint32_t m = up_links; m != 0; m &= m - 1u) {
+      const unsigned o = (unsigned)__builtin_ctz(m);
+      if ((s->act.ofree >> (o * V + v)) & 1u) cand |= 1u << o;
+    }
     if (cand == 0) continue;
 
     /* Planted bug elite4_adaptive_first: the lowest-numbered free up-link. */
@@ -30,14 +33,20 @@ void elite4_up_select(const elite4_cfg_t *cfg, const elite4_state_t *s, const el
       continue;
     }
 
+    /* The candidates in the order uptr[v], ..., P-1, 0, ...: those at or after the
+       pointer, then those before it; the first empty one ends the search. */
+    const unsigned start = s->uptr[v] < P ? s->uptr[v] : 0u;
+    const uint32_t below = (1u << start) - 1u; /* start <= P - 1 < 32 */
+    const uint32_t order[2] = {cand & ~below, cand & below};
     int empty = -1, some = -1, first = -1;
-    unsigned o = s->uptr[v] < P ? s->uptr[v] : 0u;
-    for (unsigned n = 0; n < P; n++, o = (o + 1u == P) ? 0u : o + 1u) {
-      if (!((cand >> o) & 1u)) continue;
-      const unsigned c = elite4_cred(s, o, v);
-      if (first < 0) first = (int)o;
-      if (some < 0 && c > 0) some = (int)o;
-      if (empty < 0 && c == s->cred_cfg.max_credits) empty = (int)o;
+    for (unsigned h = 0; h < 2 && empty < 0; h++) {
+      for (uint32_t m = order[h]; m != 0 && empty < 0; m &= m - 1u) {
+        const unsigned o = (unsigned)__builtin_ctz(m);
+        const unsigned c = elite4_cred(s, o, v);
+        if (first < 0) first = (int)o;
+        if (some < 0 && c > 0) some = (int)o;
+        if (c == s->cred_cfg.max_credits) empty = (int)o;
+      }
     }
     const int pick = empty >= 0 ? empty : some >= 0 ? some : first;
     nx->upsel[v] = (elite4_upsel_t){true, (uint8_t)pick};

@@ -24,18 +24,23 @@ void elite4_vc_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_wo
   memcpy(nx->vrr, s->vrr, w->nivc * sizeof(*nx->vrr));
   memcpy(nx->uptr, s->uptr, sizeof(nx->uptr));
 
-  for (unsigned v = 0; v < V; v++) {
+  /* Only the VCs with a requester allocate anything. */
+  uint32_t vcs = 0;
+  for (uint64_t m = w->req_mask; m != 0; m &= m - 1u) vcs |= 1u << ((unsigned)__builtin_ctzll(m) & w->vm);
+
+  for (; vcs != 0; vcs &= vcs - 1u) {
+    const unsigned v = (unsigned)__builtin_ctz(vcs);
     uint32_t free_ports = 0; /* (o, v) FREE in the registered state */
     for (unsigned o = 0; o < P; o++)
-      if (s->ovc[o * V + v].st == ELITE4_OST_FREE) free_ports |= 1u << o;
+      if ((w->ofree >> (o * V + v)) & 1u) free_ports |= 1u << o;
 
     /* Requests of VC v: req_of[o] = inputs asking for (o, v) (unicast and adaptive). */
     uint32_t req_of[ELITE4_MAX_PORTS] = {0};
     uint32_t adaptive = 0; /* inputs whose request is the adaptive choice */
     int leader = -1;
-    for (unsigned i = 0; i < P; i++) {
-      const unsigned k = (i << w->vs) | v;
-      if (!((w->req_mask >> k) & 1u)) continue;
+    for (uint64_t m = w->req_mask; m != 0; m &= m - 1u) {
+      const unsigned k = (unsigned)__builtin_ctzll(m), i = k >> w->vs;
+      if ((k & w->vm) != v) continue;
       const elite4_route_t *q = &w->req[k];
       if (q->kind == ELITE4_REQ_PORTS && q->bcast) {
         if (leader < 0) leader = (int)i;
@@ -65,9 +70,12 @@ void elite4_vc_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_wo
     }
 
     /* 2. Unicast and adaptive: a round robin per FREE, unreserved output VC. */
-    for (unsigned o = 0; o < P; o++) {
+    uint32_t asked = 0; /* outputs with a request */
+    for (unsigned o = 0; o < P; o++)
+      if (req_of[o] != 0) asked |= 1u << o;
+    for (uint32_t mo = asked & free_ports & ~reserved; mo != 0; mo &= mo - 1u) {
+      const unsigned o = (unsigned)__builtin_ctz(mo);
       const uint32_t rq = req_of[o];
-      if (rq == 0 || !((free_ports >> o) & 1u) || ((reserved >> o) & 1u)) continue;
       const unsigned ptr = s->vrr[o * V + v];
       const uint32_t at_or_after = rq & ~((1u << ptr) - 1u); /* ptr <= P - 1 < 32 */
       const unsigned i = (unsigned)__builtin_ctz(at_or_after != 0 ? at_or_after : rq);

@@ -32,6 +32,8 @@
 #include "unit.h"
 
 #include "elite4.h"
+#include "elite4_internal.h" /* elite4_crc_feed */
+#include "common/common_crc32.h"
 
 /* ------------------------------------------------------------------------------------ */
 /* Harness                                                                              */
@@ -401,6 +403,26 @@ static void test_helpers(tctx_t *t) {
     for (unsigned k = 0; k < len; k++) w[k] = rnd32(&t->rng);
     if (!CHECK(t, elite4_body_crc(w, len) == ref_crc_words(w, len), "body_crc random %u", n)) break;
   }
+  /* The table-driven word step equals common_crc32's bit-serial one (keep = 1111) from
+     any register value. */
+  const common_crc32_cfg_t ccfg = {.bug = 0};
+  unsigned bad = 0;
+  uint32_t bad_c = 0, bad_w = 0;
+  for (unsigned n = 0; n < 1000; n++) {
+    const common_crc32_state_t cs = {.c = rnd32(&t->rng), .keep_err = false};
+    const common_crc32_in_t ci = {.init = false, .valid = true, .data = rnd32(&t->rng), .keep = 0xFu};
+    common_crc32_out_t co;
+    common_crc32_next_t cn;
+    common_crc32_eval(&ccfg, &cs, &ci, &co, &cn);
+    if (elite4_crc_feed(cs.c, ci.data) != cn.c && bad++ == 0) {
+      bad_c = cs.c;
+      bad_w = ci.data;
+    }
+  }
+  CHECK(t, bad == 0,
+        "crc_feed equals common_crc32 on 1000 random (register, word) pairs (%u differ, first 0x%08" PRIx32
+        ", 0x%08" PRIx32 ")",
+        bad, bad_c, bad_w);
 }
 
 static bool outputs_all_zero(const elite4_out_t *o) {
@@ -1380,6 +1402,38 @@ static void test_reset_pending(tctx_t *t) {
   elite4_free(&s);
 }
 
+/* The activity masks (docs/elite4.md section 7.1) equal a scan of the registers in every
+   cycle of a packet, and the model acts on them: a copy of the switch whose mask lost the
+   bit of its buffered HEAD is caught by the same scan comparison and sends the HEAD late
+   (the negative: a stale mask is neither missed nor harmless). */
+static void test_act(tctx_t *t) {
+  const pkt_t a = mkpkt(RW(3, 5), 2, 400);
+  dut_t *d = dut_new(t, 8, 2, 8, 0xF0, 0), *e = dut_new(t, 8, 2, 8, 0xF0, 0);
+  send_pkt(d, 0, 0, 0, &a);
+  send_pkt(e, 0, 0, 0, &a);
+  bool same = true;
+  for (unsigned long c = 1; c <= 12; c++) {
+    run_to(d, c);
+    elite4_act_t scan;
+    elite4_act_scan(&d->s, 16, &scan);
+    same &= memcmp(&scan, &d->s.act, sizeof(scan)) == 0;
+  }
+  CHECK(t, same, "act equals a scan of the registers in every cycle of a packet");
+
+  run_to(e, 1); /* the HEAD is in buffer (0, 0) */
+  e->s.act.nonempty &= ~UINT64_C(1);
+  elite4_act_t scan;
+  elite4_act_scan(&e->s, 16, &scan);
+  const bool caught = memcmp(&scan, &e->s.act, sizeof(scan)) != 0;
+  run_to(e, 12);
+  const long clean = first_flit(d, 3, ELITE4_HEAD, 0), stale = first_flit(e, 3, ELITE4_HEAD, 0);
+  CHECK(t, caught && clean == 4 && stale > clean,
+        "negative: a lost nonempty bit differs from the scan (%d) and delays the HEAD (cycle %ld, clean %ld)",
+        caught, stale, clean);
+  dut_free(d);
+  dut_free(e);
+}
+
 /* ------------------------------------------------------------------------------------ */
 /* Planted bugs, directed                                                                 */
 /* ------------------------------------------------------------------------------------ */
@@ -1774,6 +1828,12 @@ static rand_result_t rand_run(const elite4_cfg_t *cfg, uint64_t seed, unsigned l
     rand_inputs(r, c, gen, &in);
     elite4_eval(&r->cfg, &r->s, &in, &out, &r->nx);
     elite4_commit(&r->cfg, &r->s, &r->nx);
+    {
+      /* The activity masks kept beside the registers equal a scan of them (section 7.1). */
+      elite4_act_t scan;
+      elite4_act_scan(&r->s, P * V, &scan);
+      if (memcmp(&scan, &r->s.act, sizeof(scan)) != 0) viol(r, c, "act differs from a scan of the registers");
+    }
     if (r->shadow_on) {
       elite4_eval(&r->scfg, &r->ss, &in, &sout, &r->snx);
       elite4_commit(&r->scfg, &r->ss, &r->snx);
@@ -1943,6 +2003,7 @@ int main(int argc, char **argv) {
   test_output_groups(&t);
   test_reset_pending(&t);
   test_bugs_directed(&t);
+  test_act(&t);
   test_random(&t, cycles);
   test_bugs_random(&t);
 

@@ -142,6 +142,10 @@ $(BUILD)/obj/glue/$(1)_glue_netlist.o: $(BUILD)/glue/$(1)/$(1)_glue.c
 	@mkdir -p $$(@D)
 	@$(CC) $(CFLAGS) -DNETCOSIM_NETLIST -Itestbench -c $$< -o $$@
 
+$(BUILD)/obj/glue/$(1)_glue_nortl.o: $(BUILD)/glue/$(1)/$(1)_glue.c
+	@mkdir -p $$(@D)
+	@$(CC) $(CFLAGS) -DNETCOSIM_NO_RTL -Itestbench -c $$< -o $$@
+
 # gate level: yosys netlist of the same target, Verilated under the class V$(1)_netlist
 $(BUILD)/synth/$(1).v $(BUILD)/synth/$(1).stat &: $$(shell sed 's/^/.\//' rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f 2>/dev/null) $(BUILD)/mk/targets.mk
 	@mkdir -p $(BUILD)/synth
@@ -213,7 +217,11 @@ $(BUILD)/bin/$(1)_sim: $(call c_obj,$(call block_src,$(1)),obj) $(foreach t,$(TA
 	@mkdir -p $$(@D)
 	@echo "  LINK     $$@"
 	@$(CXX) $$^ $(LDLIBS) -o $$@
-$(BUILD)/asan/bin/$(1)_sim: $(call c_obj,$(call block_src,$(1)),asan) $(foreach t,$(TARGETS_$(1)),$(BUILD)/obj/glue/$(t)_glue.o) $$($(1)_RTL_OBJ) $(VRUNTIME_OBJ)
+# the sanitizer binaries (make test's) leave out the RTL of heavy targets (docs/cosim.md)
+$(1)_ASAN_RTL_OBJ := $(foreach t,$(filter-out $(HEAVY_TARGETS),$(TARGETS_$(1))),$(BUILD)/obj/glue/$(t)_rtl.o $(BUILD)/verilated/$(t)/V$(t)__ALL.a)
+$(1)_ASAN_GLUE_OBJ := $(foreach t,$(TARGETS_$(1)),$(BUILD)/obj/glue/$(t)_glue$(if $(filter $(t),$(HEAVY_TARGETS)),_nortl).o)
+$(1)_ASAN_NETLIST_OBJ := $(foreach t,$(TARGETS_$(1)),$(if $(filter $(t),$(GATE_TARGETS)),$(BUILD)/obj/glue/$(t)_glue_netlist.o $(BUILD)/obj/glue/$(t)_netlist.o $(BUILD)/netlist/$(t)/V$(t)_netlist__ALL.a,$(BUILD)/obj/glue/$(t)_glue$(if $(filter $(t),$(HEAVY_TARGETS)),_nortl).o))
+$(BUILD)/asan/bin/$(1)_sim: $(call c_obj,$(call block_src,$(1)),asan) $$($(1)_ASAN_GLUE_OBJ) $$($(1)_ASAN_RTL_OBJ) $(VRUNTIME_OBJ)
 	@mkdir -p $$(@D)
 	@echo "  LINK     $$@ (ASan+UBSan)"
 	@$(CXX) -fsanitize=address,undefined $$^ $(LDLIBS) -o $$@
@@ -221,7 +229,7 @@ $(BUILD)/bin/$(1)_netlist_sim: $(call c_obj,$(call block_src,$(1)),obj) $$($(1)_
 	@mkdir -p $$(@D)
 	@echo "  LINK     $$@"
 	@$(CXX) $$^ $(LDLIBS) -o $$@
-$(BUILD)/asan/bin/$(1)_netlist_sim: $(call c_obj,$(call block_src,$(1)),asan) $$($(1)_NETLIST_OBJ) $$($(1)_RTL_OBJ) $(VRUNTIME_OBJ)
+$(BUILD)/asan/bin/$(1)_netlist_sim: $(call c_obj,$(call block_src,$(1)),asan) $$($(1)_ASAN_NETLIST_OBJ) $$($(1)_ASAN_RTL_OBJ) $(VRUNTIME_OBJ)
 	@mkdir -p $$(@D)
 	@echo "  LINK     $$@ (ASan+UBSan)"
 	@$(CXX) -fsanitize=address,undefined $$^ $(LDLIBS) -o $$@

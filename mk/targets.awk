@@ -4,6 +4,9 @@
 # With -v fmt=sh: one line per target instead, "T BLOCK TOP GATE -GP=V ...", for scripts.
 FNR == 1 { n = split(FILENAME, parts, "/"); block = parts[n - 1] }
 { sub(/#.*/, "") }
+# "heavy T" lines: T's Verilated RTL is left out of the sanitizer binaries
+# (make test's), whose runs of T are model-only (HEAVY_TARGETS, docs/cosim.md).
+$1 == "heavy" { printf "HEAVY_TARGETS += %s\n", $2 > (fmt == "sh" ? "/dev/null" : "/dev/stdout"); next }
 $1 == "gate" { gate[$2] = 1; printf "GATE_TARGETS += %s\n", $2 > (fmt == "sh" ? "/dev/null" : "/dev/stdout"); next }
 $1 == "target" {
   t = $2

@@ -149,6 +149,14 @@ static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace
       snprintf(res->msg, sizeof res->msg, "target %s has no netlist build (run 'make synth' first)", g->name);
       return;
     }
+    if (!ro->create) { /* a heavy target in the sanitizer build (docs/cosim.md) */
+      res->kind = FAIL_SETUP;
+      snprintf(res->msg, sizeof res->msg,
+               "target %s's RTL is not in this binary (a heavy target: only build/bin/%s_sim has it; "
+               "model mode runs here)",
+               g->name, g->block);
+      return;
+    }
   }
 
   void *model = NULL, *rtl = NULL;

@@ -1,4 +1,5 @@
-/* elite4 fabric: instances, links and the fabric cycle. See e4f_fabric.h. */
+/* elite4 fabric on the generic fabric core: NIC endpoints, observers, the
+ * run. See e4f_fabric.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "e4f_fabric.h"
 
@@ -9,7 +10,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "bind/fabric_elite4.h"
 #include "elite4/elite4.h"
+#include "fabric/fabric_topo.h"
 
 const char *const e4f_fab_bug_names[] = {"none", "fab_route_wrong_port", "fab_nic_no_token", NULL};
 
@@ -54,10 +57,179 @@ static void counters_free(e4f_counters_t *k) {
   free(k->nic_tx);
 }
 
+/* ---- the NIC and its traffic as an endpoint instance ---------------------- */
+
+/* The traffic draws of node n are made ahead, from the node's own stream, up
+ * to its next packet: wake() is that packet's cycle, so a skipped NIC and an
+ * evaluated one consume the same draws in the same order as drawing every
+ * cycle would (docs/fabric.md "The scheduler"). */
+typedef struct {
+  e4f_fabric_t *F;
+  unsigned n;
+  uint64_t drawn; /* the first cycle not drawn yet */
+  uint64_t next;  /* the cycle of the next packet, FABRIC_NEVER: none in the window */
+  int dst;
+} nic_ep_t;
+
+static void draw_ahead(nic_ep_t *x) {
+  e4f_fabric_t *F = x->F;
+  while (x->drawn < F->cfg.cycles) {
+    const uint64_t c = x->drawn++;
+    int d = e4f_traffic_next(&F->traffic, x->n, &F->gen[x->n]);
+    if (d >= 0) {
+      x->next = c;
+      x->dst = d;
+      return;
+    }
+  }
+  x->next = FABRIC_NEVER;
+}
+
+static void *nic_create(const void *params, unsigned index, char *err, size_t errlen) {
+  nic_ep_t *x = calloc(1, sizeof *x);
+  e4f_fabric_t *F = (e4f_fabric_t *)(uintptr_t)params;
+  if (!x) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  x->F = F;
+  x->n = index - F->topo.nsw;
+  draw_ahead(x);
+  return x;
+}
+static void nic_free(void *x) { free(x); }
+
+static void nic_eval(void *p, uint64_t c, const fabric_flit_t *in, fabric_flit_t *out, uint64_t *side) {
+  nic_ep_t *x = p;
+  e4f_fabric_t *F = x->F;
+  (void)side;
+  if (x->next == c) {
+    e4f_nic_enqueue(&F->nic[x->n], &F->env, (unsigned)x->dst, c);
+    draw_ahead(x);
+  }
+  e4f_flit_t rx = {in[0].valid, in[0].kind, in[0].vc, (uint32_t)in[0].data, {false, false}}, tx;
+  for (unsigned v = 0; v < E4F_VCS; v++) rx.credit[v] = (in[0].credit >> v) & 1u;
+  e4f_nic_step(&F->nic[x->n], &F->env, c, &rx, &tx);
+  out[0] = (fabric_flit_t){tx.valid, tx.valid ? tx.kind : 0, tx.valid ? tx.vc : 0, 0, tx.valid ? tx.data : 0};
+  for (unsigned v = 0; v < E4F_VCS; v++) out[0].credit |= (uint8_t)(tx.credit[v] << v);
+}
+static bool nic_quiet(const void *p) {
+  const nic_ep_t *x = p;
+  return e4f_nic_idle(&x->F->nic[x->n]);
+}
+static uint64_t nic_wake(void *p, uint64_t now) {
+  const nic_ep_t *x = p;
+  (void)now; /* never below now: the NIC evaluates in its packet's cycle */
+  return x->next;
+}
+static const fabric_impl_t nic_impl = {nic_create, nic_free, nic_eval, NULL, nic_quiet,
+                                       nic_wake,   NULL,     NULL,     NULL, NULL};
+static const fabric_port_kind_t *const nic_ports[1] = {&fe4_link_kind};
+static const fabric_type_t nic_type = {"elite4_nic", 1, nic_ports, 0, NULL, 0, NULL, &nic_impl, NULL};
+
+/* ---- observers, on the core's flits and side outputs ------------------------- */
+
+/* A flit arriving at input (s, p): the HEAD's cycle, and on its first BODY
+ * (the id) the packet's hop record. */
+static void observe_arrival(e4f_fabric_t *f, unsigned s, unsigned p, const fabric_flit_t *fl, uint64_t c) {
+  if (!fl->valid || fl->kind == ELITE4_TOKEN) return;
+  e4f_islot_t *sl = &f->islot[(s * E4F_PORTS + p) * E4F_VCS + fl->vc];
+  if (fl->kind == ELITE4_HEAD) {
+    sl->arr = (uint32_t)c;
+    sl->grant = E4F_NONE;
+    sl->id = -2; /* waiting for the id */
+  } else if (fl->kind == ELITE4_BODY && sl->id == -2) {
+    sl->id = -1;
+    e4f_pkt_t *k = e4f_records_get(&f->rec, (uint32_t)fl->data);
+    if (!k || k->nhops >= E4F_MAX_HOPS) return;
+    sl->id = (int64_t)fl->data;
+    sl->hop = k->nhops++;
+    k->hop[sl->hop] = (e4f_hop_t){(uint16_t)s, (uint8_t)p, E4F_NO_PORT, sl->arr, sl->grant, E4F_NONE};
+  }
+}
+
+static void observe_outputs(e4f_fabric_t *f, const fabric_inst_t *x, unsigned s, uint64_t c) {
+  for (uint64_t m = x->side[FE4_SIDE_ALLOC]; m; m &= m - 1) {
+    const unsigned b = (unsigned)__builtin_ctzll(m), p = b / E4F_VCS;
+    e4f_islot_t *sl = &f->islot[s * E4F_PORTS * E4F_VCS + b];
+    sl->grant = (uint32_t)(c - 1); /* the pulse shows the cycle after the grant */
+    e4f_pkt_t *k = sl->id >= 0 ? e4f_records_get(&f->rec, (uint32_t)sl->id) : NULL;
+    if (k && sl->hop < k->nhops && k->hop[sl->hop].sw == s && k->hop[sl->hop].in == p)
+      k->hop[sl->hop].grant = sl->grant;
+  }
+  for (unsigned p = 0; p < E4F_PORTS; p++) {
+    const fabric_flit_t *fl = &x->out[p];
+    if (!fl->valid) continue;
+    e4f_oslot_t *sl = &f->oslot[(s * E4F_PORTS + p) * E4F_VCS + fl->vc];
+    if (fl->kind == ELITE4_HEAD) {
+      sl->dep = (uint32_t)c;
+      sl->pending = true;
+    } else if (fl->kind == ELITE4_BODY && sl->pending) {
+      sl->pending = false;
+      e4f_hop_t *h = e4f_records_hop(&f->rec, (uint32_t)fl->data, s);
+      if (h) {
+        h->out = (uint8_t)p;
+        h->dep = sl->dep;
+      }
+    }
+  }
+}
+
+/* The port counters, read on demand from the core (nothing is copied per cycle). */
+static void snapshot(e4f_fabric_t *f, e4f_counters_t *k, uint64_t c) {
+  static const unsigned id[4] = {FE4_CNT_XMIT_FLITS, FE4_CNT_RCV_FLITS, FE4_CNT_XMIT_WAIT, FE4_CNT_XMIT_PKTS};
+  k->cycle = c;
+  for (unsigned s = 0; s < f->topo.nsw; s++)
+    for (unsigned p = 0; p < E4F_PORTS; p++) {
+      const unsigned i = s * E4F_PORTS + p;
+      uint32_t *dst[4] = {&k->xmit_flits[i], &k->rcv_flits[i], &k->xmit_wait[i], &k->xmit_pkts[i]};
+      for (unsigned j = 0; j < 4; j++) {
+        uint64_t v = 0;
+        fabric_counter(&f->core, s, p, id[j], &v);
+        *dst[j] = (uint32_t)v;
+      }
+    }
+  for (unsigned n = 0; n < f->cfg.nodes; n++) k->nic_tx[n] = f->nic[n].tx_flits;
+}
+
+static void observe(fabric_t *fab, void *ctx) {
+  e4f_fabric_t *F = ctx;
+  const uint64_t c = fab->cycle;
+  const bool rec = F->cfg.records;
+  if (rec)
+    for (unsigned s = 0; s < F->topo.nsw; s++) {
+      const fabric_inst_t *x = &fab->inst[s];
+      if (!x->ran || !x->arrivals) continue;
+      for (unsigned p = 0; p < E4F_PORTS; p++) observe_arrival(F, s, p, &x->in[p], c);
+    }
+  for (unsigned s = 0; s < F->topo.nsw; s++) {
+    const fabric_inst_t *x = &fab->inst[s];
+    if (!x->ran) continue;
+    for (uint64_t m = x->side[FE4_SIDE_ERR]; m; m &= m - 1) {
+      const unsigned p = (unsigned)__builtin_ctzll(m);
+      e4f_failf(&F->sb, c, "fabric.switch_error",
+                "switch %u (level %u) raised error %u on port %u at cycle %" PRIu64, s,
+                e4f_sw_level(&F->topo, s), (unsigned)(x->side[FE4_SIDE_ERR_CODE] >> (4 * p)) & 0xFu, p, c);
+    }
+    for (unsigned p = 0; p < E4F_PORTS; p++)
+      if (F->topo.peer[s][p].kind == E4F_PEER_NONE && x->out[p].valid)
+        e4f_failf(&F->sb, c, "fabric.tied_off", "switch %u sent a flit on tied-off port %u at cycle %" PRIu64,
+                  s, p, c);
+    if (rec) observe_outputs(F, x, s, c);
+  }
+  /* the core's own failures (an RTL assertion, a lockstep divergence) are the
+   * first cause of their cycle: the switch's, before what the NICs saw */
+  if (fab->failed && (!F->sb.failed || (F->sb.fail_cycle == c && strncmp(F->sb.fail_id, "assert:", 7) &&
+                                        strcmp(F->sb.fail_id, fab->fail_check)))) {
+    F->sb.failed = false;
+    e4f_failf(&F->sb, c, fab->fail_check, "%s", fab->fail_msg);
+  }
+  if (F->env.outstanding) F->busy_cycles++; /* packets created, tokens not all back */
+}
+
 int e4f_fabric_init(e4f_fabric_t *f, const e4f_cfg_t *cfg, char *err, size_t errlen) {
   memset(f, 0, sizeof *f);
   f->cfg = *cfg;
-  f->tgt = &elite4_p8_target;
   err[0] = 0;
   if (e4f_topo_build(&f->topo, cfg->nodes)) {
     snprintf(err, errlen, "nodes = %u: a radix-4 fat-tree has 4, 16, 64 or 256 nodes", cfg->nodes);
@@ -89,15 +261,11 @@ int e4f_fabric_init(e4f_fabric_t *f, const e4f_cfg_t *cfg, char *err, size_t err
   cosim_rng_seed(&master, cfg->seed);
   f->traffic = (e4f_traffic_t){cfg->pattern, N, cfg->load / L, cfg->hot_frac, cfg->hot_node};
   int rc = 0;
-  f->in = calloc(nsw, sizeof *f->in);
-  f->out = calloc(nsw, sizeof *f->out);
   f->nic = calloc(N, sizeof *f->nic);
   f->gen = calloc(N, sizeof *f->gen);
   f->islot = calloc((size_t)nsw * E4F_PORTS * E4F_VCS, sizeof *f->islot);
   f->oslot = calloc((size_t)nsw * E4F_PORTS * E4F_VCS, sizeof *f->oslot);
-  if (!f->in || !f->out || !f->nic || !f->gen || !f->islot || !f->oslot) rc = -ENOMEM;
-  if (!rc) rc = e4f_lines_init(&f->to_sw, nsw * E4F_PORTS, cfg->link_delay);
-  if (!rc) rc = e4f_lines_init(&f->to_nic, N, cfg->link_delay);
+  if (!f->nic || !f->gen || !f->islot || !f->oslot) rc = -ENOMEM;
   /* the packets the run is expected to create (at most 2^18 up front), so the table rarely grows */
   double expect = 1024 + (double)N * (double)cfg->cycles * f->traffic.p_pkt * 1.1;
   if (!rc)
@@ -123,219 +291,64 @@ int e4f_fabric_init(e4f_fabric_t *f, const e4f_cfg_t *cfg, char *err, size_t err
                            .bug_no_token = (cfg->fab_bug & E4F_BUG_NIC_NO_TOKEN) != 0,
                            .win_from = cfg->warmup,
                            .win_to = cfg->cycles};
+  /* the core: switches 0..nsw-1, then the NICs, wired as a 4-ary n-tree */
+  fabric_t *fab = &f->core;
+  fabric_init(fab);
+  fab->no_skip = cfg->no_skip;
+  fab->digest_on = cfg->digest;
+  fab->observer = observe;
+  fab->observer_ctx = f;
+  static const fabric_mode_t mode[3] = {FABRIC_MODEL, FABRIC_RTL, FABRIC_LOCKSTEP};
   for (unsigned s = 0; s < nsw; s++) {
-    if (cfg->rtl[s]) {
-      char path[1200];
-      if (cfg->trace_dir) snprintf(path, sizeof path, "%s/sw%u.fst", cfg->trace_dir, s);
-      f->inst[s] =
-          f->tgt->glue->rtl.create(cfg->trace_dir ? path : NULL, cfg->seed + s); /* registers' start */
-      if (f->inst[s]) f->tgt->glue->rtl.reset(f->inst[s]);
-    } else {
-      f->inst[s] = f->tgt->model.create(cfg->model_bug);
-      /* from garbage, as the RTL's registers: the reset must bring every register back */
-      if (f->inst[s] && f->tgt->model.scramble) f->tgt->model.scramble(f->inst[s], cfg->seed + s);
-      if (f->inst[s]) f->tgt->model.reset(f->inst[s]);
-    }
-    if (!f->inst[s]) {
-      snprintf(err, errlen, "switch %u (%s) could not be created", s, cfg->rtl[s] ? "RTL" : "model");
-      return -1;
-    }
+    char name[16], path[1200];
+    snprintf(name, sizeof name, "sw%u", s);
+    const bool tr = cfg->rtl[s] && cfg->trace_dir && (!cfg->trace_only || cfg->trace_only == s + 1);
+    if (tr) snprintf(path, sizeof path, "%s/sw%u.fst", cfg->trace_dir, s);
+    fe4_params_t pr = {cfg->model_bug, cfg->fe4_bug, cfg->seed + s, tr ? path : NULL};
+    if (fabric_add(fab, &fe4_type, mode[cfg->rtl[s] % 3], name, &pr, err, errlen) == FABRIC_NONE) return -1;
   }
-  f->digest = 0xcbf29ce484222325ULL;
+  for (unsigned n = 0; n < N; n++) {
+    char name[16];
+    snprintf(name, sizeof name, "nic%u", n);
+    if (fabric_add(fab, &nic_type, FABRIC_MODEL, name, f, err, errlen) == FABRIC_NONE) return -1;
+  }
+  fabric_topo_t T;
+  rc = fabric_topo_kary_ntree(&T, 4, f->topo.levels, err, errlen);
+  if (!rc) rc = fabric_topo_wire(fab, &T, 0, nsw, 0, cfg->link_delay, err, errlen);
+  fabric_topo_free(&T);
+  if (rc) return -1;
   return 0;
 }
 
 void e4f_fabric_free(e4f_fabric_t *f) {
-  for (unsigned s = 0; s < f->topo.nsw; s++)
-    if (f->inst[s]) {
-      if (f->cfg.rtl[s])
-        f->tgt->glue->rtl.destroy(f->inst[s]);
-      else
-        f->tgt->model.destroy(f->inst[s]);
-    }
+  fabric_free(&f->core); /* oldest first (fabric.c: Verilator 5.006 hangs otherwise) */
   if (f->nic)
     for (unsigned n = 0; n < f->cfg.nodes; n++) e4f_nic_free(&f->nic[n]);
   free(f->nic);
   free(f->gen);
-  free(f->in);
-  free(f->out);
   free(f->islot);
   free(f->oslot);
-  e4f_lines_free(&f->to_sw);
-  e4f_lines_free(&f->to_nic);
   e4f_records_free(&f->rec);
   e4f_score_free(&f->sb);
   for (unsigned k = 0; k < 2; k++) counters_free(&f->cnt[k]);
   memset(f, 0, sizeof *f);
 }
 
-/* ---- observers --------------------------------------------------------------- */
+/* ---- the run ---------------------------------------------------------------------- */
 
-/* A flit arriving at input (s, p): the HEAD's cycle, and on its first BODY
- * (the id) the packet's hop record. */
-static void observe_arrival(e4f_fabric_t *f, unsigned s, unsigned p, const e4f_flit_t *fl, uint64_t c) {
-  if (!fl->valid || fl->kind == ELITE4_TOKEN) return;
-  e4f_islot_t *sl = &f->islot[(s * E4F_PORTS + p) * E4F_VCS + fl->vc];
-  if (fl->kind == ELITE4_HEAD) {
-    sl->arr = (uint32_t)c;
-    sl->grant = E4F_NONE;
-    sl->id = -2; /* waiting for the id */
-  } else if (fl->kind == ELITE4_BODY && sl->id == -2) {
-    sl->id = -1;
-    if (fl->data >= f->rec.n) return;
-    e4f_pkt_t *k = &f->rec.p[fl->data];
-    if (k->nhops >= E4F_MAX_HOPS) return;
-    sl->id = fl->data;
-    sl->hop = k->nhops++;
-    k->hop[sl->hop] = (e4f_hop_t){(uint16_t)s, (uint8_t)p, E4F_NO_PORT, sl->arr, sl->grant, E4F_NONE};
-  }
+/* One core step, jumps bounded by `limit`. */
+static void core_step(e4f_fabric_t *f, uint64_t limit) {
+  fabric_step(&f->core, limit);
+  f->cycle = f->core.cycle;
+  /* counters as the outputs showed them in the window's first and last
+   * cycles: read once that cycle is over (the core's cycle has moved on) */
+  if (f->cycle - 1 == f->cfg.warmup) snapshot(f, &f->cnt[0], f->cfg.warmup);
+  if (f->cycle - 1 == f->cfg.cycles) snapshot(f, &f->cnt[1], f->cfg.cycles);
+  f->digest = f->core.digest;
+  /* a failure of the core is recorded by the observer of its cycle */
 }
 
-static void observe_outputs(e4f_fabric_t *f, unsigned s, uint64_t c) {
-  const elite4_p8_out_t *o = &f->out[s];
-  if (o->alloc_o)
-    for (unsigned p = 0; p < E4F_PORTS; p++)
-      for (unsigned v = 0; v < E4F_VCS; v++) {
-        if (!elite4_p8_alloc_o_get(o, p * E4F_VCS + v)) continue;
-        e4f_islot_t *sl = &f->islot[(s * E4F_PORTS + p) * E4F_VCS + v];
-        sl->grant = (uint32_t)(c - 1); /* the pulse shows the cycle after the grant */
-        if (sl->id >= 0) {
-          e4f_pkt_t *k = &f->rec.p[sl->id];
-          if (sl->hop < k->nhops && k->hop[sl->hop].sw == s && k->hop[sl->hop].in == p)
-            k->hop[sl->hop].grant = sl->grant;
-        }
-      }
-  if (!o->out_valid_o) return;
-  for (unsigned p = 0; p < E4F_PORTS; p++) {
-    if (!elite4_p8_out_valid_o_get(o, p)) continue;
-    e4f_flit_t fl;
-    e4f_link_from_out(o, p, &fl);
-    e4f_oslot_t *sl = &f->oslot[(s * E4F_PORTS + p) * E4F_VCS + fl.vc];
-    if (fl.kind == ELITE4_HEAD) {
-      sl->dep = (uint32_t)c;
-      sl->pending = true;
-    } else if (fl.kind == ELITE4_BODY && sl->pending) {
-      sl->pending = false;
-      e4f_hop_t *h = e4f_records_hop(&f->rec, fl.data, s);
-      if (h) {
-        h->out = (uint8_t)p;
-        h->dep = sl->dep;
-      }
-    }
-  }
-}
-
-static void check_outputs(e4f_fabric_t *f, unsigned s, uint64_t c) {
-  const elite4_p8_out_t *o = &f->out[s];
-  if (o->err_o)
-    for (unsigned p = 0; p < E4F_PORTS; p++)
-      if (elite4_p8_err_o_get(o, p))
-        e4f_failf(&f->sb, c, "fabric.switch_error",
-                  "switch %u (level %u) raised error %u on port %u at cycle %" PRIu64, s,
-                  e4f_sw_level(&f->topo, s), elite4_p8_err_code_o_get(o, p), p, c);
-  if (o->out_valid_o)
-    for (unsigned p = 0; p < E4F_PORTS; p++)
-      if (f->topo.peer[s][p].kind == E4F_PEER_NONE && elite4_p8_out_valid_o_get(o, p))
-        e4f_failf(&f->sb, c, "fabric.tied_off", "switch %u sent a flit on tied-off port %u at cycle %" PRIu64,
-                  s, p, c);
-}
-
-/* FNV-1a over every output field, bits above a field's width masked. */
-static uint64_t out_digest(const cosim_glue_t *g, const void *out, uint64_t h) {
-  const uint8_t *b = out;
-  for (unsigned i = 0; i < g->n_out; i++) {
-    const cosim_port_t *p = &g->out_ports[i];
-    unsigned nb = (p->width + 7) / 8;
-    for (unsigned k = 0; k < nb; k++) {
-      uint8_t x = b[p->offset + k];
-      if (k == nb - 1 && p->width % 8) x &= (uint8_t)((1u << (p->width % 8)) - 1);
-      h = (h ^ x) * 0x100000001b3ULL;
-    }
-  }
-  return h;
-}
-
-static void snapshot(e4f_fabric_t *f, e4f_counters_t *k, uint64_t c) {
-  k->cycle = c;
-  for (unsigned s = 0; s < f->topo.nsw; s++)
-    for (unsigned p = 0; p < E4F_PORTS; p++) {
-      unsigned i = s * E4F_PORTS + p;
-      k->xmit_flits[i] = f->out[s].cnt_xmit_flits_o[p];
-      k->rcv_flits[i] = f->out[s].cnt_rcv_flits_o[p];
-      k->xmit_wait[i] = f->out[s].cnt_xmit_wait_o[p];
-      k->xmit_pkts[i] = f->out[s].cnt_xmit_pkts_o[p];
-    }
-  for (unsigned n = 0; n < f->cfg.nodes; n++) k->nic_tx[n] = f->nic[n].tx_flits;
-}
-
-/* ---- the fabric cycle ----------------------------------------------------------- */
-
-void e4f_fabric_step(e4f_fabric_t *f) {
-  const uint64_t c = f->cycle;
-  const unsigned nsw = f->topo.nsw, N = f->cfg.nodes;
-  const bool rec = f->cfg.records;
-  /* 1. traffic */
-  if (c < f->cfg.cycles)
-    for (unsigned n = 0; n < N; n++) {
-      int d = e4f_traffic_next(&f->traffic, n, &f->gen[n]);
-      if (d >= 0) e4f_nic_enqueue(&f->nic[n], &f->env, (unsigned)d, c);
-    }
-  /* 2. switch inputs: what the neighbours sent D cycles ago */
-  for (unsigned s = 0; s < nsw; s++)
-    for (unsigned p = 0; p < E4F_PORTS; p++) {
-      const e4f_flit_t *fl = e4f_line_rx(&f->to_sw, c, s * E4F_PORTS + p);
-      e4f_link_to_in(&f->in[s], p, fl);
-      if (rec) observe_arrival(f, s, p, fl, c);
-    }
-  /* 3. NICs */
-  for (unsigned n = 0; n < N; n++) {
-    e4f_flit_t rx = *e4f_line_rx(&f->to_nic, c, n);
-    e4f_nic_step(&f->nic[n], &f->env, c, &rx,
-                 e4f_line_tx(&f->to_sw, c, f->topo.leaf_sw[n] * E4F_PORTS + n % 4));
-  }
-  /* 4. switches */
-  for (unsigned s = 0; s < nsw; s++) {
-    if (f->cfg.rtl[s]) {
-      f->tgt->glue->rtl.step(f->inst[s], &f->in[s], &f->out[s]);
-      /* an RTL assertion fails the run (check assert:<label>), before any
-       * other failure seen in the same cycle: the first cause is the switch's */
-      const char *label =
-          f->tgt->glue->rtl.assert_failed ? f->tgt->glue->rtl.assert_failed(f->inst[s]) : NULL;
-      if (label && (!f->sb.failed || (f->sb.fail_cycle == c && strncmp(f->sb.fail_id, "assert:", 7)))) {
-        char id[sizeof f->sb.fail_id];
-        snprintf(id, sizeof id, "assert:%s", label);
-        f->sb.failed = false;
-        e4f_failf(&f->sb, c, id, "switch %u (RTL): assertion %s failed at cycle %" PRIu64, s, label, c);
-      }
-    } else
-      f->tgt->model.eval(f->inst[s], &f->in[s], &f->out[s]);
-    for (unsigned p = 0; p < E4F_PORTS; p++) {
-      const e4f_peer_t *e = &f->topo.peer[s][p];
-      if (e->kind == E4F_PEER_SW)
-        e4f_link_from_out(&f->out[s], p, e4f_line_tx(&f->to_sw, c, e->id * E4F_PORTS + e->port));
-      else if (e->kind == E4F_PEER_NIC)
-        e4f_link_from_out(&f->out[s], p, e4f_line_tx(&f->to_nic, c, e->id));
-    }
-  }
-  /* 5. the models' clock edge */
-  for (unsigned s = 0; s < nsw; s++)
-    if (!f->cfg.rtl[s]) f->tgt->model.commit(f->inst[s]);
-  /* 6. observers */
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned s = 0; s < nsw; s++) {
-    check_outputs(f, s, c);
-    if (rec) observe_outputs(f, s, c);
-    if (f->cfg.digest) h = out_digest(f->tgt->glue, &f->out[s], h);
-  }
-  if (f->cfg.digest) {
-    f->cycle_digest = h;
-    f->digest = (f->digest ^ h) * 0x100000001b3ULL;
-  }
-  if (c == f->cfg.warmup) snapshot(f, &f->cnt[0], c);
-  if (c == f->cfg.cycles) snapshot(f, &f->cnt[1], c);
-  if (f->env.outstanding) f->busy_cycles++; /* packets created, tokens not all back */
-  f->cycle = c + 1;
-}
+void e4f_fabric_step(e4f_fabric_t *f) { core_step(f, f->core.cycle + 1); }
 
 /* The oldest unfinished packet, for a deadlock report. */
 static void describe_stuck(e4f_fabric_t *f, char *buf, size_t len) {
@@ -385,31 +398,43 @@ bool e4f_fabric_done(e4f_fabric_t *f) {
 }
 
 void e4f_fabric_run(e4f_fabric_t *f) {
+  const uint64_t w = f->cfg.warmup, e = f->cfg.cycles;
   double t0 = now_s();
-  do e4f_fabric_step(f);
-  while (!e4f_fabric_done(f));
+  do {
+    /* jumps land on the window's first and last cycles (their counters are read) */
+    const uint64_t c = f->core.cycle;
+    core_step(f, c < w ? w : c < e ? (c == w ? w + 1 : e) : c + 1);
+  } while (!e4f_fabric_done(f));
   f->wall_s = now_s() - t0;
 }
 
+static void flit_str(const fabric_flit_t *x, char *buf, size_t len) {
+  snprintf(buf, len, "valid=%u kind=%u vc=%u credit=0x%x data=0x%08" PRIx64, x->valid, x->kind, x->vc, x->credit,
+           x->valid ? x->data : 0);
+}
+
 bool e4f_fabric_diff(const e4f_fabric_t *a, const e4f_fabric_t *b, char *buf, size_t len) {
-  const cosim_glue_t *g = a->tgt->glue;
-  for (unsigned s = 0; s < a->topo.nsw; s++)
-    for (unsigned i = 0; i < g->n_out; i++) {
-      const cosim_port_t *p = &g->out_ports[i];
-      const uint8_t *x = (const uint8_t *)&a->out[s] + p->offset,
-                    *y = (const uint8_t *)&b->out[s] + p->offset;
-      if (!memcmp(x, y, (p->width + 7) / 8)) continue;
-      /* the first differing 32-bit word, as the field's slice of that port */
-      unsigned w = 0;
-      while (w * 4 < p->bytes && !memcmp(x + 4 * w, y + 4 * w, p->bytes - 4 * w < 4 ? p->bytes - 4 * w : 4))
-        w++;
-      uint32_t vx = 0, vy = 0;
-      size_t nb = p->bytes - 4 * w < 4 ? p->bytes - 4 * w : 4;
-      memcpy(&vx, x + 4 * w, nb);
-      memcpy(&vy, y + 4 * w, nb);
-      snprintf(buf, len, "switch %u (%s vs %s) output %s word %u: 0x%08x vs 0x%08x", s,
-               a->cfg.rtl[s] ? "RTL" : "model", b->cfg.rtl[s] ? "RTL" : "model", p->name, w, vx, vy);
+  static const char *const md[3] = {"model", "RTL", "lockstep"};
+  for (unsigned s = 0; s < a->topo.nsw; s++) {
+    const fabric_inst_t *x = &a->core.inst[s], *y = &b->core.inst[s];
+    const char *ma = md[a->cfg.rtl[s] % 3], *mb = md[b->cfg.rtl[s] % 3];
+    for (unsigned p = 0; p < E4F_PORTS; p++) {
+      const fabric_flit_t *u = &x->out[p], *v = &y->out[p];
+      if (u->valid == v->valid && u->kind == v->kind && u->vc == v->vc && u->credit == v->credit &&
+          (!u->valid || u->data == v->data))
+        continue;
+      char su[96], sv[96];
+      flit_str(u, su, sizeof su);
+      flit_str(v, sv, sizeof sv);
+      snprintf(buf, len, "switch %u (%s vs %s) port %u: %s vs %s", s, ma, mb, p, su, sv);
       return true;
     }
+    for (unsigned k = 0; k < FE4_NSIDE; k++)
+      if (x->side[k] != y->side[k]) {
+        snprintf(buf, len, "switch %u (%s vs %s) %s: 0x%" PRIx64 " vs 0x%" PRIx64, s, ma, mb,
+                 fe4_type.side_name[k], x->side[k], y->side[k]);
+        return true;
+      }
+  }
   return false;
 }

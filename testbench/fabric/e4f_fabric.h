@@ -1,16 +1,17 @@
-/* elite4 fabric: switch instances (C model or Verilated RTL, each through
- * the elite4_p8 target's ops), NICs, links, and the fabric cycle.
+/* elite4 fabric on the generic fabric core (csim/fabric/, docs/fabric.md):
+ * the switches are instances of type elite4_p8 (testbench/bind/fabric_elite4.c,
+ * C model, Verilated RTL or both in lockstep per switch), the NICs endpoint
+ * instances around e4f_nic.c, wired by the core's k-ary n-tree builder.
  *
- * One fabric cycle c:
- *   1. traffic: each node may queue a packet (injection window only);
- *   2. every switch's inputs are what its neighbours sent in c - D;
- *   3. every NIC reads what its leaf switch sent in c - D and sends;
- *   4. every switch evaluates (model: eval; RTL: step = settle + edge);
- *   5. every model commits (its clock edge);
- *   6. observers: per-hop records (arrival, grant, departure), switch
- *      errors, flits on tied-off ports, the output digest, counters.
- * Switch outputs are registers, so the order of instances within a step
- * does not matter, and an RTL instance may take its edge in step 4.
+ * One fabric cycle c (the core's, docs/fabric.md "The scheduler"):
+ *   1. every link delivers what was sent into it in c - D;
+ *   2. every NIC with a packet due in c queues it (injection window only),
+ *      reads what its leaf switch sent and sends;
+ *   3. every switch evaluates (idle ones are skipped: their eval would change
+ *      nothing); models commit (their clock edge);
+ *   4. observers: per-hop records (arrival, grant, departure), switch
+ *      errors, flits on tied-off ports, counters at the window's edges.
+ * When nothing holds anything the core jumps to the next packet's cycle.
  *
  * A run injects for cfg.cycles cycles, then drains: it ends when every
  * packet's token is back at its source, or fails (deadlock) when the drain
@@ -23,6 +24,7 @@
 #include <stdint.h>
 
 #include "bind/elite4.h"
+#include "fabric/fabric.h"
 #include "e4f_link.h"
 #include "e4f_nic.h"
 #include "e4f_records.h"
@@ -55,11 +57,19 @@ typedef struct {
   double nack_rate;
   bool records;            /* per-hop records (arrival, grant, departure) */
   bool digest;             /* per-cycle digest of every switch output */
-  uint8_t rtl[E4F_MAX_SW]; /* 1: switch s is the Verilated RTL */
+  uint8_t rtl[E4F_MAX_SW]; /* E4F_SW_MODEL / E4F_SW_RTL / E4F_SW_LOCKSTEP per switch */
   unsigned model_bug;      /* elite4 planted bug in the model instances */
   unsigned fab_bug;        /* E4F_BUG_* */
-  const char *trace_dir;   /* FST per RTL instance (sw<s>.fst), NULL: none */
+  unsigned fe4_bug;        /* FE4_BUG_* of the switch's instance type (testbench/bind/fabric_elite4.h) */
+  bool no_skip;            /* the core's straightforward path: every instance every cycle */
+  const char *trace_dir;   /* FST per RTL / lockstep instance (sw<s>.fst), NULL: none */
+  unsigned trace_only;     /* 0: every RTL / lockstep switch; s + 1: switch s only */
 } e4f_cfg_t;
+
+/* How switch s runs (cfg.rtl[s]): the C model, the Verilated RTL, or both in
+ * lockstep inside the run (the model drives the links; the first output that
+ * differs stops the run with check fabric.lockstep). */
+enum { E4F_SW_MODEL = 0, E4F_SW_RTL = 1, E4F_SW_LOCKSTEP = 2 };
 
 void e4f_cfg_default(e4f_cfg_t *c);
 
@@ -84,12 +94,10 @@ typedef struct {
 typedef struct {
   e4f_cfg_t cfg;
   e4f_topo_t topo;
-  const cosim_target_t *tgt;
-  void *inst[E4F_MAX_SW];
-  elite4_p8_in_t *in;
-  elite4_p8_out_t *out;
-  e4f_lines_t to_sw;  /* [switch * 8 + port]: what arrives at that input */
-  e4f_lines_t to_nic; /* [node] */
+  /* the generic fabric core (csim/fabric/): instances 0..nsw-1 the switches
+   * (instance type elite4_p8, testbench/bind/fabric_elite4.c), then the NICs */
+  fabric_t core;
+  void **ep; /* [node]: the NIC endpoints (e4f_fabric.c) */
   e4f_nic_t *nic;
   cosim_rng_t *gen; /* [node]: traffic streams */
   e4f_traffic_t traffic;
@@ -100,23 +108,24 @@ typedef struct {
   e4f_oslot_t *oslot;
   e4f_counters_t cnt[2]; /* at the window's start and end */
   uint64_t cycle;        /* the next cycle to run */
-  uint64_t cycle_digest, digest;
-  bool finished;        /* drained (or failed) */
-  uint64_t busy_cycles; /* cycles with traffic in flight (a packet's token not back) */
+  uint64_t digest;       /* the core's output digest (every non-idle flit and side output) */
+  bool finished;         /* drained (or failed) */
+  uint64_t busy_cycles;  /* cycles with traffic in flight (a packet's token not back) */
   double wall_s;
 } e4f_fabric_t;
 
 /* 0, or -1 with a message in err. */
 int e4f_fabric_init(e4f_fabric_t *f, const e4f_cfg_t *cfg, char *err, size_t errlen);
 void e4f_fabric_free(e4f_fabric_t *f);
-/* One fabric cycle. */
+/* One fabric cycle (idle instances skipped, never a jump over a cycle). */
 void e4f_fabric_step(e4f_fabric_t *f);
 /* After a step: true when the run is over (drained, or a failure is recorded). */
 bool e4f_fabric_done(e4f_fabric_t *f);
-/* Steps until done. */
+/* Steps until done; whole-fabric idle time is jumped (never over the
+ * window's first and last cycles, whose counters are read). */
 void e4f_fabric_run(e4f_fabric_t *f);
-/* The first output field of switch s that differs between two fabrics' last
- * cycle: writes "switch S port FIELD: a 0x.. b 0x.." into buf; false if equal. */
+/* The first switch output (flit or side output) that differs between two
+ * fabrics' last cycle: "switch S (model vs RTL) port P: ..." into buf; false if equal. */
 bool e4f_fabric_diff(const e4f_fabric_t *a, const e4f_fabric_t *b, char *buf, size_t len);
 
 #ifdef __cplusplus

@@ -1,5 +1,5 @@
-/* elite4 fabric: one direction of a link in one cycle, delay lines, and the
- * mapping between a link and port p of the elite4_p8 target's flat buses.
+/* elite4 fabric: one direction of a link in one cycle, as the NIC sees it
+ * (the core's links carry fabric_flit_t, csim/fabric/fabric.h).
  *
  * Link-latency convention (docs/elite4.md "Fabrics"): what an instance puts
  * on its outputs in fabric cycle c is on its neighbour's inputs in cycle
@@ -31,26 +31,6 @@ typedef struct {
   uint32_t data;
   bool credit[E4F_VCS];
 } e4f_flit_t;
-
-/* Port p of a switch's inputs from / outputs to a link. */
-void e4f_link_to_in(elite4_p8_in_t *in, unsigned p, const e4f_flit_t *f);
-void e4f_link_from_out(const elite4_p8_out_t *out, unsigned p, e4f_flit_t *f);
-
-/* n link directions, each a D-stage delay line. In cycle c, e4f_line_rx()
- * gives what was sent in cycle c - D (zero before that), and e4f_line_tx()
- * the slot to fill for cycle c; read every receiver before writing. */
-typedef struct {
-  unsigned n, delay;
-  e4f_flit_t *slot; /* [delay][n] */
-} e4f_lines_t;
-
-int e4f_lines_init(e4f_lines_t *l, unsigned n, unsigned delay);
-void e4f_lines_free(e4f_lines_t *l);
-static inline e4f_flit_t *e4f_line_rx(e4f_lines_t *l, uint64_t c, unsigned i) {
-  return &l->slot[(size_t)(c % l->delay) * l->n + i];
-}
-/* the same slot: once read, it is overwritten with this cycle's flit */
-static inline e4f_flit_t *e4f_line_tx(e4f_lines_t *l, uint64_t c, unsigned i) { return e4f_line_rx(l, c, i); }
 
 #ifdef __cplusplus
 }

@@ -1,23 +1,31 @@
 /*
- * build/bin/elite4_fabric_sim -- elite4 switches in radix-4 fat-trees with
- * traffic endpoints; every switch the C model or the Verilated RTL.
+ * build/bin/elite4_fabric_core_sim -- elite4 switches in radix-4 fat-trees
+ * with traffic endpoints, on the generic fabric core (csim/fabric/,
+ * docs/fabric.md); every switch the C model, the Verilated RTL, or both in
+ * lockstep.
  *
- *   elite4_fabric_sim [--test=NAME] [--seed=N] [--cycles=N] [--out=DIR]
- *       [--mode=model|rtl] [--rtl=all|none|LIST] [--nodes=4|16|64|256]
+ *   elite4_fabric_core_sim [--test=NAME] [--seed=N] [--cycles=N] [--out=DIR]
+ *       [--mode=model|rtl] [--rtl=all|none|LIST] [--lockstep=all|none|LIST] [--no-skip]
+ *       [--nodes=4|16|64|256]
  *       [--traffic=uniform|complement|hotspot] [--load=X] [--body=N]
  *       [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]
  *       [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X]
  *       [--records=on|off] [--inject-bug=NAME] [--expect-fail=check:ID@N|assert:LABEL@N] [--trace[=DIR]]
- *   elite4_fabric_sim --list | --help
+ *       [--db=PATH] [--bench-paths=skip,noskip,rtl]
+ *   elite4_fabric_core_sim --list | --help
  *
  * Without --test (or --test=run) one run: the scoreboard, switch errors
  * and deadlock detection are always on; reports go to --out (default
  * build/reports/elite4/runs/<name>). --test=NAME runs a named check (its
  * scenario first, then the flags, in order, override it) or `bench`.
  * --cycles is the injection window; --warmup (default cycles / 5) starts the
- * statistics window. --rtl=LIST: switch ids and ranges, e.g. 0,3,8-11.
+ * statistics window. --rtl=LIST: switch ids and ranges, e.g. 0,3,8-11;
+ * --lockstep=LIST: those switches run as C model and RTL on the same inputs
+ * every cycle (the model drives the links), the first output that differs
+ * fails the run as check fabric.lockstep naming switch, port and cycle.
  * --inject-bug: an elite4 model bug (model instances only) or a fabric bug
- * (fab_route_wrong_port, fab_nic_no_token). --expect-fail=check:ID@CYCLE:
+ * (fab_route_wrong_port, fab_nic_no_token) or a skip-path bug of the switch's
+ * instance type (fe4_quiet_lies, fe4_drop_credit, fe4_counter_off). --expect-fail=check:ID@CYCLE:
  * passes only if check ID (fabric.<what>, printed with every failure) fails
  * at that cycle; any other failure, or a pass, fails the negative.
  * An RTL switch's assertion (Verilated with --assert) fails the run as
@@ -31,15 +39,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
+#include "bind/fabric_elite4.h"
+#include "core/route_elite.h"
 #include "e4f_fabric.h"
+#include "fabric/fabric_topo.h"
 #include "e4f_report.h"
 #include "e4f_store.h"
 #include "waves.h"
 #include "clock.h"
 
-typedef enum { K_RUN, K_UNIFORM16, K_MODEL_VS_RTL, K_COMPLEMENT64, K_BENCH } e4f_kind_t;
+typedef enum { K_RUN, K_UNIFORM16, K_MODEL_VS_RTL, K_COMPLEMENT64, K_SKIP, K_BENCH } e4f_kind_t;
 
 typedef struct {
   const char *name;
@@ -57,7 +69,11 @@ static const e4f_check_t checks[] = {
     {"fabric_model_vs_rtl", K_MODEL_VS_RTL, "the same comparison on any fabric (--nodes, --traffic, ...)"},
     {"fabric64_complement", K_COMPLEMENT64,
      "64 nodes, complement (node i -> 63 - i) at full load: every packet delivered; bisection throughput"},
-    {"bench", K_BENCH, "64 nodes, uniform 0.3: node-cycles/s, all-model vs all-RTL (not a check)"},
+    {"skip_vs_noskip", K_SKIP,
+     "the core with skipping (idle switches, NICs, idle time) and without: identical per-cycle output "
+     "digests and records, then the run's own verdict"},
+    {"bench", K_BENCH,
+     "64 nodes, uniform 0.3: node-cycles/s, model with and without skipping, all-RTL (not a check)"},
     {"run", K_RUN, "one run with the flags given (the default)"},
 };
 
@@ -66,7 +82,7 @@ static bool parse_u64(const char *s, uint64_t *v);
 
 /* A usage error (bad flag, unknown name): exit status 2, no verdict, no rerun line. */
 static int usage_fail(const char *fmt, const char *arg) {
-  fprintf(stderr, "elite4_fabric_sim: error: ");
+  fprintf(stderr, "elite4_fabric_core_sim: error: ");
   fprintf(stderr, fmt, arg);
   fprintf(stderr, " (see --help)\n");
   return 2;
@@ -138,17 +154,20 @@ static int check_verdict(bool ok, const e4f_expect_t *expect, const char *id, co
 static void usage(FILE *f) {
   fprintf(
       f,
-      "usage: elite4_fabric_sim [--test=NAME] [--seed=N] [--cycles=N] [--out=DIR] [--mode=model|rtl]\n"
-      "         [--rtl=all|none|LIST] [--nodes=4|16|64|256] [--traffic=uniform|complement|hotspot]\n"
+      "usage: elite4_fabric_core_sim [--test=NAME] [--seed=N] [--cycles=N] [--out=DIR] [--mode=model|rtl]\n"
+      "         [--rtl=all|none|LIST] [--lockstep=all|none|LIST] [--no-skip] [--nodes=4|16|64|256]\n"
+      "         [--traffic=uniform|complement|hotspot] [--bench-paths=skip,noskip,rtl]\n"
       "         [--load=X] [--body=N] [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]\n"
       "         [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X] [--records=on|off]\n"
       "         [--inject-bug=NAME] [--expect-fail=check:ID@N|assert:LABEL@N] [--trace[=DIR]] [--db=PATH]\n"
-      "       elite4_fabric_sim --list | --help\n"
+      "       elite4_fabric_core_sim --list | --help\n"
       "--db=PATH: also write the run into SQLite database PATH (docs/store.md).\n"
-      "elite4 switches (model or Verilated RTL) in radix-4 fat-trees with traffic endpoints;\n"
-      "docs/elite4.md section 11. --list names the checks (--test=NAME). --cycles is the\n"
-      "injection window, then the run drains. --trace writes one FST per RTL switch (the C\n"
-      "model instances have no waveform). --expect-fail=check:ID@N: a negative test, passes\n"
+      "elite4 switches (model, Verilated RTL, or both in lockstep) in radix-4 fat-trees with\n"
+      "traffic endpoints on the generic fabric core; docs/elite4.md section 11, docs/fabric.md. --list names the checks (--test=NAME). --cycles is the\n"
+      "injection window, then the run drains. --trace writes one FST per RTL or lockstep switch\n"
+      "(the C model instances have no waveform). --lockstep=LIST: those switches run as model\n"
+      "and RTL compared every cycle (check fabric.lockstep). --no-skip: evaluate every instance\n"
+      "every cycle (the straightforward path). --expect-fail=check:ID@N: a negative test, passes\n"
       "only if check ID (fabric.<what>, printed with each failure) fails at cycle N;\n"
       "assert:LABEL@N: only if an RTL switch's assertion LABEL fails at cycle N (an assertion\n"
       "that fires always fails a run).\n"
@@ -177,7 +196,7 @@ static bool parse_double(const char *s, double *v) {
 }
 
 /* "all", "none", or ids and ranges "0,3,8-11" -> rtl[]; false on a bad list. */
-static bool parse_rtl(const char *s, uint8_t *rtl, unsigned nsw, char *err, size_t len) {
+static bool parse_rtl(const char *flag, const char *s, uint8_t *rtl, unsigned nsw, char *err, size_t len) {
   memset(rtl, 0, E4F_MAX_SW);
   if (!strcmp(s, "none")) return true;
   if (!strcmp(s, "all")) {
@@ -195,7 +214,7 @@ static bool parse_rtl(const char *s, uint8_t *rtl, unsigned nsw, char *err, size
       if (end == q) break;
     }
     if (a > b || b >= nsw) {
-      snprintf(err, len, "--rtl=%s: switch ids are 0..%u", s, nsw - 1);
+      snprintf(err, len, "%s=%s: switch ids are 0..%u", flag, s, nsw - 1);
       return false;
     }
     for (unsigned long k = a; k <= b; k++) rtl[k] = 1;
@@ -206,7 +225,7 @@ static bool parse_rtl(const char *s, uint8_t *rtl, unsigned nsw, char *err, size
       break;
   }
   if (*p) {
-    snprintf(err, len, "--rtl=%s: expected all, none, or ids and ranges such as 0,3,8-11", s);
+    snprintf(err, len, "%s=%s: expected all, none, or ids and ranges such as 0,3,8-11", flag, s);
     return false;
   }
   return true;
@@ -235,7 +254,7 @@ static void scenario(e4f_kind_t k, e4f_cfg_t *c) {
 }
 
 typedef struct {
-  const char *test, *out, *name, *bug, *expect, *rtl, *mode, *db;
+  const char *test, *out, *name, *bug, *expect, *rtl, *mode, *db, *lockstep, *paths;
   bool warmup_set;
 } e4f_args_t;
 
@@ -262,6 +281,12 @@ static int apply_flag(e4f_cfg_t *c, e4f_args_t *a, const char *arg, char *err, s
     a->rtl = v;
   else if (!strcmp(key, "--mode"))
     a->mode = v;
+  else if (!strcmp(key, "--lockstep"))
+    a->lockstep = v;
+  else if (!strcmp(key, "--bench-paths"))
+    a->paths = v;
+  else if (!strcmp(key, "--no-skip") && !eq)
+    c->no_skip = true;
   else if (!strcmp(key, "--db")) /* the run into this SQLite database (docs/store.md) */
     ok = *(a->db = v) != 0;
   else if (!strcmp(key, "--cycles"))
@@ -342,7 +367,7 @@ static void print_status(const e4f_fabric_t *f) {
 
 static bool write_out(e4f_fabric_t *f, const e4f_result_t *r, const char *name, const char *dir) {
   if (e4f_write_reports(f, r, name, dir)) {
-    fprintf(stderr, "elite4_fabric_sim: cannot write reports to %s: %s\n", dir, strerror(errno));
+    fprintf(stderr, "elite4_fabric_core_sim: cannot write reports to %s: %s\n", dir, strerror(errno));
     return false;
   }
   printf("out: %s\n", dir);
@@ -363,6 +388,34 @@ static void write_view(const e4f_cfg_t *c, const char *fst_dir, const char *view
   if (waves_write_view(view, fst, elite4_p8_target.glue, name, c->seed, fail_at, -1, false, why) == 0)
     printf("view:  gtkwave %s   (switch %u, the first RTL switch; the others: %s/sw<id>.fst)\n", view, s,
            fst_dir);
+}
+
+/* A lockstep divergence without --trace: the same run again with an FST of
+ * the diverging switch only (DIR/lockstep/sw<s>.fst, its view marked at the
+ * failing cycle); the run is deterministic, so it diverges in the same cycle. */
+static void lockstep_fst(const e4f_cfg_t *c0, unsigned s, const char *dir, const char *name, uint64_t at,
+                         const char *why) {
+  static e4f_fabric_t f;
+  static char tdir[1300];
+  char err[512];
+  e4f_cfg_t c = *c0;
+  snprintf(tdir, sizeof tdir, "%s/lockstep", dir);
+  if (s >= E4F_MAX_SW || e4f_mkdir_p(tdir)) return;
+  c.trace_dir = tdir;
+  c.trace_only = s + 1;
+  if (e4f_fabric_init(&f, &c, err, sizeof err)) {
+    e4f_fabric_free(&f);
+    return;
+  }
+  do e4f_fabric_step(&f);
+  while (!e4f_fabric_done(&f) && f.cycle <= at);
+  const bool same = f.sb.failed && !strcmp(f.sb.fail_id, "fabric.lockstep") && f.sb.fail_cycle == at;
+  e4f_fabric_free(&f); /* closes the FST */
+  printf("lockstep: FST of the diverging switch sw%u: %s/sw%u.fst%s\n", s, tdir, s,
+         same ? "" : " (the rerun did not diverge in the same cycle)");
+  memset(c.rtl, 0, sizeof c.rtl);
+  c.rtl[s] = E4F_SW_LOCKSTEP; /* write_view shows the first traced switch */
+  write_view(&c, tdir, tdir, name, &at, why);
 }
 
 /* ---- the named checks ------------------------------------------------------------- */
@@ -445,13 +498,37 @@ static bool check_complement64(const e4f_fabric_t *f, const e4f_result_t *r, cha
   return ok;
 }
 
+/* The port counters of two fabrics: at the window's first and last cycles
+ * and at the end of the run; the first difference into d (empty: none). */
+static void counters_differ(const e4f_fabric_t *a, const e4f_fabric_t *b, char *d, size_t len) {
+  d[0] = 0;
+  for (unsigned w = 0; w < 2 && !d[0]; w++)
+    for (unsigned i = 0; i < a->topo.nsw * E4F_PORTS && !d[0]; i++) {
+      const e4f_counters_t *x = &a->cnt[w], *y = &b->cnt[w];
+      if (x->xmit_flits[i] != y->xmit_flits[i] || x->rcv_flits[i] != y->rcv_flits[i] ||
+          x->xmit_wait[i] != y->xmit_wait[i] || x->xmit_pkts[i] != y->xmit_pkts[i])
+        snprintf(d, len, "switch %u port %u: counters differ at cycle %" PRIu64, i / E4F_PORTS, i % E4F_PORTS,
+                 x->cycle);
+    }
+  for (unsigned s = 0; s < a->topo.nsw && !d[0]; s++)
+    for (unsigned p = 0; p < E4F_PORTS && !d[0]; p++)
+      for (unsigned k = 0; k < FE4_NCNT && !d[0]; k++) {
+        uint64_t u = 0, v = 0;
+        fabric_counter(&a->core, s, p, k, &u);
+        fabric_counter(&b->core, s, p, k, &v);
+        if (u != v)
+          snprintf(d, len, "switch %u port %u counter %s: %" PRIu64 " vs %" PRIu64 " at the end", s, p,
+                   fe4_type.counter_name[k], u, v);
+      }
+}
+
 /* fabric_model_vs_rtl: the same fabric three times (all model, all RTL,
  * mixed), stepped together; the cycle digests of every switch output must
  * agree in every cycle, and the per-packet records at the end. */
 static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, const char *dir,
                         const e4f_expect_t *expect) {
   static const char *const label[] = {"model", "rtl", "mixed"};
-  e4f_fabric_t fab[3];
+  static e4f_fabric_t fab[3];
   e4f_result_t res[3];
   char err[512], why[700] = "", id[160] = "";
   uint64_t fail_at = 0;
@@ -464,7 +541,7 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
       e4f_topo_t t;
       if (e4f_topo_build(&t, c.nodes)) return verdict_fail("bad --nodes=%s", "");
       if (mixed) {
-        if (!parse_rtl(mixed, c.rtl, t.nsw, err, sizeof err)) return usage_fail("%s", err);
+        if (!parse_rtl("--rtl", mixed, c.rtl, t.nsw, err, sizeof err)) return usage_fail("%s", err);
       } else {
         for (unsigned s = 0; s < t.nsw; s++) c.rtl[s] = s % 2 == 0; /* even switches RTL */
       }
@@ -498,7 +575,7 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
       }
     if (!same) break;
     for (unsigned k = 0; k < 3 && same; k += 2)
-      if (done[k] != done[1] || fab[k].cycle_digest != fab[1].cycle_digest) {
+      if (done[k] != done[1] || fab[k].digest != fab[1].digest) {
         char d[300] = "the runs ended at different cycles";
         if (!done[k] && !done[1]) e4f_fabric_diff(&fab[k], &fab[1], d, sizeof d);
         snprintf(why, sizeof why, "%s vs rtl: switch outputs differ at cycle %" PRIu64 ": %s", label[k], c,
@@ -534,8 +611,20 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
         ok = false;
         fail_at = c;
       }
+  /* the counters are read on demand, not compared per cycle: their values at
+   * the window's edges and at the end, every switch, port and counter */
+  for (unsigned k = 0; k < 3 && ok; k += 2) {
+    char d[300] = "";
+    counters_differ(&fab[k], &fab[1], d, sizeof d);
+    if (d[0]) {
+      snprintf(why, sizeof why, "%s vs rtl: %s", label[k], d);
+      snprintf(id, sizeof id, "fabric.model_vs_rtl");
+      ok = false;
+      fail_at = c;
+    }
+  }
   if (ok)
-    printf("check: ok   switch outputs identical in all %" PRIu64 " cycles, per-packet records identical "
+    printf("check: ok   switch outputs identical in all %" PRIu64 " cycles, counters and per-packet records identical "
            "(outputs %016" PRIx64 ", records %016" PRIx64 ")\n",
            c + 1, res[1].digest, res[1].records_digest);
   else
@@ -561,51 +650,203 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
   return check_verdict(ok, expect, id, why, fail_at);
 }
 
-/* bench: the same 64-node run all-model then all-RTL; node-cycles/s. */
-static int bench(e4f_cfg_t *base, const char *dir) {
-  static const char *const label[] = {"model", "rtl"};
-  double ncs[2] = {0, 0};
+/* ---- the core's own checks ----------------------------------------------------------- */
+
+static bool hop_eq(const e4f_hop_t *a, const e4f_hop_t *b) {
+  return a->sw == b->sw && a->in == b->in && a->out == b->out && a->arr == b->arr && a->grant == b->grant &&
+         a->dep == b->dep;
+}
+static bool pkt_eq(const e4f_pkt_t *a, const e4f_pkt_t *b) {
+  if (a->src != b->src || a->dst != b->dst || a->vc != b->vc || a->nsw != b->nsw || a->nhops != b->nhops ||
+      a->tries != b->tries || a->state != b->state || a->nbody != b->nbody || a->seq != b->seq ||
+      a->route != b->route || a->crc != b->crc || a->t_create != b->t_create || a->t_inject != b->t_inject ||
+      a->t_head_rx != b->t_head_rx || a->t_tail_rx != b->t_tail_rx || a->t_done != b->t_done)
+    return false;
+  for (unsigned h = 0; h < a->nhops && h < E4F_MAX_HOPS; h++)
+    if (!hop_eq(&a->hop[h], &b->hop[h])) return false;
+  return true;
+}
+
+/* Two runs' results: why they differ (empty: identical); *cycle: where. */
+static void compare_runs(const e4f_fabric_t *A, const e4f_fabric_t *B, char *why, size_t len, uint64_t *cycle) {
+  why[0] = 0;
+  *cycle = A->cycle - 1;
+  if (A->cycle != B->cycle)
+    snprintf(why, len, "end cycle %" PRIu64 " vs %" PRIu64, A->cycle - 1, B->cycle - 1);
+  else if (A->sb.failed != B->sb.failed ||
+           (A->sb.failed && (strcmp(A->sb.fail_id, B->sb.fail_id) || A->sb.fail_cycle != B->sb.fail_cycle)))
+    snprintf(why, len, "verdict differs: %s@%" PRIu64 " vs %s@%" PRIu64, A->sb.failed ? A->sb.fail_id : "pass",
+             A->sb.failed ? A->sb.fail_cycle : 0, B->sb.failed ? B->sb.fail_id : "pass",
+             B->sb.failed ? B->sb.fail_cycle : 0);
+  else if (A->rec.n != B->rec.n)
+    snprintf(why, len, "%u vs %u packets", A->rec.n, B->rec.n);
+  else if (A->env.outstanding != B->env.outstanding || A->env.win_flits != B->env.win_flits ||
+           A->env.refused != B->env.refused || A->env.retries != B->env.retries ||
+           A->busy_cycles != B->busy_cycles)
+    snprintf(why, len, "NIC counters or busy cycles differ");
+  for (uint32_t k = 0; !why[0] && k < A->rec.n; k++)
+    if (!pkt_eq(&A->rec.p[k], &B->rec.p[k])) {
+      const e4f_pkt_t *a = &A->rec.p[k], *b = &B->rec.p[k];
+      snprintf(why, len, "packet %u's record differs (created %u/%u, tail_rx %u/%u, hops %u/%u)", k, a->t_create,
+               b->t_create, a->t_tail_rx, b->t_tail_rx, a->nhops, b->nhops);
+      *cycle = a->t_create < b->t_create ? a->t_create : b->t_create;
+    }
+}
+
+/* The generic builder's 4-ary n-tree and the Elite route plug-in
+ * (core/route_elite.c) against e4f_topo's wiring table and routes, every
+ * switch port and every (src, dst): check fabric.tables. */
+static bool tables_agree(unsigned nodes, char *why, size_t len) {
+  static e4f_topo_t E;
+  fabric_topo_t T;
+  char err[200];
+  why[0] = 0;
+  if (e4f_topo_build(&E, nodes) || fabric_topo_kary_ntree(&T, 4, E.levels, err, sizeof err)) {
+    snprintf(why, len, "topology not built");
+    return false;
+  }
+  for (unsigned s = 0; !why[0] && s < E.nsw; s++)
+    for (unsigned q = 0; !why[0] && q < E4F_PORTS; q++) {
+      const e4f_peer_t *a = &E.peer[s][q];
+      const fabric_end_t *b = fabric_topo_peer(&T, s, q);
+      const bool same =
+          (a->kind == E4F_PEER_NONE && b->kind == FABRIC_END_NONE) ||
+          (a->kind == E4F_PEER_NIC && b->kind == FABRIC_END_NODE && a->id == b->id) ||
+          (a->kind == E4F_PEER_SW && b->kind == FABRIC_END_SWITCH && a->id == b->id && a->port == b->port);
+      if (!same) snprintf(why, len, "switch %u port %u: e4f_topo and fabric_topo_kary_ntree differ", s, q);
+    }
+  for (unsigned a = 0; !why[0] && a < nodes; a++)
+    for (unsigned b = 0; !why[0] && b < nodes; b++) {
+      uint32_t w0;
+      uint8_t tags[E4F_MAX_HOPS];
+      unsigned n0 = e4f_route(&E, a, b, &w0, tags), n1 = 0;
+      uint64_t w1 = 0;
+      if (route_elite.route(route_elite.ctx, &T, a, b, &w1, &n1, err, sizeof err) || w1 != w0 || n1 != n0)
+        snprintf(why, len, "route %u -> %u: e4f_route 0x%08x (%u tags), plug-in 0x%08" PRIx64 " (%u)", a, b, w0,
+                 n0, w1, n1);
+    }
+  fabric_topo_free(&T);
+  return !why[0];
+}
+
+static long rss_kb(void) {
+  struct rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
+}
+
+static void print_path(const char *label, const e4f_fabric_t *f) {
+  printf("%-14s %" PRIu64 " cycles, %u packets, %.3f M node-cycles/s, %" PRIu64 " evaluations, %" PRIu64
+         " cycles jumped, RSS %ld kB\n",
+         label, f->cycle, f->rec.n, (double)f->cfg.nodes * (double)f->cycle / f->wall_s / 1e6, f->core.evals,
+         f->core.cycles_jumped, rss_kb());
+}
+
+/* skip_vs_noskip: the same fabric with skipping (idle switches, idle NICs,
+ * whole-fabric idle time) and without; the per-cycle output digests (every
+ * non-idle flit and side output) and every record must be identical
+ * (check fabric.skip_vs_noskip at the first differing cycle), then the
+ * run's own verdict. */
+static int skip_vs_noskip(e4f_cfg_t *base, const char *name, const char *dir, const e4f_expect_t *expect) {
+  static e4f_fabric_t fab[2];
+  e4f_result_t res[2];
+  static const char *const label[2] = {"core, skip:", "core, no skip:"};
+  char err[512], why[700] = "", id[160] = "fabric.skip_vs_noskip";
+  for (unsigned k = 0; k < 2; k++) {
+    e4f_cfg_t c = *base;
+    c.digest = true;
+    c.no_skip = k == 1;
+    if (k) c.trace_dir = NULL; /* one set of FSTs */
+    if (e4f_fabric_init(&fab[k], &c, err, sizeof err)) {
+      for (unsigned j = 0; j <= k; j++) e4f_fabric_free(&fab[j]);
+      return verdict_fail("%s", err);
+    }
+    e4f_fabric_run(&fab[k]);
+    e4f_result_compute(&fab[k], &res[k]);
+    print_path(label[k], &fab[k]);
+  }
+  e4f_result_print(&fab[0], &res[0], name, stdout);
+  print_status(&fab[0]);
+  bool wrote = write_out(&fab[0], &res[0], name, dir);
+  uint64_t at = 0;
+  if (fabric_digest_diff(&fab[0].core, &fab[1].core, &at))
+    snprintf(why, sizeof why, "the output digests differ first in cycle %" PRIu64, at);
+  else
+    compare_runs(&fab[1], &fab[0], why, sizeof why, &at);
+  printf("check: %-4s skip vs no skip: %s\n", why[0] ? "FAIL" : "ok",
+         why[0] ? why : "identical output digests in every cycle, identical records");
+  if (!why[0] && fab[0].sb.failed) { /* the paths agree; the run itself failed */
+    snprintf(id, sizeof id, "%s", fab[0].sb.fail_id);
+    snprintf(why, sizeof why, "%s", fab[0].sb.fail);
+    at = fab[0].sb.fail_cycle;
+  }
+  const bool ok = !why[0];
+  e4f_cfg_t rc = fab[0].cfg;
+  for (unsigned k = 0; k < 2; k++) e4f_fabric_free(&fab[k]); /* closes the FSTs */
+  if (base->trace_dir) write_view(&rc, rc.trace_dir, rc.trace_dir, name, ok ? NULL : &at, ok ? NULL : why);
+  if (!wrote) return verdict_fail("cannot write the reports to %s", dir);
+  return check_verdict(ok, expect, id, why, at);
+}
+
+/* bench: the same run with skipping, without, and all-RTL (--bench-paths
+ * picks them); node-cycles/s, evaluations, cycles jumped, peak RSS. */
+static int bench(e4f_cfg_t *base, const char *paths, const char *dir) {
+  static const char *const label[3] = {"core, skip:", "core, no skip:", "core, rtl:"};
+  static const char *const key[3] = {"skip", "noskip", "rtl"};
+  bool on[3] = {true, true, true};
+  if (paths) {
+    for (unsigned k = 0; k < 3; k++) on[k] = false;
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", paths);
+    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+      unsigned k = 0;
+      while (k < 3 && strcmp(t, key[k])) k++;
+      if (k == 3) return usage_fail("--bench-paths: '%s' is not skip, noskip or rtl", t);
+      on[k] = true;
+    }
+  }
   char err[512], path[1200];
   if (e4f_mkdir_p(dir)) return verdict_fail("cannot create %s", dir);
   snprintf(path, sizeof path, "%s/bench.csv", dir);
   FILE *csv = fopen(path, "w");
   if (!csv) return verdict_fail("cannot write %s", path);
-  fprintf(csv,
-          "switches,nodes,cycles,records,wall_s,fabric_cycles_per_s,node_cycles_per_s,switch_cycles_per_s\n");
-  for (unsigned k = 0; k < 2; k++) {
+  fprintf(csv, "switches,nodes,cycles,records,wall_s,fabric_cycles_per_s,node_cycles_per_s,switch_cycles_per_s,"
+               "path,evaluations,cycles_jumped\n");
+  double ncs[3] = {0, 0, 0};
+  for (unsigned k = 0; k < 3; k++) {
+    if (!on[k]) continue;
     e4f_cfg_t c = *base;
-    memset(c.rtl, k, sizeof c.rtl);
-    if (k) c.model_bug = 0;
-    e4f_fabric_t f;
+    memset(c.rtl, k == 2, sizeof c.rtl);
+    c.no_skip = k == 1;
+    if (k == 2) c.model_bug = 0;
+    static e4f_fabric_t f;
     e4f_result_t r;
-    if (run_fabric(&c, &f, &r, err, sizeof err)) {
+    if (e4f_fabric_init(&f, &c, err, sizeof err)) {
+      e4f_fabric_free(&f);
       fclose(csv);
       return verdict_fail("%s", err);
     }
-    bool bad = f.sb.failed;
+    e4f_fabric_run(&f);
+    e4f_result_compute(&f, &r);
+    print_path(label[k], &f);
     ncs[k] = r.node_cycles_per_s;
-    printf("bench: %-5s %u nodes, %u switches: %" PRIu64
-           " cycles in %.2f s = %.0f fabric cycles/s, %.0f node-cycles/s, "
-           "%.0f switch-cycles/s\n",
-           label[k], c.nodes, f.topo.nsw, r.cycles_run, r.wall_s, r.cycles_per_s, r.node_cycles_per_s,
-           r.cycles_per_s * f.topo.nsw);
-    fprintf(csv, "%s,%u,%" PRIu64 ",%s,%.3f,%.0f,%.0f,%.0f\n", label[k], c.nodes, r.cycles_run,
-            c.records ? "on" : "off", r.wall_s, r.cycles_per_s, r.node_cycles_per_s,
-            r.cycles_per_s * f.topo.nsw);
-    if (bad) printf("status: FAILED: %s\n", f.sb.fail);
+    fprintf(csv, "%s,%u,%" PRIu64 ",%s,%.3f,%.0f,%.0f,%.0f,%s,%" PRIu64 ",%" PRIu64 "\n", k == 2 ? "rtl" : "model",
+            c.nodes, r.cycles_run, c.records ? "on" : "off", r.wall_s, r.cycles_per_s, r.node_cycles_per_s,
+            r.cycles_per_s * f.topo.nsw, key[k], f.core.evals, f.core.cycles_jumped);
     char failed[900] = "";
-    if (bad)
-      snprintf(failed, sizeof failed, "%s run: %s%s@%" PRIu64 ": %s", label[k], what_kind(f.sb.fail_id),
+    if (f.sb.failed)
+      snprintf(failed, sizeof failed, "%s run: %s%s@%" PRIu64 ": %s", key[k], what_kind(f.sb.fail_id),
                f.sb.fail_id, f.sb.fail_cycle, f.sb.fail);
     e4f_fabric_free(&f);
-    if (bad) {
+    if (failed[0]) {
       fclose(csv);
       return verdict_fail("%s", failed);
     }
   }
   fclose(csv);
-  printf("bench: model / RTL speed ratio %.2f (reported, not asserted)\nout: %s\n", ncs[0] / ncs[1], path);
-  printf("TEST PASSED\n");
+  if (ncs[0] > 0 && ncs[2] > 0)
+    printf("bench: model (skipping) / RTL speed ratio %.2f (reported, not asserted)\n", ncs[0] / ncs[2]);
+  printf("out: %s\nTEST PASSED\n", path);
   return 0;
 }
 
@@ -663,18 +904,28 @@ int main(int argc, char **argv) {
     return usage_fail("--mode=%s: model or rtl (the model-vs-RTL comparison is --test=fabric_model_vs_rtl)",
                       a.mode);
   memset(c.rtl, a.mode && !strcmp(a.mode, "rtl"), sizeof c.rtl);
-  if (a.rtl && kind != K_MODEL_VS_RTL && !parse_rtl(a.rtl, c.rtl, topo.nsw, err, sizeof err))
+  if (a.rtl && kind != K_MODEL_VS_RTL && !parse_rtl("--rtl", a.rtl, c.rtl, topo.nsw, err, sizeof err))
     return usage_fail("%s", err);
+  if (a.lockstep) { /* lockstep switches: model and RTL compared inside the run */
+    uint8_t ls[E4F_MAX_SW];
+    if (!parse_rtl("--lockstep", a.lockstep, ls, topo.nsw, err, sizeof err)) return usage_fail("%s", err);
+    if (kind == K_MODEL_VS_RTL) return usage_fail("%s", "--lockstep: not with the model-vs-RTL check (it runs its own fabrics)");
+    for (unsigned s2 = 0; s2 < topo.nsw; s2++)
+      if (ls[s2]) c.rtl[s2] = E4F_SW_LOCKSTEP;
+  }
   if (a.bug && strcmp(a.bug, "none")) {
     for (unsigned b = 1; elite4_bug_names[b]; b++)
       if (!strcmp(elite4_bug_names[b], a.bug)) c.model_bug = b;
     for (unsigned b = 1; e4f_fab_bug_names[b]; b++)
       if (!strcmp(e4f_fab_bug_names[b], a.bug)) c.fab_bug |= 1u << (b - 1);
-    if (!c.model_bug && !c.fab_bug) {
+    if (!strcmp(a.bug, "fe4_quiet_lies")) c.fe4_bug = FE4_BUG_QUIET_LIES;
+    if (!strcmp(a.bug, "fe4_drop_credit")) c.fe4_bug = FE4_BUG_DROP_CREDIT;
+    if (!strcmp(a.bug, "fe4_counter_off")) c.fe4_bug = FE4_BUG_COUNTER_OFF;
+    if (!c.model_bug && !c.fab_bug && !c.fe4_bug) {
       fprintf(stderr, "planted bugs:");
       for (unsigned b = 1; elite4_bug_names[b]; b++) fprintf(stderr, " %s", elite4_bug_names[b]);
       for (unsigned b = 1; e4f_fab_bug_names[b]; b++) fprintf(stderr, " %s", e4f_fab_bug_names[b]);
-      fprintf(stderr, "\n");
+      fprintf(stderr, " fe4_quiet_lies fe4_drop_credit fe4_counter_off\n");
       return usage_fail("no planted bug '%s'", a.bug);
     }
   }
@@ -710,7 +961,7 @@ int main(int argc, char **argv) {
       /* nothing to trace: say so rather than write nothing silently */
       printf("trace: nothing to write: every switch is the C model, which has no waveform; "
              "use --mode=rtl or --rtl=LIST to trace RTL switches\n");
-      fprintf(stderr, "elite4_fabric_sim: note: --trace writes nothing with all-model switches "
+      fprintf(stderr, "elite4_fabric_core_sim: note: --trace writes nothing with all-model switches "
                       "(use --mode=rtl or --rtl=LIST)\n");
       c.trace_dir = NULL;
     } else {
@@ -719,12 +970,18 @@ int main(int argc, char **argv) {
     if (c.trace_dir && e4f_mkdir_p(tdir)) return verdict_fail("cannot create %s", tdir);
   }
 
+  {
+    char why[400];
+    if (!tables_agree(c.nodes, why, sizeof why)) return check_verdict(false, exp, "fabric.tables", why, 0);
+  }
   store_t *db = NULL; /* opened before the run: a bad path is a usage error */
+  if (a.paths && kind != K_BENCH) return usage_fail("%s", "--bench-paths: only with --test=bench");
   if (a.db && kind != K_RUN && kind != K_UNIFORM16 && kind != K_COMPLEMENT64)
     return usage_fail("--db needs one fabric run (not --test=%s)", a.test);
   if (a.db && store_open(&db, a.db, err, sizeof err)) return usage_fail("--db: %s", err);
   if (kind == K_MODEL_VS_RTL) return model_vs_rtl(&c, a.rtl, name, dir, exp);
-  if (kind == K_BENCH) return bench(&c, dir);
+  if (kind == K_BENCH) return bench(&c, a.paths, dir);
+  if (kind == K_SKIP) return skip_vs_noskip(&c, name, dir, exp);
 
   e4f_fabric_t f;
   e4f_result_t r;
@@ -737,7 +994,7 @@ int main(int argc, char **argv) {
   print_status(&f);
   bool wrote = write_out(&f, &r, name, dir);
   if (db && wrote && e4f_store_write(db, &f, &r, name, err, sizeof err)) {
-    fprintf(stderr, "elite4_fabric_sim: %s\n", err);
+    fprintf(stderr, "elite4_fabric_core_sim: %s\n", err);
     wrote = false;
   } else if (db && wrote) {
     printf("db: %s\n", a.db);
@@ -755,8 +1012,11 @@ int main(int argc, char **argv) {
     snprintf(id, sizeof id, "%s", f.sb.fail_id);
   }
   uint64_t fail_at = f.sb.failed ? f.sb.fail_cycle : f.cycle - 1;
+  unsigned ls_sw = 0;
+  const bool ls_fail = !ok && !strcmp(id, "fabric.lockstep") && sscanf(f.sb.fail, "instance sw%u", &ls_sw) == 1;
   e4f_fabric_free(&f); /* closes the FSTs */
   if (c.trace_dir) write_view(&c, c.trace_dir, c.trace_dir, name, ok ? NULL : &fail_at, ok ? NULL : why);
+  if (ls_fail && !c.trace_dir) lockstep_fst(&c, ls_sw, dir, name, fail_at, why);
   if (!wrote) return verdict_fail("cannot write the reports to %s", dir);
   return check_verdict(ok, exp, id, why, fail_at);
 }

@@ -58,6 +58,8 @@ void e4f_records_free(e4f_records_t *r);
  * so pointers into it are valid only until the next e4f_records_new(). */
 int64_t e4f_records_new(e4f_records_t *r);
 uint32_t e4f_body_word(const e4f_records_t *r, uint32_t id, unsigned i);
+/* Packet id's record, or NULL (no such packet). */
+static inline e4f_pkt_t *e4f_records_get(e4f_records_t *r, uint32_t id) { return id < r->n ? &r->p[id] : NULL; }
 /* Packet id's hop record at switch sw, or NULL. */
 e4f_hop_t *e4f_records_hop(e4f_records_t *r, uint32_t id, unsigned sw);
 

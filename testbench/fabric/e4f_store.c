@@ -55,7 +55,7 @@ int e4f_store_write(store_t *s, const e4f_fabric_t *f, const e4f_result_t *r, co
                     size_t len) {
   const e4f_cfg_t *c = &f->cfg;
   store_run_t run = {.name = name,
-                     .tool = "elite4_fabric_sim",
+                     .tool = "elite4_fabric_core_sim",
                      .seed = c->seed,
                      .nodes = c->nodes,
                      .clock_mhz = NETCOSIM_CLOCK_MHZ,

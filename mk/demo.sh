@@ -109,7 +109,7 @@ if [[ $sweep == on ]]; then
   sweep_loads="0.05 0.1 0.2 0.3 0.4 0.5 0.6"
   step "load sweep (all C, $((cycles / 4)) cycles each): $sweep_loads"
   for l in $sweep_loads; do
-    "$sim" --nodes="$nodes" --traffic=uniform --load="$l" --cycles=$((cycles / 4)) --seed="$seed" --records=off \
+    "$sim" --nodes="$nodes" --traffic=uniform --load="$l" --cycles=$((cycles / 4)) --seed="$seed" --records=on \
       --name="demo_sweep@$l" --out="$out/runs/sweep_$l" --db="$db" > "$out/runs/sweep_$l.log" 2>&1 ||
       die "sweep load $l failed (log: $out/runs/sweep_$l.log)"
   done

@@ -29,6 +29,7 @@
 #include "e4f_nic.h"
 #include "e4f_records.h"
 #include "e4f_score.h"
+#include "e4f_stats.h"
 #include "e4f_topo.h"
 #include "e4f_traffic.h"
 
@@ -37,7 +38,7 @@ extern "C" {
 #endif
 
 /* Planted fabric bugs (negative tests), bit k = e4f_fab_bug_names[k + 1]. */
-enum { E4F_BUG_ROUTE_WRONG_PORT = 1u << 0, E4F_BUG_NIC_NO_TOKEN = 1u << 1 };
+enum { E4F_BUG_ROUTE_WRONG_PORT = 1u << 0, E4F_BUG_NIC_NO_TOKEN = 1u << 1, E4F_BUG_FOLD_DROP = 1u << 2 };
 extern const char *const e4f_fab_bug_names[]; /* NULL-terminated, [0] = "none" */
 
 typedef struct {
@@ -84,6 +85,20 @@ typedef struct {
   bool pending; /* HEAD left, id not seen yet */
 } e4f_oslot_t;
 
+/* The run's per-packet statistics, folded packet by packet (e4f_report.c):
+ * with records off each packet is folded when it retires and its record
+ * freed, so nothing per packet stays; e4f_result_compute() folds what is
+ * still held. */
+typedef struct {
+  uint64_t created_win, delivered;
+  e4f_samples_t lat, net, head; /* window packets: created->TAIL, injected->TAIL, injected->HEAD */
+  uint64_t n_by_len[E4F_MAX_HOPS + 1];
+  uint32_t min_head[E4F_MAX_HOPS + 1], min_pkt[E4F_MAX_HOPS + 1];
+  uint32_t min_hop, min_link, max_link;
+  uint64_t hops_seen;
+  uint64_t rec_hash; /* FNV-1a over the records, in the order folded */
+} e4f_acc_t;
+
 /* Counter snapshot: [switch * 8 + port] */
 typedef struct {
   uint32_t *xmit_flits, *rcv_flits, *xmit_wait, *xmit_pkts;
@@ -103,6 +118,7 @@ typedef struct {
   e4f_traffic_t traffic;
   e4f_nic_env_t env;
   e4f_records_t rec;
+  e4f_acc_t acc; /* packets retired so far (records off) */
   e4f_score_t sb;
   e4f_islot_t *islot;
   e4f_oslot_t *oslot;

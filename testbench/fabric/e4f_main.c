@@ -51,7 +51,7 @@
 #include "waves.h"
 #include "clock.h"
 
-typedef enum { K_RUN, K_UNIFORM16, K_MODEL_VS_RTL, K_COMPLEMENT64, K_SKIP, K_BENCH } e4f_kind_t;
+typedef enum { K_RUN, K_UNIFORM16, K_MODEL_VS_RTL, K_COMPLEMENT64, K_SKIP, K_RECOFF, K_BENCH } e4f_kind_t;
 
 typedef struct {
   const char *name;
@@ -72,6 +72,9 @@ static const e4f_check_t checks[] = {
     {"skip_vs_noskip", K_SKIP,
      "the core with skipping (idle switches, NICs, idle time) and without: identical per-cycle output "
      "digests and records, then the run's own verdict"},
+    {"records_off", K_RECOFF,
+     "the same run with records on and off: the streamed statistics (records off keeps no per-packet "
+     "storage) equal the ones computed from every record"},
     {"bench", K_BENCH,
      "64 nodes, uniform 0.3: node-cycles/s, model with and without skipping, all-RTL (not a check)"},
     {"run", K_RUN, "one run with the flags given (the default)"},
@@ -684,13 +687,21 @@ static void compare_runs(const e4f_fabric_t *A, const e4f_fabric_t *B, char *why
            A->env.refused != B->env.refused || A->env.retries != B->env.retries ||
            A->busy_cycles != B->busy_cycles)
     snprintf(why, len, "NIC counters or busy cycles differ");
-  for (uint32_t k = 0; !why[0] && k < A->rec.n; k++)
-    if (!pkt_eq(&A->rec.p[k], &B->rec.p[k])) {
-      const e4f_pkt_t *a = &A->rec.p[k], *b = &B->rec.p[k];
+  /* records off: the retired packets' records were folded into a hash */
+  if (!why[0] && A->acc.rec_hash != B->acc.rec_hash)
+    snprintf(why, len, "the records of the packets done (folded, records off) differ");
+  e4f_records_t *ra = (e4f_records_t *)(uintptr_t)&A->rec, *rb = (e4f_records_t *)(uintptr_t)&B->rec;
+  for (uint32_t k = 0; !why[0] && k < A->rec.n; k++) {
+    const e4f_pkt_t *a = e4f_records_get(ra, k), *b = e4f_records_get(rb, k);
+    if (!a && !b) continue;
+    if (!a || !b) {
+      snprintf(why, len, "packet %u is held by one run only", k);
+    } else if (!pkt_eq(a, b)) {
       snprintf(why, len, "packet %u's record differs (created %u/%u, tail_rx %u/%u, hops %u/%u)", k, a->t_create,
                b->t_create, a->t_tail_rx, b->t_tail_rx, a->nhops, b->nhops);
       *cycle = a->t_create < b->t_create ? a->t_create : b->t_create;
     }
+  }
 }
 
 /* The generic builder's 4-ary n-tree and the Elite route plug-in
@@ -784,6 +795,64 @@ static int skip_vs_noskip(e4f_cfg_t *base, const char *name, const char *dir, co
   e4f_cfg_t rc = fab[0].cfg;
   for (unsigned k = 0; k < 2; k++) e4f_fabric_free(&fab[k]); /* closes the FSTs */
   if (base->trace_dir) write_view(&rc, rc.trace_dir, rc.trace_dir, name, ok ? NULL : &at, ok ? NULL : why);
+  if (!wrote) return verdict_fail("cannot write the reports to %s", dir);
+  return check_verdict(ok, expect, id, why, at);
+}
+
+/* records_off: the run with records on and with records off (packets
+ * folded into the statistics when done, their storage freed): the same
+ * end, verdict, counts, latency summaries (created -> TAIL, injected ->
+ * TAIL, injected -> HEAD), minima per path length, offered and accepted
+ * load (check fabric.records_off). The per-hop figures exist with records
+ * on only. */
+static int records_off(e4f_cfg_t *base, const char *name, const char *dir, const e4f_expect_t *expect) {
+  static e4f_fabric_t fab[2];
+  e4f_result_t res[2];
+  static const char *const label[2] = {"records on:", "records off:"};
+  char err[512], why[700] = "", id[160] = "fabric.records_off";
+  for (unsigned k = 0; k < 2; k++) {
+    e4f_cfg_t c = *base;
+    c.records = k == 0;
+    if (e4f_fabric_init(&fab[k], &c, err, sizeof err)) {
+      for (unsigned j = 0; j <= k; j++) e4f_fabric_free(&fab[j]);
+      return verdict_fail("%s", err);
+    }
+    e4f_fabric_run(&fab[k]);
+    e4f_result_compute(&fab[k], &res[k]);
+    print_path(label[k], &fab[k]);
+  }
+  e4f_result_print(&fab[1], &res[1], name, stdout);
+  print_status(&fab[1]);
+  bool wrote = write_out(&fab[1], &res[1], name, dir);
+  const e4f_result_t *a = &res[0], *b = &res[1];
+  const e4f_summary_t *sa[3] = {&a->lat, &a->net, &a->head}, *sb[3] = {&b->lat, &b->net, &b->head};
+  static const char *const sn[3] = {"created->TAIL", "injected->TAIL", "injected->HEAD"};
+  uint64_t at = fab[0].cycle - 1;
+  if (fab[0].cycle != fab[1].cycle || fab[0].sb.failed != fab[1].sb.failed)
+    snprintf(why, sizeof why, "the runs end differently (cycle %" PRIu64 " vs %" PRIu64 ")", fab[0].cycle - 1,
+             fab[1].cycle - 1);
+  else if (a->created != b->created || a->created_win != b->created_win || a->delivered != b->delivered)
+    snprintf(why, sizeof why, "packets created/in window/delivered %" PRIu64 "/%" PRIu64 "/%" PRIu64
+             " with records, %" PRIu64 "/%" PRIu64 "/%" PRIu64 " streamed",
+             a->created, a->created_win, a->delivered, b->created, b->created_win, b->delivered);
+  for (unsigned k = 0; k < 3 && !why[0]; k++)
+    if (memcmp(sa[k], sb[k], sizeof *sa[k]))
+      snprintf(why, sizeof why, "latency %s: mean %.3f p99 %.0f (n %" PRIu64 ") with records, %.3f %.0f (n %" PRIu64
+               ") streamed", sn[k], sa[k]->mean, sa[k]->p99, sa[k]->count, sb[k]->mean, sb[k]->p99, sb[k]->count);
+  if (!why[0] && (memcmp(a->n_by_len, b->n_by_len, sizeof a->n_by_len) ||
+                  memcmp(a->min_head, b->min_head, sizeof a->min_head) ||
+                  memcmp(a->min_pkt, b->min_pkt, sizeof a->min_pkt) || a->offered != b->offered ||
+                  a->accepted != b->accepted))
+    snprintf(why, sizeof why, "minima per path length or offered/accepted load differ");
+  printf("check: %-4s records off vs on: %s\n", why[0] ? "FAIL" : "ok",
+         why[0] ? why : "the streamed statistics equal the ones from every record");
+  if (!why[0] && fab[1].sb.failed) {
+    snprintf(id, sizeof id, "%s", fab[1].sb.fail_id);
+    snprintf(why, sizeof why, "%s", fab[1].sb.fail);
+    at = fab[1].sb.fail_cycle;
+  }
+  const bool ok = !why[0];
+  for (unsigned k = 0; k < 2; k++) e4f_fabric_free(&fab[k]);
   if (!wrote) return verdict_fail("cannot write the reports to %s", dir);
   return check_verdict(ok, expect, id, why, at);
 }
@@ -982,6 +1051,7 @@ int main(int argc, char **argv) {
   if (kind == K_MODEL_VS_RTL) return model_vs_rtl(&c, a.rtl, name, dir, exp);
   if (kind == K_BENCH) return bench(&c, a.paths, dir);
   if (kind == K_SKIP) return skip_vs_noskip(&c, name, dir, exp);
+  if (kind == K_RECOFF) return records_off(&c, name, dir, exp);
 
   e4f_fabric_t f;
   e4f_result_t r;

@@ -64,7 +64,7 @@ void e4f_nic_enqueue(e4f_nic_t *n, e4f_nic_env_t *env, unsigned dst, uint64_t c)
     return;
   }
   if (env->policy == E4F_VC_RR) n->rr_bind = (n->rr_bind + 1) % E4F_VCS;
-  e4f_pkt_t *k = &env->rec->p[id];
+  e4f_pkt_t *k = e4f_records_get(env->rec, (uint32_t)id);
   uint8_t tags[E4F_MAX_HOPS];
   k->src = n->node;
   k->dst = (uint16_t)dst;
@@ -83,7 +83,7 @@ void e4f_nic_enqueue(e4f_nic_t *n, e4f_nic_env_t *env, unsigned dst, uint64_t c)
 
 /* The token for the packet on VC v: done, or resent at once (nack). */
 static void settle(e4f_nic_t *n, e4f_nic_env_t *env, unsigned v, bool ack, uint64_t c) {
-  e4f_pkt_t *k = &env->rec->p[n->cur[v]];
+  e4f_pkt_t *k = e4f_records_get(env->rec, (uint32_t)n->cur[v]);
   if (ack) {
     if (k->state != E4F_PKT_DELIVERED)
       e4f_failf(env->sb, c, "fabric.ack_unaccepted",
@@ -91,6 +91,7 @@ static void settle(e4f_nic_t *n, e4f_nic_env_t *env, unsigned v, bool ack, uint6
                 n->cur[v]);
     k->state = E4F_PKT_DONE;
     k->t_done = (uint32_t)c;
+    e4f_records_retire(env->rec, (uint32_t)n->cur[v]); /* records off: folded, slot freed */
     n->cur[v] = -1;
     env->outstanding--;
   } else {
@@ -131,7 +132,8 @@ static void receive_data(e4f_nic_t *n, e4f_nic_env_t *env, const e4f_flit_t *f, 
     return;
   }
   if (f->kind == ELITE4_BODY) {
-    if (n->rx_n[v] == 0 && f->data < env->rec->n) env->rec->p[f->data].t_head_rx = n->rx_head_cycle[v];
+    e4f_pkt_t *h = n->rx_n[v] == 0 ? e4f_records_get(env->rec, f->data) : NULL;
+    if (h) h->t_head_rx = n->rx_head_cycle[v];
     if (n->rx_n[v] < E4F_MAX_BODY) n->rx_words[v][n->rx_n[v]] = f->data;
     n->rx_n[v]++;
     return;
@@ -151,7 +153,7 @@ static void receive_data(e4f_nic_t *n, e4f_nic_env_t *env, const e4f_flit_t *f, 
   bool refuse = cosim_rng_chance(&n->rng_rx, env->nack_rate);
   if (ok && !refuse) {
     e4f_score_deliver(env->sb, env->rec, id, c);
-    if (c >= env->win_from && c < env->win_to) env->win_flits += env->rec->p[id].nbody + 2u;
+    if (c >= env->win_from && c < env->win_to) env->win_flits += e4f_records_get(env->rec, id)->nbody + 2u;
   } else {
     ok = false;
     env->nacks_sent++;
@@ -193,7 +195,7 @@ void e4f_nic_step(e4f_nic_t *n, e4f_nic_env_t *env, uint64_t c, const e4f_flit_t
     uint32_t id = n->q[qi][n->qh[qi]];
     n->qh[qi] = (n->qh[qi] + 1) % n->qcap;
     n->qn[qi]--;
-    e4f_pkt_t *k = &env->rec->p[id];
+    e4f_pkt_t *k = e4f_records_get(env->rec, id);
     k->vc = (uint8_t)v;
     k->seq = env->sb->next_seq[n->node * E4F_VCS + v]++;
     k->state = E4F_PKT_SENDING;
@@ -206,7 +208,7 @@ void e4f_nic_step(e4f_nic_t *n, e4f_nic_env_t *env, uint64_t c, const e4f_flit_t
     unsigned v = (n->tx_rr + i) % E4F_VCS;
     if (!n->sending[v] || !n->credits[v]) continue;
     uint32_t id = (uint32_t)n->cur[v];
-    e4f_pkt_t *k = &env->rec->p[id];
+    e4f_pkt_t *k = e4f_records_get(env->rec, id);
     unsigned fi = n->flit_i[v]++;
     tx->valid = true;
     tx->vc = (uint8_t)v;

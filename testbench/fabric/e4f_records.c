@@ -5,32 +5,86 @@
 #include <stdlib.h>
 #include <string.h>
 
-int e4f_records_init(e4f_records_t *r, uint32_t cap, uint64_t body_seed) {
+int e4f_records_init(e4f_records_t *r, uint32_t cap, uint64_t body_seed, bool keep) {
   memset(r, 0, sizeof *r);
-  r->cap = cap ? cap : 1024;
+  r->keep = keep;
+  r->cap = keep ? (cap ? cap : 1024) : 1024; /* off: a power of two, grown with the packets in flight */
   r->body_seed = body_seed;
   r->p = malloc((size_t)r->cap * sizeof *r->p);
-  return r->p ? 0 : -ENOMEM;
+  if (!keep) r->live = calloc(r->cap, 1);
+  return r->p && (keep || r->live) ? 0 : -ENOMEM;
 }
 
 void e4f_records_free(e4f_records_t *r) {
   free(r->p);
+  free(r->live);
   r->p = NULL;
+  r->live = NULL;
   r->n = r->cap = 0;
 }
 
-int64_t e4f_records_new(e4f_records_t *r) {
-  if (r->n == r->cap) {
-    if (r->cap > UINT32_MAX / 2) return -1;
-    e4f_pkt_t *q = realloc(r->p, (size_t)r->cap * 2 * sizeof *q);
-    if (!q) return -1;
-    r->p = q;
-    r->cap *= 2;
+/* records off: twice the ring, every held packet moved to its new slot */
+static int ring_grow(e4f_records_t *r) {
+  if (r->cap > UINT32_MAX / 2) return -1;
+  const uint32_t nc = r->cap * 2;
+  e4f_pkt_t *q = malloc((size_t)nc * sizeof *q);
+  uint8_t *l = calloc(nc, 1);
+  if (!q || !l) {
+    free(q);
+    free(l);
+    return -1;
   }
-  e4f_pkt_t *k = &r->p[r->n];
+  for (uint32_t id = r->oldest; id < r->n; id++) {
+    const uint32_t i = id & (r->cap - 1);
+    if (!r->live[i]) continue;
+    q[id & (nc - 1)] = r->p[i];
+    l[id & (nc - 1)] = 1;
+  }
+  free(r->p);
+  free(r->live);
+  r->p = q;
+  r->live = l;
+  r->cap = nc;
+  return 0;
+}
+
+int64_t e4f_records_new(e4f_records_t *r) {
+  if (r->n == UINT32_MAX) return -1;
+  e4f_pkt_t *k;
+  if (r->keep) {
+    if (r->n == r->cap) {
+      if (r->cap > UINT32_MAX / 2) return -1;
+      e4f_pkt_t *q = realloc(r->p, (size_t)r->cap * 2 * sizeof *q);
+      if (!q) return -1;
+      r->p = q;
+      r->cap *= 2;
+    }
+    k = &r->p[r->n];
+  } else {
+    if (r->n - r->oldest >= r->cap && ring_grow(r)) return -1;
+    const uint32_t i = r->n & (r->cap - 1);
+    r->live[i] = 1;
+    k = &r->p[i];
+  }
   memset(k, 0, sizeof *k);
   k->t_create = k->t_inject = k->t_head_rx = k->t_tail_rx = k->t_done = E4F_NONE;
   return r->n++;
+}
+
+void e4f_records_retire(e4f_records_t *r, uint32_t id) {
+  if (r->keep) return;
+  e4f_pkt_t *k = e4f_records_get(r, id);
+  if (!k) return;
+  if (r->retire) r->retire(r->retire_ctx, id, k);
+  r->live[id & (r->cap - 1)] = 0;
+  while (r->oldest < r->n && !r->live[r->oldest & (r->cap - 1)]) r->oldest++;
+}
+
+void e4f_records_each(const e4f_records_t *r, void (*f)(void *ctx, uint32_t id, const e4f_pkt_t *k), void *ctx) {
+  for (uint32_t id = r->keep ? 0 : r->oldest; id < r->n; id++) {
+    const uint32_t i = r->keep ? id : id & (r->cap - 1);
+    if (r->keep || r->live[i]) f(ctx, id, &r->p[i]);
+  }
 }
 
 /* splitmix64's finaliser: a cheap, well-mixed function of (seed, id, word) */
@@ -43,8 +97,8 @@ uint32_t e4f_body_word(const e4f_records_t *r, uint32_t id, unsigned i) {
 }
 
 e4f_hop_t *e4f_records_hop(e4f_records_t *r, uint32_t id, unsigned sw) {
-  if (id >= r->n) return NULL;
-  e4f_pkt_t *k = &r->p[id];
+  e4f_pkt_t *k = e4f_records_get(r, id);
+  if (!k) return NULL;
   for (unsigned h = k->nhops; h-- > 0;)
     if (k->hop[h].sw == sw) return &k->hop[h];
   return NULL;
@@ -64,7 +118,7 @@ void e4f_records_csv(const e4f_records_t *r, const e4f_topo_t *t, FILE *f, uint3
   for (unsigned h = 1; h <= maxh; h++)
     fprintf(f, ",h%u_sw,h%u_level,h%u_in,h%u_out,h%u_arr,h%u_grant,h%u_dep", h, h, h, h, h, h, h);
   fputc('\n', f);
-  for (uint32_t id = 0; id < r->n; id++) {
+  for (uint32_t id = 0; id < r->n && r->keep; id++) {
     const e4f_pkt_t *k = &r->p[id];
     if (k->t_create < from || k->t_create >= to) continue;
     fprintf(f, "%u,%u,%u,%u,%u,%u,%u,%u", id, k->src, k->dst, k->vc, k->seq, k->nbody + 2u, k->nsw, k->tries);

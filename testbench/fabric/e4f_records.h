@@ -46,24 +46,51 @@ typedef struct {
   e4f_hop_t hop[E4F_MAX_HOPS];
 } e4f_pkt_t;
 
-typedef struct {
+/* With records on (keep) every packet stays, p[id]. With records off only
+ * the packets not yet done stay: a ring p[id & (cap - 1)] of the ids from
+ * `oldest` (the oldest not retired) to n - 1, grown by doubling when that
+ * span fills it; a packet retires when its token is back (e4f_records_retire),
+ * after the `retire` callback has folded it into the run's streamed
+ * statistics. So memory follows the packets in flight, not the run length. */
+typedef struct e4f_records e4f_records_t;
+typedef void (*e4f_retire_fn)(void *ctx, uint32_t id, const e4f_pkt_t *k);
+struct e4f_records {
   e4f_pkt_t *p;
-  uint32_t n, cap;
+  uint32_t n, cap; /* n: packets created (ids 0..n-1) */
   uint64_t body_seed;
-} e4f_records_t;
+  bool keep;
+  uint8_t *live;   /* records off: slot holds a packet not retired */
+  uint32_t oldest; /* records off: every id below it is retired */
+  e4f_retire_fn retire;
+  void *retire_ctx;
+};
 
-int e4f_records_init(e4f_records_t *r, uint32_t cap, uint64_t body_seed);
+/* keep: records on (every packet stays); off: the ring of packets in flight. */
+int e4f_records_init(e4f_records_t *r, uint32_t cap, uint64_t body_seed, bool keep);
 void e4f_records_free(e4f_records_t *r);
 /* A new packet; its id, or -1 (out of memory). The table grows by doubling,
  * so pointers into it are valid only until the next e4f_records_new(). */
 int64_t e4f_records_new(e4f_records_t *r);
+/* Packet id's record, or NULL (no such packet, or retired with records off). */
+static inline e4f_pkt_t *e4f_records_get(e4f_records_t *r, uint32_t id) {
+  if (id >= r->n) return NULL;
+  if (r->keep) return &r->p[id];
+  const uint32_t i = id & (r->cap - 1);
+  return id >= r->oldest && r->live[i] ? &r->p[i] : NULL;
+}
+/* True if id was created and has retired (records off). */
+static inline bool e4f_records_retired(const e4f_records_t *r, uint32_t id) {
+  return !r->keep && id < r->n && (id < r->oldest || !r->live[id & (r->cap - 1)]);
+}
+/* Packet id is done: with records off, fold it (retire callback) and free its slot. */
+void e4f_records_retire(e4f_records_t *r, uint32_t id);
+/* Every packet still held, in id order: f(ctx, id, record). */
+void e4f_records_each(const e4f_records_t *r, void (*f)(void *ctx, uint32_t id, const e4f_pkt_t *k), void *ctx);
 uint32_t e4f_body_word(const e4f_records_t *r, uint32_t id, unsigned i);
-/* Packet id's record, or NULL (no such packet). */
-static inline e4f_pkt_t *e4f_records_get(e4f_records_t *r, uint32_t id) { return id < r->n ? &r->p[id] : NULL; }
 /* Packet id's hop record at switch sw, or NULL. */
 e4f_hop_t *e4f_records_hop(e4f_records_t *r, uint32_t id, unsigned sw);
 
-/* records.csv: packets created in [from, to) (all: 0, UINT32_MAX). */
+/* records.csv: packets created in [from, to) (all: 0, UINT32_MAX); records on. */
 void e4f_records_csv(const e4f_records_t *r, const e4f_topo_t *t, FILE *f, uint32_t from, uint32_t to);
 
 #ifdef __cplusplus

@@ -46,56 +46,90 @@ static uint64_t fnv(const void *p, size_t n, uint64_t h) {
   return h;
 }
 
+void e4f_acc_init(e4f_acc_t *a) {
+  memset(a, 0, sizeof *a);
+  a->min_hop = a->min_link = UINT32_MAX;
+  for (unsigned h = 0; h <= E4F_MAX_HOPS; h++) a->min_head[h] = a->min_pkt[h] = UINT32_MAX;
+  a->rec_hash = 0xcbf29ce484222325ULL;
+}
+
+void e4f_acc_free(e4f_acc_t *a) {
+  e4f_samples_free(&a->lat);
+  e4f_samples_free(&a->net);
+  e4f_samples_free(&a->head);
+}
+
+void e4f_acc_fold(e4f_acc_t *a, const e4f_cfg_t *cfg, const e4f_pkt_t *k) {
+  a->rec_hash = fnv(k, sizeof *k, a->rec_hash);
+  const bool w = k->t_create >= cfg->warmup && k->t_create < cfg->cycles;
+  a->created_win += w;
+  if (!delivered(k)) return;
+  a->delivered++;
+  if (w) {
+    e4f_samples_add(&a->lat, k->t_tail_rx - k->t_create);
+    e4f_samples_add(&a->net, k->t_tail_rx - k->t_inject);
+    if (k->t_head_rx != E4F_NONE) e4f_samples_add(&a->head, k->t_head_rx - k->t_inject);
+  }
+  a->n_by_len[k->nsw]++;
+  if (k->t_head_rx != E4F_NONE && k->t_head_rx - k->t_inject < a->min_head[k->nsw])
+    a->min_head[k->nsw] = k->t_head_rx - k->t_inject;
+  if (k->t_tail_rx - k->t_inject < a->min_pkt[k->nsw]) a->min_pkt[k->nsw] = k->t_tail_rx - k->t_inject;
+  if (!complete(k)) return;
+  for (unsigned h = 0; h < k->nhops; h++) {
+    const e4f_hop_t *e = &k->hop[h];
+    uint32_t before = h ? k->hop[h - 1].dep : k->t_inject, link = e->arr - before;
+    a->hops_seen++;
+    if (e->dep - e->arr < a->min_hop) a->min_hop = e->dep - e->arr;
+    if (link < a->min_link) a->min_link = link;
+    if (link > a->max_link) a->max_link = link;
+  }
+  uint32_t last = k->t_head_rx - k->hop[k->nhops - 1].dep;
+  if (last < a->min_link) a->min_link = last;
+  if (last > a->max_link) a->max_link = last;
+}
+
+typedef struct {
+  e4f_acc_t *a;
+  const e4f_cfg_t *cfg;
+} fold_ctx_t;
+static void fold_held(void *ctx, uint32_t id, const e4f_pkt_t *k) {
+  (void)id;
+  fold_ctx_t *x = ctx;
+  e4f_acc_fold(x->a, x->cfg, k);
+}
+
 void e4f_result_compute(e4f_fabric_t *f, e4f_result_t *r) {
   memset(r, 0, sizeof *r);
   const unsigned N = f->cfg.nodes, L = f->cfg.nbody + 2;
   r->cycles_run = f->cycle;
   r->window = f->cfg.cycles - f->cfg.warmup;
-  for (unsigned s = 0; s < f->topo.nsw; s++) r->rtl_switches += f->cfg.rtl[s];
+  for (unsigned s = 0; s < f->topo.nsw; s++) r->rtl_switches += f->cfg.rtl[s] != 0;
   r->refused = f->env.refused;
   r->refused_win = f->env.refused_win;
   r->retries = f->env.retries;
-  r->min_hop = r->min_link = UINT32_MAX;
-  for (unsigned h = 0; h <= E4F_MAX_HOPS; h++) r->min_head[h] = r->min_pkt[h] = UINT32_MAX;
-  e4f_samples_t lat, net, head;
-  e4f_samples_init(&lat);
-  e4f_samples_init(&net);
-  e4f_samples_init(&head);
+  /* what retired (f->acc), then every record still held, in id order */
+  e4f_acc_t t = f->acc; /* the scalars; the sample sets are merged into new ones */
+  t.lat = t.net = t.head = (e4f_samples_t){0};
+  e4f_samples_merge(&t.lat, &f->acc.lat);
+  e4f_samples_merge(&t.net, &f->acc.net);
+  e4f_samples_merge(&t.head, &f->acc.head);
+  fold_ctx_t ctx = {&t, &f->cfg};
+  e4f_records_each(&f->rec, fold_held, &ctx);
   r->created = f->rec.n;
-  for (uint32_t id = 0; id < f->rec.n; id++) {
-    const e4f_pkt_t *k = &f->rec.p[id];
-    bool w = in_window(f, k);
-    r->created_win += w;
-    if (!delivered(k)) continue;
-    r->delivered++;
-    if (w) {
-      e4f_samples_add(&lat, k->t_tail_rx - k->t_create);
-      e4f_samples_add(&net, k->t_tail_rx - k->t_inject);
-      if (k->t_head_rx != E4F_NONE) e4f_samples_add(&head, k->t_head_rx - k->t_inject);
-    }
-    r->n_by_len[k->nsw]++;
-    if (k->t_head_rx != E4F_NONE && k->t_head_rx - k->t_inject < r->min_head[k->nsw])
-      r->min_head[k->nsw] = k->t_head_rx - k->t_inject;
-    if (k->t_tail_rx - k->t_inject < r->min_pkt[k->nsw]) r->min_pkt[k->nsw] = k->t_tail_rx - k->t_inject;
-    if (!complete(k)) continue;
-    for (unsigned h = 0; h < k->nhops; h++) {
-      const e4f_hop_t *e = &k->hop[h];
-      uint32_t before = h ? k->hop[h - 1].dep : k->t_inject, link = e->arr - before;
-      r->hops_seen++;
-      if (e->dep - e->arr < r->min_hop) r->min_hop = e->dep - e->arr;
-      if (link < r->min_link) r->min_link = link;
-      if (link > r->max_link) r->max_link = link;
-    }
-    uint32_t last = k->t_head_rx - k->hop[k->nhops - 1].dep;
-    if (last < r->min_link) r->min_link = last;
-    if (last > r->max_link) r->max_link = last;
-  }
-  r->lat = e4f_samples_summary(&lat);
-  r->net = e4f_samples_summary(&net);
-  r->head = e4f_samples_summary(&head);
-  e4f_samples_free(&lat);
-  e4f_samples_free(&net);
-  e4f_samples_free(&head);
+  r->created_win = t.created_win;
+  r->delivered = t.delivered;
+  memcpy(r->n_by_len, t.n_by_len, sizeof r->n_by_len);
+  memcpy(r->min_head, t.min_head, sizeof r->min_head);
+  memcpy(r->min_pkt, t.min_pkt, sizeof r->min_pkt);
+  r->min_hop = t.min_hop;
+  r->min_link = t.min_link;
+  r->max_link = t.max_link;
+  r->hops_seen = t.hops_seen;
+  r->lat = e4f_samples_summary(&t.lat);
+  r->net = e4f_samples_summary(&t.net);
+  r->head = e4f_samples_summary(&t.head);
+  r->records_digest = t.rec_hash;
+  e4f_acc_free(&t);
   const double nm = (double)N * (double)r->window;
   r->offered = (double)(r->created_win + r->refused_win) * L / nm;
   r->accepted = (double)f->env.win_flits / nm;
@@ -130,7 +164,6 @@ void e4f_result_compute(e4f_fabric_t *f, e4f_result_t *r) {
   r->cycles_per_s = f->wall_s > 0 ? (double)f->cycle / f->wall_s : 0;
   r->node_cycles_per_s = r->cycles_per_s * N;
   r->digest = f->digest;
-  r->records_digest = fnv(f->rec.p, (size_t)f->rec.n * sizeof *f->rec.p, 0xcbf29ce484222325ULL);
 }
 
 void e4f_result_print(const e4f_fabric_t *f, const e4f_result_t *r, const char *name, FILE *out) {

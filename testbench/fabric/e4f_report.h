@@ -42,6 +42,11 @@ typedef struct {
   uint64_t digest, records_digest;
 } e4f_result_t;
 
+void e4f_acc_init(e4f_acc_t *a);
+void e4f_acc_free(e4f_acc_t *a);
+/* Fold one packet's record into a (cfg: the statistics window). */
+void e4f_acc_fold(e4f_acc_t *a, const e4f_cfg_t *cfg, const e4f_pkt_t *k);
+/* The run's results: f->acc plus every record still held (f is not changed). */
 void e4f_result_compute(e4f_fabric_t *f, e4f_result_t *r);
 void e4f_result_print(const e4f_fabric_t *f, const e4f_result_t *r, const char *name, FILE *out);
 

@@ -42,12 +42,17 @@ void e4f_failf(e4f_score_t *sb, uint64_t cycle, const char *id, const char *fmt,
 bool e4f_score_check(e4f_score_t *sb, const e4f_records_t *r, unsigned node, unsigned v, uint32_t head,
                      const uint32_t *words, unsigned n, uint32_t tail, uint64_t c, uint32_t *id) {
   *id = n ? words[0] : UINT32_MAX;
-  if (!n || words[0] >= r->n) {
+  if (n && e4f_records_retired(r, words[0])) { /* records off: done, its record folded away */
+    e4f_failf(sb, c, "fabric.duplicate", "packet %u delivered again after its token came back: at node %u VC %u, cycle %" PRIu64,
+              words[0], node, v, c);
+    return false;
+  }
+  const e4f_pkt_t *k = n ? e4f_records_get((e4f_records_t *)(uintptr_t)r, words[0]) : NULL;
+  if (!k) {
     e4f_failf(sb, c, "fabric.unknown_packet", "node %u VC %u: packet with %s at cycle %" PRIu64, node, v,
               n ? "an unknown id" : "no body", c);
     return false;
   }
-  const e4f_pkt_t *k = &r->p[words[0]];
   const unsigned pv = k->src * sb->vcs + k->vc;
   const char *why = NULL, *id_ = NULL;
   const bool crc_bad = tail != crc32_ref_words(words, n);
@@ -81,7 +86,7 @@ bool e4f_score_check(e4f_score_t *sb, const e4f_records_t *r, unsigned node, uns
 }
 
 void e4f_score_deliver(e4f_score_t *sb, e4f_records_t *r, uint32_t id, uint64_t c) {
-  e4f_pkt_t *k = &r->p[id];
+  e4f_pkt_t *k = e4f_records_get(r, id);
   sb->last_seq[k->src * sb->vcs + k->vc] = k->seq;
   k->state = E4F_PKT_DELIVERED;
   k->t_tail_rx = (uint32_t)c;

@@ -9,45 +9,62 @@
 void e4f_samples_init(e4f_samples_t *s) { memset(s, 0, sizeof *s); }
 
 int e4f_samples_add(e4f_samples_t *s, uint32_t x) {
-  if (s->n == s->cap) {
-    size_t cap = s->cap ? 2 * s->cap : 1024;
-    uint32_t *v = realloc(s->v, cap * sizeof *v);
-    if (!v) return -ENOMEM;
-    s->v = v;
+  if (x >= s->cap) {
+    size_t cap = s->cap ? s->cap : 256;
+    while (cap <= x) cap *= 2;
+    uint64_t *c = realloc(s->cnt, cap * sizeof *c);
+    if (!c) return -ENOMEM;
+    memset(c + s->cap, 0, (cap - s->cap) * sizeof *c);
+    s->cnt = c;
     s->cap = cap;
   }
-  s->v[s->n++] = x;
+  s->cnt[x]++;
+  s->n++;
+  return 0;
+}
+
+int e4f_samples_merge(e4f_samples_t *a, const e4f_samples_t *b) {
+  for (size_t x = b->cap; x-- > 0;)
+    if (b->cnt[x]) {
+      if (e4f_samples_add(a, (uint32_t)x)) return -ENOMEM; /* grows once, to b's largest value */
+      a->cnt[x] += b->cnt[x] - 1;
+      a->n += b->cnt[x] - 1;
+    }
   return 0;
 }
 
 void e4f_samples_free(e4f_samples_t *s) {
-  free(s->v);
+  free(s->cnt);
   memset(s, 0, sizeof *s);
 }
 
-static int cmp_u32(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return (x > y) - (x < y);
+/* the value of the k-th smallest sample (k from 1) */
+static double kth(const e4f_samples_t *s, size_t k) {
+  size_t seen = 0;
+  for (size_t x = 0; x < s->cap; x++)
+    if ((seen += s->cnt[x]) >= k) return (double)x;
+  return 0;
 }
 
 static double rank(const e4f_samples_t *s, double p) {
   size_t k = (size_t)ceil(p / 100.0 * (double)s->n);
-  return s->v[k ? k - 1 : 0];
+  return kth(s, k ? k : 1);
 }
 
 e4f_summary_t e4f_samples_summary(e4f_samples_t *s) {
   e4f_summary_t r;
   memset(&r, 0, sizeof r);
   if (!s->n) return r;
-  qsort(s->v, s->n, sizeof *s->v, cmp_u32);
   double sum = 0, sq = 0;
-  for (size_t i = 0; i < s->n; i++) sum += s->v[i];
+  for (size_t x = 0; x < s->cap; x++)
+    for (uint64_t i = 0; i < s->cnt[x]; i++) sum += (double)x;
   r.count = s->n;
   r.mean = sum / (double)s->n;
-  for (size_t i = 0; i < s->n; i++) sq += (s->v[i] - r.mean) * (s->v[i] - r.mean);
+  for (size_t x = 0; x < s->cap; x++)
+    for (uint64_t i = 0; i < s->cnt[x]; i++) sq += ((double)x - r.mean) * ((double)x - r.mean);
   r.sd = s->n > 1 ? sqrt(sq / (double)(s->n - 1)) : 0;
-  r.min = s->v[0];
-  r.max = s->v[s->n - 1];
+  r.min = kth(s, 1);
+  r.max = kth(s, s->n);
   r.p50 = rank(s, 50);
   r.p99 = rank(s, 99);
   return r;

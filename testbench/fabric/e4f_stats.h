@@ -14,8 +14,11 @@ extern "C" {
 #include "clock.h"
 #define E4F_NS_PER_CYCLE NETCOSIM_CYCLE_NS
 
+/* A sample set as a histogram of its values (cycles are small integers):
+ * cnt[x] samples of value x, so memory follows the largest value, not the
+ * number of samples (records off keeps no per-packet storage). */
 typedef struct {
-  uint32_t *v;
+  uint64_t *cnt; /* [cap] */
   size_t n, cap;
 } e4f_samples_t;
 
@@ -25,10 +28,13 @@ typedef struct {
 } e4f_summary_t;
 
 void e4f_samples_init(e4f_samples_t *s);
-int e4f_samples_add(e4f_samples_t *s, uint32_t x); /* grows by doubling; 0 or -ENOMEM */
+int e4f_samples_add(e4f_samples_t *s, uint32_t x); /* grows to the largest value; 0 or -ENOMEM */
+/* Adds every sample of b to a; 0 or -ENOMEM. */
+int e4f_samples_merge(e4f_samples_t *a, const e4f_samples_t *b);
 void e4f_samples_free(e4f_samples_t *s);
-/* Summary (sorts the samples). Percentiles by nearest rank: the smallest
- * sample with at least p % of the samples at or below it. */
+/* Summary. Percentiles by nearest rank: the smallest sample with at least
+ * p % of the samples at or below it. Sums run over the samples in ascending
+ * order, one addition per sample, as a sorted list would (the same doubles). */
 e4f_summary_t e4f_samples_summary(e4f_samples_t *s);
 
 /* "min / mean ± sd / p50 / p99 / max" cells of a markdown row, cycles then ns. */

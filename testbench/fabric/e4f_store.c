@@ -48,6 +48,12 @@ static int params(store_t *s, const e4f_fabric_t *f, const e4f_result_t *r) {
   e |= store_paramf(s, "result.accepted", "%.5f", r->accepted);
   e |= store_paramf(s, "result.refused", "%llu", (unsigned long long)r->refused);
   e |= store_paramf(s, "result.retries", "%llu", (unsigned long long)r->retries);
+  /* streamed (records off keeps no packet rows): the window packets' latency created -> TAIL */
+  e |= store_paramf(s, "result.created", "%llu", (unsigned long long)r->created);
+  e |= store_paramf(s, "result.delivered", "%llu", (unsigned long long)r->delivered);
+  e |= store_paramf(s, "result.lat_mean", "%.3f", r->lat.mean);
+  e |= store_paramf(s, "result.lat_p50", "%.0f", r->lat.p50);
+  e |= store_paramf(s, "result.lat_p99", "%.0f", r->lat.p99);
   return e ? -1 : 0;
 }
 
@@ -64,7 +70,9 @@ int e4f_store_write(store_t *s, const e4f_fabric_t *f, const e4f_result_t *r, co
   if (store_run_begin(s, &run, NULL, err, len)) return -1;
   int e = params(s, f, r);
   char inst[24], peer[24], cls[32];
-  for (uint32_t id = 0; id < f->rec.n && !e; id++) {
+  /* packet rows with records on; records off keeps no per-packet storage
+   * (its figures are the result.* parameters and the summary) */
+  for (uint32_t id = 0; id < f->rec.n && c->records && !e; id++) {
     const e4f_pkt_t *k = &f->rec.p[id];
     bool delivered = k->state >= E4F_PKT_DELIVERED && k->t_tail_rx != E4F_NONE;
     store_packet_t p = {.id = id,

@@ -16,7 +16,7 @@
 #include "fabric/fabric_topo.h"
 
 const char *const e4f_fab_bug_names[] = {"none", "fab_route_wrong_port", "fab_nic_no_token", "fab_fold_drop",
-                                          NULL};
+                                         NULL};
 
 void e4f_cfg_default(e4f_cfg_t *c) {
   memset(c, 0, sizeof *c);
@@ -424,8 +424,8 @@ void e4f_fabric_run(e4f_fabric_t *f) {
 }
 
 static void flit_str(const fabric_flit_t *x, char *buf, size_t len) {
-  snprintf(buf, len, "valid=%u kind=%u vc=%u credit=0x%x data=0x%08" PRIx64, x->valid, x->kind, x->vc, x->credit,
-           x->valid ? x->data : 0);
+  snprintf(buf, len, "valid=%u kind=%u vc=%u credit=0x%x data=0x%08" PRIx64, x->valid, x->kind, x->vc,
+           x->credit, x->valid ? x->data : 0);
 }
 
 bool e4f_fabric_diff(const e4f_fabric_t *a, const e4f_fabric_t *b, char *buf, size_t len) {

@@ -166,7 +166,8 @@ static void usage(FILE *f) {
       "       elite4_fabric_core_sim --list | --help\n"
       "--db=PATH: also write the run into SQLite database PATH (docs/store.md).\n"
       "elite4 switches (model, Verilated RTL, or both in lockstep) in radix-4 fat-trees with\n"
-      "traffic endpoints on the generic fabric core; docs/elite4.md section 11, docs/fabric.md. --list names the checks (--test=NAME). --cycles is the\n"
+      "traffic endpoints on the generic fabric core; docs/elite4.md section 11, docs/fabric.md. --list names "
+      "the checks (--test=NAME). --cycles is the\n"
       "injection window, then the run drains. --trace writes one FST per RTL or lockstep switch\n"
       "(the C model instances have no waveform). --lockstep=LIST: those switches run as model\n"
       "and RTL compared every cycle (check fabric.lockstep). --no-skip: evaluate every instance\n"
@@ -627,7 +628,8 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
     }
   }
   if (ok)
-    printf("check: ok   switch outputs identical in all %" PRIu64 " cycles, counters and per-packet records identical "
+    printf("check: ok   switch outputs identical in all %" PRIu64
+           " cycles, counters and per-packet records identical "
            "(outputs %016" PRIx64 ", records %016" PRIx64 ")\n",
            c + 1, res[1].digest, res[1].records_digest);
   else
@@ -671,16 +673,17 @@ static bool pkt_eq(const e4f_pkt_t *a, const e4f_pkt_t *b) {
 }
 
 /* Two runs' results: why they differ (empty: identical); *cycle: where. */
-static void compare_runs(const e4f_fabric_t *A, const e4f_fabric_t *B, char *why, size_t len, uint64_t *cycle) {
+static void compare_runs(const e4f_fabric_t *A, const e4f_fabric_t *B, char *why, size_t len,
+                         uint64_t *cycle) {
   why[0] = 0;
   *cycle = A->cycle - 1;
   if (A->cycle != B->cycle)
     snprintf(why, len, "end cycle %" PRIu64 " vs %" PRIu64, A->cycle - 1, B->cycle - 1);
   else if (A->sb.failed != B->sb.failed ||
            (A->sb.failed && (strcmp(A->sb.fail_id, B->sb.fail_id) || A->sb.fail_cycle != B->sb.fail_cycle)))
-    snprintf(why, len, "verdict differs: %s@%" PRIu64 " vs %s@%" PRIu64, A->sb.failed ? A->sb.fail_id : "pass",
-             A->sb.failed ? A->sb.fail_cycle : 0, B->sb.failed ? B->sb.fail_id : "pass",
-             B->sb.failed ? B->sb.fail_cycle : 0);
+    snprintf(why, len, "verdict differs: %s@%" PRIu64 " vs %s@%" PRIu64,
+             A->sb.failed ? A->sb.fail_id : "pass", A->sb.failed ? A->sb.fail_cycle : 0,
+             B->sb.failed ? B->sb.fail_id : "pass", B->sb.failed ? B->sb.fail_cycle : 0);
   else if (A->rec.n != B->rec.n)
     snprintf(why, len, "%u vs %u packets", A->rec.n, B->rec.n);
   else if (A->env.outstanding != B->env.outstanding || A->env.win_flits != B->env.win_flits ||
@@ -697,8 +700,8 @@ static void compare_runs(const e4f_fabric_t *A, const e4f_fabric_t *B, char *why
     if (!a || !b) {
       snprintf(why, len, "packet %u is held by one run only", k);
     } else if (!pkt_eq(a, b)) {
-      snprintf(why, len, "packet %u's record differs (created %u/%u, tail_rx %u/%u, hops %u/%u)", k, a->t_create,
-               b->t_create, a->t_tail_rx, b->t_tail_rx, a->nhops, b->nhops);
+      snprintf(why, len, "packet %u's record differs (created %u/%u, tail_rx %u/%u, hops %u/%u)", k,
+               a->t_create, b->t_create, a->t_tail_rx, b->t_tail_rx, a->nhops, b->nhops);
       *cycle = a->t_create < b->t_create ? a->t_create : b->t_create;
     }
   }
@@ -733,8 +736,8 @@ static bool tables_agree(unsigned nodes, char *why, size_t len) {
       unsigned n0 = e4f_route(&E, a, b, &w0, tags), n1 = 0;
       uint64_t w1 = 0;
       if (route_elite.route(route_elite.ctx, &T, a, b, &w1, &n1, err, sizeof err) || w1 != w0 || n1 != n0)
-        snprintf(why, len, "route %u -> %u: e4f_route 0x%08x (%u tags), plug-in 0x%08" PRIx64 " (%u)", a, b, w0,
-                 n0, w1, n1);
+        snprintf(why, len, "route %u -> %u: e4f_route 0x%08x (%u tags), plug-in 0x%08" PRIx64 " (%u)", a, b,
+                 w0, n0, w1, n1);
     }
   fabric_topo_free(&T);
   return !why[0];
@@ -832,13 +835,16 @@ static int records_off(e4f_cfg_t *base, const char *name, const char *dir, const
     snprintf(why, sizeof why, "the runs end differently (cycle %" PRIu64 " vs %" PRIu64 ")", fab[0].cycle - 1,
              fab[1].cycle - 1);
   else if (a->created != b->created || a->created_win != b->created_win || a->delivered != b->delivered)
-    snprintf(why, sizeof why, "packets created/in window/delivered %" PRIu64 "/%" PRIu64 "/%" PRIu64
-             " with records, %" PRIu64 "/%" PRIu64 "/%" PRIu64 " streamed",
+    snprintf(why, sizeof why,
+             "packets created/in window/delivered %" PRIu64 "/%" PRIu64 "/%" PRIu64 " with records, %" PRIu64
+             "/%" PRIu64 "/%" PRIu64 " streamed",
              a->created, a->created_win, a->delivered, b->created, b->created_win, b->delivered);
   for (unsigned k = 0; k < 3 && !why[0]; k++)
     if (memcmp(sa[k], sb[k], sizeof *sa[k]))
-      snprintf(why, sizeof why, "latency %s: mean %.3f p99 %.0f (n %" PRIu64 ") with records, %.3f %.0f (n %" PRIu64
-               ") streamed", sn[k], sa[k]->mean, sa[k]->p99, sa[k]->count, sb[k]->mean, sb[k]->p99, sb[k]->count);
+      snprintf(why, sizeof why,
+               "latency %s: mean %.3f p99 %.0f (n %" PRIu64 ") with records, %.3f %.0f (n %" PRIu64
+               ") streamed",
+               sn[k], sa[k]->mean, sa[k]->p99, sa[k]->count, sb[k]->mean, sb[k]->p99, sb[k]->count);
   if (!why[0] && (memcmp(a->n_by_len, b->n_by_len, sizeof a->n_by_len) ||
                   memcmp(a->min_head, b->min_head, sizeof a->min_head) ||
                   memcmp(a->min_pkt, b->min_pkt, sizeof a->min_pkt) || a->offered != b->offered ||
@@ -879,8 +885,9 @@ static int bench(e4f_cfg_t *base, const char *paths, const char *dir) {
   snprintf(path, sizeof path, "%s/bench.csv", dir);
   FILE *csv = fopen(path, "w");
   if (!csv) return verdict_fail("cannot write %s", path);
-  fprintf(csv, "switches,nodes,cycles,records,wall_s,fabric_cycles_per_s,node_cycles_per_s,switch_cycles_per_s,"
-               "path,evaluations,cycles_jumped\n");
+  fprintf(csv,
+          "switches,nodes,cycles,records,wall_s,fabric_cycles_per_s,node_cycles_per_s,switch_cycles_per_s,"
+          "path,evaluations,cycles_jumped\n");
   double ncs[3] = {0, 0, 0};
   for (unsigned k = 0; k < 3; k++) {
     if (!on[k]) continue;
@@ -899,9 +906,10 @@ static int bench(e4f_cfg_t *base, const char *paths, const char *dir) {
     e4f_result_compute(&f, &r);
     print_path(label[k], &f);
     ncs[k] = r.node_cycles_per_s;
-    fprintf(csv, "%s,%u,%" PRIu64 ",%s,%.3f,%.0f,%.0f,%.0f,%s,%" PRIu64 ",%" PRIu64 "\n", k == 2 ? "rtl" : "model",
-            c.nodes, r.cycles_run, c.records ? "on" : "off", r.wall_s, r.cycles_per_s, r.node_cycles_per_s,
-            r.cycles_per_s * f.topo.nsw, key[k], f.core.evals, f.core.cycles_jumped);
+    fprintf(csv, "%s,%u,%" PRIu64 ",%s,%.3f,%.0f,%.0f,%.0f,%s,%" PRIu64 ",%" PRIu64 "\n",
+            k == 2 ? "rtl" : "model", c.nodes, r.cycles_run, c.records ? "on" : "off", r.wall_s,
+            r.cycles_per_s, r.node_cycles_per_s, r.cycles_per_s * f.topo.nsw, key[k], f.core.evals,
+            f.core.cycles_jumped);
     char failed[900] = "";
     if (f.sb.failed)
       snprintf(failed, sizeof failed, "%s run: %s%s@%" PRIu64 ": %s", key[k], what_kind(f.sb.fail_id),
@@ -978,7 +986,8 @@ int main(int argc, char **argv) {
   if (a.lockstep) { /* lockstep switches: model and RTL compared inside the run */
     uint8_t ls[E4F_MAX_SW];
     if (!parse_rtl("--lockstep", a.lockstep, ls, topo.nsw, err, sizeof err)) return usage_fail("%s", err);
-    if (kind == K_MODEL_VS_RTL) return usage_fail("%s", "--lockstep: not with the model-vs-RTL check (it runs its own fabrics)");
+    if (kind == K_MODEL_VS_RTL)
+      return usage_fail("%s", "--lockstep: not with the model-vs-RTL check (it runs its own fabrics)");
     for (unsigned s2 = 0; s2 < topo.nsw; s2++)
       if (ls[s2]) c.rtl[s2] = E4F_SW_LOCKSTEP;
   }
@@ -1083,7 +1092,8 @@ int main(int argc, char **argv) {
   }
   uint64_t fail_at = f.sb.failed ? f.sb.fail_cycle : f.cycle - 1;
   unsigned ls_sw = 0;
-  const bool ls_fail = !ok && !strcmp(id, "fabric.lockstep") && sscanf(f.sb.fail, "instance sw%u", &ls_sw) == 1;
+  const bool ls_fail =
+      !ok && !strcmp(id, "fabric.lockstep") && sscanf(f.sb.fail, "instance sw%u", &ls_sw) == 1;
   e4f_fabric_free(&f); /* closes the FSTs */
   if (c.trace_dir) write_view(&c, c.trace_dir, c.trace_dir, name, ok ? NULL : &fail_at, ok ? NULL : why);
   if (ls_fail && !c.trace_dir) lockstep_fst(&c, ls_sw, dir, name, fail_at, why);

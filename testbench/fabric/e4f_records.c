@@ -80,7 +80,8 @@ void e4f_records_retire(e4f_records_t *r, uint32_t id) {
   while (r->oldest < r->n && !r->live[r->oldest & (r->cap - 1)]) r->oldest++;
 }
 
-void e4f_records_each(const e4f_records_t *r, void (*f)(void *ctx, uint32_t id, const e4f_pkt_t *k), void *ctx) {
+void e4f_records_each(const e4f_records_t *r, void (*f)(void *ctx, uint32_t id, const e4f_pkt_t *k),
+                      void *ctx) {
   for (uint32_t id = r->keep ? 0 : r->oldest; id < r->n; id++) {
     const uint32_t i = r->keep ? id : id & (r->cap - 1);
     if (r->keep || r->live[i]) f(ctx, id, &r->p[i]);

@@ -85,7 +85,8 @@ static inline bool e4f_records_retired(const e4f_records_t *r, uint32_t id) {
 /* Packet id is done: with records off, fold it (retire callback) and free its slot. */
 void e4f_records_retire(e4f_records_t *r, uint32_t id);
 /* Every packet still held, in id order: f(ctx, id, record). */
-void e4f_records_each(const e4f_records_t *r, void (*f)(void *ctx, uint32_t id, const e4f_pkt_t *k), void *ctx);
+void e4f_records_each(const e4f_records_t *r, void (*f)(void *ctx, uint32_t id, const e4f_pkt_t *k),
+                      void *ctx);
 uint32_t e4f_body_word(const e4f_records_t *r, uint32_t id, unsigned i);
 /* Packet id's hop record at switch sw, or NULL. */
 e4f_hop_t *e4f_records_hop(e4f_records_t *r, uint32_t id, unsigned sw);

@@ -43,7 +43,8 @@ bool e4f_score_check(e4f_score_t *sb, const e4f_records_t *r, unsigned node, uns
                      const uint32_t *words, unsigned n, uint32_t tail, uint64_t c, uint32_t *id) {
   *id = n ? words[0] : UINT32_MAX;
   if (n && e4f_records_retired(r, words[0])) { /* records off: done, its record folded away */
-    e4f_failf(sb, c, "fabric.duplicate", "packet %u delivered again after its token came back: at node %u VC %u, cycle %" PRIu64,
+    e4f_failf(sb, c, "fabric.duplicate",
+              "packet %u delivered again after its token came back: at node %u VC %u, cycle %" PRIu64,
               words[0], node, v, c);
     return false;
   }

@@ -5,8 +5,8 @@
  * on its outputs in fabric cycle c is on its neighbour's inputs in cycle
  * c + D (D = --link-delay, default 1). A switch's outputs are registers, so
  * with D = 1 a link is exactly the one register stage between blocks of docs/architecture.md ("Clocks and time"). */
-#ifndef E4F_LINK_H
-#define E4F_LINK_H
+#ifndef E4T_LINK_H
+#define E4T_LINK_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,11 +17,11 @@
 extern "C" {
 #endif
 
-#define E4F_PORTS          ((unsigned)ELITE4_P8_PARAM_NumPorts) /* 8: ports 0..3 down, 4..7 up */
-#define E4F_VCS            ((unsigned)ELITE4_P8_PARAM_NumVcs)   /* 2 */
-#define E4F_DEPTH          ((unsigned)ELITE4_P8_PARAM_BufDepth) /* 8 flits = credits per VC */
-#define E4F_DOWN           4u                                   /* radix: ports 0..3 down */
-#define E4F_MAX_LINK_DELAY 64u
+#define E4T_PORTS          ((unsigned)ELITE4_P8_PARAM_NumPorts) /* 8: ports 0..3 down, 4..7 up */
+#define E4T_VCS            ((unsigned)ELITE4_P8_PARAM_NumVcs)   /* 2 */
+#define E4T_DEPTH          ((unsigned)ELITE4_P8_PARAM_BufDepth) /* 8 flits = credits per VC */
+#define E4T_DOWN           4u                                   /* radix: ports 0..3 down */
+#define E4T_MAX_LINK_DELAY 64u
 
 /* One direction of a link in one cycle: at most one flit, plus one credit
  * return per VC for flits that travelled the other way. */
@@ -29,8 +29,8 @@ typedef struct {
   bool valid;
   uint8_t kind, vc;
   uint32_t data;
-  bool credit[E4F_VCS];
-} e4f_flit_t;
+  bool credit[E4T_VCS];
+} e4t_flit_t;
 
 #ifdef __cplusplus
 }

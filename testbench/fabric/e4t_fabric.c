@@ -1,7 +1,7 @@
 /* elite4 fabric on the generic fabric core: NIC endpoints, observers, the
- * run. See e4f_fabric.h. */
+ * run. See e4t_fabric.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "e4f_fabric.h"
+#include "e4t_fabric.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -11,20 +11,20 @@
 #include <time.h>
 
 #include "bind/fabric_elite4.h"
-#include "e4f_report.h"
+#include "e4t_report.h"
 #include "elite4/elite4.h"
 #include "fabric/fabric_topo.h"
 
-const char *const e4f_fab_bug_names[] = {"none", "fab_route_wrong_port", "fab_nic_no_token", "fab_fold_drop",
+const char *const e4t_fab_bug_names[] = {"none", "fab_route_wrong_port", "fab_nic_no_token", "fab_fold_drop",
                                          NULL};
 
-void e4f_cfg_default(e4f_cfg_t *c) {
+void e4t_cfg_default(e4t_cfg_t *c) {
   memset(c, 0, sizeof *c);
   c->nodes = 16;
-  c->pattern = E4F_UNIFORM;
+  c->pattern = E4T_UNIFORM;
   c->load = 0.3;
   c->nbody = 16;
-  c->policy = E4F_VC_FREE;
+  c->policy = E4T_VC_FREE;
   c->hot_frac = 0.1;
   c->link_delay = 1;
   c->seed = 1;
@@ -42,7 +42,7 @@ static double now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int counters_alloc(e4f_counters_t *k, unsigned nports, unsigned nodes) {
+static int counters_alloc(e4t_counters_t *k, unsigned nports, unsigned nodes) {
   k->xmit_flits = calloc(nports, sizeof *k->xmit_flits);
   k->rcv_flits = calloc(nports, sizeof *k->rcv_flits);
   k->xmit_wait = calloc(nports, sizeof *k->xmit_wait);
@@ -51,7 +51,7 @@ static int counters_alloc(e4f_counters_t *k, unsigned nports, unsigned nodes) {
   return k->xmit_flits && k->rcv_flits && k->xmit_wait && k->xmit_pkts && k->nic_tx ? 0 : -ENOMEM;
 }
 
-static void counters_free(e4f_counters_t *k) {
+static void counters_free(e4t_counters_t *k) {
   free(k->xmit_flits);
   free(k->rcv_flits);
   free(k->xmit_wait);
@@ -66,7 +66,7 @@ static void counters_free(e4f_counters_t *k) {
  * evaluated one consume the same draws in the same order as drawing every
  * cycle would (docs/fabric.md "The scheduler"). */
 typedef struct {
-  e4f_fabric_t *F;
+  e4t_fabric_t *F;
   unsigned n;
   uint64_t drawn; /* the first cycle not drawn yet */
   uint64_t next;  /* the cycle of the next packet, FABRIC_NEVER: none in the window */
@@ -74,10 +74,10 @@ typedef struct {
 } nic_ep_t;
 
 static void draw_ahead(nic_ep_t *x) {
-  e4f_fabric_t *F = x->F;
+  e4t_fabric_t *F = x->F;
   while (x->drawn < F->cfg.cycles) {
     const uint64_t c = x->drawn++;
-    int d = e4f_traffic_next(&F->traffic, x->n, &F->gen[x->n]);
+    int d = e4t_traffic_next(&F->traffic, x->n, &F->gen[x->n]);
     if (d >= 0) {
       x->next = c;
       x->dst = d;
@@ -89,7 +89,7 @@ static void draw_ahead(nic_ep_t *x) {
 
 static void *nic_create(const void *params, unsigned index, char *err, size_t errlen) {
   nic_ep_t *x = calloc(1, sizeof *x);
-  e4f_fabric_t *F = (e4f_fabric_t *)(uintptr_t)params;
+  e4t_fabric_t *F = (e4t_fabric_t *)(uintptr_t)params;
   if (!x) {
     snprintf(err, errlen, "out of memory");
     return NULL;
@@ -103,21 +103,21 @@ static void nic_free(void *x) { free(x); }
 
 static void nic_eval(void *p, uint64_t c, const fabric_flit_t *in, fabric_flit_t *out, uint64_t *side) {
   nic_ep_t *x = p;
-  e4f_fabric_t *F = x->F;
+  e4t_fabric_t *F = x->F;
   (void)side;
   if (x->next == c) {
-    e4f_nic_enqueue(&F->nic[x->n], &F->env, (unsigned)x->dst, c);
+    e4t_nic_enqueue(&F->nic[x->n], &F->env, (unsigned)x->dst, c);
     draw_ahead(x);
   }
-  e4f_flit_t rx = {in[0].valid, in[0].kind, in[0].vc, (uint32_t)in[0].data, {false, false}}, tx;
-  for (unsigned v = 0; v < E4F_VCS; v++) rx.credit[v] = (in[0].credit >> v) & 1u;
-  e4f_nic_step(&F->nic[x->n], &F->env, c, &rx, &tx);
+  e4t_flit_t rx = {in[0].valid, in[0].kind, in[0].vc, (uint32_t)in[0].data, {false, false}}, tx;
+  for (unsigned v = 0; v < E4T_VCS; v++) rx.credit[v] = (in[0].credit >> v) & 1u;
+  e4t_nic_step(&F->nic[x->n], &F->env, c, &rx, &tx);
   out[0] = (fabric_flit_t){tx.valid, tx.valid ? tx.kind : 0, tx.valid ? tx.vc : 0, 0, tx.valid ? tx.data : 0};
-  for (unsigned v = 0; v < E4F_VCS; v++) out[0].credit |= (uint8_t)(tx.credit[v] << v);
+  for (unsigned v = 0; v < E4T_VCS; v++) out[0].credit |= (uint8_t)(tx.credit[v] << v);
 }
 static bool nic_quiet(const void *p) {
   const nic_ep_t *x = p;
-  return e4f_nic_idle(&x->F->nic[x->n]);
+  return e4t_nic_idle(&x->F->nic[x->n]);
 }
 static uint64_t nic_wake(void *p, uint64_t now) {
   const nic_ep_t *x = p;
@@ -133,42 +133,42 @@ static const fabric_type_t nic_type = {"elite4_nic", 1, nic_ports, 0, NULL, 0, N
 
 /* A flit arriving at input (s, p): the HEAD's cycle, and on its first BODY
  * (the id) the packet's hop record. */
-static void observe_arrival(e4f_fabric_t *f, unsigned s, unsigned p, const fabric_flit_t *fl, uint64_t c) {
+static void observe_arrival(e4t_fabric_t *f, unsigned s, unsigned p, const fabric_flit_t *fl, uint64_t c) {
   if (!fl->valid || fl->kind == ELITE4_TOKEN) return;
-  e4f_islot_t *sl = &f->islot[(s * E4F_PORTS + p) * E4F_VCS + fl->vc];
+  e4t_islot_t *sl = &f->islot[(s * E4T_PORTS + p) * E4T_VCS + fl->vc];
   if (fl->kind == ELITE4_HEAD) {
     sl->arr = (uint32_t)c;
-    sl->grant = E4F_NONE;
+    sl->grant = E4T_NONE;
     sl->id = -2; /* waiting for the id */
   } else if (fl->kind == ELITE4_BODY && sl->id == -2) {
     sl->id = -1;
-    e4f_pkt_t *k = e4f_records_get(&f->rec, (uint32_t)fl->data);
-    if (!k || k->nhops >= E4F_MAX_HOPS) return;
+    e4t_pkt_t *k = e4t_records_get(&f->rec, (uint32_t)fl->data);
+    if (!k || k->nhops >= E4T_MAX_HOPS) return;
     sl->id = (int64_t)fl->data;
     sl->hop = k->nhops++;
-    k->hop[sl->hop] = (e4f_hop_t){(uint16_t)s, (uint8_t)p, E4F_NO_PORT, sl->arr, sl->grant, E4F_NONE};
+    k->hop[sl->hop] = (e4t_hop_t){(uint16_t)s, (uint8_t)p, E4T_NO_PORT, sl->arr, sl->grant, E4T_NONE};
   }
 }
 
-static void observe_outputs(e4f_fabric_t *f, const fabric_inst_t *x, unsigned s, uint64_t c) {
+static void observe_outputs(e4t_fabric_t *f, const fabric_inst_t *x, unsigned s, uint64_t c) {
   for (uint64_t m = x->side[FE4_SIDE_ALLOC]; m; m &= m - 1) {
-    const unsigned b = (unsigned)__builtin_ctzll(m), p = b / E4F_VCS;
-    e4f_islot_t *sl = &f->islot[s * E4F_PORTS * E4F_VCS + b];
+    const unsigned b = (unsigned)__builtin_ctzll(m), p = b / E4T_VCS;
+    e4t_islot_t *sl = &f->islot[s * E4T_PORTS * E4T_VCS + b];
     sl->grant = (uint32_t)(c - 1); /* the pulse shows the cycle after the grant */
-    e4f_pkt_t *k = sl->id >= 0 ? e4f_records_get(&f->rec, (uint32_t)sl->id) : NULL;
+    e4t_pkt_t *k = sl->id >= 0 ? e4t_records_get(&f->rec, (uint32_t)sl->id) : NULL;
     if (k && sl->hop < k->nhops && k->hop[sl->hop].sw == s && k->hop[sl->hop].in == p)
       k->hop[sl->hop].grant = sl->grant;
   }
-  for (unsigned p = 0; p < E4F_PORTS; p++) {
+  for (unsigned p = 0; p < E4T_PORTS; p++) {
     const fabric_flit_t *fl = &x->out[p];
     if (!fl->valid) continue;
-    e4f_oslot_t *sl = &f->oslot[(s * E4F_PORTS + p) * E4F_VCS + fl->vc];
+    e4t_oslot_t *sl = &f->oslot[(s * E4T_PORTS + p) * E4T_VCS + fl->vc];
     if (fl->kind == ELITE4_HEAD) {
       sl->dep = (uint32_t)c;
       sl->pending = true;
     } else if (fl->kind == ELITE4_BODY && sl->pending) {
       sl->pending = false;
-      e4f_hop_t *h = e4f_records_hop(&f->rec, (uint32_t)fl->data, s);
+      e4t_hop_t *h = e4t_records_hop(&f->rec, (uint32_t)fl->data, s);
       if (h) {
         h->out = (uint8_t)p;
         h->dep = sl->dep;
@@ -178,12 +178,12 @@ static void observe_outputs(e4f_fabric_t *f, const fabric_inst_t *x, unsigned s,
 }
 
 /* The port counters, read on demand from the core (nothing is copied per cycle). */
-static void snapshot(e4f_fabric_t *f, e4f_counters_t *k, uint64_t c) {
+static void snapshot(e4t_fabric_t *f, e4t_counters_t *k, uint64_t c) {
   static const unsigned id[4] = {FE4_CNT_XMIT_FLITS, FE4_CNT_RCV_FLITS, FE4_CNT_XMIT_WAIT, FE4_CNT_XMIT_PKTS};
   k->cycle = c;
   for (unsigned s = 0; s < f->topo.nsw; s++)
-    for (unsigned p = 0; p < E4F_PORTS; p++) {
-      const unsigned i = s * E4F_PORTS + p;
+    for (unsigned p = 0; p < E4T_PORTS; p++) {
+      const unsigned i = s * E4T_PORTS + p;
       uint32_t *dst[4] = {&k->xmit_flits[i], &k->rcv_flits[i], &k->xmit_wait[i], &k->xmit_pkts[i]};
       for (unsigned j = 0; j < 4; j++) {
         uint64_t v = 0;
@@ -195,27 +195,27 @@ static void snapshot(e4f_fabric_t *f, e4f_counters_t *k, uint64_t c) {
 }
 
 static void observe(fabric_t *fab, void *ctx) {
-  e4f_fabric_t *F = ctx;
+  e4t_fabric_t *F = ctx;
   const uint64_t c = fab->cycle;
   const bool rec = F->cfg.records;
   if (rec)
     for (unsigned s = 0; s < F->topo.nsw; s++) {
       const fabric_inst_t *x = &fab->inst[s];
       if (!x->ran || !x->arrivals) continue;
-      for (unsigned p = 0; p < E4F_PORTS; p++) observe_arrival(F, s, p, &x->in[p], c);
+      for (unsigned p = 0; p < E4T_PORTS; p++) observe_arrival(F, s, p, &x->in[p], c);
     }
   for (unsigned s = 0; s < F->topo.nsw; s++) {
     const fabric_inst_t *x = &fab->inst[s];
     if (!x->ran) continue;
     for (uint64_t m = x->side[FE4_SIDE_ERR]; m; m &= m - 1) {
       const unsigned p = (unsigned)__builtin_ctzll(m);
-      e4f_failf(&F->sb, c, "fabric.switch_error",
+      e4t_failf(&F->sb, c, "fabric.switch_error",
                 "switch %u (level %u) raised error %u on port %u at cycle %" PRIu64, s,
-                e4f_sw_level(&F->topo, s), (unsigned)(x->side[FE4_SIDE_ERR_CODE] >> (4 * p)) & 0xFu, p, c);
+                e4t_sw_level(&F->topo, s), (unsigned)(x->side[FE4_SIDE_ERR_CODE] >> (4 * p)) & 0xFu, p, c);
     }
-    for (unsigned p = 0; p < E4F_PORTS; p++)
-      if (F->topo.peer[s][p].kind == E4F_PEER_NONE && x->out[p].valid)
-        e4f_failf(&F->sb, c, "fabric.tied_off", "switch %u sent a flit on tied-off port %u at cycle %" PRIu64,
+    for (unsigned p = 0; p < E4T_PORTS; p++)
+      if (F->topo.peer[s][p].kind == E4T_PEER_NONE && x->out[p].valid)
+        e4t_failf(&F->sb, c, "fabric.tied_off", "switch %u sent a flit on tied-off port %u at cycle %" PRIu64,
                   s, p, c);
     if (rec) observe_outputs(F, x, s, c);
   }
@@ -224,32 +224,32 @@ static void observe(fabric_t *fab, void *ctx) {
   if (fab->failed && (!F->sb.failed || (F->sb.fail_cycle == c && strncmp(F->sb.fail_id, "assert:", 7) &&
                                         strcmp(F->sb.fail_id, fab->fail_check)))) {
     F->sb.failed = false;
-    e4f_failf(&F->sb, c, fab->fail_check, "%s", fab->fail_msg);
+    e4t_failf(&F->sb, c, fab->fail_check, "%s", fab->fail_msg);
   }
   if (F->env.outstanding) F->busy_cycles++; /* packets created, tokens not all back */
 }
 
-static void retire(void *ctx, uint32_t id, const e4f_pkt_t *k) {
-  e4f_fabric_t *f = ctx;
-  if ((f->cfg.fab_bug & E4F_BUG_FOLD_DROP) && id % 100 == 99) return; /* planted: some retire unseen */
-  e4f_acc_fold(&f->acc, &f->cfg, k);
+static void retire(void *ctx, uint32_t id, const e4t_pkt_t *k) {
+  e4t_fabric_t *f = ctx;
+  if ((f->cfg.fab_bug & E4T_BUG_FOLD_DROP) && id % 100 == 99) return; /* planted: some retire unseen */
+  e4t_acc_fold(&f->acc, &f->cfg, k);
 }
 
-int e4f_fabric_init(e4f_fabric_t *f, const e4f_cfg_t *cfg, char *err, size_t errlen) {
+int e4t_fabric_init(e4t_fabric_t *f, const e4t_cfg_t *cfg, char *err, size_t errlen) {
   memset(f, 0, sizeof *f);
   f->cfg = *cfg;
   err[0] = 0;
-  if (e4f_topo_build(&f->topo, cfg->nodes)) {
+  if (e4t_topo_build(&f->topo, cfg->nodes)) {
     snprintf(err, errlen, "nodes = %u: a radix-4 fat-tree has 4, 16, 64 or 256 nodes", cfg->nodes);
     return -1;
   }
   const unsigned nsw = f->topo.nsw, N = cfg->nodes, L = cfg->nbody + 2;
-  if (cfg->nbody < 1 || cfg->nbody > E4F_MAX_BODY)
-    snprintf(err, errlen, "body = %u: 1..%u words (word 0 is the packet id)", cfg->nbody, E4F_MAX_BODY);
+  if (cfg->nbody < 1 || cfg->nbody > E4T_MAX_BODY)
+    snprintf(err, errlen, "body = %u: 1..%u words (word 0 is the packet id)", cfg->nbody, E4T_MAX_BODY);
   else if (!(cfg->load >= 0 && cfg->load <= 1))
     snprintf(err, errlen, "load = %g: offered flits per node per cycle, 0..1", cfg->load);
-  else if (cfg->link_delay < 1 || cfg->link_delay > E4F_MAX_LINK_DELAY)
-    snprintf(err, errlen, "link-delay = %u: 1..%u cycles", cfg->link_delay, E4F_MAX_LINK_DELAY);
+  else if (cfg->link_delay < 1 || cfg->link_delay > E4T_MAX_LINK_DELAY)
+    snprintf(err, errlen, "link-delay = %u: 1..%u cycles", cfg->link_delay, E4T_MAX_LINK_DELAY);
   else if (cfg->hot_node >= N)
     snprintf(err, errlen, "hot-node = %u: there are %u nodes", cfg->hot_node, N);
   else if (!(cfg->hot_frac >= 0 && cfg->hot_frac <= 1))
@@ -267,40 +267,40 @@ int e4f_fabric_init(e4f_fabric_t *f, const e4f_cfg_t *cfg, char *err, size_t err
 
   cosim_rng_t master;
   cosim_rng_seed(&master, cfg->seed);
-  f->traffic = (e4f_traffic_t){cfg->pattern, N, cfg->load / L, cfg->hot_frac, cfg->hot_node};
+  f->traffic = (e4t_traffic_t){cfg->pattern, N, cfg->load / L, cfg->hot_frac, cfg->hot_node};
   int rc = 0;
   f->nic = calloc(N, sizeof *f->nic);
   f->gen = calloc(N, sizeof *f->gen);
-  f->islot = calloc((size_t)nsw * E4F_PORTS * E4F_VCS, sizeof *f->islot);
-  f->oslot = calloc((size_t)nsw * E4F_PORTS * E4F_VCS, sizeof *f->oslot);
+  f->islot = calloc((size_t)nsw * E4T_PORTS * E4T_VCS, sizeof *f->islot);
+  f->oslot = calloc((size_t)nsw * E4T_PORTS * E4T_VCS, sizeof *f->oslot);
   if (!f->nic || !f->gen || !f->islot || !f->oslot) rc = -ENOMEM;
   /* the packets the run is expected to create (at most 2^18 up front), so the table rarely grows */
   double expect = 1024 + (double)N * (double)cfg->cycles * f->traffic.p_pkt * 1.1;
   if (!rc)
-    rc = e4f_records_init(&f->rec, expect < (1 << 18) ? (uint32_t)expect : 1u << 18, cosim_rng_u64(&master),
+    rc = e4t_records_init(&f->rec, expect < (1 << 18) ? (uint32_t)expect : 1u << 18, cosim_rng_u64(&master),
                           cfg->records);
-  e4f_acc_init(&f->acc);
+  e4t_acc_init(&f->acc);
   f->rec.retire = retire; /* records off: a packet is folded into f->acc when it is done */
   f->rec.retire_ctx = f;
-  if (!rc) rc = e4f_score_init(&f->sb, N, E4F_VCS);
-  for (unsigned k = 0; k < 2 && !rc; k++) rc = counters_alloc(&f->cnt[k], nsw * E4F_PORTS, N);
+  if (!rc) rc = e4t_score_init(&f->sb, N, E4T_VCS);
+  for (unsigned k = 0; k < 2 && !rc; k++) rc = counters_alloc(&f->cnt[k], nsw * E4T_PORTS, N);
   for (unsigned n = 0; n < N && !rc; n++) {
     cosim_rng_seed(&f->gen[n], cosim_rng_u64(&master));
-    rc = e4f_nic_init(&f->nic[n], n, cfg->src_queue, cosim_rng_u64(&master));
+    rc = e4t_nic_init(&f->nic[n], n, cfg->src_queue, cosim_rng_u64(&master));
   }
   if (rc) {
     snprintf(err, errlen, "out of memory");
     return -1;
   }
-  for (size_t i = 0; i < (size_t)nsw * E4F_PORTS * E4F_VCS; i++) f->islot[i].id = -1;
-  f->env = (e4f_nic_env_t){.topo = &f->topo,
+  for (size_t i = 0; i < (size_t)nsw * E4T_PORTS * E4T_VCS; i++) f->islot[i].id = -1;
+  f->env = (e4t_nic_env_t){.topo = &f->topo,
                            .rec = &f->rec,
                            .sb = &f->sb,
                            .policy = cfg->policy,
                            .nbody = cfg->nbody,
                            .nack_rate = cfg->nack_rate,
-                           .bug_route = (cfg->fab_bug & E4F_BUG_ROUTE_WRONG_PORT) != 0,
-                           .bug_no_token = (cfg->fab_bug & E4F_BUG_NIC_NO_TOKEN) != 0,
+                           .bug_route = (cfg->fab_bug & E4T_BUG_ROUTE_WRONG_PORT) != 0,
+                           .bug_no_token = (cfg->fab_bug & E4T_BUG_NIC_NO_TOKEN) != 0,
                            .win_from = cfg->warmup,
                            .win_to = cfg->cycles};
   /* the core: switches 0..nsw-1, then the NICs, wired as a 4-ary n-tree */
@@ -332,17 +332,17 @@ int e4f_fabric_init(e4f_fabric_t *f, const e4f_cfg_t *cfg, char *err, size_t err
   return 0;
 }
 
-void e4f_fabric_free(e4f_fabric_t *f) {
+void e4t_fabric_free(e4t_fabric_t *f) {
   fabric_free(&f->core); /* oldest first (fabric.c: Verilator 5.006 hangs otherwise) */
   if (f->nic)
-    for (unsigned n = 0; n < f->cfg.nodes; n++) e4f_nic_free(&f->nic[n]);
+    for (unsigned n = 0; n < f->cfg.nodes; n++) e4t_nic_free(&f->nic[n]);
   free(f->nic);
   free(f->gen);
   free(f->islot);
   free(f->oslot);
-  e4f_records_free(&f->rec);
-  e4f_acc_free(&f->acc);
-  e4f_score_free(&f->sb);
+  e4t_records_free(&f->rec);
+  e4t_acc_free(&f->acc);
+  e4t_score_free(&f->sb);
   for (unsigned k = 0; k < 2; k++) counters_free(&f->cnt[k]);
   memset(f, 0, sizeof *f);
 }
@@ -350,7 +350,7 @@ void e4f_fabric_free(e4f_fabric_t *f) {
 /* ---- the run ---------------------------------------------------------------------- */
 
 /* One core step, jumps bounded by `limit`. */
-static void core_step(e4f_fabric_t *f, uint64_t limit) {
+static void core_step(e4t_fabric_t *f, uint64_t limit) {
   fabric_step(&f->core, limit);
   f->cycle = f->core.cycle;
   /* counters as the outputs showed them in the window's first and last
@@ -361,16 +361,16 @@ static void core_step(e4f_fabric_t *f, uint64_t limit) {
   /* a failure of the core is recorded by the observer of its cycle */
 }
 
-void e4f_fabric_step(e4f_fabric_t *f) { core_step(f, f->core.cycle + 1); }
+void e4t_fabric_step(e4t_fabric_t *f) { core_step(f, f->core.cycle + 1); }
 
 /* The oldest unfinished packet, for a deadlock report. */
-static void describe_stuck(e4f_fabric_t *f, char *buf, size_t len) {
+static void describe_stuck(e4t_fabric_t *f, char *buf, size_t len) {
   static const char *const st[] = {"queued", "in flight", "delivered, token not back", "done"};
   uint64_t left = 0;
   int64_t first = -1;
   for (uint32_t id = 0; id < f->rec.n; id++) {
-    const e4f_pkt_t *k = e4f_records_get(&f->rec, id);
-    if (k && k->state != E4F_PKT_DONE) {
+    const e4t_pkt_t *k = e4t_records_get(&f->rec, id);
+    if (k && k->state != E4T_PKT_DONE) {
       left++;
       if (first < 0) first = id;
     }
@@ -379,32 +379,32 @@ static void describe_stuck(e4f_fabric_t *f, char *buf, size_t len) {
     snprintf(buf, len, "no packet left, but a NIC is not idle");
     return;
   }
-  const e4f_pkt_t *k = e4f_records_get(&f->rec, (uint32_t)first);
+  const e4t_pkt_t *k = e4t_records_get(&f->rec, (uint32_t)first);
   char where[64] = "";
   if (k->nhops) snprintf(where, sizeof where, ", last seen at switch %u", k->hop[k->nhops - 1].sw);
   snprintf(buf, len, "%" PRIu64 " packets unfinished; oldest: packet %" PRId64 " node %u -> %u VC %u, %s%s",
            left, first, k->src, k->dst, k->vc, st[k->state], where);
 }
 
-bool e4f_fabric_done(e4f_fabric_t *f) {
+bool e4t_fabric_done(e4t_fabric_t *f) {
   if (f->finished) return true;
   const uint64_t c = f->cycle - 1; /* the cycle just run */
   if (f->sb.failed) return f->finished = true;
   if (c >= f->cfg.cycles && f->env.outstanding == 0) {
     bool idle = true;
-    for (unsigned n = 0; n < f->cfg.nodes && idle; n++) idle = e4f_nic_idle(&f->nic[n]);
+    for (unsigned n = 0; n < f->cfg.nodes && idle; n++) idle = e4t_nic_idle(&f->nic[n]);
     if (idle) return f->finished = true;
   }
   char why[400];
   if (c >= f->cfg.cycles + f->cfg.drain_max) {
     describe_stuck(f, why, sizeof why);
-    e4f_failf(&f->sb, c, "fabric.drain",
+    e4t_failf(&f->sb, c, "fabric.drain",
               "deadlock: not drained %" PRIu64 " cycles after injection stopped: %s", f->cfg.drain_max, why);
     return f->finished = true;
   }
   if (f->env.outstanding && c > f->env.last_progress + f->cfg.watchdog) {
     describe_stuck(f, why, sizeof why);
-    e4f_failf(&f->sb, c, "fabric.deadlock",
+    e4t_failf(&f->sb, c, "fabric.deadlock",
               "deadlock: nothing reached any NIC for %" PRIu64 " cycles (cycle %" PRIu64 "): %s",
               f->cfg.watchdog, c, why);
     return f->finished = true;
@@ -412,14 +412,14 @@ bool e4f_fabric_done(e4f_fabric_t *f) {
   return false;
 }
 
-void e4f_fabric_run(e4f_fabric_t *f) {
+void e4t_fabric_run(e4t_fabric_t *f) {
   const uint64_t w = f->cfg.warmup, e = f->cfg.cycles;
   double t0 = now_s();
   do {
     /* jumps land on the window's first and last cycles (their counters are read) */
     const uint64_t c = f->core.cycle;
     core_step(f, c < w ? w : c < e ? (c == w ? w + 1 : e) : c + 1);
-  } while (!e4f_fabric_done(f));
+  } while (!e4t_fabric_done(f));
   f->wall_s = now_s() - t0;
 }
 
@@ -428,12 +428,12 @@ static void flit_str(const fabric_flit_t *x, char *buf, size_t len) {
            x->credit, x->valid ? x->data : 0);
 }
 
-bool e4f_fabric_diff(const e4f_fabric_t *a, const e4f_fabric_t *b, char *buf, size_t len) {
+bool e4t_fabric_diff(const e4t_fabric_t *a, const e4t_fabric_t *b, char *buf, size_t len) {
   static const char *const md[3] = {"model", "RTL", "lockstep"};
   for (unsigned s = 0; s < a->topo.nsw; s++) {
     const fabric_inst_t *x = &a->core.inst[s], *y = &b->core.inst[s];
     const char *ma = md[a->cfg.rtl[s] % 3], *mb = md[b->cfg.rtl[s] % 3];
-    for (unsigned p = 0; p < E4F_PORTS; p++) {
+    for (unsigned p = 0; p < E4T_PORTS; p++) {
       const fabric_flit_t *u = &x->out[p], *v = &y->out[p];
       if (u->valid == v->valid && u->kind == v->kind && u->vc == v->vc && u->credit == v->credit &&
           (!u->valid || u->data == v->data))

@@ -11,8 +11,8 @@
  *               (the hot node itself always sends uniformly).
  * Each node draws from its own stream (seeded from the run's seed), so the
  * traffic is the same whatever the switches are (model or RTL). */
-#ifndef E4F_TRAFFIC_H
-#define E4F_TRAFFIC_H
+#ifndef E4T_TRAFFIC_H
+#define E4T_TRAFFIC_H
 
 #include <stdbool.h>
 
@@ -22,21 +22,21 @@
 extern "C" {
 #endif
 
-typedef enum { E4F_UNIFORM = 0, E4F_COMPLEMENT, E4F_HOTSPOT } e4f_pattern_t;
+typedef enum { E4T_UNIFORM = 0, E4T_COMPLEMENT, E4T_HOTSPOT } e4t_pattern_t;
 
 typedef struct {
-  e4f_pattern_t pattern;
+  e4t_pattern_t pattern;
   unsigned nodes;
   double p_pkt; /* packets per node per cycle = load / L */
   double hot_frac;
   unsigned hot_node;
-} e4f_traffic_t;
+} e4t_traffic_t;
 
-const char *e4f_pattern_name(e4f_pattern_t p);
-int e4f_pattern_parse(const char *s, e4f_pattern_t *p); /* 0 or -EINVAL */
+const char *e4t_pattern_name(e4t_pattern_t p);
+int e4t_pattern_parse(const char *s, e4t_pattern_t *p); /* 0 or -EINVAL */
 
 /* The destination of node src's next packet, or -1: no packet this cycle. */
-int e4f_traffic_next(const e4f_traffic_t *t, unsigned src, cosim_rng_t *rng);
+int e4t_traffic_next(const e4t_traffic_t *t, unsigned src, cosim_rng_t *rng);
 
 #ifdef __cplusplus
 }

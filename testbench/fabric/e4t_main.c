@@ -44,22 +44,22 @@
 
 #include "bind/fabric_elite4.h"
 #include "core/route_elite.h"
-#include "e4f_fabric.h"
+#include "e4t_fabric.h"
 #include "fabric/fabric_topo.h"
-#include "e4f_report.h"
-#include "e4f_store.h"
+#include "e4t_report.h"
+#include "e4t_store.h"
 #include "waves.h"
 #include "clock.h"
 
-typedef enum { K_RUN, K_UNIFORM16, K_MODEL_VS_RTL, K_COMPLEMENT64, K_SKIP, K_RECOFF, K_BENCH } e4f_kind_t;
+typedef enum { K_RUN, K_UNIFORM16, K_MODEL_VS_RTL, K_COMPLEMENT64, K_SKIP, K_RECOFF, K_BENCH } e4t_kind_t;
 
 typedef struct {
   const char *name;
-  e4f_kind_t kind;
+  e4t_kind_t kind;
   const char *purpose;
-} e4f_check_t;
+} e4t_check_t;
 
-static const e4f_check_t checks[] = {
+static const e4t_check_t checks[] = {
     {"fabric16_uniform", K_UNIFORM16,
      "16 nodes, uniform 0.3, nacks: scoreboard, no errors, drains; min HEAD latency 6 (1 switch) and 16 (3) "
      "cycles"},
@@ -105,9 +105,9 @@ static int verdict_fail(const char *fmt, const char *arg) {
 typedef struct {
   char id[160]; /* fabric.<what> for a check, assert:<label> for an RTL assertion */
   uint64_t cycle;
-} e4f_expect_t;
+} e4t_expect_t;
 
-static bool parse_expect(const char *s, e4f_expect_t *e) {
+static bool parse_expect(const char *s, e4t_expect_t *e) {
   const char *at = strrchr(s, '@');
   /* a check's id is kept without its "check:", an assertion's with "assert:" (as failures carry them) */
   const char *id = !strncmp(s, "check:", 6) ? s + 6 : !strncmp(s, "assert:", 7) ? s : NULL;
@@ -127,7 +127,7 @@ static const char *what_kind(const char *id) { return strncmp(id, "assert:", 7) 
  * deadlock detector's, the first differing cycle, or the last cycle for
  * checks made at the end of a run); the negative passes only if exactly that
  * check fails exactly there. */
-static int check_verdict(bool ok, const e4f_expect_t *expect, const char *id, const char *why,
+static int check_verdict(bool ok, const e4t_expect_t *expect, const char *id, const char *why,
                          uint64_t cycle) {
   char msg[900];
   snprintf(msg, sizeof msg, "%s%s@%" PRIu64 ": %s", what_kind(id), id, cycle, why);
@@ -201,7 +201,7 @@ static bool parse_double(const char *s, double *v) {
 
 /* "all", "none", or ids and ranges "0,3,8-11" -> rtl[]; false on a bad list. */
 static bool parse_rtl(const char *flag, const char *s, uint8_t *rtl, unsigned nsw, char *err, size_t len) {
-  memset(rtl, 0, E4F_MAX_SW);
+  memset(rtl, 0, E4T_MAX_SW);
   if (!strcmp(s, "none")) return true;
   if (!strcmp(s, "all")) {
     memset(rtl, 1, nsw);
@@ -236,21 +236,21 @@ static bool parse_rtl(const char *flag, const char *s, uint8_t *rtl, unsigned ns
 }
 
 /* The named checks' scenarios (flags applied afterwards override them). */
-static void scenario(e4f_kind_t k, e4f_cfg_t *c) {
+static void scenario(e4t_kind_t k, e4t_cfg_t *c) {
   switch (k) {
     case K_UNIFORM16:
-      c->nodes = 16, c->pattern = E4F_UNIFORM, c->load = 0.3, c->cycles = 20000, c->warmup = 4000,
+      c->nodes = 16, c->pattern = E4T_UNIFORM, c->load = 0.3, c->cycles = 20000, c->warmup = 4000,
       c->nack_rate = 0.01;
       break;
     case K_MODEL_VS_RTL:
-      c->nodes = 16, c->pattern = E4F_UNIFORM, c->load = 0.5, c->cycles = 8000, c->warmup = 1600,
+      c->nodes = 16, c->pattern = E4T_UNIFORM, c->load = 0.5, c->cycles = 8000, c->warmup = 1600,
       c->nack_rate = 0.01;
       break;
     case K_COMPLEMENT64:
-      c->nodes = 64, c->pattern = E4F_COMPLEMENT, c->load = 1.0, c->cycles = 5000, c->warmup = 1000;
+      c->nodes = 64, c->pattern = E4T_COMPLEMENT, c->load = 1.0, c->cycles = 5000, c->warmup = 1000;
       break;
     case K_BENCH:
-      c->nodes = 64, c->pattern = E4F_UNIFORM, c->load = 0.3, c->cycles = 10000, c->warmup = 2000,
+      c->nodes = 64, c->pattern = E4T_UNIFORM, c->load = 0.3, c->cycles = 10000, c->warmup = 2000,
       c->records = false;
       break;
     default: break;
@@ -260,10 +260,10 @@ static void scenario(e4f_kind_t k, e4f_cfg_t *c) {
 typedef struct {
   const char *test, *out, *name, *bug, *expect, *rtl, *mode, *db, *lockstep, *paths;
   bool warmup_set;
-} e4f_args_t;
+} e4t_args_t;
 
 /* Apply one --key=value; 0, or -1 with a message. */
-static int apply_flag(e4f_cfg_t *c, e4f_args_t *a, const char *arg, char *err, size_t len) {
+static int apply_flag(e4t_cfg_t *c, e4t_args_t *a, const char *arg, char *err, size_t len) {
   const char *eq = strchr(arg, '=');
   const char *v = eq ? eq + 1 : "";
   char key[40];
@@ -318,9 +318,9 @@ static int apply_flag(e4f_cfg_t *c, e4f_args_t *a, const char *arg, char *err, s
   else if (!strcmp(key, "--nack-rate"))
     ok = parse_double(v, &c->nack_rate);
   else if (!strcmp(key, "--traffic"))
-    ok = !e4f_pattern_parse(v, &c->pattern);
+    ok = !e4t_pattern_parse(v, &c->pattern);
   else if (!strcmp(key, "--vcs"))
-    ok = !e4f_vc_policy_parse(v, &c->policy);
+    ok = !e4t_vc_policy_parse(v, &c->policy);
   else if (!strcmp(key, "--records")) {
     ok = !strcmp(v, "on") || !strcmp(v, "off");
     c->records = !strcmp(v, "on");
@@ -337,30 +337,30 @@ static int apply_flag(e4f_cfg_t *c, e4f_args_t *a, const char *arg, char *err, s
 }
 
 /* The run's name: --name, the check's name, or one made of the parameters. */
-static void run_name(const e4f_cfg_t *c, const e4f_args_t *a, char *buf, size_t len) {
+static void run_name(const e4t_cfg_t *c, const e4t_args_t *a, char *buf, size_t len) {
   if (a->name && *a->name)
     snprintf(buf, len, "%s", a->name);
   else if (a->test && strcmp(a->test, "run"))
     snprintf(buf, len, "%s", a->test);
   else
-    snprintf(buf, len, "n%u_%s_l%.3f", c->nodes, e4f_pattern_name(c->pattern), c->load);
+    snprintf(buf, len, "n%u_%s_l%.3f", c->nodes, e4t_pattern_name(c->pattern), c->load);
 }
 
 /* One fabric run with its result; 0, or -1 if it could not be set up. */
-static int run_fabric(const e4f_cfg_t *c, e4f_fabric_t *f, e4f_result_t *r, char *err, size_t len) {
-  if (e4f_fabric_init(f, c, err, len)) return -1;
-  e4f_fabric_run(f);
-  e4f_result_compute(f, r);
+static int run_fabric(const e4t_cfg_t *c, e4t_fabric_t *f, e4t_result_t *r, char *err, size_t len) {
+  if (e4t_fabric_init(f, c, err, len)) return -1;
+  e4t_fabric_run(f);
+  e4t_result_compute(f, r);
   return 0;
 }
 
 /* The share of cycles with traffic in flight; the named checks' coverage
  * gate (check fabric.busy) wants at least 90 %. */
-static double busy_share(const e4f_fabric_t *f) {
+static double busy_share(const e4t_fabric_t *f) {
   return f->cycle ? (double)f->busy_cycles / (double)f->cycle : 0;
 }
 
-static void print_status(const e4f_fabric_t *f) {
+static void print_status(const e4t_fabric_t *f) {
   printf("busy: %" PRIu64 " of %" PRIu64 " cycles with traffic in flight (%.1f %%)\n", f->busy_cycles,
          f->cycle, 100.0 * busy_share(f));
   if (f->sb.failed)
@@ -369,8 +369,8 @@ static void print_status(const e4f_fabric_t *f) {
     printf("status: drained at cycle %" PRIu64 ", scoreboard clean, no switch error\n", f->cycle);
 }
 
-static bool write_out(e4f_fabric_t *f, const e4f_result_t *r, const char *name, const char *dir) {
-  if (e4f_write_reports(f, r, name, dir)) {
+static bool write_out(e4t_fabric_t *f, const e4t_result_t *r, const char *name, const char *dir) {
+  if (e4t_write_reports(f, r, name, dir)) {
     fprintf(stderr, "elite4_fabric_core_sim: cannot write reports to %s: %s\n", dir, strerror(errno));
     return false;
   }
@@ -381,11 +381,11 @@ static bool write_out(e4f_fabric_t *f, const e4f_result_t *r, const char *name, 
 /* With --trace: a GTKWave view (waves/elite4.gtkw's layout) of the first
  * traced RTL switch, DIR/view.gtkw, which `make waves T=<fabric test>` opens;
  * a failure's cycle gets the marker. */
-static void write_view(const e4f_cfg_t *c, const char *fst_dir, const char *view_dir, const char *name,
+static void write_view(const e4t_cfg_t *c, const char *fst_dir, const char *view_dir, const char *name,
                        const uint64_t *fail_at, const char *why) {
   unsigned s = 0;
-  while (s < E4F_MAX_SW && !c->rtl[s]) s++;
-  if (!fst_dir || s == E4F_MAX_SW) return;
+  while (s < E4T_MAX_SW && !c->rtl[s]) s++;
+  if (!fst_dir || s == E4T_MAX_SW) return;
   char fst[1400], view[1400];
   snprintf(fst, sizeof fst, "%s/sw%u.fst", fst_dir, s);
   snprintf(view, sizeof view, "%s/view.gtkw", view_dir);
@@ -397,28 +397,28 @@ static void write_view(const e4f_cfg_t *c, const char *fst_dir, const char *view
 /* A lockstep divergence without --trace: the same run again with an FST of
  * the diverging switch only (DIR/lockstep/sw<s>.fst, its view marked at the
  * failing cycle); the run is deterministic, so it diverges in the same cycle. */
-static void lockstep_fst(const e4f_cfg_t *c0, unsigned s, const char *dir, const char *name, uint64_t at,
+static void lockstep_fst(const e4t_cfg_t *c0, unsigned s, const char *dir, const char *name, uint64_t at,
                          const char *why) {
-  static e4f_fabric_t f;
+  static e4t_fabric_t f;
   static char tdir[1300];
   char err[512];
-  e4f_cfg_t c = *c0;
+  e4t_cfg_t c = *c0;
   snprintf(tdir, sizeof tdir, "%s/lockstep", dir);
-  if (s >= E4F_MAX_SW || e4f_mkdir_p(tdir)) return;
+  if (s >= E4T_MAX_SW || e4t_mkdir_p(tdir)) return;
   c.trace_dir = tdir;
   c.trace_only = s + 1;
-  if (e4f_fabric_init(&f, &c, err, sizeof err)) {
-    e4f_fabric_free(&f);
+  if (e4t_fabric_init(&f, &c, err, sizeof err)) {
+    e4t_fabric_free(&f);
     return;
   }
-  do e4f_fabric_step(&f);
-  while (!e4f_fabric_done(&f) && f.cycle <= at);
+  do e4t_fabric_step(&f);
+  while (!e4t_fabric_done(&f) && f.cycle <= at);
   const bool same = f.sb.failed && !strcmp(f.sb.fail_id, "fabric.lockstep") && f.sb.fail_cycle == at;
-  e4f_fabric_free(&f); /* closes the FST */
+  e4t_fabric_free(&f); /* closes the FST */
   printf("lockstep: FST of the diverging switch sw%u: %s/sw%u.fst%s\n", s, tdir, s,
          same ? "" : " (the rerun did not diverge in the same cycle)");
   memset(c.rtl, 0, sizeof c.rtl);
-  c.rtl[s] = E4F_SW_LOCKSTEP; /* write_view shows the first traced switch */
+  c.rtl[s] = E4T_SW_LOCKSTEP; /* write_view shows the first traced switch */
   write_view(&c, tdir, tdir, name, &at, why);
 }
 
@@ -429,11 +429,11 @@ static void lockstep_fst(const e4f_cfg_t *c0, unsigned s, const char *dir, const
  * arrived (docs/elite4.md §8: ARRIVE, VA, SA, ST) and reaches the next hop 1
  * cycle later: h switches take 4h + (h + 1) = 5h + 1 cycles to the
  * destination NIC. */
-#define E4F_MIN_HEAD_1SW 6u  /* 5 * 1 + 1 */
-#define E4F_MIN_HEAD_3SW 16u /* 5 * 3 + 1 */
-#define E4F_SWITCH_HEAD  4u  /* the switch's contract */
+#define E4T_MIN_HEAD_1SW 6u  /* 5 * 1 + 1 */
+#define E4T_MIN_HEAD_3SW 16u /* 5 * 3 + 1 */
+#define E4T_SWITCH_HEAD  4u  /* the switch's contract */
 
-static bool check_uniform16(const e4f_fabric_t *f, const e4f_result_t *r, char *why, size_t len, char *id,
+static bool check_uniform16(const e4t_fabric_t *f, const e4t_result_t *r, char *why, size_t len, char *id,
                             size_t idlen) {
   const unsigned L = f->cfg.nbody + 2;
   bool ok = true;
@@ -455,23 +455,23 @@ static bool check_uniform16(const e4f_fabric_t *f, const e4f_result_t *r, char *
       f->sb.failed ? f->sb.fail : "clean");
   CHK("fabric.delivered_all", r->delivered == r->created,
       "every packet delivered exactly once (%" PRIu64 " of %" PRIu64 ")", r->delivered, r->created);
-  CHK("fabric.latency_1sw", r->n_by_len[1] && r->min_head[1] == E4F_MIN_HEAD_1SW,
+  CHK("fabric.latency_1sw", r->n_by_len[1] && r->min_head[1] == E4T_MIN_HEAD_1SW,
       "min HEAD latency over 1 switch (same leaf) = %u cycles: measured %u over %" PRIu64 " packets",
-      E4F_MIN_HEAD_1SW, r->min_head[1], r->n_by_len[1]);
-  CHK("fabric.latency_3sw", r->n_by_len[3] && r->min_head[3] == E4F_MIN_HEAD_3SW,
-      "min HEAD latency over 3 switches = %u cycles: measured %u over %" PRIu64 " packets", E4F_MIN_HEAD_3SW,
+      E4T_MIN_HEAD_1SW, r->min_head[1], r->n_by_len[1]);
+  CHK("fabric.latency_3sw", r->n_by_len[3] && r->min_head[3] == E4T_MIN_HEAD_3SW,
+      "min HEAD latency over 3 switches = %u cycles: measured %u over %" PRIu64 " packets", E4T_MIN_HEAD_3SW,
       r->min_head[3], r->n_by_len[3]);
   CHK("fabric.packet_latency",
-      r->min_pkt[1] == E4F_MIN_HEAD_1SW + L - 1 && r->min_pkt[3] == E4F_MIN_HEAD_3SW + L - 1,
+      r->min_pkt[1] == E4T_MIN_HEAD_1SW + L - 1 && r->min_pkt[3] == E4T_MIN_HEAD_3SW + L - 1,
       "min packet latency (HEAD injected -> TAIL at NIC) = HEAD + %u flits: %u and %u cycles, measured %u "
       "and %u",
-      L - 1, E4F_MIN_HEAD_1SW + L - 1, E4F_MIN_HEAD_3SW + L - 1, r->min_pkt[1], r->min_pkt[3]);
+      L - 1, E4T_MIN_HEAD_1SW + L - 1, E4T_MIN_HEAD_3SW + L - 1, r->min_pkt[1], r->min_pkt[3]);
   if (f->cfg.records)
     CHK("fabric.hop_latency",
-        r->hops_seen && r->min_hop == E4F_SWITCH_HEAD && r->min_link == 1 && r->max_link == 1,
+        r->hops_seen && r->min_hop == E4T_SWITCH_HEAD && r->min_link == 1 && r->max_link == 1,
         "per-hop records: min arrival->departure %u cycles (contract %u), every link %u..%u cycles (expected "
         "1)",
-        r->min_hop, E4F_SWITCH_HEAD, r->min_link, r->max_link);
+        r->min_hop, E4T_SWITCH_HEAD, r->min_link, r->max_link);
   CHK("fabric.busy", busy_share(f) >= 0.9, "traffic in flight in %.1f %% of the cycles (at least 90 %%)",
       100.0 * busy_share(f));
   if (f->cfg.nack_rate > 0)
@@ -480,7 +480,7 @@ static bool check_uniform16(const e4f_fabric_t *f, const e4f_result_t *r, char *
   return ok;
 }
 
-static bool check_complement64(const e4f_fabric_t *f, const e4f_result_t *r, char *why, size_t len, char *id,
+static bool check_complement64(const e4t_fabric_t *f, const e4t_result_t *r, char *why, size_t len, char *id,
                                size_t idlen) {
   bool ok = !f->sb.failed && r->delivered == r->created;
   snprintf(id, idlen, "%s", f->sb.failed ? f->sb.fail_id : "fabric.delivered_all");
@@ -504,18 +504,18 @@ static bool check_complement64(const e4f_fabric_t *f, const e4f_result_t *r, cha
 
 /* The port counters of two fabrics: at the window's first and last cycles
  * and at the end of the run; the first difference into d (empty: none). */
-static void counters_differ(const e4f_fabric_t *a, const e4f_fabric_t *b, char *d, size_t len) {
+static void counters_differ(const e4t_fabric_t *a, const e4t_fabric_t *b, char *d, size_t len) {
   d[0] = 0;
   for (unsigned w = 0; w < 2 && !d[0]; w++)
-    for (unsigned i = 0; i < a->topo.nsw * E4F_PORTS && !d[0]; i++) {
-      const e4f_counters_t *x = &a->cnt[w], *y = &b->cnt[w];
+    for (unsigned i = 0; i < a->topo.nsw * E4T_PORTS && !d[0]; i++) {
+      const e4t_counters_t *x = &a->cnt[w], *y = &b->cnt[w];
       if (x->xmit_flits[i] != y->xmit_flits[i] || x->rcv_flits[i] != y->rcv_flits[i] ||
           x->xmit_wait[i] != y->xmit_wait[i] || x->xmit_pkts[i] != y->xmit_pkts[i])
-        snprintf(d, len, "switch %u port %u: counters differ at cycle %" PRIu64, i / E4F_PORTS, i % E4F_PORTS,
+        snprintf(d, len, "switch %u port %u: counters differ at cycle %" PRIu64, i / E4T_PORTS, i % E4T_PORTS,
                  x->cycle);
     }
   for (unsigned s = 0; s < a->topo.nsw && !d[0]; s++)
-    for (unsigned p = 0; p < E4F_PORTS && !d[0]; p++)
+    for (unsigned p = 0; p < E4T_PORTS && !d[0]; p++)
       for (unsigned k = 0; k < FE4_NCNT && !d[0]; k++) {
         uint64_t u = 0, v = 0;
         fabric_counter(&a->core, s, p, k, &u);
@@ -529,21 +529,21 @@ static void counters_differ(const e4f_fabric_t *a, const e4f_fabric_t *b, char *
 /* fabric_model_vs_rtl: the same fabric three times (all model, all RTL,
  * mixed), stepped together; the cycle digests of every switch output must
  * agree in every cycle, and the per-packet records at the end. */
-static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, const char *dir,
-                        const e4f_expect_t *expect) {
+static int model_vs_rtl(e4t_cfg_t *base, const char *mixed, const char *name, const char *dir,
+                        const e4t_expect_t *expect) {
   static const char *const label[] = {"model", "rtl", "mixed"};
-  static e4f_fabric_t fab[3];
-  e4f_result_t res[3];
+  static e4t_fabric_t fab[3];
+  e4t_result_t res[3];
   char err[512], why[700] = "", id[160] = "";
   uint64_t fail_at = 0;
   static char tdir[3][1300];
   for (unsigned k = 0; k < 3; k++) {
-    e4f_cfg_t c = *base;
+    e4t_cfg_t c = *base;
     c.digest = true;
     memset(c.rtl, k == 1, sizeof c.rtl);
     if (k == 2) {
-      e4f_topo_t t;
-      if (e4f_topo_build(&t, c.nodes)) return verdict_fail("bad --nodes=%s", "");
+      e4t_topo_t t;
+      if (e4t_topo_build(&t, c.nodes)) return verdict_fail("bad --nodes=%s", "");
       if (mixed) {
         if (!parse_rtl("--rtl", mixed, c.rtl, t.nsw, err, sizeof err)) return usage_fail("%s", err);
       } else {
@@ -553,11 +553,11 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
     if (k == 1) c.model_bug = 0; /* no model instance */
     if (c.trace_dir) {           /* one FST directory per fabric: their switches share ids */
       snprintf(tdir[k], sizeof tdir[k], "%s/%s", c.trace_dir, label[k]);
-      if (e4f_mkdir_p(tdir[k])) return verdict_fail("cannot create %s", tdir[k]);
+      if (e4t_mkdir_p(tdir[k])) return verdict_fail("cannot create %s", tdir[k]);
       c.trace_dir = tdir[k];
     }
-    if (e4f_fabric_init(&fab[k], &c, err, sizeof err)) {
-      for (unsigned j = 0; j <= k; j++) e4f_fabric_free(&fab[j]);
+    if (e4t_fabric_init(&fab[k], &c, err, sizeof err)) {
+      for (unsigned j = 0; j <= k; j++) e4t_fabric_free(&fab[j]);
       return verdict_fail("%s", err);
     }
   }
@@ -567,7 +567,7 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
   uint64_t c = 0;
   while (!(done[0] && done[1] && done[2])) {
     for (unsigned k = 0; k < 3; k++)
-      if (!done[k]) e4f_fabric_step(&fab[k]);
+      if (!done[k]) e4t_fabric_step(&fab[k]);
     c = fab[1].cycle - 1;
     /* an RTL assertion stops the comparison first: it names the cause */
     for (unsigned k = 1; k < 3 && same; k++)
@@ -581,7 +581,7 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
     for (unsigned k = 0; k < 3 && same; k += 2)
       if (done[k] != done[1] || fab[k].digest != fab[1].digest) {
         char d[300] = "the runs ended at different cycles";
-        if (!done[k] && !done[1]) e4f_fabric_diff(&fab[k], &fab[1], d, sizeof d);
+        if (!done[k] && !done[1]) e4t_fabric_diff(&fab[k], &fab[1], d, sizeof d);
         snprintf(why, sizeof why, "%s vs rtl: switch outputs differ at cycle %" PRIu64 ": %s", label[k], c,
                  d);
         snprintf(id, sizeof id, "fabric.model_vs_rtl");
@@ -590,17 +590,17 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
       }
     if (!same) break;
     for (unsigned k = 0; k < 3; k++)
-      if (!done[k]) done[k] = e4f_fabric_done(&fab[k]);
+      if (!done[k]) done[k] = e4t_fabric_done(&fab[k]);
   }
   clock_gettime(CLOCK_MONOTONIC, &t1);
   double wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
   for (unsigned k = 0; k < 3; k++) {
     fab[k].wall_s = wall / 3;
-    e4f_result_compute(&fab[k], &res[k]);
+    e4t_result_compute(&fab[k], &res[k]);
     char sub[1200], nm[260];
     snprintf(sub, sizeof sub, "%s/%s", dir, label[k]);
     snprintf(nm, sizeof nm, "%s_%s", name, label[k]);
-    e4f_result_print(&fab[k], &res[k], nm, stdout);
+    e4t_result_print(&fab[k], &res[k], nm, stdout);
     print_status(&fab[k]);
     if (same) write_out(&fab[k], &res[k], nm, sub);
   }
@@ -649,31 +649,31 @@ static int model_vs_rtl(e4f_cfg_t *base, const char *mixed, const char *name, co
     ok = false;
     fail_at = c;
   }
-  e4f_cfg_t rc = fab[1].cfg;                                 /* the all-RTL fabric */
-  for (unsigned k = 0; k < 3; k++) e4f_fabric_free(&fab[k]); /* closes the FSTs */
+  e4t_cfg_t rc = fab[1].cfg;                                 /* the all-RTL fabric */
+  for (unsigned k = 0; k < 3; k++) e4t_fabric_free(&fab[k]); /* closes the FSTs */
   if (base->trace_dir) write_view(&rc, tdir[1], base->trace_dir, name, ok ? NULL : &fail_at, ok ? NULL : why);
   return check_verdict(ok, expect, id, why, fail_at);
 }
 
 /* ---- the core's own checks ----------------------------------------------------------- */
 
-static bool hop_eq(const e4f_hop_t *a, const e4f_hop_t *b) {
+static bool hop_eq(const e4t_hop_t *a, const e4t_hop_t *b) {
   return a->sw == b->sw && a->in == b->in && a->out == b->out && a->arr == b->arr && a->grant == b->grant &&
          a->dep == b->dep;
 }
-static bool pkt_eq(const e4f_pkt_t *a, const e4f_pkt_t *b) {
+static bool pkt_eq(const e4t_pkt_t *a, const e4t_pkt_t *b) {
   if (a->src != b->src || a->dst != b->dst || a->vc != b->vc || a->nsw != b->nsw || a->nhops != b->nhops ||
       a->tries != b->tries || a->state != b->state || a->nbody != b->nbody || a->seq != b->seq ||
       a->route != b->route || a->crc != b->crc || a->t_create != b->t_create || a->t_inject != b->t_inject ||
       a->t_head_rx != b->t_head_rx || a->t_tail_rx != b->t_tail_rx || a->t_done != b->t_done)
     return false;
-  for (unsigned h = 0; h < a->nhops && h < E4F_MAX_HOPS; h++)
+  for (unsigned h = 0; h < a->nhops && h < E4T_MAX_HOPS; h++)
     if (!hop_eq(&a->hop[h], &b->hop[h])) return false;
   return true;
 }
 
 /* Two runs' results: why they differ (empty: identical); *cycle: where. */
-static void compare_runs(const e4f_fabric_t *A, const e4f_fabric_t *B, char *why, size_t len,
+static void compare_runs(const e4t_fabric_t *A, const e4t_fabric_t *B, char *why, size_t len,
                          uint64_t *cycle) {
   why[0] = 0;
   *cycle = A->cycle - 1;
@@ -693,9 +693,9 @@ static void compare_runs(const e4f_fabric_t *A, const e4f_fabric_t *B, char *why
   /* records off: the retired packets' records were folded into a hash */
   if (!why[0] && A->acc.rec_hash != B->acc.rec_hash)
     snprintf(why, len, "the records of the packets done (folded, records off) differ");
-  e4f_records_t *ra = (e4f_records_t *)(uintptr_t)&A->rec, *rb = (e4f_records_t *)(uintptr_t)&B->rec;
+  e4t_records_t *ra = (e4t_records_t *)(uintptr_t)&A->rec, *rb = (e4t_records_t *)(uintptr_t)&B->rec;
   for (uint32_t k = 0; !why[0] && k < A->rec.n; k++) {
-    const e4f_pkt_t *a = e4f_records_get(ra, k), *b = e4f_records_get(rb, k);
+    const e4t_pkt_t *a = e4t_records_get(ra, k), *b = e4t_records_get(rb, k);
     if (!a && !b) continue;
     if (!a || !b) {
       snprintf(why, len, "packet %u is held by one run only", k);
@@ -708,35 +708,35 @@ static void compare_runs(const e4f_fabric_t *A, const e4f_fabric_t *B, char *why
 }
 
 /* The generic builder's 4-ary n-tree and the Elite route plug-in
- * (core/route_elite.c) against e4f_topo's wiring table and routes, every
+ * (core/route_elite.c) against e4t_topo's wiring table and routes, every
  * switch port and every (src, dst): check fabric.tables. */
 static bool tables_agree(unsigned nodes, char *why, size_t len) {
-  static e4f_topo_t E;
+  static e4t_topo_t E;
   fabric_topo_t T;
   char err[200];
   why[0] = 0;
-  if (e4f_topo_build(&E, nodes) || fabric_topo_kary_ntree(&T, 4, E.levels, err, sizeof err)) {
+  if (e4t_topo_build(&E, nodes) || fabric_topo_kary_ntree(&T, 4, E.levels, err, sizeof err)) {
     snprintf(why, len, "topology not built");
     return false;
   }
   for (unsigned s = 0; !why[0] && s < E.nsw; s++)
-    for (unsigned q = 0; !why[0] && q < E4F_PORTS; q++) {
-      const e4f_peer_t *a = &E.peer[s][q];
+    for (unsigned q = 0; !why[0] && q < E4T_PORTS; q++) {
+      const e4t_peer_t *a = &E.peer[s][q];
       const fabric_end_t *b = fabric_topo_peer(&T, s, q);
       const bool same =
-          (a->kind == E4F_PEER_NONE && b->kind == FABRIC_END_NONE) ||
-          (a->kind == E4F_PEER_NIC && b->kind == FABRIC_END_NODE && a->id == b->id) ||
-          (a->kind == E4F_PEER_SW && b->kind == FABRIC_END_SWITCH && a->id == b->id && a->port == b->port);
-      if (!same) snprintf(why, len, "switch %u port %u: e4f_topo and fabric_topo_kary_ntree differ", s, q);
+          (a->kind == E4T_PEER_NONE && b->kind == FABRIC_END_NONE) ||
+          (a->kind == E4T_PEER_NIC && b->kind == FABRIC_END_NODE && a->id == b->id) ||
+          (a->kind == E4T_PEER_SW && b->kind == FABRIC_END_SWITCH && a->id == b->id && a->port == b->port);
+      if (!same) snprintf(why, len, "switch %u port %u: e4t_topo and fabric_topo_kary_ntree differ", s, q);
     }
   for (unsigned a = 0; !why[0] && a < nodes; a++)
     for (unsigned b = 0; !why[0] && b < nodes; b++) {
       uint32_t w0;
-      uint8_t tags[E4F_MAX_HOPS];
-      unsigned n0 = e4f_route(&E, a, b, &w0, tags), n1 = 0;
+      uint8_t tags[E4T_MAX_HOPS];
+      unsigned n0 = e4t_route(&E, a, b, &w0, tags), n1 = 0;
       uint64_t w1 = 0;
       if (route_elite.route(route_elite.ctx, &T, a, b, &w1, &n1, err, sizeof err) || w1 != w0 || n1 != n0)
-        snprintf(why, len, "route %u -> %u: e4f_route 0x%08x (%u tags), plug-in 0x%08" PRIx64 " (%u)", a, b,
+        snprintf(why, len, "route %u -> %u: e4t_route 0x%08x (%u tags), plug-in 0x%08" PRIx64 " (%u)", a, b,
                  w0, n0, w1, n1);
     }
   fabric_topo_free(&T);
@@ -749,7 +749,7 @@ static long rss_kb(void) {
   return u.ru_maxrss;
 }
 
-static void print_path(const char *label, const e4f_fabric_t *f) {
+static void print_path(const char *label, const e4t_fabric_t *f) {
   printf("%-14s %" PRIu64 " cycles, %u packets, %.3f M node-cycles/s, %" PRIu64 " evaluations, %" PRIu64
          " cycles jumped, RSS %ld kB\n",
          label, f->cycle, f->rec.n, (double)f->cfg.nodes * (double)f->cycle / f->wall_s / 1e6, f->core.evals,
@@ -761,25 +761,25 @@ static void print_path(const char *label, const e4f_fabric_t *f) {
  * non-idle flit and side output) and every record must be identical
  * (check fabric.skip_vs_noskip at the first differing cycle), then the
  * run's own verdict. */
-static int skip_vs_noskip(e4f_cfg_t *base, const char *name, const char *dir, const e4f_expect_t *expect) {
-  static e4f_fabric_t fab[2];
-  e4f_result_t res[2];
+static int skip_vs_noskip(e4t_cfg_t *base, const char *name, const char *dir, const e4t_expect_t *expect) {
+  static e4t_fabric_t fab[2];
+  e4t_result_t res[2];
   static const char *const label[2] = {"core, skip:", "core, no skip:"};
   char err[512], why[700] = "", id[160] = "fabric.skip_vs_noskip";
   for (unsigned k = 0; k < 2; k++) {
-    e4f_cfg_t c = *base;
+    e4t_cfg_t c = *base;
     c.digest = true;
     c.no_skip = k == 1;
     if (k) c.trace_dir = NULL; /* one set of FSTs */
-    if (e4f_fabric_init(&fab[k], &c, err, sizeof err)) {
-      for (unsigned j = 0; j <= k; j++) e4f_fabric_free(&fab[j]);
+    if (e4t_fabric_init(&fab[k], &c, err, sizeof err)) {
+      for (unsigned j = 0; j <= k; j++) e4t_fabric_free(&fab[j]);
       return verdict_fail("%s", err);
     }
-    e4f_fabric_run(&fab[k]);
-    e4f_result_compute(&fab[k], &res[k]);
+    e4t_fabric_run(&fab[k]);
+    e4t_result_compute(&fab[k], &res[k]);
     print_path(label[k], &fab[k]);
   }
-  e4f_result_print(&fab[0], &res[0], name, stdout);
+  e4t_result_print(&fab[0], &res[0], name, stdout);
   print_status(&fab[0]);
   bool wrote = write_out(&fab[0], &res[0], name, dir);
   uint64_t at = 0;
@@ -795,8 +795,8 @@ static int skip_vs_noskip(e4f_cfg_t *base, const char *name, const char *dir, co
     at = fab[0].sb.fail_cycle;
   }
   const bool ok = !why[0];
-  e4f_cfg_t rc = fab[0].cfg;
-  for (unsigned k = 0; k < 2; k++) e4f_fabric_free(&fab[k]); /* closes the FSTs */
+  e4t_cfg_t rc = fab[0].cfg;
+  for (unsigned k = 0; k < 2; k++) e4t_fabric_free(&fab[k]); /* closes the FSTs */
   if (base->trace_dir) write_view(&rc, rc.trace_dir, rc.trace_dir, name, ok ? NULL : &at, ok ? NULL : why);
   if (!wrote) return verdict_fail("cannot write the reports to %s", dir);
   return check_verdict(ok, expect, id, why, at);
@@ -808,27 +808,27 @@ static int skip_vs_noskip(e4f_cfg_t *base, const char *name, const char *dir, co
  * TAIL, injected -> HEAD), minima per path length, offered and accepted
  * load (check fabric.records_off). The per-hop figures exist with records
  * on only. */
-static int records_off(e4f_cfg_t *base, const char *name, const char *dir, const e4f_expect_t *expect) {
-  static e4f_fabric_t fab[2];
-  e4f_result_t res[2];
+static int records_off(e4t_cfg_t *base, const char *name, const char *dir, const e4t_expect_t *expect) {
+  static e4t_fabric_t fab[2];
+  e4t_result_t res[2];
   static const char *const label[2] = {"records on:", "records off:"};
   char err[512], why[700] = "", id[160] = "fabric.records_off";
   for (unsigned k = 0; k < 2; k++) {
-    e4f_cfg_t c = *base;
+    e4t_cfg_t c = *base;
     c.records = k == 0;
-    if (e4f_fabric_init(&fab[k], &c, err, sizeof err)) {
-      for (unsigned j = 0; j <= k; j++) e4f_fabric_free(&fab[j]);
+    if (e4t_fabric_init(&fab[k], &c, err, sizeof err)) {
+      for (unsigned j = 0; j <= k; j++) e4t_fabric_free(&fab[j]);
       return verdict_fail("%s", err);
     }
-    e4f_fabric_run(&fab[k]);
-    e4f_result_compute(&fab[k], &res[k]);
+    e4t_fabric_run(&fab[k]);
+    e4t_result_compute(&fab[k], &res[k]);
     print_path(label[k], &fab[k]);
   }
-  e4f_result_print(&fab[1], &res[1], name, stdout);
+  e4t_result_print(&fab[1], &res[1], name, stdout);
   print_status(&fab[1]);
   bool wrote = write_out(&fab[1], &res[1], name, dir);
-  const e4f_result_t *a = &res[0], *b = &res[1];
-  const e4f_summary_t *sa[3] = {&a->lat, &a->net, &a->head}, *sb[3] = {&b->lat, &b->net, &b->head};
+  const e4t_result_t *a = &res[0], *b = &res[1];
+  const e4t_summary_t *sa[3] = {&a->lat, &a->net, &a->head}, *sb[3] = {&b->lat, &b->net, &b->head};
   static const char *const sn[3] = {"created->TAIL", "injected->TAIL", "injected->HEAD"};
   uint64_t at = fab[0].cycle - 1;
   if (fab[0].cycle != fab[1].cycle || fab[0].sb.failed != fab[1].sb.failed)
@@ -858,14 +858,14 @@ static int records_off(e4f_cfg_t *base, const char *name, const char *dir, const
     at = fab[1].sb.fail_cycle;
   }
   const bool ok = !why[0];
-  for (unsigned k = 0; k < 2; k++) e4f_fabric_free(&fab[k]);
+  for (unsigned k = 0; k < 2; k++) e4t_fabric_free(&fab[k]);
   if (!wrote) return verdict_fail("cannot write the reports to %s", dir);
   return check_verdict(ok, expect, id, why, at);
 }
 
 /* bench: the same run with skipping, without, and all-RTL (--bench-paths
  * picks them); node-cycles/s, evaluations, cycles jumped, peak RSS. */
-static int bench(e4f_cfg_t *base, const char *paths, const char *dir) {
+static int bench(e4t_cfg_t *base, const char *paths, const char *dir) {
   static const char *const label[3] = {"core, skip:", "core, no skip:", "core, rtl:"};
   static const char *const key[3] = {"skip", "noskip", "rtl"};
   bool on[3] = {true, true, true};
@@ -881,7 +881,7 @@ static int bench(e4f_cfg_t *base, const char *paths, const char *dir) {
     }
   }
   char err[512], path[1200];
-  if (e4f_mkdir_p(dir)) return verdict_fail("cannot create %s", dir);
+  if (e4t_mkdir_p(dir)) return verdict_fail("cannot create %s", dir);
   snprintf(path, sizeof path, "%s/bench.csv", dir);
   FILE *csv = fopen(path, "w");
   if (!csv) return verdict_fail("cannot write %s", path);
@@ -891,19 +891,19 @@ static int bench(e4f_cfg_t *base, const char *paths, const char *dir) {
   double ncs[3] = {0, 0, 0};
   for (unsigned k = 0; k < 3; k++) {
     if (!on[k]) continue;
-    e4f_cfg_t c = *base;
+    e4t_cfg_t c = *base;
     memset(c.rtl, k == 2, sizeof c.rtl);
     c.no_skip = k == 1;
     if (k == 2) c.model_bug = 0;
-    static e4f_fabric_t f;
-    e4f_result_t r;
-    if (e4f_fabric_init(&f, &c, err, sizeof err)) {
-      e4f_fabric_free(&f);
+    static e4t_fabric_t f;
+    e4t_result_t r;
+    if (e4t_fabric_init(&f, &c, err, sizeof err)) {
+      e4t_fabric_free(&f);
       fclose(csv);
       return verdict_fail("%s", err);
     }
-    e4f_fabric_run(&f);
-    e4f_result_compute(&f, &r);
+    e4t_fabric_run(&f);
+    e4t_result_compute(&f, &r);
     print_path(label[k], &f);
     ncs[k] = r.node_cycles_per_s;
     fprintf(csv, "%s,%u,%" PRIu64 ",%s,%.3f,%.0f,%.0f,%.0f,%s,%" PRIu64 ",%" PRIu64 "\n",
@@ -914,7 +914,7 @@ static int bench(e4f_cfg_t *base, const char *paths, const char *dir) {
     if (f.sb.failed)
       snprintf(failed, sizeof failed, "%s run: %s%s@%" PRIu64 ": %s", key[k], what_kind(f.sb.fail_id),
                f.sb.fail_id, f.sb.fail_cycle, f.sb.fail);
-    e4f_fabric_free(&f);
+    e4t_fabric_free(&f);
     if (failed[0]) {
       fclose(csv);
       return verdict_fail("%s", failed);
@@ -953,19 +953,19 @@ int main(int argc, char **argv) {
       k += (size_t)snprintf(rerun + k, sizeof rerun - k, " %s", argv[i]);
   rerun_line = rerun;
 
-  e4f_args_t a;
+  e4t_args_t a;
   memset(&a, 0, sizeof a);
   for (int i = 1; i < argc; i++)
     if (!strncmp(argv[i], "--test=", 7)) a.test = argv[i] + 7;
-  e4f_kind_t kind = K_RUN;
+  e4t_kind_t kind = K_RUN;
   if (a.test) {
     size_t j = 0;
     while (j < sizeof checks / sizeof checks[0] && strcmp(checks[j].name, a.test)) j++;
     if (j == sizeof checks / sizeof checks[0]) return usage_fail("no check '%s' (see --list)", a.test);
     kind = checks[j].kind;
   }
-  e4f_cfg_t c;
-  e4f_cfg_default(&c);
+  e4t_cfg_t c;
+  e4t_cfg_default(&c);
   scenario(kind, &c);
   char err[512];
   for (int i = 1; i < argc; i++)
@@ -975,8 +975,8 @@ int main(int argc, char **argv) {
   else if (!a.warmup_set && c.warmup >= c.cycles)
     c.warmup = c.cycles / 5;
   c.seed = seed;
-  e4f_topo_t topo;
-  if (e4f_topo_build(&topo, c.nodes)) return usage_fail("bad --nodes: %s", "4, 16, 64 or 256");
+  e4t_topo_t topo;
+  if (e4t_topo_build(&topo, c.nodes)) return usage_fail("bad --nodes: %s", "4, 16, 64 or 256");
   if (a.mode && strcmp(a.mode, "model") && strcmp(a.mode, "rtl"))
     return usage_fail("--mode=%s: model or rtl (the model-vs-RTL comparison is --test=fabric_model_vs_rtl)",
                       a.mode);
@@ -984,30 +984,30 @@ int main(int argc, char **argv) {
   if (a.rtl && kind != K_MODEL_VS_RTL && !parse_rtl("--rtl", a.rtl, c.rtl, topo.nsw, err, sizeof err))
     return usage_fail("%s", err);
   if (a.lockstep) { /* lockstep switches: model and RTL compared inside the run */
-    uint8_t ls[E4F_MAX_SW];
+    uint8_t ls[E4T_MAX_SW];
     if (!parse_rtl("--lockstep", a.lockstep, ls, topo.nsw, err, sizeof err)) return usage_fail("%s", err);
     if (kind == K_MODEL_VS_RTL)
       return usage_fail("%s", "--lockstep: not with the model-vs-RTL check (it runs its own fabrics)");
     for (unsigned s2 = 0; s2 < topo.nsw; s2++)
-      if (ls[s2]) c.rtl[s2] = E4F_SW_LOCKSTEP;
+      if (ls[s2]) c.rtl[s2] = E4T_SW_LOCKSTEP;
   }
   if (a.bug && strcmp(a.bug, "none")) {
     for (unsigned b = 1; elite4_bug_names[b]; b++)
       if (!strcmp(elite4_bug_names[b], a.bug)) c.model_bug = b;
-    for (unsigned b = 1; e4f_fab_bug_names[b]; b++)
-      if (!strcmp(e4f_fab_bug_names[b], a.bug)) c.fab_bug |= 1u << (b - 1);
+    for (unsigned b = 1; e4t_fab_bug_names[b]; b++)
+      if (!strcmp(e4t_fab_bug_names[b], a.bug)) c.fab_bug |= 1u << (b - 1);
     if (!strcmp(a.bug, "fe4_quiet_lies")) c.fe4_bug = FE4_BUG_QUIET_LIES;
     if (!strcmp(a.bug, "fe4_drop_credit")) c.fe4_bug = FE4_BUG_DROP_CREDIT;
     if (!strcmp(a.bug, "fe4_counter_off")) c.fe4_bug = FE4_BUG_COUNTER_OFF;
     if (!c.model_bug && !c.fab_bug && !c.fe4_bug) {
       fprintf(stderr, "planted bugs:");
       for (unsigned b = 1; elite4_bug_names[b]; b++) fprintf(stderr, " %s", elite4_bug_names[b]);
-      for (unsigned b = 1; e4f_fab_bug_names[b]; b++) fprintf(stderr, " %s", e4f_fab_bug_names[b]);
+      for (unsigned b = 1; e4t_fab_bug_names[b]; b++) fprintf(stderr, " %s", e4t_fab_bug_names[b]);
       fprintf(stderr, " fe4_quiet_lies fe4_drop_credit fe4_counter_off\n");
       return usage_fail("no planted bug '%s'", a.bug);
     }
   }
-  e4f_expect_t expect, *exp = NULL;
+  e4t_expect_t expect, *exp = NULL;
   if (a.expect) {
     if (!parse_expect(a.expect, &expect))
       return usage_fail("bad --expect-fail '%s' (expected check:ID@CYCLE or assert:LABEL@CYCLE, e.g. "
@@ -1045,7 +1045,7 @@ int main(int argc, char **argv) {
     } else {
       printf("trace: %u RTL switch%s -> %s/sw<id>.fst\n", nrtl, nrtl == 1 ? "" : "es", tdir);
     }
-    if (c.trace_dir && e4f_mkdir_p(tdir)) return verdict_fail("cannot create %s", tdir);
+    if (c.trace_dir && e4t_mkdir_p(tdir)) return verdict_fail("cannot create %s", tdir);
   }
 
   {
@@ -1062,17 +1062,17 @@ int main(int argc, char **argv) {
   if (kind == K_SKIP) return skip_vs_noskip(&c, name, dir, exp);
   if (kind == K_RECOFF) return records_off(&c, name, dir, exp);
 
-  e4f_fabric_t f;
-  e4f_result_t r;
+  e4t_fabric_t f;
+  e4t_result_t r;
   if (run_fabric(&c, &f, &r, err, sizeof err)) {
-    e4f_fabric_free(&f);
+    e4t_fabric_free(&f);
     store_close(db);
     return verdict_fail("%s", err);
   }
-  e4f_result_print(&f, &r, name, stdout);
+  e4t_result_print(&f, &r, name, stdout);
   print_status(&f);
   bool wrote = write_out(&f, &r, name, dir);
-  if (db && wrote && e4f_store_write(db, &f, &r, name, err, sizeof err)) {
+  if (db && wrote && e4t_store_write(db, &f, &r, name, err, sizeof err)) {
     fprintf(stderr, "elite4_fabric_core_sim: %s\n", err);
     wrote = false;
   } else if (db && wrote) {
@@ -1094,7 +1094,7 @@ int main(int argc, char **argv) {
   unsigned ls_sw = 0;
   const bool ls_fail =
       !ok && !strcmp(id, "fabric.lockstep") && sscanf(f.sb.fail, "instance sw%u", &ls_sw) == 1;
-  e4f_fabric_free(&f); /* closes the FSTs */
+  e4t_fabric_free(&f); /* closes the FSTs */
   if (c.trace_dir) write_view(&c, c.trace_dir, c.trace_dir, name, ok ? NULL : &fail_at, ok ? NULL : why);
   if (ls_fail && !c.trace_dir) lockstep_fst(&c, ls_sw, dir, name, fail_at, why);
   if (!wrote) return verdict_fail("cannot write the reports to %s", dir);

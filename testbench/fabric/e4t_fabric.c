@@ -15,8 +15,8 @@
 #include "elite4/elite4.h"
 #include "fabric/fabric_topo.h"
 
-const char *const e4t_fab_bug_names[] = {"none", "fab_route_wrong_port", "fab_nic_no_token", "fab_fold_drop",
-                                         NULL};
+const char *const e4t_fab_bug_names[] = {"none",          "fab_route_wrong_port", "fab_nic_no_token",
+                                         "fab_fold_drop", "fab_traffic_skew",     NULL};
 
 void e4t_cfg_default(e4t_cfg_t *c) {
   memset(c, 0, sizeof *c);
@@ -77,7 +77,7 @@ static void draw_ahead(nic_ep_t *x) {
   e4t_fabric_t *F = x->F;
   while (x->drawn < F->cfg.cycles) {
     const uint64_t c = x->drawn++;
-    int d = e4t_traffic_next(&F->traffic, x->n, &F->gen[x->n]);
+    int d = e4t_traffic_next(&F->traffic, x->n, c, &F->gen[x->n]);
     if (d >= 0) {
       x->next = c;
       x->dst = d;
@@ -267,7 +267,20 @@ int e4t_fabric_init(e4t_fabric_t *f, const e4t_cfg_t *cfg, char *err, size_t err
 
   cosim_rng_t master;
   cosim_rng_seed(&master, cfg->seed);
-  f->traffic = (e4t_traffic_t){cfg->pattern, N, cfg->load / L, cfg->hot_frac, cfg->hot_node};
+  f->traffic = (e4t_traffic_t){cfg->pattern,
+                               N,
+                               cfg->load / L,
+                               cfg->hot_frac,
+                               cfg->hot_node,
+                               &f->trace,
+                               (cfg->fab_bug & E4T_BUG_TRAFFIC_SKEW) != 0};
+  if (cfg->pattern == E4T_REPLAY) {
+    if (!cfg->replay) {
+      snprintf(err, errlen, "traffic replay needs a trace file (--replay=PATH)");
+      return -1;
+    }
+    if (e4t_trace_load(&f->trace, cfg->replay, N, cfg->cycles, err, errlen)) return -1;
+  }
   int rc = 0;
   f->nic = calloc(N, sizeof *f->nic);
   f->gen = calloc(N, sizeof *f->gen);
@@ -342,6 +355,7 @@ void e4t_fabric_free(e4t_fabric_t *f) {
   free(f->oslot);
   e4t_records_free(&f->rec);
   e4t_acc_free(&f->acc);
+  e4t_trace_free(&f->trace);
   e4t_score_free(&f->sb);
   for (unsigned k = 0; k < 2; k++) counters_free(&f->cnt[k]);
   memset(f, 0, sizeof *f);

@@ -38,7 +38,12 @@ extern "C" {
 #endif
 
 /* Planted fabric bugs (negative tests), bit k = e4t_fab_bug_names[k + 1]. */
-enum { E4T_BUG_ROUTE_WRONG_PORT = 1u << 0, E4T_BUG_NIC_NO_TOKEN = 1u << 1, E4T_BUG_FOLD_DROP = 1u << 2 };
+enum {
+  E4T_BUG_ROUTE_WRONG_PORT = 1u << 0,
+  E4T_BUG_NIC_NO_TOKEN = 1u << 1,
+  E4T_BUG_FOLD_DROP = 1u << 2,
+  E4T_BUG_TRAFFIC_SKEW = 1u << 3
+};
 extern const char *const e4t_fab_bug_names[]; /* NULL-terminated, [0] = "none" */
 
 typedef struct {
@@ -65,6 +70,7 @@ typedef struct {
   bool no_skip;            /* the core's straightforward path: every instance every cycle */
   const char *trace_dir;   /* FST per RTL / lockstep instance (sw<s>.fst), NULL: none */
   unsigned trace_only;     /* 0: every RTL / lockstep switch; s + 1: switch s only */
+  const char *replay;      /* traffic replay: the trace file (e4t_traffic.h) */
 } e4t_cfg_t;
 
 /* How switch s runs (cfg.rtl[s]): the C model, the Verilated RTL, or both in
@@ -116,6 +122,7 @@ typedef struct {
   e4t_nic_t *nic;
   cosim_rng_t *gen; /* [node]: traffic streams */
   e4t_traffic_t traffic;
+  e4t_trace_t trace; /* replay */
   e4t_nic_env_t env;
   e4t_records_t rec;
   e4t_acc_t acc; /* packets retired so far (records off) */

@@ -7,7 +7,7 @@
  *   elite4_fabric_core_sim [--test=NAME] [--seed=N] [--cycles=N] [--out=DIR]
  *       [--mode=model|rtl] [--rtl=all|none|LIST] [--lockstep=all|none|LIST] [--no-skip]
  *       [--nodes=4|16|64|256]
- *       [--traffic=uniform|complement|hotspot] [--load=X] [--body=N]
+ *       [--traffic=uniform|complement|hotspot|bitrev|transpose|replay] [--replay=TRACE] [--load=X] [--body=N]
  *       [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]
  *       [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X]
  *       [--records=on|off] [--inject-bug=NAME] [--expect-fail=check:ID@N|assert:LABEL@N] [--trace[=DIR]]
@@ -159,7 +159,8 @@ static void usage(FILE *f) {
       f,
       "usage: elite4_fabric_core_sim [--test=NAME] [--seed=N] [--cycles=N] [--out=DIR] [--mode=model|rtl]\n"
       "         [--rtl=all|none|LIST] [--lockstep=all|none|LIST] [--no-skip] [--nodes=4|16|64|256]\n"
-      "         [--traffic=uniform|complement|hotspot] [--bench-paths=skip,noskip,rtl]\n"
+      "         [--traffic=uniform|complement|hotspot|bitrev|transpose] [--replay=TRACE]\n"
+      "         [--bench-paths=skip,noskip,rtl]\n"
       "         [--load=X] [--body=N] [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]\n"
       "         [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X] [--records=on|off]\n"
       "         [--inject-bug=NAME] [--expect-fail=check:ID@N|assert:LABEL@N] [--trace[=DIR]] [--db=PATH]\n"
@@ -319,7 +320,11 @@ static int apply_flag(e4t_cfg_t *c, e4t_args_t *a, const char *arg, char *err, s
     ok = parse_double(v, &c->nack_rate);
   else if (!strcmp(key, "--traffic"))
     ok = !e4t_pattern_parse(v, &c->pattern);
-  else if (!strcmp(key, "--vcs"))
+  else if (!strcmp(key, "--replay")) { /* a trace file: traffic replay */
+    ok = *v != 0;
+    c->replay = v;
+    c->pattern = E4T_REPLAY;
+  } else if (!strcmp(key, "--vcs"))
     ok = !e4t_vc_policy_parse(v, &c->policy);
   else if (!strcmp(key, "--records")) {
     ok = !strcmp(v, "on") || !strcmp(v, "off");
@@ -420,6 +425,69 @@ static void lockstep_fst(const e4t_cfg_t *c0, unsigned s, const char *dir, const
   memset(c.rtl, 0, sizeof c.rtl);
   c.rtl[s] = E4T_SW_LOCKSTEP; /* write_view shows the first traced switch */
   write_view(&c, tdir, tdir, name, &at, why);
+}
+
+/* fabric.traffic: the packets created are the pattern's. bitrev and
+ * transpose: every packet's destination is the source's partner, computed
+ * here by arithmetic of our own (the generator walks the bits), and no
+ * packet leaves a node that is its own partner. replay: each node created
+ * exactly its trace messages, at their cycles, in order. Records on. */
+static unsigned partner(e4t_pattern_t p, unsigned nodes, unsigned src) {
+  unsigned b = 0, r = 1;
+  while ((1u << b) < nodes) b++;
+  while (r * r < nodes) r++;
+  if (p == E4T_TRANSPOSE) return (src % r) * r + src / r;
+  unsigned d = 0;
+  for (unsigned i = 0, x = src; i < b; i++, x >>= 1) d = d << 1 | (x & 1u);
+  return d;
+}
+
+static bool traffic_check(e4t_fabric_t *f, char *why, size_t len, uint64_t *at) {
+  const e4t_cfg_t *c = &f->cfg;
+  why[0] = 0;
+  if (c->pattern != E4T_REPLAY) {
+    for (uint32_t id = 0; id < f->rec.n && !why[0]; id++) {
+      const e4t_pkt_t *k = &f->rec.p[id];
+      const unsigned d = partner(c->pattern, c->nodes, k->src);
+      if (k->dst != d || d == k->src) {
+        snprintf(why, len, "packet %u: node %u sent to node %u, its %s partner is node %u", id, k->src,
+                 k->dst, e4t_pattern_name(c->pattern), d);
+        *at = k->t_create;
+      }
+    }
+  } else {
+    e4t_trace_t t;
+    char err[400];
+    if (e4t_trace_load(&t, c->replay, c->nodes, c->cycles, err, sizeof err)) {
+      snprintf(why, len, "%s", err);
+      *at = 0;
+      return false;
+    }
+    uint32_t *seen = calloc(c->nodes, sizeof *seen);
+    for (uint32_t id = 0; seen && id < f->rec.n && !why[0]; id++) {
+      const e4t_pkt_t *k = &f->rec.p[id];
+      const e4t_trace_node_t *q = &t.node[k->src];
+      const uint32_t i = seen[k->src]++;
+      if (i >= q->n || q->cycle[i] != k->t_create || q->dst[i] != k->dst) {
+        snprintf(why, len, "packet %u: node %u -> %u at cycle %u, the trace's message %u of node %u is %s",
+                 id, k->src, k->dst, k->t_create, i + 1, k->src, i < q->n ? "another" : "not there");
+        *at = k->t_create;
+      }
+    }
+    for (unsigned n = 0; seen && n < c->nodes && !why[0]; n++)
+      if (seen[n] != t.node[n].n) {
+        snprintf(why, len,
+                 "node %u created %u of its %u trace messages (the first missing: cycle %u -> node %u)", n,
+                 seen[n], t.node[n].n, t.node[n].cycle[seen[n]], t.node[n].dst[seen[n]]);
+        *at = t.node[n].cycle[seen[n]];
+      }
+    if (!seen) snprintf(why, len, "out of memory");
+    free(seen);
+    e4t_trace_free(&t);
+  }
+  printf("check: %-4s packets follow the %s pattern%s%s\n", why[0] ? "FAIL" : "ok",
+         e4t_pattern_name(c->pattern), why[0] ? ": " : "", why);
+  return !why[0];
 }
 
 /* ---- the named checks ------------------------------------------------------------- */
@@ -977,6 +1045,12 @@ int main(int argc, char **argv) {
   c.seed = seed;
   e4t_topo_t topo;
   if (e4t_topo_build(&topo, c.nodes)) return usage_fail("bad --nodes: %s", "4, 16, 64 or 256");
+  if (c.pattern == E4T_REPLAY) { /* a bad trace is bad input: named file, line and field, exit 2 */
+    if (!c.replay) return usage_fail("%s", "--traffic=replay needs --replay=TRACE (the trace file)");
+    e4t_trace_t t;
+    if (e4t_trace_load(&t, c.replay, c.nodes, c.cycles, err, sizeof err)) return usage_fail("%s", err);
+    e4t_trace_free(&t);
+  }
   if (a.mode && strcmp(a.mode, "model") && strcmp(a.mode, "rtl"))
     return usage_fail("--mode=%s: model or rtl (the model-vs-RTL comparison is --test=fabric_model_vs_rtl)",
                       a.mode);
@@ -1091,6 +1165,14 @@ int main(int argc, char **argv) {
     snprintf(id, sizeof id, "%s", f.sb.fail_id);
   }
   uint64_t fail_at = f.sb.failed ? f.sb.fail_cycle : f.cycle - 1;
+  if (ok && (c.pattern == E4T_BITREV || c.pattern == E4T_TRANSPOSE || c.pattern == E4T_REPLAY)) {
+    if (!c.records) {
+      printf("check: skip the traffic pattern check (fabric.traffic) needs --records=on\n");
+    } else if (!traffic_check(&f, why, sizeof why, &fail_at)) {
+      ok = false;
+      snprintf(id, sizeof id, "fabric.traffic");
+    }
+  }
   unsigned ls_sw = 0;
   const bool ls_fail =
       !ok && !strcmp(id, "fabric.lockstep") && sscanf(f.sb.fail, "instance sw%u", &ls_sw) == 1;

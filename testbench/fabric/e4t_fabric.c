@@ -26,6 +26,7 @@ void e4t_cfg_default(e4t_cfg_t *c) {
   c->nbody = 16;
   c->policy = E4T_VC_FREE;
   c->hot_frac = 0.1;
+  c->burst = 8;
   c->link_delay = 1;
   c->seed = 1;
   c->cycles = 10000;
@@ -252,6 +253,8 @@ int e4t_fabric_init(e4t_fabric_t *f, const e4t_cfg_t *cfg, char *err, size_t err
     snprintf(err, errlen, "link-delay = %u: 1..%u cycles", cfg->link_delay, E4T_MAX_LINK_DELAY);
   else if (cfg->hot_node >= N)
     snprintf(err, errlen, "hot-node = %u: there are %u nodes", cfg->hot_node, N);
+  else if (!(cfg->burst >= 1 && cfg->burst <= 1e6))
+    snprintf(err, errlen, "burst = %g: mean packets per burst, 1..1000000", cfg->burst);
   else if (!(cfg->hot_frac >= 0 && cfg->hot_frac <= 1))
     snprintf(err, errlen, "hot-frac = %g: 0..1", cfg->hot_frac);
   else if (!(cfg->nack_rate >= 0 && cfg->nack_rate < 1))
@@ -267,13 +270,19 @@ int e4t_fabric_init(e4t_fabric_t *f, const e4t_cfg_t *cfg, char *err, size_t err
 
   cosim_rng_t master;
   cosim_rng_seed(&master, cfg->seed);
-  f->traffic = (e4t_traffic_t){cfg->pattern,
-                               N,
-                               cfg->load / L,
-                               cfg->hot_frac,
-                               cfg->hot_node,
-                               &f->trace,
-                               (cfg->fab_bug & E4T_BUG_TRAFFIC_SKEW) != 0};
+  f->traffic = (e4t_traffic_t){.pattern = cfg->pattern,
+                               .nodes = N,
+                               .p_pkt = cfg->load / L,
+                               .hot_frac = cfg->hot_frac,
+                               .hot_node = cfg->hot_node,
+                               .trace = &f->trace,
+                               .skew = (cfg->fab_bug & E4T_BUG_TRAFFIC_SKEW) != 0};
+  f->traffic.burst_len = cfg->burst;
+  f->traffic.flits = L;
+  if (cfg->pattern == E4T_BURSTY && !(f->traffic.burst = calloc(N, sizeof *f->traffic.burst))) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
   if (cfg->pattern == E4T_REPLAY) {
     if (!cfg->replay) {
       snprintf(err, errlen, "traffic replay needs a trace file (--replay=PATH)");
@@ -356,6 +365,7 @@ void e4t_fabric_free(e4t_fabric_t *f) {
   e4t_records_free(&f->rec);
   e4t_acc_free(&f->acc);
   e4t_trace_free(&f->trace);
+  free(f->traffic.burst);
   e4t_score_free(&f->sb);
   for (unsigned k = 0; k < 2; k++) counters_free(&f->cnt[k]);
   memset(f, 0, sizeof *f);

@@ -71,6 +71,7 @@ typedef struct {
   const char *trace_dir;   /* FST per RTL / lockstep instance (sw<s>.fst), NULL: none */
   unsigned trace_only;     /* 0: every RTL / lockstep switch; s + 1: switch s only */
   const char *replay;      /* traffic replay: the trace file (e4t_traffic.h) */
+  double burst;            /* bursty: mean packets per burst */
 } e4t_cfg_t;
 
 /* How switch s runs (cfg.rtl[s]): the C model, the Verilated RTL, or both in

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const names[] = {"uniform", "complement", "hotspot", "bitrev", "transpose", "replay"};
+static const char *const names[] = {"uniform",   "complement", "hotspot", "bitrev",
+                                    "transpose", "replay",     "bursty"};
 
 const char *e4t_pattern_name(e4t_pattern_t p) { return names[p]; }
 
@@ -53,6 +54,27 @@ int e4t_traffic_next(e4t_traffic_t *t, unsigned src, uint64_t cycle, cosim_rng_t
     const uint32_t d = q->dst[q->next++];
     if (t->skew && src == 0 && q->next == q->n) return -1; /* planted: node 0's last message lost */
     return (int)d;
+  }
+  if (t->pattern == E4T_BURSTY) {
+    e4t_burst_t *b = &t->burst[src];
+    if (!b->on) {
+      /* a burst of B packets lasts (B - 1) L + 1 cycles (it ends as its last
+       * packet starts), a gap 1 / q: B L / ((B - 1) L + 1 + 1 / q) = load */
+      const double load = t->p_pkt * t->flits, B = t->burst_len, L = t->flits,
+                   gap = load > 0 ? B * L / load - (B - 1) * L - 1 : 0, q = gap > 1 ? 1 / gap : 1;
+      if (!cosim_rng_chance(rng, q)) return -1;
+      b->on = true;
+      b->wait = 0;
+      b->dst = uniform_other(t->nodes, src, rng);
+    }
+    if (b->wait) {
+      b->wait--;
+      return -1;
+    }
+    b->wait = t->flits - 1;
+    /* the burst ends after this packet with probability 1 / burst: geometric, mean burst */
+    if (cosim_rng_chance(rng, 1.0 / (t->skew ? 2 * t->burst_len : t->burst_len))) b->on = false;
+    return (int)b->dst;
   }
   if (!cosim_rng_chance(rng, t->p_pkt)) return -1;
   switch (t->pattern) {

@@ -15,6 +15,14 @@
  *               (bitrev, transpose: the usual permutations of interconnect
  *               studies, e.g. Dally & Towles ch. 3; a node that maps to
  *               itself sends nothing, its draws are still made)
+ *   bursty      on/off sources: a burst is a geometric number of packets (mean
+ *               `burst`) to one uniformly drawn destination, one packet every
+ *               L cycles (back to back at the link's rate); between bursts a
+ *               new one starts in each cycle with probability q chosen so the
+ *               mean offered load is `load`: a burst of B packets lasts
+ *               (B - 1) L + 1 cycles, so 1 / q = B L / load - (B - 1) L - 1
+ *               (the usual two-state Markov-modulated source, e.g. Dally &
+ *               Towles §24.2; not in the seeds);
  *   replay      a trace file (e4t_trace_load): each node sends exactly the
  *               messages listed for it, at their cycles; --load is not used.
  * Each node draws from its own stream (seeded from the run's seed), so the
@@ -38,8 +46,16 @@ typedef enum {
   E4T_HOTSPOT,
   E4T_BITREV,
   E4T_TRANSPOSE,
-  E4T_REPLAY
+  E4T_REPLAY,
+  E4T_BURSTY
 } e4t_pattern_t;
+
+/* A bursty source's state. */
+typedef struct {
+  bool on;
+  unsigned wait; /* cycles to the burst's next packet */
+  unsigned dst;
+} e4t_burst_t;
 
 /* A trace's messages of one source node, in cycle order, and the next one to send. */
 typedef struct {
@@ -68,6 +84,9 @@ typedef struct {
   double hot_frac;
   unsigned hot_node;
   e4t_trace_t *trace; /* replay */
+  e4t_burst_t *burst; /* bursty: [nodes] */
+  double burst_len;   /* bursty: mean packets per burst */
+  unsigned flits;     /* bursty: L, the cycles between a burst's packets */
   bool skew; /* planted (fab_traffic_skew): node 1's permutation partner and node 0's last message wrong */
 } e4t_traffic_t;
 

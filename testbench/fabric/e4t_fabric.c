@@ -236,16 +236,12 @@ static void retire(void *ctx, uint32_t id, const e4t_pkt_t *k) {
   e4t_acc_fold(&f->acc, &f->cfg, k);
 }
 
-int e4t_fabric_init(e4t_fabric_t *f, const e4t_cfg_t *cfg, char *err, size_t errlen) {
-  memset(f, 0, sizeof *f);
-  f->cfg = *cfg;
+int e4t_cfg_check(const e4t_cfg_t *cfg, char *err, size_t errlen) {
+  const unsigned N = cfg->nodes;
   err[0] = 0;
-  if (e4t_topo_build(&f->topo, cfg->nodes)) {
-    snprintf(err, errlen, "nodes = %u: a radix-4 fat-tree has 4, 16, 64 or 256 nodes", cfg->nodes);
-    return -1;
-  }
-  const unsigned nsw = f->topo.nsw, N = cfg->nodes, L = cfg->nbody + 2;
-  if (cfg->nbody < 1 || cfg->nbody > E4T_MAX_BODY)
+  if (N != 4 && N != 16 && N != 64 && N != 256)
+    snprintf(err, errlen, "nodes = %u: a radix-4 fat-tree has 4, 16, 64 or 256 nodes", N);
+  else if (cfg->nbody < 1 || cfg->nbody > E4T_MAX_BODY)
     snprintf(err, errlen, "body = %u: 1..%u words (word 0 is the packet id)", cfg->nbody, E4T_MAX_BODY);
   else if (!(cfg->load >= 0 && cfg->load <= 1))
     snprintf(err, errlen, "load = %g: offered flits per node per cycle, 0..1", cfg->load);
@@ -267,6 +263,19 @@ int e4t_fabric_init(e4t_fabric_t *f, const e4t_cfg_t *cfg, char *err, size_t err
     snprintf(err, errlen, "cycles = %" PRIu64 ": at most %u (records hold 32-bit cycles)", cfg->cycles,
              UINT32_MAX / 2);
   if (err[0]) return -1;
+  return 0;
+}
+
+int e4t_fabric_init(e4t_fabric_t *f, const e4t_cfg_t *cfg, char *err, size_t errlen) {
+  memset(f, 0, sizeof *f);
+  f->cfg = *cfg;
+  err[0] = 0;
+  if (e4t_topo_build(&f->topo, cfg->nodes)) {
+    snprintf(err, errlen, "nodes = %u: a radix-4 fat-tree has 4, 16, 64 or 256 nodes", cfg->nodes);
+    return -1;
+  }
+  const unsigned nsw = f->topo.nsw, N = cfg->nodes, L = cfg->nbody + 2;
+  if (e4t_cfg_check(cfg, err, errlen)) return -1;
 
   cosim_rng_t master;
   cosim_rng_seed(&master, cfg->seed);

@@ -138,6 +138,8 @@ typedef struct {
   double wall_s;
 } e4t_fabric_t;
 
+/* The parameters' ranges: 0, or -1 with a message naming the parameter in err. */
+int e4t_cfg_check(const e4t_cfg_t *cfg, char *err, size_t errlen);
 /* 0, or -1 with a message in err. */
 int e4t_fabric_init(e4t_fabric_t *f, const e4t_cfg_t *cfg, char *err, size_t errlen);
 void e4t_fabric_free(e4t_fabric_t *f);

@@ -1080,6 +1080,7 @@ int main(int argc, char **argv) {
   c.seed = seed;
   e4t_topo_t topo;
   if (e4t_topo_build(&topo, c.nodes)) return usage_fail("bad --nodes: %s", "4, 16, 64 or 256");
+  if (e4t_cfg_check(&c, err, sizeof err)) return usage_fail("%s", err); /* out of range: bad input */
   if (c.pattern == E4T_REPLAY) { /* a bad trace is bad input: named file, line and field, exit 2 */
     if (!c.replay) return usage_fail("%s", "--traffic=replay needs --replay=TRACE (the trace file)");
     e4t_trace_t t;

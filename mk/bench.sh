@@ -60,8 +60,8 @@ if [[ -x build/bin/cp_hotspot_sim ]]; then
   NS=${BENCH_NS:-"16 32 64 128 256"} BENCH_CMS=${BENCH_CMS:-"none ecm"} ./mk/cp-hotspot.sh bench
   extra+=("\"cp_hotspot\": \"build/reports/cp_hotspot/bench.csv\"")
 fi
-if [[ -x build/bin/elite4_fabric_sim && -x mk/elite4-reports.sh ]]; then
-  echo; echo "elite4 fabric (node-cycles per second, all-model vs all-RTL):"
+if [[ -x build/bin/elite4_fabric_core_sim && -x mk/elite4-reports.sh ]]; then
+  echo; echo "elite4 fabric (node-cycles per second, model with / without skipping, all-RTL):"
   ./mk/elite4-reports.sh bench
   extra+=("\"elite4_fabric\": \"build/reports/elite4/bench/bench.csv\"")
 fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One row of build/claims/elite4.csv from a run directory of elite4_fabric_sim
+# One row of build/claims/elite4.csv from a run directory of elite4_fabric_core_sim
 # (mk/claims.sh elite4): config,seed,accepted,lat_mean,switch_trav_mean,
 # switch_trav_min,net_head_mean,total_mean,wall_s. The per-switch figures are
 # over the longest paths' switches ("total (arrival -> departure)" rows of

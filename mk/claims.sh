@@ -22,7 +22,7 @@
 #       full = 4x longer.
 #   CP_NS ["16 32 64", full: "16 32 64 128 256"]  the hotspot-degree study's N
 #   CP_PAUSE_N [the largest of CP_NS]  the N of the PAUSE on/off comparison
-#   CP_BIN [build/bin/cp_hotspot_sim]  E4_BIN [build/bin/elite4_fabric_sim]
+#   CP_BIN [build/bin/cp_hotspot_sim]  E4_BIN [build/bin/elite4_fabric_core_sim]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 block=${1:-}; what=${2:-run}
@@ -31,7 +31,7 @@ JOBS=${JOBS:-2}
 OUT=${OUT:-build/claims}
 LEN=${LEN:-session}
 CP_BIN=${CP_BIN:-build/bin/cp_hotspot_sim}
-E4_BIN=${E4_BIN:-build/bin/elite4_fabric_sim}
+E4_BIN=${E4_BIN:-build/bin/elite4_fabric_core_sim}
 usage() { echo "usage: mk/claims.sh cp|elite4 [run|report]   (SEEDS, JOBS, LEN=session|full, OUT)"; exit 2; }
 [[ $block == cp || $block == elite4 ]] || usage
 [[ $what == run || $what == report ]] || usage

@@ -22,12 +22,11 @@
 # runs (the negative of check demo.records_equal: the RTL switches do not have it).
 # Exit status: 0 ok, 1 a step or check failed, 2 usage error.
 #
-# TODO(issue 10 item 1): the switches on the path run as RTL *instead of*
-# their C models (today's --rtl=LIST); the RTL/model lockstep per instance
-# inside one fabric run comes with the generic fabric core (csim/fabric/).
-# Until then step 3's check compares the mixed run with the all-C run
-# packet by packet, which catches any cycle where the RTL switches differ
-# in what they do to traffic (not every output bit, as the lockstep will).
+# Run 2 puts the switches on the path in RTL *instead of* their C models, so
+# that check demo.records_equal measures what the RTL does to traffic. The
+# fabric core can also run a switch as model and RTL in lockstep inside one
+# run (--lockstep=LIST: every output compared every cycle, check
+# fabric.lockstep, an FST of the diverging switch; docs/fabric.md "Modes").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -57,13 +56,13 @@ step() { # step NAME: prints the time the previous step took
 die() { echo "demo: FAILED: $*" >&2; exit 1; }
 
 if ((build)); then
-  step "installing what is missing (make deps) and building (make build/bin/elite4_fabric_sim build/bin/store_report)"
+  step "installing what is missing (make deps) and building (make build/bin/elite4_fabric_core_sim build/bin/store_report)"
   make -s deps || die "make deps"
-  make -s -j"${JOBS:-2}" build/bin/elite4_fabric_sim build/bin/store_report || die "build"
+  make -s -j"${JOBS:-2}" build/bin/elite4_fabric_core_sim build/bin/store_report || die "build"
   t_built=$(date +%s.%N)
 fi
 bin=${bin:-build/bin}
-sim=$bin/elite4_fabric_sim rep=$bin/store_report
+sim=$bin/elite4_fabric_core_sim rep=$bin/store_report
 [[ -x $sim && -x $rep ]] || die "no $sim or $rep (build them, or drop --no-build)"
 command -v sqlite3 >/dev/null || die "the sqlite3 shell is missing (make deps installs it)"
 t_run0=$(date +%s.%N)
@@ -110,7 +109,7 @@ if [[ $sweep == on ]]; then
   sweep_loads="0.05 0.1 0.2 0.3 0.4 0.5 0.6"
   step "load sweep (all C, $((cycles / 4)) cycles each): $sweep_loads"
   for l in $sweep_loads; do
-    "$sim" --nodes="$nodes" --traffic=uniform --load="$l" --cycles=$((cycles / 4)) --seed="$seed" --records=off \
+    "$sim" --nodes="$nodes" --traffic=uniform --load="$l" --cycles=$((cycles / 4)) --seed="$seed" --records=on \
       --name="demo_sweep@$l" --out="$out/runs/sweep_$l" --db="$db" > "$out/runs/sweep_$l.log" 2>&1 ||
       die "sweep load $l failed (log: $out/runs/sweep_$l.log)"
   done

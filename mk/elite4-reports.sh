@@ -6,10 +6,10 @@
 #
 #   mk/elite4-reports.sh [run]   everything (runs JOBS at a time), then the reports
 #   mk/elite4-reports.sh report  only redo the CSVs, plots and summary.md from existing runs
-#   mk/elite4-reports.sh bench   64-node fabric speed, all-model vs all-RTL (bench/bench.csv)
+#   mk/elite4-reports.sh bench   64-node fabric speed: model with / without skipping, all-RTL (bench/bench.csv)
 #
 # Environment (defaults in brackets):
-#   BIN [build/bin/elite4_fabric_sim]  JOBS [2]  SEED [1]  OUT [build/reports/elite4]
+#   BIN [build/bin/elite4_fabric_core_sim]  JOBS [2]  SEED [1]  OUT [build/reports/elite4]
 #   LOADS  offered loads, flits/node/cycle [0.02 0.05 0.1 0.15 0.2 0.25 0.3 0.35 0.4 0.5 0.6 0.7 0.8 0.9 1.0]
 #   CYC16, CYC64  injection cycles per run [80000, 40000]; statistics after the first fifth
 #   BODY [16] body words per packet (HEAD + BODY + TAIL = BODY + 2 flits)
@@ -17,7 +17,7 @@
 #   BENCH_CYCLES [10000]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=${BIN:-build/bin/elite4_fabric_sim}
+BIN=${BIN:-build/bin/elite4_fabric_core_sim}
 JOBS=${JOBS:-2}
 SEED=${SEED:-1}
 OUT=${OUT:-build/reports/elite4}
@@ -222,7 +222,7 @@ rtl_compare() {
 
 bench() {
   mkdir -p "$OUT/bench"
-  "$BIN" --test=bench --cycles="$BENCH_CYCLES" --seed="$SEED" --out="$OUT/bench" | tee "$OUT/bench/log" | grep '^bench:'
+  "$BIN" --test=bench --cycles="$BENCH_CYCLES" --seed="$SEED" --out="$OUT/bench" | tee "$OUT/bench/log" | grep '^core,\|^bench:'
 }
 
 summary_md() {
@@ -286,9 +286,9 @@ summary_md() {
     if [[ -f $OUT/bench/bench.csv ]]; then
       echo "## Fabric simulation speed (64 nodes, 48 switches, uniform 0.3, records off)"
       echo
-      echo "| switches | fabric cycles/s | node-cycles/s | switch-cycles/s |"
+      echo "| switches (core path) | fabric cycles/s | node-cycles/s | switch-cycles/s |"
       echo "|---|---:|---:|---:|"
-      awk -F, 'NR > 1 { printf "| %s | %s | %s | %s |\n", $1, $6, $7, $8 }' "$OUT/bench/bench.csv"
+      awk -F, 'NR > 1 { printf "| %s (%s) | %s | %s | %s |\n", $1, $9, $6, $7, $8 }' "$OUT/bench/bench.csv"
       echo
     fi
   } > "$md"

@@ -1,50 +1,37 @@
-# elite4 fabrics: radix-4 fat-trees of elite4 switches (C model or Verilated
-# RTL per instance) with traffic endpoints (testbench/fabric/), and their
-# reports. Included by the top Makefile after BLOCK_RULES (it uses BUILD,
-# CXX, LDLIBS, VRUNTIME_OBJ, MODEL_SRC, c_obj, TARGETS_elite4, elite4_RTL_OBJ).
+# elite4 fabrics: radix-4 fat-trees of elite4 switches (C model, Verilated
+# RTL or both in lockstep per instance) with traffic endpoints, on the
+# generic fabric core (csim/fabric/, testbench/fabric/, docs/fabric.md), and
+# their reports. Included by the top Makefile after BLOCK_RULES (it uses
+# BUILD, CXX, LDLIBS, VRUNTIME_OBJ, MODEL_SRC, c_obj, TARGETS_elite4, elite4_RTL_OBJ).
 # Targets:
-#   build/bin/elite4_fabric_sim, build/asan/bin/elite4_fabric_sim   the fabric binary
+#   build/bin/elite4_fabric_core_sim, build/asan/bin/elite4_fabric_core_sim   the fabric binary
 #   make elite4-reports        load sweeps (16 and 64 nodes x uniform, complement,
 #                              hotspot), breakdown, link utilisation, plots,
 #                              build/reports/elite4/summary.md (mk/elite4-reports.sh)
-#   make elite4-fabric-bench   64-node node-cycles/s, all-model vs all-RTL
+#   make elite4-fabric-bench   64-node node-cycles/s: skipping, not skipping, all-RTL
 
 E4F_DIR  := testbench/fabric
-E4F_SRC  := $(wildcard $(E4F_DIR)/*.c) testbench/store/store.c testbench/rng.c testbench/waves.c $(MODEL_SRC) testbench/bind/elite4.c
+E4F_SRC  := $(wildcard $(E4F_DIR)/*.c) $(wildcard $(E4F_DIR)/core/*.c) testbench/bind/fabric_elite4.c \
+            testbench/store/store.c testbench/rng.c testbench/waves.c $(MODEL_SRC) testbench/bind/elite4.c
 # The switch through target elite4_p8 (the binding defines every elite4
 # target, so all are linked): generated glue, C++ shims, Verilated models.
 E4F_GLUE := $(foreach t,$(TARGETS_elite4),$(BUILD)/obj/glue/$(t)_glue.o) $(elite4_RTL_OBJ) $(VRUNTIME_OBJ)
 
-$(BUILD)/bin/elite4_fabric_sim: $(call c_obj,$(E4F_SRC),obj) $(E4F_GLUE)
+$(BUILD)/bin/elite4_fabric_core_sim: $(call c_obj,$(E4F_SRC),obj) $(E4F_GLUE)
 	@mkdir -p $(@D)
 	@echo "  LINK     $@"
 	@$(CXX) $^ $(LDLIBS) -o $@
-$(BUILD)/asan/bin/elite4_fabric_sim: $(call c_obj,$(E4F_SRC),asan) $(E4F_GLUE)
+$(BUILD)/asan/bin/elite4_fabric_core_sim: $(call c_obj,$(E4F_SRC),asan) $(E4F_GLUE)
 	@mkdir -p $(@D)
 	@echo "  LINK     $@ (ASan+UBSan)"
 	@$(CXX) -fsanitize=address,undefined $^ $(LDLIBS) -o $@
 
 # For the top Makefile: add to build / build-asan.
-E4F_SIMS      := $(BUILD)/bin/elite4_fabric_sim
-E4F_ASAN_SIMS := $(BUILD)/asan/bin/elite4_fabric_sim
+E4F_SIMS      := $(BUILD)/bin/elite4_fabric_core_sim
+E4F_ASAN_SIMS := $(BUILD)/asan/bin/elite4_fabric_core_sim
 
 .PHONY: elite4-reports elite4-fabric-bench
-elite4-reports: $(BUILD)/bin/elite4_fabric_sim
+elite4-reports: $(BUILD)/bin/elite4_fabric_core_sim
 	@./mk/elite4-reports.sh run
-elite4-fabric-bench: $(BUILD)/bin/elite4_fabric_sim
+elite4-fabric-bench: $(BUILD)/bin/elite4_fabric_core_sim
 	@./mk/elite4-reports.sh bench
-
-# The elite4 fat trees on the generic core (testbench/fabric/core/e4core_cmp.c,
-# docs/fabric.md "elite4 on the core"): checked against e4f_fabric.c
-# (fabric.core_vs_e4f) and skip vs no skip (fabric.skip_vs_noskip).
-E4C_SRC := $(filter-out $(E4F_DIR)/e4f_main.c,$(E4F_SRC)) $(wildcard testbench/fabric/core/*.c) testbench/bind/fabric_elite4.c
-$(BUILD)/bin/elite4_fabric_core_sim: $(call c_obj,$(E4C_SRC),obj) $(E4F_GLUE)
-	@mkdir -p $(@D)
-	@echo "  LINK     $@"
-	@$(CXX) $^ $(LDLIBS) -o $@
-$(BUILD)/asan/bin/elite4_fabric_core_sim: $(call c_obj,$(E4C_SRC),asan) $(E4F_GLUE)
-	@mkdir -p $(@D)
-	@echo "  LINK     $@ (ASan+UBSan)"
-	@$(CXX) -fsanitize=address,undefined $^ $(LDLIBS) -o $@
-E4F_SIMS      += $(BUILD)/bin/elite4_fabric_core_sim
-E4F_ASAN_SIMS += $(BUILD)/asan/bin/elite4_fabric_core_sim

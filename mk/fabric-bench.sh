@@ -2,9 +2,8 @@
 # make bench, fabric part (docs/fabric.md "Speed"): node-cycles per second of
 # the 64-node 4-ary 3-tree of elite4 switches, uniform traffic, 16-flit
 # packets (--body=14: HEAD, 14 body words, TAIL), --cycles injection window
-# (default 100,000) then drain, records off: the old fabric (e4f_fabric.c),
-# the core with skipping and the core without, all-model at offered 0.05,
-# 0.3, 0.5 and all-RTL at 0.3; beside BookSim2's figures from issue 10
+# (default 100,000) then drain, records off: the core with skipping and
+# without, all-model at offered 0.05, 0.3, 0.5, and all-RTL at 0.3; beside BookSim2's figures from issue 10
 # (3.0 M / 0.93 M / 0.55 M node-cycles/s on this machine class). A benchmark,
 # not a test: nothing is asserted; the load average is recorded with it.
 # Output: build/reports/fabric/bench.csv and the table on stdout.
@@ -22,16 +21,16 @@ run() { # switches load test extra...
   "$BIN" --test="$test" --nodes=64 --traffic=uniform --load="$load" --body=14 --cycles="$CYCLES" \
     --records=off "$@" > "$OUT/bench_${sw}_${load}.log"
   awk -v sw="$sw" -v load="$load" -v bs="$(booksim "$load")" -v la="$la" '
-    /^e4f path:|^core, skip:|^core, no skip:/ {
-      path = $1 == "e4f" ? "e4f" : ($2 == "skip:" ? "core_skip" : "core_noskip")
+    /^core, skip:|^core, no skip:|^core, rtl:/ {
+      path = $2 == "skip:" ? "core_skip" : ($2 == "rtl:" ? "core_skip" : "core_noskip")
       for (i = 1; i <= NF; i++) if ($i == "node-cycles/s,") ncs = $(i - 2) * 1e6
       ev = ""; j = ""
       for (i = 1; i <= NF; i++) { if ($i == "evaluations," || $i == "evaluations") ev = $(i - 1); if ($i == "cycles" && $(i + 1) == "jumped,") j = $(i - 1) }
       printf "%s,%s,%s,%.0f,%s,%s,%s,%.2f,%s\n", sw, load, path, ncs, ev, j, bs, ncs / bs, la
     }' "$OUT/bench_${sw}_${load}.log" >> "$csv"
 }
-for l in 0.05 0.3 0.5; do run model "$l" bench; done
-run rtl 0.3 core_vs_e4f --rtl=all
+for l in 0.05 0.3 0.5; do run model "$l" bench --bench-paths=skip,noskip; done
+run rtl 0.3 bench --bench-paths=rtl
 column -s, -t "$csv"
 awk -F, '$1 == "model" && $2 == 0.3 && $3 == "core_skip" { m = $4 } $1 == "rtl" && $3 == "core_skip" { r = $4 }
   END { if (r) printf "all-model / all-RTL at 0.3 (core, skipping): %.1fx\n", m / r }' "$csv"

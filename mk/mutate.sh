@@ -32,7 +32,7 @@
 # smoke regression of the block, restore the file (git checkout). A mutant the
 # smoke tests miss is then tried on what else `make test` runs: the smoke tests
 # of the experiments built on the block (blocks named B_*: cp_hotspot,
-# elite4_fabric), the C unit tests for a C mutant, `make lint` for an RTL
+# elite4_fabric_core), the C unit tests for a C mutant, `make lint` for an RTL
 # mutant. Outcomes:
 #   KILLED    a smoke test of B failed     EXTRA    only a smoke test of a B_* failed
 #   UNIT      only the C unit tests failed LINT     only make lint failed

@@ -62,9 +62,9 @@ $(foreach t,$(NETBUGS),$(eval $(call NETBUG_RULES,$(t),$(BLOCK_$(t)))))
 
 # The experiments on a planted RTL bug: the bug's scratch copy of rtl/ (as
 # above) Verilated for the experiment's own target, in a copy of its binary:
-# build[/asan]/bin/rtlbug/B/elite4_fabric_sim (elite4 bugs, target elite4_p8)
+# build[/asan]/bin/rtlbug/B/elite4_fabric_core_sim (elite4 bugs, target elite4_p8)
 # and build[/asan]/bin/rtlbug/B/cp_hotspot_sim (cp bugs, target cp_exp);
-# testlist block `rtlbug/B/elite4_fabric` or `rtlbug/B/cp_hotspot`. A firing
+# testlist block `rtlbug/B/elite4_fabric_core` or `rtlbug/B/cp_hotspot`. A firing
 # assertion fails those runs as assert:<label> (testbench/fabric/README.md,
 # testbench/experiments/cp_hotspot/README.md).
 # $(1) = bug, $(2) = the experiment's target, $(3) = its block, $(4) = binary name,
@@ -89,7 +89,7 @@ $(BUILD)/asan/bin/rtlbug/$(1)/$(4)_sim: $(call c_obj,$(5),asan) $$(RTLBUG_EXP_OB
 	@$(CXX) -fsanitize=address,undefined $$^ $(LDLIBS) -o $$@
 endef
 $(foreach b,$(RTLBUGS),$(if $(filter elite4,$(BLOCK_$(RTLBUG_TARGET_$(b)))),\
-  $(eval $(call RTLBUG_EXP_RULES,$(b),elite4_p8,elite4,elite4_fabric,$(E4F_SRC),$(E4F_GLUE)))))
+  $(eval $(call RTLBUG_EXP_RULES,$(b),elite4_p8,elite4,elite4_fabric_core,$(E4F_SRC),$(E4F_GLUE)))))
 $(foreach b,$(RTLBUGS),$(if $(filter cp,$(BLOCK_$(RTLBUG_TARGET_$(b)))),\
   $(eval $(call RTLBUG_EXP_RULES,$(b),cp_exp,cp,cp_hotspot,$(CPHS_SRC),$(CPHS_GLUE)))))
 

@@ -29,8 +29,8 @@ done
 [[ $seed =~ ^[0-9]+$ ]] || { echo "store-smoke: --seed=$seed is not a number" >&2; exit 2; }
 echo "seed: $seed"
 bin=build/bin
-[[ build/asan/bin/elite4_fabric_sim -nt build/bin/elite4_fabric_sim ]] && bin=build/asan/bin
-sim=$bin/elite4_fabric_sim rep=$bin/store_report
+[[ build/asan/bin/elite4_fabric_core_sim -nt build/bin/elite4_fabric_core_sim ]] && bin=build/asan/bin
+sim=$bin/elite4_fabric_core_sim rep=$bin/store_report
 for x in "$sim" "$rep"; do [[ -x $x ]] || { echo "store-smoke: $x is missing (make build or build-asan)" >&2; exit 2; }; done
 rm -rf "$out/smoke" && mkdir -p "$out/smoke"
 first="" # the first failed check: id and message

@@ -61,10 +61,14 @@ enum {
 /* Planted bug of the binding (negative of check fabric.core_vs_e4f): the
  * model side drops credit returns for VC 1 on input port 0. */
 #define FE4_BUG_DROP_CREDIT 2u
+/* Planted bug of the counter channel (negative of the counter comparison of
+ * elite4_fabric_core_sim's model-vs-RTL check): the model side reports one
+ * flit more in xmit_flits of port 0. */
+#define FE4_BUG_COUNTER_OFF 4u
 
 typedef struct {
   unsigned model_bug; /* elite4 planted model bug (elite4_bug_names), model side only */
-  unsigned quiet_bug; /* FE4_BUG_QUIET_LIES, FE4_BUG_DROP_CREDIT or 0 */
+  unsigned quiet_bug; /* FE4_BUG_QUIET_LIES, FE4_BUG_DROP_CREDIT, FE4_BUG_COUNTER_OFF or 0 */
   uint64_t seed;      /* the start of the registers (scramble / RTL), before reset */
   const char *trace;  /* RTL: an FST at this path from the start, or NULL */
 } fe4_params_t;

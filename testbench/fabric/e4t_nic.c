@@ -1,5 +1,5 @@
-/* elite4 fabric endpoint NIC: see e4f_nic.h. */
-#include "e4f_nic.h"
+/* elite4 fabric endpoint NIC: see e4t_nic.h. */
+#include "e4t_nic.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -11,86 +11,87 @@
 
 static const char *const policy_names[] = {"free", "rr", "vc0"};
 
-const char *e4f_vc_policy_name(e4f_vc_policy_t p) { return policy_names[p]; }
+const char *e4t_vc_policy_name(e4t_vc_policy_t p) { return policy_names[p]; }
 
-int e4f_vc_policy_parse(const char *s, e4f_vc_policy_t *p) {
+int e4t_vc_policy_parse(const char *s, e4t_vc_policy_t *p) {
   for (unsigned i = 0; i < sizeof policy_names / sizeof policy_names[0]; i++)
     if (!strcmp(s, policy_names[i])) {
-      *p = (e4f_vc_policy_t)i;
+      *p = (e4t_vc_policy_t)i;
       return 0;
     }
   return -EINVAL;
 }
 
-int e4f_nic_init(e4f_nic_t *n, unsigned node, unsigned qcap, uint64_t seed) {
+int e4t_nic_init(e4t_nic_t *n, unsigned node, unsigned qcap, uint64_t seed) {
   memset(n, 0, sizeof *n);
   n->node = (uint16_t)node;
   n->qcap = qcap;
-  for (unsigned v = 0; v < E4F_VCS; v++) {
+  for (unsigned v = 0; v < E4T_VCS; v++) {
     n->q[v] = malloc((size_t)qcap * sizeof *n->q[v]);
     if (!n->q[v]) return -ENOMEM;
     n->cur[v] = -1;
     n->early_tok[v] = -1;
     n->tok_due[v] = -1;
-    n->credits[v] = E4F_DEPTH;
+    n->credits[v] = E4T_DEPTH;
   }
   cosim_rng_seed(&n->rng_rx, seed);
   return 0;
 }
 
-void e4f_nic_free(e4f_nic_t *n) {
-  for (unsigned v = 0; v < E4F_VCS; v++) {
+void e4t_nic_free(e4t_nic_t *n) {
+  for (unsigned v = 0; v < E4T_VCS; v++) {
     free(n->q[v]);
     n->q[v] = NULL;
   }
 }
 
-bool e4f_nic_idle(const e4f_nic_t *n) {
-  for (unsigned v = 0; v < E4F_VCS; v++)
+bool e4t_nic_idle(const e4t_nic_t *n) {
+  for (unsigned v = 0; v < E4T_VCS; v++)
     if (n->qn[v] || n->cur[v] >= 0 || n->rx_open[v] || n->tok_due[v] >= 0) return false;
   return true;
 }
 
-void e4f_nic_enqueue(e4f_nic_t *n, e4f_nic_env_t *env, unsigned dst, uint64_t c) {
-  unsigned qi = env->policy == E4F_VC_RR ? n->rr_bind : 0;
+void e4t_nic_enqueue(e4t_nic_t *n, e4t_nic_env_t *env, unsigned dst, uint64_t c) {
+  unsigned qi = env->policy == E4T_VC_RR ? n->rr_bind : 0;
   if (n->qn[qi] == n->qcap) {
     env->refused++;
     if (c >= env->win_from && c < env->win_to) env->refused_win++;
     return;
   }
-  int64_t id = e4f_records_new(env->rec);
+  int64_t id = e4t_records_new(env->rec);
   if (id < 0) {
-    e4f_failf(env->sb, c, "fabric.setup", "out of memory for packet records");
+    e4t_failf(env->sb, c, "fabric.setup", "out of memory for packet records");
     return;
   }
-  if (env->policy == E4F_VC_RR) n->rr_bind = (n->rr_bind + 1) % E4F_VCS;
-  e4f_pkt_t *k = &env->rec->p[id];
-  uint8_t tags[E4F_MAX_HOPS];
+  if (env->policy == E4T_VC_RR) n->rr_bind = (n->rr_bind + 1) % E4T_VCS;
+  e4t_pkt_t *k = e4t_records_get(env->rec, (uint32_t)id);
+  uint8_t tags[E4T_MAX_HOPS];
   k->src = n->node;
   k->dst = (uint16_t)dst;
   k->nbody = (uint16_t)env->nbody;
-  k->nsw = (uint8_t)e4f_route(env->topo, n->node, dst, &k->route, tags);
+  k->nsw = (uint8_t)e4t_route(env->topo, n->node, dst, &k->route, tags);
   if (env->bug_route) /* planted: the last down tag points at the neighbour's port */
     k->route = (k->route & ~(0xFu << (4 * (k->nsw - 1)))) |
                ((uint32_t)(tags[k->nsw - 1] ^ 1u) << (4 * (k->nsw - 1)));
   k->t_create = (uint32_t)c;
-  uint32_t words[E4F_MAX_BODY];
-  for (unsigned i = 0; i < env->nbody; i++) words[i] = e4f_body_word(env->rec, (uint32_t)id, i);
+  uint32_t words[E4T_MAX_BODY];
+  for (unsigned i = 0; i < env->nbody; i++) words[i] = e4t_body_word(env->rec, (uint32_t)id, i);
   k->crc = crc32_ref_words(words, env->nbody);
   n->q[qi][(n->qh[qi] + n->qn[qi]++) % n->qcap] = (uint32_t)id;
   env->outstanding++;
 }
 
 /* The token for the packet on VC v: done, or resent at once (nack). */
-static void settle(e4f_nic_t *n, e4f_nic_env_t *env, unsigned v, bool ack, uint64_t c) {
-  e4f_pkt_t *k = &env->rec->p[n->cur[v]];
+static void settle(e4t_nic_t *n, e4t_nic_env_t *env, unsigned v, bool ack, uint64_t c) {
+  e4t_pkt_t *k = e4t_records_get(env->rec, (uint32_t)n->cur[v]);
   if (ack) {
-    if (k->state != E4F_PKT_DELIVERED)
-      e4f_failf(env->sb, c, "fabric.ack_unaccepted",
+    if (k->state != E4T_PKT_DELIVERED)
+      e4t_failf(env->sb, c, "fabric.ack_unaccepted",
                 "node %u VC %u: ack for packet %" PRId64 " that no destination accepted", n->node, v,
                 n->cur[v]);
-    k->state = E4F_PKT_DONE;
+    k->state = E4T_PKT_DONE;
     k->t_done = (uint32_t)c;
+    e4t_records_retire(env->rec, (uint32_t)n->cur[v]); /* records off: folded, slot freed */
     n->cur[v] = -1;
     env->outstanding--;
   } else {
@@ -100,24 +101,24 @@ static void settle(e4f_nic_t *n, e4f_nic_env_t *env, unsigned v, bool ack, uint6
   }
 }
 
-static void receive_token(e4f_nic_t *n, e4f_nic_env_t *env, unsigned v, bool ack, uint64_t c) {
+static void receive_token(e4t_nic_t *n, e4t_nic_env_t *env, unsigned v, bool ack, uint64_t c) {
   if (n->await_tok[v]) {
     n->await_tok[v] = false;
     settle(n, env, v, ack, c);
   } else if (n->sending[v] && n->early_tok[v] < 0) {
     n->early_tok[v] = ack; /* settled when our TAIL has gone */
   } else {
-    e4f_failf(env->sb, c, "fabric.token_unexpected",
+    e4t_failf(env->sb, c, "fabric.token_unexpected",
               "node %u: token on VC %u with no packet waiting for one, cycle %" PRIu64, n->node, v, c);
   }
 }
 
-static void receive_data(e4f_nic_t *n, e4f_nic_env_t *env, const e4f_flit_t *f, uint64_t c) {
+static void receive_data(e4t_nic_t *n, e4t_nic_env_t *env, const e4t_flit_t *f, uint64_t c) {
   const unsigned v = f->vc;
   n->rx_flits++;
   if (f->kind == ELITE4_HEAD) {
     if (n->rx_open[v])
-      e4f_failf(env->sb, c, "fabric.head_in_packet", "node %u VC %u: HEAD inside a packet, cycle %" PRIu64,
+      e4t_failf(env->sb, c, "fabric.head_in_packet", "node %u VC %u: HEAD inside a packet, cycle %" PRIu64,
                 n->node, v, c);
     n->rx_open[v] = true;
     n->rx_n[v] = 0;
@@ -126,13 +127,14 @@ static void receive_data(e4f_nic_t *n, e4f_nic_env_t *env, const e4f_flit_t *f, 
     return;
   }
   if (!n->rx_open[v]) {
-    e4f_failf(env->sb, c, "fabric.body_without_head", "node %u VC %u: %s with no packet, cycle %" PRIu64,
+    e4t_failf(env->sb, c, "fabric.body_without_head", "node %u VC %u: %s with no packet, cycle %" PRIu64,
               n->node, v, f->kind == ELITE4_BODY ? "BODY" : "TAIL", c);
     return;
   }
   if (f->kind == ELITE4_BODY) {
-    if (n->rx_n[v] == 0 && f->data < env->rec->n) env->rec->p[f->data].t_head_rx = n->rx_head_cycle[v];
-    if (n->rx_n[v] < E4F_MAX_BODY) n->rx_words[v][n->rx_n[v]] = f->data;
+    e4t_pkt_t *h = n->rx_n[v] == 0 ? e4t_records_get(env->rec, f->data) : NULL;
+    if (h) h->t_head_rx = n->rx_head_cycle[v];
+    if (n->rx_n[v] < E4T_MAX_BODY) n->rx_words[v][n->rx_n[v]] = f->data;
     n->rx_n[v]++;
     return;
   }
@@ -140,18 +142,18 @@ static void receive_data(e4f_nic_t *n, e4f_nic_env_t *env, const e4f_flit_t *f, 
   n->rx_open[v] = false;
   uint32_t id = UINT32_MAX;
   bool ok = false;
-  if (n->rx_n[v] > E4F_MAX_BODY)
-    e4f_failf(env->sb, c, "fabric.body_length",
+  if (n->rx_n[v] > E4T_MAX_BODY)
+    e4t_failf(env->sb, c, "fabric.body_length",
               "node %u VC %u: a packet of %u body words (at most %u are sent), cycle %" PRIu64, n->node, v,
-              n->rx_n[v], E4F_MAX_BODY, c);
+              n->rx_n[v], E4T_MAX_BODY, c);
   else
-    ok = e4f_score_check(env->sb, env->rec, n->node, v, n->rx_head[v], n->rx_words[v], n->rx_n[v], f->data, c,
+    ok = e4t_score_check(env->sb, env->rec, n->node, v, n->rx_head[v], n->rx_words[v], n->rx_n[v], f->data, c,
                          &id);
   /* draw always: the stream must not depend on the verdict */
   bool refuse = cosim_rng_chance(&n->rng_rx, env->nack_rate);
   if (ok && !refuse) {
-    e4f_score_deliver(env->sb, env->rec, id, c);
-    if (c >= env->win_from && c < env->win_to) env->win_flits += env->rec->p[id].nbody + 2u;
+    e4t_score_deliver(env->sb, env->rec, id, c);
+    if (c >= env->win_from && c < env->win_to) env->win_flits += e4t_records_get(env->rec, id)->nbody + 2u;
   } else {
     ok = false;
     env->nacks_sent++;
@@ -159,11 +161,11 @@ static void receive_data(e4f_nic_t *n, e4f_nic_env_t *env, const e4f_flit_t *f, 
   if (!env->bug_no_token) n->tok_due[v] = ok;
 }
 
-void e4f_nic_step(e4f_nic_t *n, e4f_nic_env_t *env, uint64_t c, const e4f_flit_t *rx, e4f_flit_t *tx) {
+void e4t_nic_step(e4t_nic_t *n, e4t_nic_env_t *env, uint64_t c, const e4t_flit_t *rx, e4t_flit_t *tx) {
   memset(tx, 0, sizeof *tx);
-  for (unsigned v = 0; v < E4F_VCS; v++)
-    if (rx->credit[v] && ++n->credits[v] > E4F_DEPTH)
-      e4f_failf(env->sb, c, "fabric.credit_overflow",
+  for (unsigned v = 0; v < E4T_VCS; v++)
+    if (rx->credit[v] && ++n->credits[v] > E4T_DEPTH)
+      e4t_failf(env->sb, c, "fabric.credit_overflow",
                 "node %u: the switch returned more credits than buffer slots on VC %u", n->node, v);
   if (rx->valid) {
     env->last_progress = c;
@@ -175,7 +177,7 @@ void e4f_nic_step(e4f_nic_t *n, e4f_nic_env_t *env, uint64_t c, const e4f_flit_t
     }
   }
   /* a token we owe goes first */
-  for (unsigned v = 0; v < E4F_VCS; v++)
+  for (unsigned v = 0; v < E4T_VCS; v++)
     if (n->tok_due[v] >= 0) {
       tx->valid = true;
       tx->kind = ELITE4_TOKEN;
@@ -186,27 +188,27 @@ void e4f_nic_step(e4f_nic_t *n, e4f_nic_env_t *env, uint64_t c, const e4f_flit_t
       return;
     }
   /* free VCs take packets from their queue */
-  for (unsigned v = 0; v < E4F_VCS; v++) {
-    if (n->cur[v] >= 0 || (env->policy == E4F_VC_ZERO && v > 0)) continue;
-    unsigned qi = env->policy == E4F_VC_RR ? v : 0;
+  for (unsigned v = 0; v < E4T_VCS; v++) {
+    if (n->cur[v] >= 0 || (env->policy == E4T_VC_ZERO && v > 0)) continue;
+    unsigned qi = env->policy == E4T_VC_RR ? v : 0;
     if (!n->qn[qi]) continue;
     uint32_t id = n->q[qi][n->qh[qi]];
     n->qh[qi] = (n->qh[qi] + 1) % n->qcap;
     n->qn[qi]--;
-    e4f_pkt_t *k = &env->rec->p[id];
+    e4t_pkt_t *k = e4t_records_get(env->rec, id);
     k->vc = (uint8_t)v;
-    k->seq = env->sb->next_seq[n->node * E4F_VCS + v]++;
-    k->state = E4F_PKT_SENDING;
+    k->seq = env->sb->next_seq[n->node * E4T_VCS + v]++;
+    k->state = E4T_PKT_SENDING;
     n->cur[v] = id;
     n->sending[v] = true;
     n->flit_i[v] = 0;
   }
   /* one data flit, round robin over the VCs that can send */
-  for (unsigned i = 0; i < E4F_VCS; i++) {
-    unsigned v = (n->tx_rr + i) % E4F_VCS;
+  for (unsigned i = 0; i < E4T_VCS; i++) {
+    unsigned v = (n->tx_rr + i) % E4T_VCS;
     if (!n->sending[v] || !n->credits[v]) continue;
     uint32_t id = (uint32_t)n->cur[v];
-    e4f_pkt_t *k = &env->rec->p[id];
+    e4t_pkt_t *k = e4t_records_get(env->rec, id);
     unsigned fi = n->flit_i[v]++;
     tx->valid = true;
     tx->vc = (uint8_t)v;
@@ -218,7 +220,7 @@ void e4f_nic_step(e4f_nic_t *n, e4f_nic_env_t *env, uint64_t c, const e4f_flit_t
       k->tries++;
     } else if (fi <= k->nbody) {
       tx->kind = ELITE4_BODY;
-      tx->data = e4f_body_word(env->rec, id, fi - 1);
+      tx->data = e4t_body_word(env->rec, id, fi - 1);
     } else {
       tx->kind = ELITE4_TAIL;
       tx->data = k->crc;
@@ -233,7 +235,7 @@ void e4f_nic_step(e4f_nic_t *n, e4f_nic_env_t *env, uint64_t c, const e4f_flit_t
     }
     n->credits[v]--;
     n->tx_flits++;
-    n->tx_rr = (v + 1) % E4F_VCS;
+    n->tx_rr = (v + 1) % E4T_VCS;
     break;
   }
 }

@@ -12,8 +12,8 @@
  * tags dst_t, dst_(t-1), ..., dst_0: 2t + 1 switches. (See docs/elite4.md
  * "Fabrics" for the proof that any up choice reaches a switch whose down
  * tag dst_t leads toward dst.) */
-#ifndef E4F_TOPO_H
-#define E4F_TOPO_H
+#ifndef E4T_TOPO_H
+#define E4T_TOPO_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -22,40 +22,40 @@
 extern "C" {
 #endif
 
-#define E4F_MAX_LEVELS    4u
-#define E4F_MAX_NODES     256u
-#define E4F_MAX_PER_LEVEL 64u
-#define E4F_MAX_SW        (E4F_MAX_LEVELS * E4F_MAX_PER_LEVEL)
-#define E4F_MAX_HOPS      (2u * E4F_MAX_LEVELS - 1u)
-#define E4F_TOPO_PORTS    8u
+#define E4T_MAX_LEVELS    4u
+#define E4T_MAX_NODES     256u
+#define E4T_MAX_PER_LEVEL 64u
+#define E4T_MAX_SW        (E4T_MAX_LEVELS * E4T_MAX_PER_LEVEL)
+#define E4T_MAX_HOPS      (2u * E4T_MAX_LEVELS - 1u)
+#define E4T_TOPO_PORTS    8u
 
-enum { E4F_PEER_NONE = 0, E4F_PEER_NIC, E4F_PEER_SW };
+enum { E4T_PEER_NONE = 0, E4T_PEER_NIC, E4T_PEER_SW };
 
 /* What is on the other end of a switch port. */
 typedef struct {
-  uint8_t kind; /* E4F_PEER_* */
-  uint8_t port; /* the peer switch's port (E4F_PEER_SW) */
+  uint8_t kind; /* E4T_PEER_* */
+  uint8_t port; /* the peer switch's port (E4T_PEER_SW) */
   uint16_t id;  /* node (NIC) or switch id */
-} e4f_peer_t;
+} e4t_peer_t;
 
 typedef struct {
   unsigned nodes, levels, per_level, nsw;
-  e4f_peer_t peer[E4F_MAX_SW][E4F_TOPO_PORTS];
-  uint16_t leaf_sw[E4F_MAX_NODES]; /* node d: on switch leaf_sw[d], port d % 4 */
-} e4f_topo_t;
+  e4t_peer_t peer[E4T_MAX_SW][E4T_TOPO_PORTS];
+  uint16_t leaf_sw[E4T_MAX_NODES]; /* node d: on switch leaf_sw[d], port d % 4 */
+} e4t_topo_t;
 
 /* 0, or -EINVAL (nodes not 4, 16, 64 or 256). */
-int e4f_topo_build(e4f_topo_t *t, unsigned nodes);
-static inline unsigned e4f_sw_level(const e4f_topo_t *t, unsigned s) { return s / t->per_level; }
-static inline unsigned e4f_sw_index(const e4f_topo_t *t, unsigned s) { return s % t->per_level; }
+int e4t_topo_build(e4t_topo_t *t, unsigned nodes);
+static inline unsigned e4t_sw_level(const e4t_topo_t *t, unsigned s) { return s / t->per_level; }
+static inline unsigned e4t_sw_index(const e4t_topo_t *t, unsigned s) { return s % t->per_level; }
 
 /* The route word from src to dst (the NIC's source route) and its switch
  * count 2t + 1; tags[] gets the tags, front first. src == dst: a U-turn at
  * the leaf (1 switch). */
-unsigned e4f_route(const e4f_topo_t *t, unsigned src, unsigned dst, uint32_t *word, uint8_t *tags);
+unsigned e4t_route(const e4t_topo_t *t, unsigned src, unsigned dst, uint32_t *word, uint8_t *tags);
 
 /* The wiring table, one row per switch port (CSV). */
-void e4f_topo_csv(const e4f_topo_t *t, FILE *f);
+void e4t_topo_csv(const e4t_topo_t *t, FILE *f);
 
 #ifdef __cplusplus
 }

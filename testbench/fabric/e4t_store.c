@@ -1,27 +1,27 @@
-/* elite4 fabric -> results store: see e4f_store.h. Only a mapping: what the
- * rows mean is docs/store.md, what the fields mean e4f_records.h. */
-#include "e4f_store.h"
+/* elite4 fabric -> results store: see e4t_store.h. Only a mapping: what the
+ * rows mean is docs/store.md, what the fields mean e4t_records.h. */
+#include "e4t_store.h"
 #include "clock.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static uint64_t cyc(uint32_t v) { return v == E4F_NONE ? STORE_NONE : v; }
+static uint64_t cyc(uint32_t v) { return v == E4T_NONE ? STORE_NONE : v; }
 
-/* The link class names of links.csv (e4f_report.c): NIC->L0, L0->NIC, Ll->Ll+1, Ll+1->Ll. */
-static void link_class(const e4f_topo_t *t, unsigned s, unsigned p, char *buf, size_t len) {
-  unsigned l = e4f_sw_level(t, s);
-  if (t->peer[s][p].kind == E4F_PEER_NIC)
+/* The link class names of links.csv (e4t_report.c): NIC->L0, L0->NIC, Ll->Ll+1, Ll+1->Ll. */
+static void link_class(const e4t_topo_t *t, unsigned s, unsigned p, char *buf, size_t len) {
+  unsigned l = e4t_sw_level(t, s);
+  if (t->peer[s][p].kind == E4T_PEER_NIC)
     snprintf(buf, len, "L0->NIC");
-  else if (p >= E4F_DOWN)
+  else if (p >= E4T_DOWN)
     snprintf(buf, len, "L%u->L%u", l, l + 1);
   else
     snprintf(buf, len, "L%u->L%u", l, l - 1);
 }
 
-static int params(store_t *s, const e4f_fabric_t *f, const e4f_result_t *r) {
-  const e4f_cfg_t *c = &f->cfg;
-  char rtl[E4F_MAX_SW * 6] = "";
+static int params(store_t *s, const e4t_fabric_t *f, const e4t_result_t *r) {
+  const e4t_cfg_t *c = &f->cfg;
+  char rtl[E4T_MAX_SW * 6] = "";
   size_t k = 0;
   for (unsigned i = 0; i < f->topo.nsw && k < sizeof rtl; i++)
     if (c->rtl[i]) k += (size_t)snprintf(rtl + k, sizeof rtl - k, "%ssw%u", k ? "," : "", i);
@@ -31,10 +31,10 @@ static int params(store_t *s, const e4f_fabric_t *f, const e4f_result_t *r) {
   e |= store_paramf(s, "switches", "%u", f->topo.nsw);
   e |= store_paramf(s, "levels", "%u", f->topo.levels);
   e |= store_paramf(s, "rtl_instances", "%s", rtl);
-  e |= store_paramf(s, "traffic", "%s", e4f_pattern_name(c->pattern));
+  e |= store_paramf(s, "traffic", "%s", e4t_pattern_name(c->pattern));
   e |= store_paramf(s, "load", "%.4f", c->load);
   e |= store_paramf(s, "flits", "%u", c->nbody + 2);
-  e |= store_paramf(s, "vcs", "%s", e4f_vc_policy_name(c->policy));
+  e |= store_paramf(s, "vcs", "%s", e4t_vc_policy_name(c->policy));
   e |= store_paramf(s, "hot_frac", "%.3f", c->hot_frac);
   e |= store_paramf(s, "hot_node", "%u", c->hot_node);
   e |= store_paramf(s, "link_delay", "%u", c->link_delay);
@@ -48,14 +48,20 @@ static int params(store_t *s, const e4f_fabric_t *f, const e4f_result_t *r) {
   e |= store_paramf(s, "result.accepted", "%.5f", r->accepted);
   e |= store_paramf(s, "result.refused", "%llu", (unsigned long long)r->refused);
   e |= store_paramf(s, "result.retries", "%llu", (unsigned long long)r->retries);
+  /* streamed (records off keeps no packet rows): the window packets' latency created -> TAIL */
+  e |= store_paramf(s, "result.created", "%llu", (unsigned long long)r->created);
+  e |= store_paramf(s, "result.delivered", "%llu", (unsigned long long)r->delivered);
+  e |= store_paramf(s, "result.lat_mean", "%.3f", r->lat.mean);
+  e |= store_paramf(s, "result.lat_p50", "%.0f", r->lat.p50);
+  e |= store_paramf(s, "result.lat_p99", "%.0f", r->lat.p99);
   return e ? -1 : 0;
 }
 
-int e4f_store_write(store_t *s, const e4f_fabric_t *f, const e4f_result_t *r, const char *name, char *err,
+int e4t_store_write(store_t *s, const e4t_fabric_t *f, const e4t_result_t *r, const char *name, char *err,
                     size_t len) {
-  const e4f_cfg_t *c = &f->cfg;
+  const e4t_cfg_t *c = &f->cfg;
   store_run_t run = {.name = name,
-                     .tool = "elite4_fabric_sim",
+                     .tool = "elite4_fabric_core_sim",
                      .seed = c->seed,
                      .nodes = c->nodes,
                      .clock_mhz = NETCOSIM_CLOCK_MHZ,
@@ -64,9 +70,11 @@ int e4f_store_write(store_t *s, const e4f_fabric_t *f, const e4f_result_t *r, co
   if (store_run_begin(s, &run, NULL, err, len)) return -1;
   int e = params(s, f, r);
   char inst[24], peer[24], cls[32];
-  for (uint32_t id = 0; id < f->rec.n && !e; id++) {
-    const e4f_pkt_t *k = &f->rec.p[id];
-    bool delivered = k->state >= E4F_PKT_DELIVERED && k->t_tail_rx != E4F_NONE;
+  /* packet rows with records on; records off keeps no per-packet storage
+   * (its figures are the result.* parameters and the summary) */
+  for (uint32_t id = 0; id < f->rec.n && c->records && !e; id++) {
+    const e4t_pkt_t *k = &f->rec.p[id];
+    bool delivered = k->state >= E4T_PKT_DELIVERED && k->t_tail_rx != E4T_NONE;
     store_packet_t p = {.id = id,
                         .src = k->src,
                         .dst = k->dst,
@@ -81,13 +89,13 @@ int e4f_store_write(store_t *s, const e4f_fabric_t *f, const e4f_result_t *r, co
                         .acked = cyc(k->t_done)};
     e |= store_packet(s, &p);
     for (unsigned h = 0; h < k->nhops && c->records && !e; h++) {
-      const e4f_hop_t *x = &k->hop[h];
+      const e4t_hop_t *x = &k->hop[h];
       snprintf(inst, sizeof inst, "sw%u", x->sw);
       store_hop_t hop = {.packet = id,
                          .idx = h,
                          .instance = inst,
                          .in_port = x->in,
-                         .out_port = x->out == E4F_NO_PORT ? STORE_NO_PORT : x->out,
+                         .out_port = x->out == E4T_NO_PORT ? STORE_NO_PORT : x->out,
                          .arrival = cyc(x->arr),
                          .grant = cyc(x->grant),
                          .departure = cyc(x->dep)};
@@ -95,19 +103,19 @@ int e4f_store_write(store_t *s, const e4f_fabric_t *f, const e4f_result_t *r, co
     }
   }
   /* per link direction, the port counters over the statistics window (links.csv) */
-  const e4f_counters_t *a = &f->cnt[0], *b = &f->cnt[1];
+  const e4t_counters_t *a = &f->cnt[0], *b = &f->cnt[1];
   for (unsigned sw = 0; sw < f->topo.nsw && !e; sw++)
-    for (unsigned p = 0; p < E4F_PORTS && !e; p++) {
-      const e4f_peer_t *q = &f->topo.peer[sw][p];
-      if (q->kind == E4F_PEER_NONE) continue;
-      unsigned i = sw * E4F_PORTS + p;
+    for (unsigned p = 0; p < E4T_PORTS && !e; p++) {
+      const e4t_peer_t *q = &f->topo.peer[sw][p];
+      if (q->kind == E4T_PEER_NONE) continue;
+      unsigned i = sw * E4T_PORTS + p;
       snprintf(inst, sizeof inst, "sw%u", sw);
-      snprintf(peer, sizeof peer, "%s%u", q->kind == E4F_PEER_NIC ? "nic" : "sw", q->id);
+      snprintf(peer, sizeof peer, "%s%u", q->kind == E4T_PEER_NIC ? "nic" : "sw", q->id);
       link_class(&f->topo, sw, p, cls, sizeof cls);
       store_link_t l = {.src = inst,
                         .src_port = (int)p,
                         .dst = peer,
-                        .dst_port = q->kind == E4F_PEER_NIC ? STORE_NO_PORT : q->port,
+                        .dst_port = q->kind == E4T_PEER_NIC ? STORE_NO_PORT : q->port,
                         .cls = cls,
                         .cycle_from = a->cycle,
                         .cycle_to = b->cycle,
@@ -115,7 +123,7 @@ int e4f_store_write(store_t *s, const e4f_fabric_t *f, const e4f_result_t *r, co
                         .wait = (uint32_t)(b->xmit_wait[i] - a->xmit_wait[i]),
                         .packets = (uint32_t)(b->xmit_pkts[i] - a->xmit_pkts[i])};
       e |= store_link(s, &l);
-      if (q->kind == E4F_PEER_NIC && !e) { /* the NIC's direction: the switch's receive counter */
+      if (q->kind == E4T_PEER_NIC && !e) { /* the NIC's direction: the switch's receive counter */
         store_link_t n = {.src = peer,
                           .src_port = STORE_NO_PORT,
                           .dst = inst,

@@ -6,13 +6,13 @@
  * With one packet per VC in flight until its token returns, a correct
  * fabric delivers packet seq only after seq - 1, so a delivery must carry
  * exactly last + 1: a duplicate, a loss or an overtaking all show. */
-#ifndef E4F_SCORE_H
-#define E4F_SCORE_H
+#ifndef E4T_SCORE_H
+#define E4T_SCORE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "e4f_records.h"
+#include "e4t_records.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,22 +27,22 @@ typedef struct {
   uint64_t fail_cycle;
   char fail_id[160]; /* what failed: check "fabric.<what>" or "assert:<label>" (an RTL assertion) */
   char fail[512];
-} e4f_score_t;
+} e4t_score_t;
 
-int e4f_score_init(e4f_score_t *sb, unsigned nodes, unsigned vcs);
-void e4f_score_free(e4f_score_t *sb);
+int e4t_score_init(e4t_score_t *sb, unsigned nodes, unsigned vcs);
+void e4t_score_free(e4t_score_t *sb);
 /* Record a failure of check `id` (the first one is kept). */
-void e4f_failf(e4f_score_t *sb, uint64_t cycle, const char *id, const char *fmt, ...)
+void e4t_failf(e4t_score_t *sb, uint64_t cycle, const char *id, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* A complete packet on node `node`'s input, VC v: the HEAD's data, the body
  * words, the TAIL's data. Checks it against its record; true if it is the
  * packet the scoreboard expects there now (on false a failure is recorded).
  * *id gets body word 0 (or UINT32_MAX). */
-bool e4f_score_check(e4f_score_t *sb, const e4f_records_t *r, unsigned node, unsigned v, uint32_t head,
+bool e4t_score_check(e4t_score_t *sb, const e4t_records_t *r, unsigned node, unsigned v, uint32_t head,
                      const uint32_t *words, unsigned n, uint32_t tail, uint64_t c, uint32_t *id);
 /* The destination accepted (acked) packet id. */
-void e4f_score_deliver(e4f_score_t *sb, e4f_records_t *r, uint32_t id, uint64_t c);
+void e4t_score_deliver(e4t_score_t *sb, e4t_records_t *r, uint32_t id, uint64_t c);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
-/* elite4 fabric topology and routes: see e4f_topo.h. */
-#include "e4f_topo.h"
+/* elite4 fabric topology and routes: see e4t_topo.h. */
+#include "e4t_topo.h"
 
 #include <errno.h>
 #include <string.h>
@@ -11,11 +11,11 @@ static unsigned set_digit(unsigned x, unsigned i, unsigned d) {
   return (x & ~(3u << (2 * i))) | (d << (2 * i));
 }
 
-int e4f_topo_build(e4f_topo_t *t, unsigned nodes) {
+int e4t_topo_build(e4t_topo_t *t, unsigned nodes) {
   memset(t, 0, sizeof *t);
   unsigned levels = 0;
   for (unsigned n = nodes; n > 1 && n % 4 == 0; n /= 4) levels++;
-  if (nodes < 4 || nodes != 1u << (2 * levels) || levels > E4F_MAX_LEVELS) return -EINVAL;
+  if (nodes < 4 || nodes != 1u << (2 * levels) || levels > E4T_MAX_LEVELS) return -EINVAL;
   t->nodes = nodes;
   t->levels = levels;
   t->per_level = nodes / 4;
@@ -23,20 +23,20 @@ int e4f_topo_build(e4f_topo_t *t, unsigned nodes) {
   for (unsigned d = 0; d < nodes; d++) {
     unsigned s = d / 4;
     t->leaf_sw[d] = (uint16_t)s;
-    t->peer[s][d % 4] = (e4f_peer_t){E4F_PEER_NIC, 0, (uint16_t)d};
+    t->peer[s][d % 4] = (e4t_peer_t){E4T_PEER_NIC, 0, (uint16_t)d};
   }
   /* (l, w) up port 4 + j <-> (l + 1, w with digit l := j) down port w_l */
   for (unsigned l = 0; l + 1 < levels; l++)
     for (unsigned w = 0; w < t->per_level; w++)
       for (unsigned j = 0; j < 4; j++) {
         unsigned s = l * t->per_level + w, u = (l + 1) * t->per_level + set_digit(w, l, j), q = digit(w, l);
-        t->peer[s][4 + j] = (e4f_peer_t){E4F_PEER_SW, (uint8_t)q, (uint16_t)u};
-        t->peer[u][q] = (e4f_peer_t){E4F_PEER_SW, (uint8_t)(4 + j), (uint16_t)s};
+        t->peer[s][4 + j] = (e4t_peer_t){E4T_PEER_SW, (uint8_t)q, (uint16_t)u};
+        t->peer[u][q] = (e4t_peer_t){E4T_PEER_SW, (uint8_t)(4 + j), (uint16_t)s};
       }
   return 0;
 }
 
-unsigned e4f_route(const e4f_topo_t *t, unsigned src, unsigned dst, uint32_t *word, uint8_t *tags) {
+unsigned e4t_route(const e4t_topo_t *t, unsigned src, unsigned dst, uint32_t *word, uint8_t *tags) {
   unsigned top = 0;
   while (top + 1 < t->levels && (src >> (2 * (top + 1))) != (dst >> (2 * (top + 1)))) top++;
   unsigned n = 0;
@@ -51,17 +51,17 @@ unsigned e4f_route(const e4f_topo_t *t, unsigned src, unsigned dst, uint32_t *wo
   return n;
 }
 
-void e4f_topo_csv(const e4f_topo_t *t, FILE *f) {
+void e4t_topo_csv(const e4t_topo_t *t, FILE *f) {
   static const char *const kind[] = {"none", "nic", "switch"};
   fprintf(f, "switch,level,index,port,dir,peer_kind,peer,peer_port\n");
   for (unsigned s = 0; s < t->nsw; s++)
-    for (unsigned p = 0; p < E4F_TOPO_PORTS; p++) {
-      const e4f_peer_t *e = &t->peer[s][p];
-      fprintf(f, "%u,%u,%u,%u,%s,%s,", s, e4f_sw_level(t, s), e4f_sw_index(t, s), p, p < 4 ? "down" : "up",
+    for (unsigned p = 0; p < E4T_TOPO_PORTS; p++) {
+      const e4t_peer_t *e = &t->peer[s][p];
+      fprintf(f, "%u,%u,%u,%u,%s,%s,", s, e4t_sw_level(t, s), e4t_sw_index(t, s), p, p < 4 ? "down" : "up",
               kind[e->kind]);
-      if (e->kind == E4F_PEER_NONE)
+      if (e->kind == E4T_PEER_NONE)
         fprintf(f, ",\n");
-      else if (e->kind == E4F_PEER_NIC)
+      else if (e->kind == E4T_PEER_NIC)
         fprintf(f, "%u,\n", e->id);
       else
         fprintf(f, "%u,%u\n", e->id, e->port);

@@ -1,5 +1,5 @@
-/* elite4 fabric scoreboard: see e4f_score.h. */
-#include "e4f_score.h"
+/* elite4 fabric scoreboard: see e4t_score.h. */
+#include "e4t_score.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -10,7 +10,7 @@
 
 #include "ref/crc32_ref.h" /* the scoreboard's own CRC, never the model's */
 
-int e4f_score_init(e4f_score_t *sb, unsigned nodes, unsigned vcs) {
+int e4t_score_init(e4t_score_t *sb, unsigned nodes, unsigned vcs) {
   memset(sb, 0, sizeof *sb);
   sb->nodes = nodes;
   sb->vcs = vcs;
@@ -21,14 +21,14 @@ int e4f_score_init(e4f_score_t *sb, unsigned nodes, unsigned vcs) {
   return 0;
 }
 
-void e4f_score_free(e4f_score_t *sb) {
+void e4t_score_free(e4t_score_t *sb) {
   free(sb->last_seq);
   free(sb->next_seq);
   sb->last_seq = NULL;
   sb->next_seq = NULL;
 }
 
-void e4f_failf(e4f_score_t *sb, uint64_t cycle, const char *id, const char *fmt, ...) {
+void e4t_failf(e4t_score_t *sb, uint64_t cycle, const char *id, const char *fmt, ...) {
   if (sb->failed) return;
   sb->failed = true;
   sb->fail_cycle = cycle;
@@ -39,15 +39,21 @@ void e4f_failf(e4f_score_t *sb, uint64_t cycle, const char *id, const char *fmt,
   va_end(ap);
 }
 
-bool e4f_score_check(e4f_score_t *sb, const e4f_records_t *r, unsigned node, unsigned v, uint32_t head,
+bool e4t_score_check(e4t_score_t *sb, const e4t_records_t *r, unsigned node, unsigned v, uint32_t head,
                      const uint32_t *words, unsigned n, uint32_t tail, uint64_t c, uint32_t *id) {
   *id = n ? words[0] : UINT32_MAX;
-  if (!n || words[0] >= r->n) {
-    e4f_failf(sb, c, "fabric.unknown_packet", "node %u VC %u: packet with %s at cycle %" PRIu64, node, v,
+  if (n && e4t_records_retired(r, words[0])) { /* records off: done, its record folded away */
+    e4t_failf(sb, c, "fabric.duplicate",
+              "packet %u delivered again after its token came back: at node %u VC %u, cycle %" PRIu64,
+              words[0], node, v, c);
+    return false;
+  }
+  const e4t_pkt_t *k = n ? e4t_records_get((e4t_records_t *)(uintptr_t)r, words[0]) : NULL;
+  if (!k) {
+    e4t_failf(sb, c, "fabric.unknown_packet", "node %u VC %u: packet with %s at cycle %" PRIu64, node, v,
               n ? "an unknown id" : "no body", c);
     return false;
   }
-  const e4f_pkt_t *k = &r->p[words[0]];
   const unsigned pv = k->src * sb->vcs + k->vc;
   const char *why = NULL, *id_ = NULL;
   const bool crc_bad = tail != crc32_ref_words(words, n);
@@ -61,17 +67,17 @@ bool e4f_score_check(e4f_score_t *sb, const e4f_records_t *r, unsigned node, uns
     why = "arrived with route tags left in its HEAD", id_ = "fabric.route_left";
   else if (n != k->nbody)
     why = "arrived with a different body length", id_ = "fabric.body_length";
-  else if (k->state == E4F_PKT_DELIVERED || k->state == E4F_PKT_DONE)
+  else if (k->state == E4T_PKT_DELIVERED || k->state == E4T_PKT_DONE)
     why = "delivered twice", id_ = "fabric.duplicate";
   else if ((int64_t)k->seq != sb->last_seq[pv] + 1)
     why = "out of order for its (source, VC)", id_ = "fabric.order";
   else
     for (unsigned i = 1; i < n && !why; i++)
-      if (words[i] != e4f_body_word(r, words[0], i))
+      if (words[i] != e4t_body_word(r, words[0], i))
         why = "arrived with a different body", id_ = "fabric.body";
   if (why) {
     if (crc_bad) sb->crc_bad++;
-    e4f_failf(sb, c, id_,
+    e4t_failf(sb, c, id_,
               "packet %u (node %u -> %u, VC %u, seq %u) %s: at node %u VC %u, cycle %" PRIu64
               " (HEAD 0x%08x, %u body words, last seq delivered %" PRId64 ")",
               words[0], k->src, k->dst, k->vc, k->seq, why, node, v, c, head, n, sb->last_seq[pv]);
@@ -80,10 +86,10 @@ bool e4f_score_check(e4f_score_t *sb, const e4f_records_t *r, unsigned node, uns
   return true;
 }
 
-void e4f_score_deliver(e4f_score_t *sb, e4f_records_t *r, uint32_t id, uint64_t c) {
-  e4f_pkt_t *k = &r->p[id];
+void e4t_score_deliver(e4t_score_t *sb, e4t_records_t *r, uint32_t id, uint64_t c) {
+  e4t_pkt_t *k = e4t_records_get(r, id);
   sb->last_seq[k->src * sb->vcs + k->vc] = k->seq;
-  k->state = E4F_PKT_DELIVERED;
+  k->state = E4T_PKT_DELIVERED;
   k->t_tail_rx = (uint32_t)c;
   sb->delivered++;
 }

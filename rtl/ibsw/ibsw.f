@@ -1,0 +1,1 @@
+rtl/ibsw/ibsw.sv

@@ -90,6 +90,7 @@ typedef struct {
   unsigned gap[IBH_MAXP + 1][IBH_MAXF];
   bool ts2[IBH_MAXP + 1];             /* sending TS2 (bring-up) */
   unsigned sym_out[IBH_MAXP + 1];     /* a symbol to send next (DRAINED, TS1), before any flit */
+  unsigned ts_every[IBH_MAXP + 1];    /* a TS sent every cycle whatever the state (test-driven peer) */
   bool auto_drained;                  /* answer the switch's DRAINED with ours */
   uint64_t drained_seen[IBH_MAXP + 1]; /* cycle + 1 of the switch's last DRAINED on a port */
   /* switch -> neighbour */
@@ -109,6 +110,8 @@ typedef struct {
   uint64_t relay[IBH_MAXP + 1];
   uint16_t last_seq[IBH_MAXP + 1][IBH_MAXL][IBH_MAXP + 1];
   uint64_t rxw[IBH_MAXP + 1][IBH_MAXF + 1];
+  uint16_t rx_seq[IBH_MAXP + 1][IBH_MAXL][32]; /* last sequence received per (src, lane, dlid % 32) */
+  uint8_t rx_seq_egr[IBH_MAXP + 1][IBH_MAXL][32];
   ibh_pkt_t pkt[IBH_MAXPKT];
   unsigned next_id;
   ibh_mad_t mad[IBH_MAXMAD];
@@ -290,6 +293,12 @@ static inline void ibh_drive(ibh_t *h, uint64_t c, cosim_rng_t *rng, const void 
     IBH_SET(h, in.in_credit_i, in, i, cret);
     unsigned phys = (unsigned)IBH_GET(h, out.phys_state_o, prev, i);
     if (c == 0) phys = h->boot ? IBH_PH_LINKUP : IBH_PH_POLLING;
+    if (h->ts_every[n]) {
+      IBH_SET(h, in.in_valid_i, in, i, 1);
+      IBH_SET(h, in.in_kind_i, in, i, IBH_SYM);
+      IBH_SET(h, in.in_data_i, in, i, h->ts_every[n]);
+      continue;
+    }
     if (h->ts2[n]) {
       if (phys == IBH_PH_LINKUP) h->ts2[n] = false;
       else {
@@ -299,7 +308,9 @@ static inline void ibh_drive(ibh_t *h, uint64_t c, cosim_rng_t *rng, const void 
         continue;
       }
     }
-    if (h->sym_out[n]) {
+    if (h->sym_out[n] == IBH_DRAINED && (h->cur[n] >= 0 || h->qn[n])) {
+      /* the peer sends DRAINED only after its last TAIL (§6.4) */
+    } else if (h->sym_out[n]) {
       IBH_SET(h, in.in_valid_i, in, i, 1);
       IBH_SET(h, in.in_kind_i, in, i, IBH_SYM);
       IBH_SET(h, in.in_data_i, in, i, h->sym_out[n]);
@@ -481,6 +492,16 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
       }
       h->rx_open[o][lane] = (int)id;
       h->rx_idx[o][lane] = 0;
+      /* order per (ingress, lane, egress): sequence numbers per (src, lane, DLID) only grow */
+      unsigned dk = (unsigned)(d >> 48) % 32, sq = (unsigned)(d & 0xFFF);
+      uint16_t *ls = &h->rx_seq[p->src][lane][dk];
+      if (h->rx_seq_egr[p->src][lane][dk] == o && *ls && ((sq - *ls) & 0xFFF) >= 0x800) {
+        cosim_fail(msg, "ibsw.order", "port %u lane %u: packet %u (from port %u, DLID 0x%04x) sequence %u after %u",
+                   o, lane, id, p->src, (unsigned)(d >> 48), sq, *ls);
+        return false;
+      }
+      *ls = (uint16_t)sq;
+      h->rx_seq_egr[p->src][lane][dk] = (uint8_t)o;
     }
     int id = h->rx_open[o][lane];
     if (id < 0) {

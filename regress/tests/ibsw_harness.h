@@ -46,6 +46,7 @@ enum { IBH_TS1 = 1, IBH_TS2 = 2, IBH_DRAINED = 3 };
 enum { IBH_PH_SLEEP = 1, IBH_PH_POLLING, IBH_PH_DISABLED, IBH_PH_TRAINING, IBH_PH_LINKUP, IBH_PH_LER };
 enum { IBH_PS_DOWN = 1, IBH_PS_INIT, IBH_PS_ARMED, IBH_PS_ACTIVE };
 #define IBH_SYN_TAIL 0xBAD0BAD0BAD0BAD0ull
+#define IBH_RAW15    0x15151515ull /* word 1 of a raw VL15 packet: TID 0 */
 #define IBH_MAGIC    0xA5u  /* opaque[31:24] of a harness data HEAD: [23:12] id, [11:0] sequence */
 
 typedef struct {
@@ -118,7 +119,7 @@ typedef struct {
   unsigned next_tid;
   unsigned mads_out;
   uint64_t cycle;
-  uint64_t delivered, dropped;
+  uint64_t delivered, dropped, raw15_got;
   uint64_t lat_head_max;
 } ibh_t;
 
@@ -210,7 +211,7 @@ static inline int ibh_vl15_raw(ibh_t *h, unsigned src, uint64_t head, unsigned n
   p->mad = true;
   p->nflits = nflits;
   for (unsigned k = 0; k < nflits; k++) {
-    p->flit[k] = k ? 0x5151515151515151ull + k : head;
+    p->flit[k] = k == 0 ? head : k == 1 ? IBH_RAW15 : 0x5151515151515151ull + k;
     p->kind[k] = k == 0 ? IBH_HEAD : k + 1 == nflits ? IBH_TAIL : IBH_BODY;
   }
   if (!ibh_enqueue(h, src, (unsigned)id)) {
@@ -440,19 +441,22 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
       if (k <= IBH_MAXF) words[o][k] = d;
       if (kind == IBH_TAIL) {
         unsigned tid = (unsigned)(words[o][1] >> 48);
-        if (tid == 0 || tid > IBH_MAXMAD || !h->mad[tid - 1].used || h->mad[tid - 1].done) {
+        if (tid == 0 && k >= 1 && (words[o][1] & 0xFFFFFFFFFFFFull) == IBH_RAW15) {
+          h->raw15_got++; /* a forwarded VL15 packet (ibh_vl15_raw), not a response */
+        } else if (tid == 0 || tid > IBH_MAXMAD || !h->mad[tid - 1].used || h->mad[tid - 1].done) {
           cosim_fail(msg, "ibsw.mad_status", "port %u: a MAD response with unknown TID %u", o, tid);
           return false;
-        }
-        ibh_mad_t *x = &h->mad[tid - 1];
-        x->done = true;
-        x->nresp = k + 1;
-        for (unsigned j = 0; j <= k && j < IBH_MAXF; j++) x->resp[j] = words[o][j];
-        h->mads_out--;
-        if (x->lft_set && (x->resp[2] & 0xFFFF) == 0) {
-          for (unsigned j = 0; j < 64; j++) {
-            h->lft[x->blk * 64 + j] = x->blkdata[j];
-            h->lft_write_cycle[x->blk * 64 + j] = c + 1;
+        } else {
+          ibh_mad_t *x = &h->mad[tid - 1];
+          x->done = true;
+          x->nresp = k + 1;
+          for (unsigned j = 0; j <= k && j < IBH_MAXF; j++) x->resp[j] = words[o][j];
+          h->mads_out--;
+          if (x->lft_set && (x->resp[2] & 0xFFFF) == 0) {
+            for (unsigned j = 0; j < 64; j++) {
+              h->lft[x->blk * 64 + j] = x->blkdata[j];
+              h->lft_write_cycle[x->blk * 64 + j] = c + 1;
+            }
           }
         }
       } else if (kind == IBH_HEAD) {

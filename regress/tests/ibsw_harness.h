@@ -120,6 +120,7 @@ typedef struct {
   unsigned mads_out;
   uint64_t cycle;
   uint64_t delivered, dropped, raw15_got;
+  int64_t inflight;                   /* routed HEADs whose TAIL has not left (the busy gate) */
   uint64_t lat_head_max;
 } ibh_t;
 
@@ -404,6 +405,7 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
                      IBH_GET(h, in.cfg_addr_i, in, 0) == dl;
       if (dl < IBH_LFT && (h->lft_write_cycle[dl] == c || cfg_now)) p->alt_egress = 1;
       if (e < 0) h->dropped++;
+      else h->inflight++;
     }
   }
   /* 2. the switch's outputs of cycle c */
@@ -526,6 +528,7 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
     if (kind == IBH_TAIL) {
       h->rx_open[o][lane] = -1;
       h->delivered++;
+      h->inflight--;
       p->used = false; /* the slot's data stays readable until reused */
       if (p->t_out[0] - p->t_head > h->lat_head_max) h->lat_head_max = p->t_out[0] - p->t_head;
     }

@@ -1,4 +1,5 @@
 rtl/common/common_fifo.sv
+rtl/cp/cp_ks_add.sv
 rtl/ibsw/ibsw_lft.sv
 rtl/ibsw/ibsw_route.sv
 rtl/ibsw/ibsw_input_unit.sv

@@ -73,13 +73,26 @@ module ibsw_counters #(
     inc_d[10] = 4'(err_i[13]);
   end
 
-  function automatic logic [63:0] sat_add(input logic [63:0] v, input logic [3:0] k, input int unsigned w);
-    logic [64:0] s;
-    logic [64:0] mx;
-    s  = {1'b0, v} + 65'(k);
-    mx = (65'd1 << w) - 65'd1;
-    sat_add = (s > mx) ? mx[63:0] : s[63:0];
-  endfunction
+  // count + inc on Kogge-Stone trees (cp's cp_ks_add): `+` maps to a
+  // near-ripple chain in the osu018 flow (docs/timing.md); saturate on the
+  // carry out of the counter's own width.
+  logic [CntW-1:0] c_s [11];
+  logic [10:0]     c_co;
+  logic [ExtW-1:0] x_s [4];
+  logic [3:0]      x_co;
+  for (genvar k = 0; k < 11; k++) begin : gen_cadd
+    localparam int unsigned Wk = (k < 5) ? CntW : (k == 10) ? C8 : C16;
+    logic [Wk-1:0] s;
+    cp_ks_add #(.W(Wk), .Keep(1)) u_add (
+      .a_i(c_q[k][Wk-1:0]), .b_i(Wk'(inc_q[k])), .ci_i(1'b0), .s_o(s), .co_o(c_co[k])
+    );
+    assign c_s[k] = CntW'(s);
+  end
+  for (genvar k = 0; k < 4; k++) begin : gen_xadd
+    cp_ks_add #(.W(ExtW), .Keep(1)) u_add (
+      .a_i(x_q[k]), .b_i(ExtW'(inc_q[k])), .ci_i(1'b0), .s_o(x_s[k]), .co_o(x_co[k])
+    );
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -95,11 +108,13 @@ module ibsw_counters #(
       for (int unsigned k = 0; k < 11; k++) begin
         inc_q[k] <= inc_d[k];
         if (clr_i[k]) c_q[k] <= '0;
-        else c_q[k] <= CntW'(sat_add(64'(c_q[k]), inc_q[k], width_of(k)));
+        else if (c_co[k]) c_q[k] <= CntW'((65'd1 << width_of(k)) - 65'd1);
+        else c_q[k] <= c_s[k];
       end
       for (int unsigned k = 0; k < 4; k++) begin
         if (clr_ext_i[k]) x_q[k] <= '0;
-        else x_q[k] <= ExtW'(sat_add(64'(x_q[k]), inc_q[k], ExtW));
+        else if (x_co[k]) x_q[k] <= '1;
+        else x_q[k] <= x_s[k];
       end
       errv_q <= err_i;
       eo_q   <= errv_q != '0;

@@ -17,20 +17,24 @@ module ibsw_power #(
   // reset state: every port Polling (on) or LinkUp (on) -- all powered
   localparam logic [16:0] PwReset = 17'(43400 + NumPorts * Wp);
   logic [16:0] pw_q, pw_d;
-  logic [63:0] e_q;
-  logic [64:0] e_sum;
+  logic [63:0] e_q, e_s;
+  logic        e_co;
   always_comb begin
     pw_d = 17'd43400;
     for (int unsigned n = 0; n < NumPorts; n++) if (on_i[n]) pw_d = pw_d + 17'(Wp);
-    e_sum = 65'(e_q) + 65'(pw_q);
   end
+  // E + PW on a Kogge-Stone tree: `+` maps to a near-ripple 64-bit chain in the
+  // osu018 flow (7.4 ns in ibsw_p4, docs/timing.md); cp_ks_add is cp's adder.
+  cp_ks_add #(.W(64), .Keep(1)) u_e_add (
+    .a_i(e_q), .b_i(64'(pw_q)), .ci_i(1'b0), .s_o(e_s), .co_o(e_co)
+  );
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       pw_q <= PwReset;
       e_q  <= '0;
     end else begin
       pw_q <= pw_d;
-      e_q  <= e_sum[64] ? 64'hFFFF_FFFF_FFFF_FFFF : e_sum[63:0];
+      e_q  <= e_co ? 64'hFFFF_FFFF_FFFF_FFFF : e_s;
     end
   end
   assign power_mw_o = pw_q;

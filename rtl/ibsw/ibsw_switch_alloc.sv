@@ -47,6 +47,8 @@ module ibsw_switch_alloc #(
   logic [CW-1:0] cred_q [LanW];
   logic [CW-1:0] cred_d [LanW];
   logic [15:0]   pend_q, pend_d;
+  logic [5:0]    pinc_q;   // last cycle's pend increments: arrivals reach pend a cycle later
+  logic          pend_zero;
   logic [2:0]    srr_q, srr_d;
   logic          st_valid_q, st_valid_d, o_valid_q;
   logic [1:0]    st_kind_q, st_kind_d, o_kind_q;
@@ -82,7 +84,7 @@ module ibsw_switch_alloc #(
     st_valid_d = 1'b0; st_kind_d = '0; st_vl_d = '0; st_data_d = '0;
     if (linkup) begin
       if (slot_i) begin
-        if (draining_i && !sent_drained_i && pend_q == '0 && busy_i == '0 && &full_cred) begin
+        if (draining_i && !sent_drained_i && pend_zero && busy_i == '0 && &full_cred) begin
           drained_o = 1'b1;
           st_valid_d = 1'b1; st_kind_d = 2'd3; st_data_d = 64'd3;
         end else if (ready_i[NumDataVls] && has_cred[NumDataVls]) begin
@@ -146,8 +148,11 @@ module ibsw_switch_alloc #(
     logic [3:0] nc;
     nc = '0;
     for (int unsigned l = 0; l < LanW; l++) nc = nc + 4'(close_o[l]);
-    pend_d = pend_q + 16'(pend_inc_i) - 16'(nc);
+    pend_d = pend_q + 16'(pinc_q) - 16'(nc);
   end
+  // pend as §5.0 counts it is pend_q + pinc_q (a packet pushed in c-1 cannot be
+  // closed before c+2): the i2r path from an arriving HEAD stops at pinc_q
+  assign pend_zero = pend_q == '0 && pinc_q == '0;
 
   // Credits (§5.6): returns only in LinkUp; a return to a full counter with
   // no consume is error 14.
@@ -167,18 +172,20 @@ module ibsw_switch_alloc #(
       if (l < NumDataVls) qdepth_o = qdepth_o + 32'(cmax(l)) - 32'(cred_q[l]);
     end
   end
-  assign drain_idle_o = pend_q == '0 && busy_i == '0 && &full_cred;
+  assign drain_idle_o = pend_zero && busy_i == '0 && &full_cred;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int unsigned l = 0; l < LanW; l++) cred_q[l] <= cmax(l);
       pend_q <= '0;
+      pinc_q <= '0;
       srr_q <= '0;
       st_valid_q <= 1'b0; st_kind_q <= '0; st_vl_q <= '0; st_data_q <= '0;
       o_valid_q <= 1'b0; o_kind_q <= '0; o_vl_q <= '0; o_data_q <= '0;
     end else begin
       for (int unsigned l = 0; l < LanW; l++) cred_q[l] <= cred_d[l];
       pend_q <= pend_d;
+      pinc_q <= pend_inc_i;
       srr_q <= srr_d;
       st_valid_q <= st_valid_d; st_kind_q <= st_kind_d; st_vl_q <= st_vl_d; st_data_q <= st_data_d;
       o_valid_q <= st_valid_q; o_kind_q <= st_kind_q; o_vl_q <= st_vl_q; o_data_q <= st_data_q;

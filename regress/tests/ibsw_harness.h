@@ -108,6 +108,7 @@ typedef struct {
   uint64_t lft_write_cycle[IBH_LFT];  /* first cycle an entry's last write applies to (0 never) */
   uint16_t exp_err[4][IBH_MAXP + 1];  /* events per cycle ring, bit k = code k */
   uint8_t last_code[IBH_MAXP + 1];
+  bool err_ignore[IBH_MAXP + 1];      /* a test checks this port's err_o itself (events the harness cannot time) */
   uint64_t relay[IBH_MAXP + 1];
   uint16_t last_seq[IBH_MAXP + 1][IBH_MAXL][IBH_MAXP + 1];
   uint64_t rxw[IBH_MAXP + 1][IBH_MAXF + 1];
@@ -547,6 +548,10 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
       if (code) h->last_code[n] = (uint8_t)code;
       unsigned got = (unsigned)IBH_GET(h, out.err_o, out, i);
       unsigned gcode = (unsigned)IBH_GET(h, out.err_code_o, out, i);
+      if (h->err_ignore[n]) {
+        h->last_code[n] = (uint8_t)gcode;
+        continue;
+      }
       if (got != (code != 0) || gcode != h->last_code[n]) {
         cosim_fail(msg, "ibsw.err", "port %u: err_o %u code %u in cycle %llu; expected %u code %u (events of cycle %llu)",
                    n, got, gcode, (unsigned long long)c, code != 0, h->last_code[n], (unsigned long long)(c - 2));

@@ -17,6 +17,8 @@ module ibsw_sampler #(
   output logic [191:0] res_o          // PortSamplesResult words 0, 1, 2
 );
   localparam logic [1:0] SDone = 2'd0, SStarted = 2'd1, SRunning = 2'd2;
+  logic unused_w1;
+  assign unused_w1 = ^set_data_i[31:0];   // word 1's SampleStatus field: read-only, ignored in a Set
   logic [1:0]  st_q;
   logic [31:0] start_q, intv_q, cd_q, qd_q;
   logic [7:0]  cs_q [4];
@@ -39,7 +41,7 @@ module ibsw_sampler #(
     mx = (CntW >= 32) ? 32'hFFFF_FFFF : ((32'd1 << CntW) - 32'd1);
     ok = 1'b0;
     if (st_q != SDone) set_status_o = 16'h0001;
-    else if (set_data_i[31:0] == 32'd0 || set_data_i[63:56] > 8'd5 || set_data_i[55:48] > 8'd5 ||
+    else if (set_data_i[95:64] == 32'd0 || set_data_i[63:56] > 8'd5 || set_data_i[55:48] > 8'd5 ||
              set_data_i[47:40] > 8'd5 || set_data_i[39:32] > 8'd5)
       set_status_o = 16'h001C;
     else begin

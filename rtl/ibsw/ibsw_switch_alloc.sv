@@ -47,7 +47,9 @@ module ibsw_switch_alloc #(
   logic [CW-1:0] cred_q [LanW];
   logic [CW-1:0] cred_d [LanW];
   logic [15:0]   pend_q, pend_d;
+  logic [3:0]    pcls_d;
   logic [5:0]    pinc_q;   // last cycle's pend increments: arrivals reach pend a cycle later
+  logic [3:0]    pcls_q;   // last cycle's closes, likewise (SA's choice -> pend was 5.1 ns)
   logic          pend_zero;
   logic [2:0]    srr_q, srr_d;
   logic          st_valid_q, st_valid_d, o_valid_q;
@@ -148,11 +150,12 @@ module ibsw_switch_alloc #(
     logic [3:0] nc;
     nc = '0;
     for (int unsigned l = 0; l < LanW; l++) nc = nc + 4'(close_o[l]);
-    pend_d = pend_q + 16'(pinc_q) - 16'(nc);
+    pend_d = pend_q + 16'(pinc_q) - 16'(pcls_q);
+    pcls_d = nc;
   end
-  // pend as §5.0 counts it is pend_q + pinc_q (a packet pushed in c-1 cannot be
-  // closed before c+2): the i2r path from an arriving HEAD stops at pinc_q
-  assign pend_zero = pend_q == '0 && pinc_q == '0;
+  // pend as §5.0 counts it is pend_q + pinc_q - pcls_q, from registers only:
+  // neither an arriving HEAD nor SA's choice reaches the pend adder
+  assign pend_zero = pend_q + 16'(pinc_q) == 16'(pcls_q);
 
   // Credits (§5.6): returns only in LinkUp; a return to a full counter with
   // no consume is error 14.
@@ -179,6 +182,7 @@ module ibsw_switch_alloc #(
       for (int unsigned l = 0; l < LanW; l++) cred_q[l] <= cmax(l);
       pend_q <= '0;
       pinc_q <= '0;
+      pcls_q <= '0;
       srr_q <= '0;
       st_valid_q <= 1'b0; st_kind_q <= '0; st_vl_q <= '0; st_data_q <= '0;
       o_valid_q <= 1'b0; o_kind_q <= '0; o_vl_q <= '0; o_data_q <= '0;
@@ -186,6 +190,7 @@ module ibsw_switch_alloc #(
       for (int unsigned l = 0; l < LanW; l++) cred_q[l] <= cred_d[l];
       pend_q <= pend_d;
       pinc_q <= pend_inc_i;
+      pcls_q <= pcls_d;
       srr_q <= srr_d;
       st_valid_q <= st_valid_d; st_kind_q <= st_kind_d; st_vl_q <= st_vl_d; st_data_q <= st_data_d;
       o_valid_q <= st_valid_q; o_kind_q <= st_kind_q; o_vl_q <= st_vl_q; o_data_q <= st_data_q;
@@ -200,7 +205,7 @@ module ibsw_switch_alloc #(
   always_ff @(posedge clk_i) begin
     sa_one_flit: assert (!(linkup && !$onehot0(serve_o)));
     sa_serve_ready: assert ((serve_o & ~ready_i) == '0);
-    sa_pend_no_underflow: assert (!(pend_q < 16'(close_o != '0)));
+    sa_pend_no_underflow: assert (!(pend_q + 16'(pinc_q) < 16'(pcls_q) + 16'(close_o != '0)));
     for (int unsigned l = 0; l < LanW; l++) begin
       sa_cred_le_max: assert (cred_q[l] <= cmax(l));
       sa_consume_has_credit: assert (!(consume[l] && cred_q[l] == '0));

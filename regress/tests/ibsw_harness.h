@@ -110,6 +110,11 @@ typedef struct {
   uint8_t last_code[IBH_MAXP + 1];
   bool err_ignore[IBH_MAXP + 1];      /* a test checks this port's err_o itself (events the harness cannot time) */
   uint64_t relay[IBH_MAXP + 1];
+  /* PortCounters by arithmetic from the pins (§8.1): transmissions count in the
+   * cycle they are on the pins (SA + 2), arrivals two cycles after */
+  uint64_t xflits[IBH_MAXP + 1], xpkts[IBH_MAXP + 1], rflits[IBH_MAXP + 1], rpkts[IBH_MAXP + 1];
+  uint8_t rring[4][IBH_MAXP + 1]; /* arrivals of a cycle: bit 0 flit, bit 1 TAIL */
+  bool no_counters;               /* a test that clears counters checks them itself */
   uint16_t last_seq[IBH_MAXP + 1][IBH_MAXL][IBH_MAXP + 1];
   uint64_t rxw[IBH_MAXP + 1][IBH_MAXF + 1];
   uint16_t rx_seq[IBH_MAXP + 1][IBH_MAXL][32]; /* last sequence received per (src, lane, dlid % 32) */
@@ -574,6 +579,37 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
       cosim_fail(msg, "ibsw.counters", "port %u: PortRcvSwitchRelayErrors %llu, expected %llu", n,
                  (unsigned long long)got, (unsigned long long)want);
       return false;
+    }
+  }
+  /* 3b. PortCounters / PortCountersExtended by arithmetic (ibsw.counters) */
+  for (unsigned n = 1; n <= P && !h->no_counters; n++) {
+    unsigned i = n - 1;
+    if (IBH_GET(h, out.out_valid_o, out, i) && IBH_GET(h, out.out_kind_o, out, i) != IBH_SYM) {
+      h->xflits[n]++;
+      h->xpkts[n] += IBH_GET(h, out.out_kind_o, out, i) == IBH_TAIL;
+    }
+    bool arr = IBH_GET(h, in.in_valid_i, in, i) && IBH_GET(h, in.in_kind_i, in, i) != IBH_SYM &&
+               IBH_GET(h, out.phys_state_o, out, i) == IBH_PH_LINKUP;
+    h->rring[c % 4][n] = (uint8_t)(arr | ((arr && IBH_GET(h, in.in_kind_i, in, i) == IBH_TAIL) << 1));
+    if (c >= 2) {
+      h->rflits[n] += h->rring[(c - 2) % 4][n] & 1;
+      h->rpkts[n] += (h->rring[(c - 2) % 4][n] >> 1) & 1;
+    }
+    const uint64_t want[4] = {2 * h->xflits[n], 2 * h->rflits[n], h->xpkts[n], h->rpkts[n]};
+    static const char *const name[4] = {"PortXmitData", "PortRcvData", "PortXmitPkts", "PortRcvPkts"};
+    const uint64_t got[4] = {IBH_GET(h, out.cnt_xmit_data_o, out, i), IBH_GET(h, out.cnt_rcv_data_o, out, i),
+                             IBH_GET(h, out.cnt_xmit_pkts_o, out, i), IBH_GET(h, out.cnt_rcv_pkts_o, out, i)};
+    const uint64_t ext[4] = {IBH_GET(h, out.ext_xmit_data_o, out, i), IBH_GET(h, out.ext_rcv_data_o, out, i),
+                             IBH_GET(h, out.ext_xmit_pkts_o, out, i), IBH_GET(h, out.ext_rcv_pkts_o, out, i)};
+    const uint64_t cmax = ibh_cnt_max(h->cntw), xmax = ibh_cnt_max((unsigned)h->vw->param.ExtW);
+    for (unsigned k = 0; k < 4; k++) {
+      uint64_t w = want[k] > cmax ? cmax : want[k], x = want[k] > xmax ? xmax : want[k];
+      if (got[k] != w || ext[k] != x) {
+        cosim_fail(msg, "ibsw.counters", "port %u: %s %llu (extended %llu), expected %llu (%llu) from the pins", n,
+                   name[k], (unsigned long long)got[k], (unsigned long long)ext[k], (unsigned long long)w,
+                   (unsigned long long)x);
+        return false;
+      }
     }
   }
   h->exp_err[(c + 2) % 4][0] = 0;

@@ -1,7 +1,7 @@
-rtl/common/common_fifo.sv
 rtl/cp/cp_ks_add.sv
 rtl/ibsw/ibsw_lft.sv
 rtl/ibsw/ibsw_route.sv
+rtl/ibsw/ibsw_lane_buf.sv
 rtl/ibsw/ibsw_input_unit.sv
 rtl/ibsw/ibsw_vl_alloc.sv
 rtl/ibsw/ibsw_crossbar.sv

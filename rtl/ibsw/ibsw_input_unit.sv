@@ -70,14 +70,11 @@ module ibsw_input_unit #(
       assign unused_push = push[l];   // input 0 never pushes data lanes
     end else begin : gen_buf
       localparam int unsigned Depth = (l == NumDataVls) ? Buf15Depth : BufDepth;
-      /* verilator lint_off PINCONNECTEMPTY */
-      common_fifo #(.Width(EW), .Depth(Depth)) u_fifo (
+      ibsw_lane_buf #(.Width(EW), .Depth(Depth)) u_buf (
         .clk_i, .rst_ni,
         .push_i(push[l]), .push_data_i(push_ent), .pop_i(pop[l]),
-        .pop_data_o(front[l]), .full_o(full[l]), .empty_o(empty[l]),
-        .count_o(), .overflow_o(), .underflow_o()
+        .pop_data_o(front[l]), .full_o(full[l]), .empty_o(empty[l])
       );
-      /* verilator lint_on PINCONNECTEMPTY */
     end
   end
 
@@ -127,43 +124,60 @@ module ibsw_input_unit #(
     end
   end
 
-  // Arrival (§5.1 steps 3-4).
+  // Arrival (§5.1 steps 3-4). The entry (and its drop mark) does not depend on
+  // the space check, which waits for SA's pop: the lane buffer writes it
+  // anyway and only takes it (pointers) if there is space.
   always_comb begin
-    logic drop;
-    drop = 1'b0;
+    logic drop, space, hd, live_hd;
+    logic [15:0] ev;
+    logic [1:0]  rx;
+    drop = 1'b0; space = 1'b0; hd = 1'b0; live_hd = 1'b0;
+    ev = '0;
+    rx = RxIdle;
     push = '0;
     err_o = '0;
     push_live_head_o = 1'b0;
     for (int unsigned k = 0; k < LanW; k++) rxs_d[k] = rxs_q[k];
     for (int unsigned l = 0; l < LanW; l++) begin
-      if (arr_i && 32'(arr_lane_i) == l) begin
-        if (full[l] && !pop[l]) begin
-          err_o[6] = 1'b1;
-          if (arr_kind_i == KHead) rxs_d[l] = RxDrop;
-          else if (arr_kind_i == KTail) rxs_d[l] = RxIdle;
-        end else begin
-          push[l] = 1'b1;
-          if (arr_init_i && l < NumDataVls) begin
+      if (32'(arr_lane_i) == l) begin
+        // §5.1 step 4 as if there were space
+        hd = arr_kind_i == KHead;
+        live_hd = 1'b0;
+        ev = '0;
+        rx = rxs_q[l];
+        if (arr_init_i && l < NumDataVls) begin
+          drop = 1'b1;
+          ev[11] = 1'b1;
+        end else if (hd) begin
+          if (rxs_q[l] != RxIdle) ev[8] = 1'b1;
+          if (route_err_i != 4'd0) begin
             drop = 1'b1;
-            err_o[11] = 1'b1;
-          end else if (arr_kind_i == KHead) begin
-            if (rxs_q[l] != RxIdle) err_o[8] = 1'b1;
-            if (route_err_i != 4'd0) begin
-              drop = 1'b1;
-              for (int unsigned k = 1; k <= 4; k++) if (32'(route_err_i) == k) err_o[k] = 1'b1;
-              rxs_d[l] = RxDrop;
-            end else begin
-              push_live_head_o = 1'b1;
-              rxs_d[l] = RxOpen;
-            end
-          end else if (rxs_q[l] == RxOpen) begin
-            if (arr_kind_i == KTail) rxs_d[l] = RxIdle;
-          end else if (rxs_q[l] == RxDrop) begin
-            drop = 1'b1;
-            if (arr_kind_i == KTail) rxs_d[l] = RxIdle;
+            for (int unsigned k = 1; k <= 4; k++) if (32'(route_err_i) == k) ev[k] = 1'b1;
+            rx = RxDrop;
           end else begin
-            drop = 1'b1;
-            err_o[7] = 1'b1;
+            live_hd = 1'b1;
+            rx = RxOpen;
+          end
+        end else if (rxs_q[l] == RxOpen) begin
+          if (arr_kind_i == KTail) rx = RxIdle;
+        end else if (rxs_q[l] == RxDrop) begin
+          drop = 1'b1;
+          if (arr_kind_i == KTail) rx = RxIdle;
+        end else begin
+          drop = 1'b1;
+          ev[7] = 1'b1;
+        end
+        if (arr_i) begin
+          push[l] = 1'b1;   // written into the spare slot; taken if there is space
+          space = !(full[l] && !pop[l]);
+          if (!space) begin  // step 3: lost, error 6 and nothing else
+            err_o[6] = 1'b1;
+            if (hd) rxs_d[l] = RxDrop;
+            else if (arr_kind_i == KTail) rxs_d[l] = RxIdle;
+          end else begin
+            err_o = ev;
+            rxs_d[l] = rx;
+            push_live_head_o = live_hd;
           end
         end
       end

@@ -25,6 +25,14 @@ module ibsw_sampler #(
   logic [31:0] res_q [4];
   logic        ok;
   logic [31:0] mx;
+  logic [4:0]  ev_q;   // the events of the previous cycle: SA's choice -> results was 4.2 ns
+  logic [31:0] sum [4];
+  logic [3:0]  sum_co;
+  for (genvar k = 0; k < 4; k++) begin : gen_add
+    cp_ks_add #(.W(32), .Keep(1)) u_add (
+      .a_i(res_q[k]), .b_i(32'(inc_of(cs_q[k], ev_q))), .ci_i(1'b0), .s_o(sum[k]), .co_o(sum_co[k])
+    );
+  end
 
   function automatic logic [2:0] inc_of(input logic [7:0] sel, input logic [4:0] ev);
     case (sel)
@@ -52,6 +60,7 @@ module ibsw_sampler #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      ev_q <= '0;
       st_q <= SDone;
       start_q <= '0; intv_q <= '0; cd_q <= '0; qd_q <= '0;
       for (int unsigned k = 0; k < 4; k++) begin
@@ -59,6 +68,7 @@ module ibsw_sampler #(
         res_q[k] <= '0;
       end
     end else if (set_i && ok) begin
+      ev_q <= ev_i;
       start_q <= set_data_i[127:96];
       intv_q  <= set_data_i[95:64];
       cs_q[0] <= set_data_i[63:56];
@@ -74,6 +84,7 @@ module ibsw_sampler #(
         cd_q <= set_data_i[127:96];
       end
     end else begin
+      ev_q <= ev_i;
       case (st_q)
         SStarted: begin
           cd_q <= cd_q - 32'd1;
@@ -84,14 +95,12 @@ module ibsw_sampler #(
         end
         SRunning: begin
           if (cd_q == intv_q) qd_q <= qdepth_i;   // the first RUNNING cycle is S
-          if (cd_q == 32'd0) st_q <= SDone;
-          else begin
-            cd_q <= cd_q - 32'd1;
-            for (int unsigned k = 0; k < 4; k++) begin
-              res_q[k] <= (33'(res_q[k]) + 33'(inc_of(cs_q[k], ev_i)) > 33'(mx)) ? mx
-                          : res_q[k] + 32'(inc_of(cs_q[k], ev_i));
-            end
+          // the events of S..S+I-1 arrive a cycle late: counted in S+1..S+I
+          if (cd_q != intv_q) begin
+            for (int unsigned k = 0; k < 4; k++) res_q[k] <= (sum_co[k] || sum[k] > mx) ? mx : sum[k];
           end
+          if (cd_q == 32'd0) st_q <= SDone;
+          else cd_q <= cd_q - 32'd1;
         end
         default: ;
       endcase

@@ -1,0 +1,698 @@
+/* ibsw test harness: plays the neighbour on every port of one switch
+ * (docs/ibsw.md §12, §14) and keeps its own reference, never the model's.
+ *
+ * Each neighbour brings its link up (TS2 while the switch polls), sends
+ * scripted packets into the switch flit by flit on slot cycles with the
+ * switch's per-lane credits, and sinks what the switch sends (its own buffer
+ * of the switch's depths, credits returned after a delay: random, or the
+ * fixed loop of a neighbour of the same design, §11). A small subnet
+ * manager on port 1 sends MADs (§7) to the SMA (route tag 0) and collects
+ * the responses by TID.
+ *
+ * The scoreboard has a plain C LFT and LinearFDBTop, mirrored from the
+ * configuration-port inputs of each cycle and from the LFT block Sets it
+ * sends (applied in the execute cycle the MAD contract gives, §7.3); it
+ * decides every HEAD's fate at its arrival cycle from that LFT and the port
+ * states at that cycle (§5.2), and checks: every routed packet leaves at its
+ * egress intact and in order per (ingress, lane, egress) (ibsw.route; a HEAD
+ * that went by the LFT's other epoch, in the cycle of a write or the next:
+ * ibsw.lft_epoch); every error event on err_o/err_code_o two cycles later
+ * (ibsw.err); PortRcvSwitchRelayErrors by arithmetic (ibsw.counters); that
+ * the switch never sends without a credit (ibsw.credit); at the end that
+ * nothing routed is missing (ibsw.loss). Latencies are measured per packet
+ * for ibsw_latency (ibsw.latency).
+ */
+#ifndef IBSW_HARNESS_H
+#define IBSW_HARNESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bind/ibsw.h"
+
+#define IBH_MAXP   31
+#define IBH_MAXL   8
+#define IBH_MAXF   16      /* flits per packet */
+#define IBH_MAXPKT 4096    /* packet slots (ring, by id) */
+#define IBH_MAXQ   64      /* packets queued per port */
+#define IBH_LFT    49152
+#define IBH_MAXMAD 256
+
+/* kinds and symbols (§3.1, §3.5) */
+enum { IBH_HEAD = 0, IBH_BODY = 1, IBH_TAIL = 2, IBH_SYM = 3 };
+enum { IBH_TS1 = 1, IBH_TS2 = 2, IBH_DRAINED = 3 };
+enum { IBH_PH_SLEEP = 1, IBH_PH_POLLING, IBH_PH_DISABLED, IBH_PH_TRAINING, IBH_PH_LINKUP, IBH_PH_LER };
+enum { IBH_PS_DOWN = 1, IBH_PS_INIT, IBH_PS_ARMED, IBH_PS_ACTIVE };
+#define IBH_SYN_TAIL 0xBAD0BAD0BAD0BAD0ull
+#define IBH_RAW15    0x15151515ull /* word 1 of a raw VL15 packet: TID 0 */
+#define IBH_MAGIC    0xA5u  /* opaque[31:24] of a harness data HEAD: [23:12] id, [11:0] sequence */
+
+typedef struct {
+  bool used;
+  unsigned src, lane, nflits;
+  uint64_t flit[IBH_MAXF];
+  unsigned kind[IBH_MAXF];
+  /* fate decided at the HEAD's arrival */
+  bool decided;
+  int egress;        /* 1..P, or -1 dropped */
+  int alt_egress;    /* the LFT's other epoch around a write (-2: none) */
+  unsigned err;      /* expected code when dropped */
+  uint64_t t_head;   /* arrival cycle of the HEAD */
+  uint64_t t_out[IBH_MAXF]; /* cycle each flit was on the egress pins */
+  unsigned sent, got;
+  bool mad;          /* a MAD (VL15 to the SMA): tracked by TID */
+} ibh_pkt_t;
+
+typedef struct {
+  bool used, done;
+  uint16_t tid;
+  unsigned port, n;       /* request port; response words */
+  uint64_t t_head, t_resp;
+  uint64_t resp[IBH_MAXF];
+  unsigned nresp;
+  bool lft_set;           /* an LFT block Set: the reference applies it with the response
+                             (tests keep traffic off the block while one is out) */
+  unsigned blk;
+  uint8_t blkdata[64];
+} ibh_mad_t;
+
+typedef struct {
+  const ibsw_view_t *vw;
+  unsigned P, V, L, D, R, W, cntw, c16, boot, lft_entries;
+  unsigned depth[IBH_MAXL];
+  /* neighbour -> switch */
+  unsigned cred_in[IBH_MAXP + 1][IBH_MAXL];
+  unsigned q[IBH_MAXP + 1][IBH_MAXQ]; /* packet ids queued per port */
+  unsigned qh[IBH_MAXP + 1], qn[IBH_MAXP + 1];
+  int cur[IBH_MAXP + 1];              /* packet being sent, -1 none */
+  uint64_t not_before[IBH_MAXP + 1];  /* scripted flit timing: the next flit no earlier */
+  unsigned gap[IBH_MAXP + 1][IBH_MAXF];
+  bool ts2[IBH_MAXP + 1];             /* sending TS2 (bring-up) */
+  unsigned sym_out[IBH_MAXP + 1];     /* a symbol to send next (DRAINED, TS1), before any flit */
+  unsigned ts_every[IBH_MAXP + 1];    /* a TS sent every cycle whatever the state (test-driven peer) */
+  bool auto_drained;                  /* answer the switch's DRAINED with ours */
+  uint64_t drained_seen[IBH_MAXP + 1]; /* cycle + 1 of the switch's last DRAINED on a port */
+  /* switch -> neighbour */
+  unsigned occ[IBH_MAXP + 1][IBH_MAXL];
+  int rx_open[IBH_MAXP + 1][IBH_MAXL]; /* packet id open on (egress, lane) */
+  unsigned rx_idx[IBH_MAXP + 1][IBH_MAXL];
+  bool fixed_loop;                    /* credit back exactly 2Lk+2 after the pins (Lk = 1) */
+  uint64_t ret_at[IBH_MAXP + 1][IBH_MAXL][64];
+  unsigned ret_n[IBH_MAXP + 1][IBH_MAXL];
+  double ret_p;                       /* random returns: chance per cycle */
+  /* reference */
+  uint8_t lft[IBH_LFT];
+  unsigned top;
+  uint64_t lft_write_cycle[IBH_LFT];  /* first cycle an entry's last write applies to (0 never) */
+  uint16_t exp_err[4][IBH_MAXP + 1];  /* events per cycle ring, bit k = code k */
+  uint8_t last_code[IBH_MAXP + 1];
+  bool err_ignore[IBH_MAXP + 1];      /* a test checks this port's err_o itself (events the harness cannot time) */
+  uint64_t relay[IBH_MAXP + 1];
+  /* PortCounters by arithmetic from the pins (§8.1): transmissions count in the
+   * cycle they are on the pins (SA + 2), arrivals two cycles after */
+  uint64_t xflits[IBH_MAXP + 1], xpkts[IBH_MAXP + 1], rflits[IBH_MAXP + 1], rpkts[IBH_MAXP + 1];
+  uint8_t rring[4][IBH_MAXP + 1]; /* arrivals of a cycle: bit 0 flit, bit 1 TAIL */
+  bool no_counters;               /* a test that clears counters checks them itself */
+  uint16_t last_seq[IBH_MAXP + 1][IBH_MAXL][IBH_MAXP + 1];
+  uint64_t rxw[IBH_MAXP + 1][IBH_MAXF + 1];
+  uint16_t rx_seq[IBH_MAXP + 1][IBH_MAXL][32]; /* last sequence received per (src, lane, dlid % 32) */
+  uint8_t rx_seq_egr[IBH_MAXP + 1][IBH_MAXL][32];
+  ibh_pkt_t pkt[IBH_MAXPKT];
+  unsigned next_id;
+  ibh_mad_t mad[IBH_MAXMAD];
+  unsigned next_tid;
+  unsigned mads_out;
+  uint64_t cycle;
+  uint64_t delivered, dropped, raw15_got;
+  int64_t inflight;                   /* routed HEADs whose TAIL has not left (the busy gate) */
+  uint64_t lat_head_max;
+} ibh_t;
+
+#define IBH_GET(h, port, buf, lane) cosim_lane_get(&(h)->vw->port, (buf), (lane))
+#define IBH_SET(h, port, buf, lane, v) cosim_lane_set(&(h)->vw->port, (buf), (lane), (v))
+
+static inline void ibh_init(ibh_t *h, const ibsw_view_t *vw) {
+  memset(h, 0, sizeof *h);
+  h->vw = vw;
+  h->P = (unsigned)vw->param.NumPorts;
+  h->V = (unsigned)vw->param.NumDataVls;
+  h->L = h->V + 1;
+  h->D = 8u >> vw->param.LinkSpeed;
+  h->R = (unsigned)vw->param.RouteCycles;
+  h->W = (unsigned)vw->param.WakeCycles;
+  h->cntw = (unsigned)vw->param.CntW;
+  h->c16 = h->cntw < 16 ? h->cntw : 16;
+  h->boot = (unsigned)vw->param.BootActive;
+  h->lft_entries = 64u * (unsigned)vw->param.LftBlocks;
+  for (unsigned l = 0; l < h->V; l++) h->depth[l] = (unsigned)vw->param.BufDepth;
+  h->depth[h->V] = (unsigned)vw->param.Buf15Depth;
+  for (unsigned n = 1; n <= h->P; n++) {
+    h->cur[n] = -1;
+    for (unsigned l = 0; l < h->L; l++) {
+      h->cred_in[n][l] = h->depth[l];
+      h->rx_open[n][l] = -1;
+    }
+  }
+  memset(h->lft, 0xFF, sizeof h->lft);
+  h->ret_p = 0.7;
+}
+
+static inline unsigned ibh_lane_of_vl(const ibh_t *h, unsigned vl) { return vl == 15 ? h->V : vl; }
+static inline unsigned ibh_vl_of_lane(const ibh_t *h, unsigned l) { return l == h->V ? 15 : l; }
+
+/* ---- packets ------------------------------------------------------------ */
+
+static inline int ibh_new_pkt(ibh_t *h) {
+  for (unsigned k = 0; k < IBH_MAXPKT; k++) {
+    unsigned id = (h->next_id + k) % IBH_MAXPKT;
+    if (!h->pkt[id].used) {
+      h->next_id = id + 1;
+      memset(&h->pkt[id], 0, sizeof h->pkt[id]);
+      h->pkt[id].used = true;
+      h->pkt[id].alt_egress = -2;
+      return (int)id;
+    }
+  }
+  return -1;
+}
+
+static inline bool ibh_enqueue(ibh_t *h, unsigned port, unsigned id) {
+  if (h->qn[port] >= IBH_MAXQ) return false;
+  h->q[port][(h->qh[port] + h->qn[port]) % IBH_MAXQ] = id;
+  h->qn[port]++;
+  return true;
+}
+
+/* A data packet from `src` on `lane` to `dlid` of nflits (>= 2); payload from the id. */
+static inline int ibh_data(ibh_t *h, unsigned src, unsigned lane, unsigned dlid, unsigned nflits) {
+  int id = ibh_new_pkt(h);
+  if (id < 0) return -1;
+  ibh_pkt_t *p = &h->pkt[id];
+  p->src = src;
+  p->lane = lane;
+  p->nflits = nflits;
+  uint16_t seq = 0; /* filled at send time */
+  p->flit[0] = ((uint64_t)dlid << 48) | ((uint64_t)src << 32) | ((uint64_t)IBH_MAGIC << 24) |
+               ((uint64_t)(unsigned)id << 12) | seq;
+  p->kind[0] = IBH_HEAD;
+  for (unsigned k = 1; k < nflits; k++) {
+    p->flit[k] = 0x1000000000000000ull * (k & 7) ^ ((uint64_t)(unsigned)id * 0x9E3779B97F4A7C15ull + k);
+    p->kind[k] = k + 1 == nflits ? IBH_TAIL : IBH_BODY;
+  }
+  if (!ibh_enqueue(h, src, (unsigned)id)) {
+    p->used = false;
+    return -1;
+  }
+  return id;
+}
+
+/* A VL15 packet that is not a MAD for this SMA (e.g. a bad DLID or tag): untracked. */
+static inline int ibh_vl15_raw(ibh_t *h, unsigned src, uint64_t head, unsigned nflits) {
+  int id = ibh_new_pkt(h);
+  if (id < 0) return -1;
+  ibh_pkt_t *p = &h->pkt[id];
+  p->src = src;
+  p->lane = h->V;
+  p->mad = true;
+  p->nflits = nflits;
+  for (unsigned k = 0; k < nflits; k++) {
+    p->flit[k] = k == 0 ? head : k == 1 ? IBH_RAW15 : 0x5151515151515151ull + k;
+    p->kind[k] = k == 0 ? IBH_HEAD : k + 1 == nflits ? IBH_TAIL : IBH_BODY;
+  }
+  if (!ibh_enqueue(h, src, (unsigned)id)) {
+    p->used = false;
+    return -1;
+  }
+  return id;
+}
+
+/* A MAD (§7.1) from `port` to the SMA of this switch (route tag 0), the
+ * response returned through `port`. Returns the MAD slot, -1 if full. */
+static inline int ibh_mad(ibh_t *h, unsigned port, unsigned cls, unsigned method, unsigned attr, unsigned mod,
+                          const uint64_t *words, unsigned n) {
+  int id = ibh_new_pkt(h);
+  unsigned m = h->next_tid % IBH_MAXMAD;
+  if (id < 0 || h->mad[m].used) return -1;
+  h->next_tid++;
+  ibh_pkt_t *p = &h->pkt[id];
+  p->src = port;
+  p->lane = h->V;
+  p->mad = true;
+  p->nflits = 3 + n;
+  p->flit[0] = 0xFFFFull << 48; /* route: tag 0 = this SMA */
+  p->flit[1] = ((uint64_t)(m + 1) << 48) | port; /* return route: one tag, the port */
+  p->flit[2] = ((uint64_t)cls << 56) | ((uint64_t)method << 48) | ((uint64_t)attr << 32) | ((uint64_t)mod << 16);
+  for (unsigned k = 0; k < n; k++) p->flit[3 + k] = words[k];
+  for (unsigned k = 0; k < p->nflits; k++) p->kind[k] = k == 0 ? IBH_HEAD : k + 1 == p->nflits ? IBH_TAIL : IBH_BODY;
+  if (!ibh_enqueue(h, port, (unsigned)id)) {
+    p->used = false;
+    return -1;
+  }
+  ibh_mad_t *x = &h->mad[m];
+  memset(x, 0, sizeof *x);
+  x->used = true;
+  x->tid = (uint16_t)(m + 1);
+  x->port = port;
+  x->n = n;
+  h->mads_out++;
+  if (cls == 0x81 && attr == 0x19 && method == 2 && n == 8 && mod < (unsigned)h->vw->param.LftBlocks) {
+    x->lft_set = true;
+    x->blk = mod;
+    for (unsigned k = 0; k < 64; k++) x->blkdata[k] = (uint8_t)(words[k / 8] >> (8 * (k % 8)));
+  }
+  return (int)m;
+}
+
+static inline ibh_mad_t *ibh_mad_slot(ibh_t *h, int m) { return m < 0 ? NULL : &h->mad[m]; }
+
+/* ---- drive ---------------------------------------------------------------- */
+
+/* Inputs of cycle c from the outputs of c-1: credits back, then one flit per
+ * port on slot cycles (or TS2 during bring-up). */
+static inline void ibh_drive(ibh_t *h, uint64_t c, cosim_rng_t *rng, const void *prev, void *in) {
+  h->cycle = c;
+  for (unsigned n = 1; n <= h->P; n++) {
+    unsigned i = n - 1;
+    if (c > 0) { /* a credit lane per port, bit l = lane l */
+      uint64_t cr = IBH_GET(h, out.out_credit_o, prev, i);
+      for (unsigned l = 0; l < h->L; l++)
+        if ((cr >> l) & 1) h->cred_in[n][l]++;
+    }
+    uint64_t cret = 0;
+    /* credits for what we hold */
+    for (unsigned l = 0; l < h->L; l++) {
+      bool give = false;
+      if (h->fixed_loop) {
+        if (h->ret_n[n][l] && h->ret_at[n][l][0] <= c) {
+          give = true;
+          memmove(&h->ret_at[n][l][0], &h->ret_at[n][l][1], (h->ret_n[n][l] - 1) * sizeof(uint64_t));
+          h->ret_n[n][l]--;
+        }
+      } else if (h->occ[n][l] && cosim_rng_chance(rng, h->ret_p)) {
+        give = true;
+      }
+      if (give) {
+        h->occ[n][l]--;
+        cret |= 1ull << l;
+      }
+    }
+    IBH_SET(h, in.in_credit_i, in, i, cret);
+    unsigned phys = (unsigned)IBH_GET(h, out.phys_state_o, prev, i);
+    if (c == 0) phys = h->boot ? IBH_PH_LINKUP : IBH_PH_POLLING;
+    if (h->ts_every[n]) {
+      IBH_SET(h, in.in_valid_i, in, i, 1);
+      IBH_SET(h, in.in_kind_i, in, i, IBH_SYM);
+      IBH_SET(h, in.in_data_i, in, i, h->ts_every[n]);
+      continue;
+    }
+    if (h->ts2[n]) {
+      if (phys == IBH_PH_LINKUP) h->ts2[n] = false;
+      else {
+        IBH_SET(h, in.in_valid_i, in, i, 1);
+        IBH_SET(h, in.in_kind_i, in, i, IBH_SYM);
+        IBH_SET(h, in.in_data_i, in, i, IBH_TS2);
+        continue;
+      }
+    }
+    if (h->sym_out[n] == IBH_DRAINED && (h->cur[n] >= 0 || h->qn[n])) {
+      /* the peer sends DRAINED only after its last TAIL (§6.4) */
+    } else if (h->sym_out[n]) {
+      IBH_SET(h, in.in_valid_i, in, i, 1);
+      IBH_SET(h, in.in_kind_i, in, i, IBH_SYM);
+      IBH_SET(h, in.in_data_i, in, i, h->sym_out[n]);
+      h->sym_out[n] = 0;
+      continue;
+    }
+    if (c % h->D != 0 || phys != IBH_PH_LINKUP || c < h->not_before[n]) continue;
+    if (h->cur[n] < 0 && h->qn[n]) {
+      h->cur[n] = (int)h->q[n][h->qh[n]];
+      h->qh[n] = (h->qh[n] + 1) % IBH_MAXQ;
+      h->qn[n]--;
+    }
+    if (h->cur[n] < 0) continue;
+    ibh_pkt_t *p = &h->pkt[h->cur[n]];
+    if (h->cred_in[n][p->lane] == 0) continue;
+    if (p->sent == 0 && !p->mad) { /* the sequence number per (src, lane, dlid) is set here */
+      unsigned dlid = (unsigned)(p->flit[0] >> 48);
+      uint16_t seq = ++h->last_seq[n][p->lane][dlid % (IBH_MAXP + 1)];
+      p->flit[0] = (p->flit[0] & ~0xFFFull) | (seq & 0xFFFu);
+    }
+    IBH_SET(h, in.in_valid_i, in, i, 1);
+    IBH_SET(h, in.in_kind_i, in, i, p->kind[p->sent]);
+    IBH_SET(h, in.in_vl_i, in, i, ibh_vl_of_lane(h, p->lane));
+    IBH_SET(h, in.in_data_i, in, i, p->flit[p->sent]);
+    h->cred_in[n][p->lane]--;
+    h->not_before[n] = c + 1 + h->gap[n][p->sent];
+    p->sent++;
+    if (p->sent == p->nflits) {
+      if (p->mad || (p->decided && p->egress < 0)) p->used = false; /* MADs: by TID; drops: done */
+      h->cur[n] = -1;
+      memset(h->gap[n], 0, sizeof h->gap[n]);
+    }
+  }
+}
+
+/* ---- check ---------------------------------------------------------------- */
+
+static inline bool ibh_usable(const ibh_t *h, const void *out, unsigned e, bool data) {
+  unsigned i = e - 1;
+  return IBH_GET(h, out.phys_state_o, out, i) == IBH_PH_LINKUP && !IBH_GET(h, out.draining_o, out, i) &&
+         (!data || IBH_GET(h, out.port_state_o, out, i) == IBH_PS_ACTIVE);
+}
+
+/* §5.2 from the reference LFT: the egress (1..P, 0 = SMA) or -code. */
+static inline int ibh_route(const ibh_t *h, const void *out, unsigned n, unsigned lane, uint64_t head,
+                            const uint8_t *lft, unsigned top) {
+  unsigned d = (unsigned)(head >> 48);
+  if (lane < h->V) {
+    if (d == 0 || d == 0xFFFF || d > top) return -2;
+    unsigned e = lft[d];
+    if (e == 0xFF) return -1;
+    if (e == 0 || e > h->P || e == n) return -3;
+    if (!ibh_usable(h, out, e, true)) return -4;
+    return (int)e;
+  }
+  if (d != 0xFFFF) return -2;
+  unsigned tag = (unsigned)(head & 31);
+  if (tag > h->P || tag == n) return -3;
+  if (tag >= 1 && !ibh_usable(h, out, tag, false)) return -4;
+  return (int)tag;
+}
+
+static inline uint64_t ibh_cnt_max(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
+
+static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *out, cosim_msg_t *msg) {
+  const unsigned P = h->P;
+  /* 1. arrivals of cycle c: each HEAD's fate from the state at c */
+  for (unsigned n = 1; n <= P; n++) {
+    unsigned i = n - 1;
+    if (!IBH_GET(h, in.in_valid_i, in, i)) continue;
+    unsigned kind = (unsigned)IBH_GET(h, in.in_kind_i, in, i);
+    if (kind != IBH_HEAD) continue;
+    if (IBH_GET(h, out.phys_state_o, out, i) != IBH_PH_LINKUP) continue;
+    uint64_t d = IBH_GET(h, in.in_data_i, in, i);
+    unsigned lane = ibh_lane_of_vl(h, (unsigned)IBH_GET(h, in.in_vl_i, in, i));
+    int id = h->cur[n] >= 0 ? h->cur[n] : -1;
+    if (lane < h->V && ((d >> 24) & 0xFF) == IBH_MAGIC) id = (int)((d >> 12) & 0xFFF);
+    int e = ibh_route(h, out, n, lane, d, h->lft, h->top);
+    if (e < 0) h->exp_err[c % 4][n] |= (uint16_t)(1u << (unsigned)-e);
+    if (e < 0) h->relay[n]++;
+    if (lane < h->V && id >= 0 && id < IBH_MAXPKT && h->pkt[id].used) {
+      ibh_pkt_t *p = &h->pkt[id];
+      p->decided = true;
+      p->t_head = c;
+      p->egress = e > 0 ? e : -1;
+      p->err = e < 0 ? (unsigned)-e : 0;
+      unsigned dl = (unsigned)(d >> 48);
+      /* written in c-1 (this HEAD takes the new entry) or in c (it keeps the old) */
+      bool cfg_now = IBH_GET(h, in.cfg_valid_i, in, 0) && IBH_GET(h, in.cfg_sel_i, in, 0) == 0 &&
+                     IBH_GET(h, in.cfg_addr_i, in, 0) == dl;
+      if (dl < IBH_LFT && (h->lft_write_cycle[dl] == c || cfg_now)) p->alt_egress = 1;
+      if (e < 0) h->dropped++;
+      else h->inflight++;
+    }
+  }
+  /* 2. the switch's outputs of cycle c */
+  for (unsigned o = 1; o <= P; o++) {
+    unsigned i = o - 1;
+    if (!IBH_GET(h, out.out_valid_o, out, i)) continue;
+    unsigned kind = (unsigned)IBH_GET(h, out.out_kind_o, out, i);
+    if (kind == IBH_SYM) {
+      if (IBH_GET(h, out.out_data_o, out, i) == IBH_DRAINED) {
+        h->drained_seen[o] = c + 1;
+        if (h->auto_drained) h->sym_out[o] = IBH_DRAINED;
+      }
+      continue;
+    }
+    unsigned lane = ibh_lane_of_vl(h, (unsigned)IBH_GET(h, out.out_vl_o, out, i));
+    uint64_t d = IBH_GET(h, out.out_data_o, out, i);
+    if (lane >= h->L) {
+      cosim_fail(msg, "ibsw.route", "port %u sent a flit on vl %u", o, (unsigned)IBH_GET(h, out.out_vl_o, out, i));
+      return false;
+    }
+    if (h->occ[o][lane] >= h->depth[lane]) {
+      cosim_fail(msg, "ibsw.credit", "port %u lane %u: a flit sent with no credit (our buffer of %u is full)", o,
+                 lane, h->depth[lane]);
+      return false;
+    }
+    h->occ[o][lane]++;
+    if (h->fixed_loop) h->ret_at[o][lane][h->ret_n[o][lane]++] = c + 4; /* Lk = 1: 2Lk + 2 */
+    if (lane == h->V) { /* a MAD response to the SM on this port */
+      if (kind == IBH_HEAD) {
+        h->rx_open[o][lane] = 0;
+        h->rx_idx[o][lane] = 0;
+      }
+      unsigned k = h->rx_idx[o][lane]++;
+      uint64_t(*words)[IBH_MAXF + 1] = h->rxw;
+      if (k <= IBH_MAXF) words[o][k] = d;
+      if (kind == IBH_TAIL) {
+        unsigned tid = (unsigned)(words[o][1] >> 48);
+        if (tid == 0 && k >= 1 && (words[o][1] & 0xFFFFFFFFFFFFull) == IBH_RAW15) {
+          h->raw15_got++; /* a forwarded VL15 packet (ibh_vl15_raw), not a response */
+        } else if (tid == 0 || tid > IBH_MAXMAD || !h->mad[tid - 1].used || h->mad[tid - 1].done) {
+          cosim_fail(msg, "ibsw.mad_status", "port %u: a MAD response with unknown TID %u", o, tid);
+          return false;
+        } else {
+          ibh_mad_t *x = &h->mad[tid - 1];
+          x->done = true;
+          x->nresp = k + 1;
+          for (unsigned j = 0; j <= k && j < IBH_MAXF; j++) x->resp[j] = words[o][j];
+          h->mads_out--;
+          if (x->lft_set && (x->resp[2] & 0xFFFF) == 0) {
+            for (unsigned j = 0; j < 64; j++) {
+              h->lft[x->blk * 64 + j] = x->blkdata[j];
+              h->lft_write_cycle[x->blk * 64 + j] = c + 1;
+            }
+          }
+        }
+      } else if (kind == IBH_HEAD) {
+        for (unsigned m = 0; m < IBH_MAXMAD; m++)
+          if (h->mad[m].used && !h->mad[m].done && h->mad[m].port == o && !h->mad[m].t_resp) {
+            h->mad[m].t_resp = c;
+            break;
+          }
+      }
+      continue;
+    }
+    if (kind == IBH_HEAD) {
+      if (((d >> 24) & 0xFF) != IBH_MAGIC) {
+        cosim_fail(msg, "ibsw.route", "port %u lane %u: a HEAD the harness never sent (0x%016llx)", o, lane,
+                   (unsigned long long)d);
+        return false;
+      }
+      unsigned id = (unsigned)((d >> 12) & 0xFFF);
+      ibh_pkt_t *p = &h->pkt[id];
+      if (!p->used || !p->decided || p->got) {
+        cosim_fail(msg, p->used && p->alt_egress == 1 ? "ibsw.lft_epoch" : "ibsw.route",
+                   "port %u lane %u: packet %u left, but it was %s", o, lane, id,
+                   !p->used ? "dropped (or never sent)" : p->got ? "already delivered" : "not yet arrived");
+        return false;
+      }
+      if ((int)o != p->egress || lane != p->lane) {
+        cosim_fail(msg, p->alt_egress == 1 ? "ibsw.lft_epoch" : "ibsw.route",
+                   "packet %u (HEAD arrived on port %u in cycle %llu, DLID 0x%04x) left on port %u lane %u; the "
+                   "LFT of that cycle says port %d lane %u",
+                   id, p->src, (unsigned long long)p->t_head, (unsigned)(d >> 48), o, lane, p->egress, p->lane);
+        return false;
+      }
+      if (h->rx_open[o][lane] >= 0) {
+        cosim_fail(msg, "ibsw.route", "port %u lane %u: HEAD of packet %u inside packet %d", o, lane, id,
+                   h->rx_open[o][lane]);
+        return false;
+      }
+      h->rx_open[o][lane] = (int)id;
+      h->rx_idx[o][lane] = 0;
+      /* order per (ingress, lane, egress): sequence numbers per (src, lane, DLID) only grow */
+      unsigned dk = (unsigned)(d >> 48) % 32, sq = (unsigned)(d & 0xFFF);
+      uint16_t *ls = &h->rx_seq[p->src][lane][dk];
+      if (h->rx_seq_egr[p->src][lane][dk] == o && *ls && ((sq - *ls) & 0xFFF) >= 0x800) {
+        cosim_fail(msg, "ibsw.order", "port %u lane %u: packet %u (from port %u, DLID 0x%04x) sequence %u after %u",
+                   o, lane, id, p->src, (unsigned)(d >> 48), sq, *ls);
+        return false;
+      }
+      *ls = (uint16_t)sq;
+      h->rx_seq_egr[p->src][lane][dk] = (uint8_t)o;
+    }
+    int id = h->rx_open[o][lane];
+    if (id < 0) {
+      cosim_fail(msg, "ibsw.route", "port %u lane %u: %s with no open packet", o, lane,
+                 kind == IBH_BODY ? "BODY" : "TAIL");
+      return false;
+    }
+    ibh_pkt_t *p = &h->pkt[id];
+    unsigned k = h->rx_idx[o][lane]++;
+    if (k >= p->nflits || d != p->flit[k] || kind != p->kind[k]) {
+      cosim_fail(msg, "ibsw.route", "packet %d flit %u on port %u: kind %u data 0x%016llx, sent kind %u 0x%016llx", id,
+                 k, o, kind, (unsigned long long)d, k < p->nflits ? p->kind[k] : 9u,
+                 (unsigned long long)(k < p->nflits ? p->flit[k] : 0));
+      return false;
+    }
+    p->t_out[k] = c;
+    p->got = k + 1;
+    if (kind == IBH_TAIL) {
+      h->rx_open[o][lane] = -1;
+      h->delivered++;
+      h->inflight--;
+      p->used = false; /* the slot's data stays readable until reused */
+      if (p->t_out[0] - p->t_head > h->lat_head_max) h->lat_head_max = p->t_out[0] - p->t_head;
+    }
+  }
+  /* 3. errors of cycle c-2 on err_o / err_code_o, and the relay counter */
+  if (c >= 2) {
+    for (unsigned n = 1; n <= P; n++) {
+      unsigned i = n - 1;
+      uint16_t ev = h->exp_err[(c - 2) % 4][n];
+      unsigned code = 0;
+      for (unsigned k = 1; k < 16 && ev; k++)
+        if (ev & (1u << k)) {
+          code = k;
+          break;
+        }
+      if (code) h->last_code[n] = (uint8_t)code;
+      unsigned got = (unsigned)IBH_GET(h, out.err_o, out, i);
+      unsigned gcode = (unsigned)IBH_GET(h, out.err_code_o, out, i);
+      if (h->err_ignore[n]) {
+        h->last_code[n] = (uint8_t)gcode;
+        continue;
+      }
+      if (got != (code != 0) || gcode != h->last_code[n]) {
+        cosim_fail(msg, "ibsw.err", "port %u: err_o %u code %u in cycle %llu; expected %u code %u (events of cycle %llu)",
+                   n, got, gcode, (unsigned long long)c, code != 0, h->last_code[n], (unsigned long long)(c - 2));
+        return false;
+      }
+    }
+  }
+  for (unsigned n = 1; n <= P; n++) {
+    unsigned i = n - 1;
+    /* relay events of cycles <= c-2: those of c-1 and c are still pending */
+    uint64_t pend = 0;
+    for (unsigned k = 0; k < 2 && k < c + 1; k++) {
+      uint16_t ev = h->exp_err[(c - k) % 4][n];
+      pend += (unsigned)__builtin_popcount(ev & 0x1E);
+    }
+    uint64_t want = h->relay[n] - pend;
+    if (want > ibh_cnt_max(h->c16)) want = ibh_cnt_max(h->c16);
+    uint64_t got = IBH_GET(h, out.cnt_relay_err_o, out, i);
+    if (got != want) {
+      cosim_fail(msg, "ibsw.counters", "port %u: PortRcvSwitchRelayErrors %llu, expected %llu", n,
+                 (unsigned long long)got, (unsigned long long)want);
+      return false;
+    }
+  }
+  /* 3b. PortCounters / PortCountersExtended by arithmetic (ibsw.counters) */
+  for (unsigned n = 1; n <= P && !h->no_counters; n++) {
+    unsigned i = n - 1;
+    if (IBH_GET(h, out.out_valid_o, out, i) && IBH_GET(h, out.out_kind_o, out, i) != IBH_SYM) {
+      h->xflits[n]++;
+      h->xpkts[n] += IBH_GET(h, out.out_kind_o, out, i) == IBH_TAIL;
+    }
+    bool arr = IBH_GET(h, in.in_valid_i, in, i) && IBH_GET(h, in.in_kind_i, in, i) != IBH_SYM &&
+               IBH_GET(h, out.phys_state_o, out, i) == IBH_PH_LINKUP;
+    h->rring[c % 4][n] = (uint8_t)(arr | ((arr && IBH_GET(h, in.in_kind_i, in, i) == IBH_TAIL) << 1));
+    if (c >= 2) {
+      h->rflits[n] += h->rring[(c - 2) % 4][n] & 1;
+      h->rpkts[n] += (h->rring[(c - 2) % 4][n] >> 1) & 1;
+    }
+    const uint64_t want[4] = {2 * h->xflits[n], 2 * h->rflits[n], h->xpkts[n], h->rpkts[n]};
+    static const char *const name[4] = {"PortXmitData", "PortRcvData", "PortXmitPkts", "PortRcvPkts"};
+    const uint64_t got[4] = {IBH_GET(h, out.cnt_xmit_data_o, out, i), IBH_GET(h, out.cnt_rcv_data_o, out, i),
+                             IBH_GET(h, out.cnt_xmit_pkts_o, out, i), IBH_GET(h, out.cnt_rcv_pkts_o, out, i)};
+    const uint64_t ext[4] = {IBH_GET(h, out.ext_xmit_data_o, out, i), IBH_GET(h, out.ext_rcv_data_o, out, i),
+                             IBH_GET(h, out.ext_xmit_pkts_o, out, i), IBH_GET(h, out.ext_rcv_pkts_o, out, i)};
+    const uint64_t cmax = ibh_cnt_max(h->cntw), xmax = ibh_cnt_max((unsigned)h->vw->param.ExtW);
+    for (unsigned k = 0; k < 4; k++) {
+      uint64_t w = want[k] > cmax ? cmax : want[k], x = want[k] > xmax ? xmax : want[k];
+      if (got[k] != w || ext[k] != x) {
+        cosim_fail(msg, "ibsw.counters", "port %u: %s %llu (extended %llu), expected %llu (%llu) from the pins", n,
+                   name[k], (unsigned long long)got[k], (unsigned long long)ext[k], (unsigned long long)w,
+                   (unsigned long long)x);
+        return false;
+      }
+    }
+  }
+  h->exp_err[(c + 2) % 4][0] = 0;
+  for (unsigned n = 1; n <= P; n++) h->exp_err[(c + 2) % 4][n] = 0;
+  /* 4. the reference LFT takes this cycle's writes (they apply from c+1) */
+  if (IBH_GET(h, in.cfg_valid_i, in, 0)) {
+    unsigned sel = (unsigned)IBH_GET(h, in.cfg_sel_i, in, 0);
+    unsigned a = (unsigned)IBH_GET(h, in.cfg_addr_i, in, 0), v = (unsigned)IBH_GET(h, in.cfg_data_i, in, 0);
+    if (sel == 0 && a < h->lft_entries) {
+      h->lft[a] = (uint8_t)v;
+      h->lft_write_cycle[a] = c + 1;
+    }
+    if (sel == 1 && v < h->lft_entries) h->top = v;
+  }
+  return true;
+}
+
+/* at the end: every packet routed has left whole */
+static inline bool ibh_finish(ibh_t *h, cosim_msg_t *msg) {
+  for (unsigned id = 0; id < IBH_MAXPKT; id++) {
+    ibh_pkt_t *p = &h->pkt[id];
+    if (p->used && !p->mad && p->decided && p->egress > 0 && p->got != p->nflits) {
+      cosim_fail(msg, "ibsw.loss", "packet %u (port %u lane %u, HEAD in cycle %llu) for port %d: %u of %u flits left",
+                 id, p->src, p->lane, (unsigned long long)p->t_head, p->egress, p->got, p->nflits);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* ---- bring-up: TS2 on every port, then the SM arms and activates ---------- */
+
+typedef struct {
+  unsigned step, port;
+  int m;
+  uint32_t active_mask; /* ports to make Active (others stay Init) */
+  uint32_t armed_mask;  /* ports left Armed */
+} ibh_up_t;
+
+/* Returns true once every port is LinkUp and the requested PortStates are set. */
+static inline bool ibh_bringup(ibh_t *h, ibh_up_t *u, const void *prev, cosim_msg_t *err) {
+  (void)err;
+  if (u->step == 0) {
+    if (!h->boot)
+      for (unsigned n = 1; n <= h->P; n++) h->ts2[n] = true;
+    u->step = 1;
+    u->port = 1;
+    u->m = -1;
+  }
+  if (u->step == 1) {
+    for (unsigned n = 1; n <= h->P; n++)
+      if (IBH_GET(h, out.phys_state_o, prev, n - 1) != IBH_PH_LINKUP) return false;
+    if (h->boot) return true;
+    u->step = 2;
+  }
+  /* one MAD at a time: Armed then (if asked) Active for each port */
+  while (u->port <= h->P) {
+    unsigned n = u->port;
+    bool act = (u->active_mask >> n) & 1, arm = act || ((u->armed_mask >> n) & 1);
+    unsigned want = u->step == 2 ? (arm ? IBH_PS_ARMED : 0) : (act ? IBH_PS_ACTIVE : 0);
+    if (!want) {
+      if (u->step == 2) u->step = 3;
+      else {
+        u->step = 2;
+        u->port++;
+      }
+      continue;
+    }
+    if (u->m < 0) {
+      uint64_t w = (uint64_t)want << 60;
+      u->m = ibh_mad(h, 1, 0x81, 0x02, 0x15, n, &w, 1);
+      return false;
+    }
+    if (!h->mad[u->m].done) return false;
+    h->mad[u->m].used = false;
+    u->m = -1;
+    if (u->step == 2) u->step = 3;
+    else {
+      u->step = 2;
+      u->port++;
+    }
+  }
+  return true;
+}
+
+#endif

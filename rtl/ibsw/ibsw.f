@@ -1,0 +1,14 @@
+rtl/cp/cp_ks_add.sv
+rtl/ibsw/ibsw_lft.sv
+rtl/ibsw/ibsw_route.sv
+rtl/ibsw/ibsw_lane_buf.sv
+rtl/ibsw/ibsw_input_unit.sv
+rtl/ibsw/ibsw_vl_alloc.sv
+rtl/ibsw/ibsw_crossbar.sv
+rtl/ibsw/ibsw_switch_alloc.sv
+rtl/ibsw/ibsw_port_fsm.sv
+rtl/ibsw/ibsw_counters.sv
+rtl/ibsw/ibsw_sampler.sv
+rtl/ibsw/ibsw_power.sv
+rtl/ibsw/ibsw_sma.sv
+rtl/ibsw/ibsw.sv

@@ -1,0 +1,233 @@
+// ibsw_input_unit: one input port's lanes (docs/ibsw.md §5.1 steps 3-4, §5.3):
+// framing (rxs), the per-lane buffers of {kind, data, egr, drop}, and the
+// front state (ist, rc, hsent) that turns a HEAD into a VA requester R-3
+// cycles after its arrival. Sma = 1: input 0, the SMA's responses (lane V only).
+// The arrival is already classified (a kind 0-2 flit of a LinkUp port with a
+// legal lane, or a response flit) and routed (ibsw_route).
+module ibsw_input_unit #(
+  parameter int unsigned NumDataVls  = 2,
+  parameter int unsigned BufDepth    = 4,
+  parameter int unsigned Buf15Depth  = 4,
+  parameter int unsigned RouteCycles = 5,
+  parameter bit          Sma         = 1'b0,
+  localparam int unsigned LanW = NumDataVls + 1,
+  localparam int unsigned EW   = 72             // {drop, egr[4:0], kind[1:0], data[63:0]}
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  input  logic              arr_i,
+  input  logic [2:0]        arr_lane_i,
+  input  logic [1:0]        arr_kind_i,
+  input  logic [63:0]       arr_data_i,
+  input  logic              arr_init_i,     // pstate Init: data-lane flits drop-marked (error 11)
+  input  logic [4:0]        route_egr_i,
+  input  logic [3:0]        route_err_i,    // 0 = routed
+  output logic              push_live_head_o, // pend[route_egr] + 1
+  output logic [15:0]       err_o,          // bit k: error k in this cycle
+  output logic              full_at_start_o, // lane V full (the SMA pushes only when not)
+  // front of each lane, to VA/SA
+  output logic [LanW-1:0]   wait_o,
+  output logic [LanW-1:0]   active_o,
+  output logic [LanW-1:0]   nonempty_o,
+  output logic [LanW-1:0]   hsent_o,
+  output logic [LanW-1:0]   idle_empty_o,
+  output logic [5*LanW-1:0] front_egr_o,
+  output logic [LanW-1:0]   front_drop_o,
+  output logic [2*LanW-1:0] front_kind_o,
+  output logic [64*LanW-1:0] front_data_o,
+  input  logic [LanW-1:0]   gnt_i,          // VA granted the WAIT lane
+  input  logic [LanW-1:0]   serve_i,        // SA sends or sinks the ACTIVE lane's front
+  output logic [LanW-1:0]   pop_o           // a pop this cycle (credit out next cycle)
+);
+  localparam logic [1:0] KHead = 2'd0, KBody = 2'd1, KTail = 2'd2;
+  localparam logic [1:0] RxIdle = 2'd0, RxOpen = 2'd1, RxDrop = 2'd2;
+  localparam logic [1:0] IIdle = 2'd0, IRoute = 2'd1, IWait = 2'd2, IActive = 2'd3;
+
+  if (NumDataVls < 2 || NumDataVls > 7) begin : gen_v_check
+    $error("ibsw_input_unit: NumDataVls must be 2..7");
+  end
+  if (RouteCycles < 5 || RouteCycles > 255) begin : gen_r_check
+    $error("ibsw_input_unit: RouteCycles must be 5..255");
+  end
+
+  logic [1:0] rxs_q [LanW];
+  logic [1:0] rxs_d [LanW];
+  logic [1:0] ist_q [LanW];
+  logic [1:0] ist_d [LanW];
+  logic [7:0] rc_q [LanW];
+  logic [7:0] rc_d [LanW];
+  logic [LanW-1:0] hsent_q, hsent_d;
+  logic [LanW-1:0] push, full, empty, pop;
+  logic [EW-1:0]   push_ent;
+  logic [EW-1:0]   front [LanW];
+
+  for (genvar l = 0; l < LanW; l++) begin : gen_lane
+    if (Sma && l < NumDataVls) begin : gen_none
+      assign front[l] = '0;
+      assign full[l]  = 1'b1;
+      assign empty[l] = 1'b1;
+      logic unused_push;
+      assign unused_push = push[l];   // input 0 never pushes data lanes
+    end else begin : gen_buf
+      localparam int unsigned Depth = (l == NumDataVls) ? Buf15Depth : BufDepth;
+      ibsw_lane_buf #(.Width(EW), .Depth(Depth)) u_buf (
+        .clk_i, .rst_ni,
+        .push_i(push[l]), .push_data_i(push_ent), .pop_i(pop[l]),
+        .pop_data_o(front[l]), .full_o(full[l]), .empty_o(empty[l])
+      );
+    end
+  end
+
+  // Front (§5.3) and SA's action on it (§5.4): pops first, they free space.
+  always_comb begin
+    logic live, is_head, is_body;
+    live = 1'b0; is_head = 1'b0; is_body = 1'b0;
+    pop     = '0;
+    hsent_d = hsent_q;
+    for (int unsigned l = 0; l < LanW; l++) begin
+      ist_d[l] = ist_q[l];
+      rc_d[l]  = rc_q[l];
+      live     = !empty[l] && !front[l][71];
+      is_head  = front[l][65:64] == KHead;
+      is_body  = front[l][65:64] == KBody;
+      case (ist_q[l])
+        IIdle: if (!empty[l]) begin
+          if (front[l][71]) pop[l] = 1'b1;
+          else if (RouteCycles == 5) ist_d[l] = IWait;
+          else begin
+            ist_d[l] = IRoute;
+            rc_d[l]  = 8'(RouteCycles - 5);
+          end
+        end
+        IRoute: begin
+          rc_d[l] = rc_q[l] - 8'd1;
+          if (rc_q[l] == 8'd1) ist_d[l] = IWait;
+        end
+        IWait: if (gnt_i[l]) begin
+          ist_d[l]   = IActive;
+          hsent_d[l] = 1'b0;
+        end
+        default: if (serve_i[l]) begin
+          if (live && is_head && !hsent_q[l]) begin
+            pop[l]     = 1'b1;
+            hsent_d[l] = 1'b1;
+          end else if (live && is_body && hsent_q[l]) begin
+            pop[l] = 1'b1;
+          end else if (live && !is_head && !is_body) begin
+            pop[l]   = 1'b1;
+            ist_d[l] = IIdle;
+          end else begin
+            ist_d[l] = IIdle;    // synthetic close, not popped
+          end
+        end
+      endcase
+    end
+  end
+
+  // Arrival (§5.1 steps 3-4). The entry (and its drop mark) does not depend on
+  // the space check, which waits for SA's pop: the lane buffer writes it
+  // anyway and only takes it (pointers) if there is space.
+  always_comb begin
+    logic drop, space, hd, live_hd;
+    logic [15:0] ev;
+    logic [1:0]  rx;
+    drop = 1'b0; space = 1'b0; hd = 1'b0; live_hd = 1'b0;
+    ev = '0;
+    rx = RxIdle;
+    push = '0;
+    err_o = '0;
+    push_live_head_o = 1'b0;
+    for (int unsigned k = 0; k < LanW; k++) rxs_d[k] = rxs_q[k];
+    for (int unsigned l = 0; l < LanW; l++) begin
+      if (32'(arr_lane_i) == l) begin
+        // §5.1 step 4 as if there were space
+        hd = arr_kind_i == KHead;
+        live_hd = 1'b0;
+        ev = '0;
+        rx = rxs_q[l];
+        if (arr_init_i && l < NumDataVls) begin
+          drop = 1'b1;
+          ev[11] = 1'b1;
+        end else if (hd) begin
+          if (rxs_q[l] != RxIdle) ev[8] = 1'b1;
+          if (route_err_i != 4'd0) begin
+            drop = 1'b1;
+            for (int unsigned k = 1; k <= 4; k++) if (32'(route_err_i) == k) ev[k] = 1'b1;
+            rx = RxDrop;
+          end else begin
+            live_hd = 1'b1;
+            rx = RxOpen;
+          end
+        end else if (rxs_q[l] == RxOpen) begin
+          if (arr_kind_i == KTail) rx = RxIdle;
+        end else if (rxs_q[l] == RxDrop) begin
+          drop = 1'b1;
+          if (arr_kind_i == KTail) rx = RxIdle;
+        end else begin
+          drop = 1'b1;
+          ev[7] = 1'b1;
+        end
+        if (arr_i) begin
+          push[l] = 1'b1;   // written into the spare slot; taken if there is space
+          space = !(full[l] && !pop[l]);
+          if (!space) begin  // step 3: lost, error 6 and nothing else
+            err_o[6] = 1'b1;
+            if (hd) rxs_d[l] = RxDrop;
+            else if (arr_kind_i == KTail) rxs_d[l] = RxIdle;
+          end else begin
+            err_o = ev;
+            rxs_d[l] = rx;
+            push_live_head_o = live_hd;
+          end
+        end
+      end
+    end
+    push_ent = {drop, (arr_kind_i == KHead && !drop) ? route_egr_i : 5'd0, arr_kind_i, arr_data_i};
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int unsigned l = 0; l < LanW; l++) begin
+        rxs_q[l] <= RxIdle;
+        ist_q[l] <= IIdle;
+        rc_q[l]  <= '0;
+      end
+      hsent_q <= '0;
+    end else begin
+      for (int unsigned l = 0; l < LanW; l++) begin
+        rxs_q[l] <= rxs_d[l];
+        ist_q[l] <= ist_d[l];
+        rc_q[l]  <= rc_d[l];
+      end
+      hsent_q <= hsent_d;
+    end
+  end
+
+  always_comb begin
+    for (int unsigned l = 0; l < LanW; l++) begin
+      wait_o[l]       = ist_q[l] == IWait;
+      active_o[l]     = ist_q[l] == IActive;
+      nonempty_o[l]   = !empty[l];
+      idle_empty_o[l] = ist_q[l] == IIdle && empty[l];
+      front_drop_o[l] = front[l][71];
+      front_egr_o[5*l +: 5]   = front[l][70:66];
+      front_kind_o[2*l +: 2]  = front[l][65:64];
+      front_data_o[64*l +: 64] = front[l][63:0];
+    end
+  end
+  assign hsent_o = hsent_q;
+  assign pop_o = pop;
+  assign full_at_start_o = full[NumDataVls];
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    for (int unsigned l = 0; l < LanW; l++) begin
+      // §5.1 marks orphans: a live BODY/TAIL never reaches the front of an IDLE lane.
+      iu_idle_front_head: assert (!(ist_q[l] == IIdle && !empty[l] && !front[l][71] && front[l][65:64] != KHead));
+      // A requester's front is the live HEAD it routed.
+      iu_wait_live_head: assert (!(ist_q[l] == IWait && (empty[l] || front[l][71] || front[l][65:64] != KHead)));
+      iu_route_rc_nonzero: assert (!(ist_q[l] == IRoute && rc_q[l] == 8'd0));
+    end
+  end
+`endif
+endmodule

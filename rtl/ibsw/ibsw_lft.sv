@@ -1,0 +1,78 @@
+// ibsw_lft: the linear forwarding table and LinearFDBTop (docs/ibsw.md §5.7).
+// One read port per external port (the routing decision at arrival, §5.2),
+// one block read for the SMA's snapshot (§7.3); writes at the end of the cycle:
+// a SubnSet block (64 entries) and the configuration port (one entry or the
+// top), the configuration port's value kept when both hit one entry.
+module ibsw_lft #(
+  parameter int unsigned NumPorts  = 4,
+  parameter int unsigned LftBlocks = 1,
+  localparam int unsigned Entries = 64 * LftBlocks,
+  localparam int unsigned AW = (Entries > 1) ? $clog2(Entries) : 1,
+  localparam int unsigned BW = (LftBlocks > 1) ? $clog2(LftBlocks) : 1
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  logic [16*NumPorts-1:0] rd_dlid_i,   // port n-1's DLID
+  output logic [8*NumPorts-1:0]  rd_entry_o,
+  output logic [15:0]            top_o,
+  input  logic [BW-1:0]          blk_i,       // SMA block read and write
+  output logic [511:0]           blk_rdata_o,
+  input  logic                   blk_we_i,
+  input  logic [511:0]           blk_wdata_i,
+  input  logic                   top_we_i,    // SMA SubnSet(SwitchInfo)
+  input  logic [15:0]            top_wdata_i,
+  input  logic                   cfg_valid_i,
+  input  logic [1:0]             cfg_sel_i,
+  input  logic [15:0]            cfg_addr_i,
+  input  logic [15:0]            cfg_data_i
+);
+  // Entries reset to 0xFF through a written bit per entry: the table itself
+  // has no reset (a reset loop over an array is not in the Verilator subset).
+  logic [7:0]  mem_q [Entries];
+  logic [Entries-1:0] wr_q;
+  logic [15:0] top_q;
+
+  function automatic logic [7:0] rd(input logic [AW-1:0] a);
+    rd = wr_q[a] ? mem_q[a] : 8'hFF;
+  endfunction
+
+  always_comb begin
+    for (int unsigned n = 0; n < NumPorts; n++) begin
+      rd_entry_o[8*n +: 8] = 8'hFF;
+      // A DLID above the table is never used (§5.2 drops it: > LinearFDBTop).
+      if (32'(rd_dlid_i[16*n +: 16]) < Entries) rd_entry_o[8*n +: 8] = rd(AW'(rd_dlid_i[16*n +: 16]));
+    end
+    for (int unsigned k = 0; k < 64; k++) begin
+      blk_rdata_o[8*k +: 8] = rd(AW'(32'(blk_i) * 64 + k));
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      top_q <= '0;
+    end else begin
+      if (top_we_i) top_q <= top_wdata_i;
+      if (cfg_valid_i && cfg_sel_i == 2'd1 && 32'(cfg_data_i) < Entries) top_q <= cfg_data_i;
+    end
+  end
+  // written bits, one register per block (a 49,152-bit reset is one too wide a constant)
+  for (genvar b = 0; b < LftBlocks; b++) begin : gen_wr
+    logic [63:0] q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) q <= '0;
+      else begin
+        if (blk_we_i && 32'(blk_i) == b) q <= '1;
+        if (cfg_valid_i && cfg_sel_i == 2'd0 && 32'(cfg_addr_i[15:6]) == b) q[cfg_addr_i[5:0]] <= 1'b1;
+      end
+    end
+    assign wr_q[64*b +: 64] = q;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (blk_we_i) begin
+      for (int unsigned k = 0; k < 64; k++) mem_q[AW'(32'(blk_i) * 64 + k)] <= blk_wdata_i[8*k +: 8];
+    end
+    if (cfg_valid_i && cfg_sel_i == 2'd0 && 32'(cfg_addr_i) < Entries) mem_q[AW'(cfg_addr_i)] <= cfg_data_i[7:0];
+  end
+  assign top_o = top_q;
+endmodule

@@ -1,0 +1,215 @@
+// ibsw_switch_alloc: SA of one external output o (docs/ibsw.md §5.4-§5.6,
+// §6.4-§6.5): pacing by slot, DRAINED, VL15 first, round robin over the data
+// lanes, sink mode when the port is not LinkUp, the symbols of Polling /
+// Training / LinkErrorRecovery; the credit counters, pend, and the staging
+// and output registers (ST, §5.5: the pins show the choice of c in c+2).
+module ibsw_switch_alloc #(
+  parameter int unsigned NumDataVls = 2,
+  parameter int unsigned BufDepth   = 4,
+  parameter int unsigned Buf15Depth = 4,
+  localparam int unsigned LanW = NumDataVls + 1,
+  localparam int unsigned CW   = 9
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  input  logic              slot_i,
+  input  logic [2:0]        phys_i,
+  input  logic [2:0]        pstate_i,
+  input  logic              draining_i,
+  input  logic              sent_drained_i,
+  input  logic              cred_init_i,     // the port enters Training
+  input  logic [LanW-1:0]   in_credit_i,
+  input  logic [LanW-1:0]   busy_i,          // ost[o][l]
+  input  logic [LanW-1:0]   ready_i,         // BUSY, owner ACTIVE, owner's buffer not empty
+  input  logic [LanW-1:0]   hsent_i,         // the owner's
+  input  logic [LanW-1:0]   front_drop_i,
+  input  logic [2*LanW-1:0] front_kind_i,
+  input  logic [64*LanW-1:0] front_data_i,
+  input  logic [5:0]        pend_inc_i,      // live HEADs pushed for o this cycle
+  output logic [LanW-1:0]   serve_o,
+  output logic [LanW-1:0]   close_o,
+  output logic              drained_o,       // DRAINED chosen (sent_drained <- 1)
+  output logic              drain_idle_o,    // pend 0, no lane BUSY, every credit back
+  output logic              ev_flit_o,       // a packet flit chosen (XmitData +2)
+  output logic              ev_pkt_o,        // a TAIL chosen (XmitPkts +1)
+  output logic              ev_wait_o,       // XmitWait +1
+  output logic [3:0]        ev_discard_o,    // packets ended in sink mode (error 15)
+  output logic [3:0]        ev_stray_o,      // credit returns to full counters (error 14)
+  output logic [31:0]       qdepth_o,        // Σ data lanes (BufDepth - cred)
+  output logic              out_valid_o,
+  output logic [1:0]        out_kind_o,
+  output logic [3:0]        out_vl_o,
+  output logic [63:0]       out_data_o
+);
+  localparam logic [2:0] PhPolling = 3'd2, PhTraining = 3'd4, PhLinkUp = 3'd5, PhLer = 3'd6;
+  localparam logic [63:0] SynTail = 64'hBAD0BAD0BAD0BAD0;
+
+  logic [CW-1:0] cred_q [LanW];
+  logic [CW-1:0] cred_d [LanW];
+  logic [15:0]   pend_q, pend_d;
+  logic [3:0]    pcls_d;
+  logic [5:0]    pinc_q;   // last cycle's pend increments: arrivals reach pend a cycle later
+  logic [3:0]    pcls_q;   // last cycle's closes, likewise (SA's choice -> pend was 5.1 ns)
+  logic          pend_zero;
+  logic [2:0]    srr_q, srr_d;
+  logic          st_valid_q, st_valid_d, o_valid_q;
+  logic [1:0]    st_kind_q, st_kind_d, o_kind_q;
+  logic [3:0]    st_vl_q, st_vl_d, o_vl_q;
+  logic [63:0]   st_data_q, st_data_d, o_data_q;
+  logic [LanW-1:0] full_cred, has_cred, consume, syn;
+  logic          linkup, chosen_any;
+  logic [2:0]    ch;
+
+  function automatic logic [CW-1:0] cmax(input int unsigned l);
+    cmax = (l == NumDataVls) ? CW'(Buf15Depth) : CW'(BufDepth);
+  endfunction
+
+  always_comb begin
+    logic found;
+    logic [3:0] nclose;
+    found = 1'b0;
+    nclose = '0;
+    linkup = phys_i == PhLinkUp;
+    for (int unsigned l = 0; l < LanW; l++) begin
+      full_cred[l] = cred_q[l] == cmax(l);
+      has_cred[l]  = cred_q[l] != '0;
+      // synthetic close: the front is a HEAD after ours was sent, or drop-marked
+      syn[l] = front_drop_i[l] || (front_kind_i[2*l +: 2] == 2'd0 && hsent_i[l]);
+    end
+    serve_o      = '0;
+    consume      = '0;
+    drained_o    = 1'b0;
+    chosen_any   = 1'b0;
+    ch           = '0;
+    srr_d        = srr_q;
+    ev_discard_o = '0;
+    st_valid_d = 1'b0; st_kind_d = '0; st_vl_d = '0; st_data_d = '0;
+    if (linkup) begin
+      if (slot_i) begin
+        if (draining_i && !sent_drained_i && pend_zero && busy_i == '0 && &full_cred) begin
+          drained_o = 1'b1;
+          st_valid_d = 1'b1; st_kind_d = 2'd3; st_data_d = 64'd3;
+        end else if (ready_i[NumDataVls] && has_cred[NumDataVls]) begin
+          chosen_any = 1'b1;
+          ch = 3'(NumDataVls);
+        end else if (pstate_i == 3'd4) begin
+          for (int unsigned l = 0; l < NumDataVls; l++) begin
+            if (!found && ready_i[l] && has_cred[l] && l >= 32'(srr_q)) begin
+              found = 1'b1;
+              ch = 3'(l);
+            end
+          end
+          for (int unsigned l = 0; l < NumDataVls; l++) begin
+            if (!found && ready_i[l] && has_cred[l] && l < 32'(srr_q)) begin
+              found = 1'b1;
+              ch = 3'(l);
+            end
+          end
+          if (found) begin
+            chosen_any = 1'b1;
+            srr_d = (32'(ch) + 1 == NumDataVls) ? 3'd0 : ch + 3'd1;
+          end
+        end
+      end
+      for (int unsigned l = 0; l < LanW; l++) begin
+        if (chosen_any && 32'(ch) == l) begin
+          serve_o[l] = 1'b1;
+          consume[l] = 1'b1;
+          st_valid_d = 1'b1;
+          st_vl_d    = (l == NumDataVls) ? 4'd15 : 4'(l);
+          if (syn[l]) begin
+            st_kind_d = 2'd2;
+            st_data_d = SynTail;
+          end else begin
+            st_kind_d = front_kind_i[2*l +: 2];
+            st_data_d = front_data_i[64*l +: 64];
+            if (l == NumDataVls && st_kind_d == 2'd0)
+              st_data_d = {st_data_d[63:48], 5'b0, st_data_d[47:5]};
+          end
+        end
+      end
+    end else begin
+      serve_o = ready_i;    // sink mode
+      if (phys_i == PhPolling || phys_i == PhLer) begin
+        st_valid_d = 1'b1; st_kind_d = 2'd3; st_data_d = 64'd1;
+      end else if (phys_i == PhTraining) begin
+        st_valid_d = 1'b1; st_kind_d = 2'd3; st_data_d = 64'd2;
+      end
+    end
+    for (int unsigned l = 0; l < LanW; l++) begin
+      close_o[l] = serve_o[l] && (syn[l] || front_kind_i[2*l +: 2] == 2'd2);
+      nclose = nclose + 4'(close_o[l]);
+    end
+    if (!linkup) ev_discard_o = nclose;
+    ev_flit_o = chosen_any;
+    ev_pkt_o  = chosen_any && (close_o != '0);
+    ev_wait_o = linkup && ready_i != '0 && !chosen_any;
+  end
+  // pend apart from SA: its increments come from arrivals that depend on SA's pops
+  always_comb begin
+    logic [3:0] nc;
+    nc = '0;
+    for (int unsigned l = 0; l < LanW; l++) nc = nc + 4'(close_o[l]);
+    pend_d = pend_q + 16'(pinc_q) - 16'(pcls_q);
+    pcls_d = nc;
+  end
+  // pend as §5.0 counts it is pend_q + pinc_q - pcls_q, from registers only:
+  // neither an arriving HEAD nor SA's choice reaches the pend adder
+  assign pend_zero = pend_q + 16'(pinc_q) == 16'(pcls_q);
+
+  // Credits (§5.6): returns only in LinkUp; a return to a full counter with
+  // no consume is error 14.
+  always_comb begin
+    ev_stray_o = '0;
+    qdepth_o = '0;
+    for (int unsigned l = 0; l < LanW; l++) begin
+      cred_d[l] = cred_q[l];
+      if (cred_init_i) cred_d[l] = cmax(l);
+      else begin
+        if (consume[l] && !(linkup && in_credit_i[l])) cred_d[l] = cred_q[l] - 1'b1;
+        else if (!consume[l] && linkup && in_credit_i[l]) begin
+          if (full_cred[l]) ev_stray_o = ev_stray_o + 4'd1;
+          else cred_d[l] = cred_q[l] + 1'b1;
+        end
+      end
+      if (l < NumDataVls) qdepth_o = qdepth_o + 32'(cmax(l)) - 32'(cred_q[l]);
+    end
+  end
+  assign drain_idle_o = pend_zero && busy_i == '0 && &full_cred;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int unsigned l = 0; l < LanW; l++) cred_q[l] <= cmax(l);
+      pend_q <= '0;
+      pinc_q <= '0;
+      pcls_q <= '0;
+      srr_q <= '0;
+      st_valid_q <= 1'b0; st_kind_q <= '0; st_vl_q <= '0; st_data_q <= '0;
+      o_valid_q <= 1'b0; o_kind_q <= '0; o_vl_q <= '0; o_data_q <= '0;
+    end else begin
+      for (int unsigned l = 0; l < LanW; l++) cred_q[l] <= cred_d[l];
+      pend_q <= pend_d;
+      pinc_q <= pend_inc_i;
+      pcls_q <= pcls_d;
+      srr_q <= srr_d;
+      st_valid_q <= st_valid_d; st_kind_q <= st_kind_d; st_vl_q <= st_vl_d; st_data_q <= st_data_d;
+      o_valid_q <= st_valid_q; o_kind_q <= st_kind_q; o_vl_q <= st_vl_q; o_data_q <= st_data_q;
+    end
+  end
+  assign out_valid_o = o_valid_q;
+  assign out_kind_o  = o_kind_q;
+  assign out_vl_o    = o_vl_q;
+  assign out_data_o  = o_data_q;
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    sa_one_flit: assert (!(linkup && !$onehot0(serve_o)));
+    sa_serve_ready: assert ((serve_o & ~ready_i) == '0);
+    sa_pend_no_underflow: assert (!(pend_q + 16'(pinc_q) < 16'(pcls_q) + 16'(close_o != '0)));
+    for (int unsigned l = 0; l < LanW; l++) begin
+      sa_cred_le_max: assert (cred_q[l] <= cmax(l));
+      sa_consume_has_credit: assert (!(consume[l] && cred_q[l] == '0));
+    end
+  end
+`endif
+endmodule

@@ -200,6 +200,9 @@ void ibsw_reset(ibsw_state_t *s, const ibsw_cfg_t *cfg);
 void ibsw_eval(const ibsw_cfg_t *cfg, const ibsw_state_t *s, const ibsw_in_t *in, ibsw_out_t *out,
                ibsw_next_t *nx);
 void ibsw_commit(const ibsw_cfg_t *cfg, ibsw_state_t *s, const ibsw_next_t *nx);
+/* Every register, buffer entry, LFT entry and pending next-state field gets a legal value
+   that is not its reset value; only ibsw_reset brings them back. */
+void ibsw_scramble(ibsw_state_t *s, ibsw_next_t *nx, const ibsw_cfg_t *cfg, uint64_t seed);
 
 /* Derived values (section 2). */
 unsigned ibsw_lane_depth(const ibsw_cfg_t *cfg, unsigned lane);

@@ -679,6 +679,9 @@ static void sc_link_loss(tctx_t *t, unsigned bug) {
   CHECK(t, w->out.port_state[2] == IBSW_DOWN && w->out.valid[2] && w->out.data[2] == IBSW_SYM_TS1,
         "Down, sending TS1");
   CHECK(t, w->nlog[2] == 4, "nothing more sent (%u)", w->nlog[2]);
+  bool e15 = false;
+  for (uint64_t k = c + 1; k < c + 20; k++) e15 |= w->er[2][k] == (0x80 | 15);
+  CHECK(t, e15, "error 15 flagged on the sinking port");
   /* a new HEAD for it: error 4 */
   const uint64_t d = w->c;
   packet(w, 1, 0, dhead(5, 0), 0);
@@ -872,6 +875,110 @@ static void sc_power(tctx_t *t, unsigned bug) {
   }
 }
 
+/* The rest of §5-§10: SMA response drop, errors 10/11/12/15, bring-up by Sets, a Set
+   racing the FSM, draining refusals, the other attributes, Sleep woken by TS1. */
+static void sc_more(tctx_t *t, unsigned bug) {
+  sw_t *w = sw_new(cfg_p4(bug, 1));
+  w->auto_credit = true;
+  cfg_write(w, 1, 0, 20);
+  cfg_write(w, 0, 5, 2);
+  enq(w, 3, IBSW_SYM, 0, IBSW_SYM_TS1); /* port 3 down (LinkErrorRecovery) */
+  run_to(w, 10);
+  /* a response routed to a down port: sma_err 4 at the HEAD's push + 2 */
+  const uint64_t th = w->c;
+  mad(w, 1, 0x81, 0x01, 0x0012, 0, 3, (const uint64_t[]){0}, 1);
+  const uint64_t push = th + 2 * 5 + 1 + 4 - 5; /* the response HEAD's push = t + R + N + 4 */
+  run_to(w, th + 40);
+  CHECK(t, w->out.cnt_sma_dropped == 1 && w->out.sma_err_code == 4, "SMA response dropped: code 4");
+  sw_t *x = w;
+  (void)x;
+  /* SwitchInfo Set: above Top_max refused, else applied */
+  uint64_t r[16];
+  uint64_t v = (uint64_t)64 << 32;
+  CHECK(t, do_mad(w, 1, 0x81, 0x02, 0x0012, 0, &v, 1, r, NULL, NULL) == 0x1C, "LinearFDBTop 64 > Top_max: 0x001C");
+  v = (uint64_t)33 << 32;
+  CHECK(t, do_mad(w, 1, 0x81, 0x02, 0x0012, 0, &v, 1, r, NULL, NULL) == 0 && ((r[3] >> 32) & 0xFFFF) == 33,
+        "LinearFDBTop Set to 33");
+  /* NcPowerMeter: the registers at the snapshot */
+  CHECK(t, do_mad(w, 1, 0x04, 0x01, 0xFF01, 0, NULL, 0, r, NULL, NULL) == 0 && r[3] == 43400 + 4 * 950 && r[4] > 0,
+        "NcPowerMeter: %" PRIu64 " mW", r[3]);
+  /* PortSamplesControl field checks */
+  uint64_t ctl[2] = {0, 0};
+  CHECK(t, do_mad(w, 1, 0x04, 0x02, 0x0010, 1, ctl, 2, r, NULL, NULL) == 0x1C, "SampleInterval 0: 0x001C");
+  ctl[0] = 5;
+  ctl[1] = UINT64_C(6) << 56;
+  CHECK(t, do_mad(w, 1, 0x04, 0x02, 0x0010, 1, ctl, 2, r, NULL, NULL) == 0x1C, "CounterSelect 6: 0x001C");
+  /* PortCountersExtended: Get shows, Set clears */
+  CHECK(t, do_mad(w, 1, 0x04, 0x01, 0x001D, 1, NULL, 0, r, NULL, NULL) == 0 && r[3] > 0 &&
+               r[3] < w->out.cnt[1][IBSW_C_EXT_XMIT_DATA] && r[5] > 0,
+        "extended XmitData %" PRIu64 " at the snapshot, %" PRIu64 " now", r[3], w->out.cnt[1][IBSW_C_EXT_XMIT_DATA]);
+  const uint64_t one[4] = {1, 1, 1, 1};
+  CHECK(t, do_mad(w, 1, 0x04, 0x02, 0x001D, 1, one, 4, r, NULL, NULL) == 0 && r[3] == 0 && r[4] == 0,
+        "extended cleared");
+  /* port 3: LinkErrorRecovery -> Training by TS2 -> LinkUp/Init after W = 4 */
+  uint64_t c = w->c;
+  for (int k = 0; k < 6; k++) enq(w, 3, IBSW_SYM, 0, IBSW_SYM_TS2);
+  run_to(w, c + 8);
+  CHECK(t, w->ph[3][c] == IBSW_LER && w->ph[3][c + 1] == IBSW_TRAINING && w->ph[3][c + 4] == IBSW_TRAINING &&
+               w->ph[3][c + 5] == IBSW_LINKUP && w->out.port_state[3] == IBSW_INIT,
+        "Training c+1 .. c+4, LinkUp/Init in c+5");
+  c = w->c;
+  packet(w, 3, 0, dhead(5, 0), 0); /* data in Init: error 11, discarded, credit back */
+  run_to(w, c + 6);
+  CHECK(t, w->er[3][c + 2] == (0x80 | 11) && (w->cr[3][c + 2] & 1), "Init: error 11, the credit returned");
+  CHECK(t, port_set(w, 1, 3, IBSW_ARMED, 0, NULL) == 0 && w->out.port_state[3] == IBSW_ARMED, "Init -> Armed");
+  c = w->c;
+  packet(w, 3, 0, dhead(5, 0x77), 0); /* Armed accepts data */
+  run_to(w, c + 12);
+  const logf_t *f = out_at(w, 2, c);
+  CHECK(t, f && f->f.data == dhead(5, 0x77), "Armed: data forwarded");
+  CHECK(t, port_set(w, 1, 3, IBSW_ACTIVE, 0, NULL) == 0 && w->out.port_state[3] == IBSW_ACTIVE, "Armed -> Active");
+  /* bad symbol in LinkUp: error 12 */
+  c = w->c;
+  enq(w, 3, IBSW_SYM, 0, 9);
+  run_to(w, c + 4);
+  CHECK(t, w->er[3][c + 2] == (0x80 | 12), "bad symbol: error 12");
+  /* a Set in the cycle the port loses its link: 0x0001, not applied */
+  c = w->c;
+  const uint64_t dd = (uint64_t)IBSW_DISABLED << 56;
+  mad(w, 1, 0x81, 0x02, 0x0015, 4, 1, &dd, 1);
+  const uint64_t e = c + 5 + 1 + 2;
+  run_to(w, e);
+  enq(w, 4, IBSW_SYM, 0, IBSW_SYM_TS1);
+  run_to(w, e + 20);
+  uint64_t hc = 0;
+  CHECK(t, resp_at(w, 1, c, r, &hc) == 4 && (r[2] & 0xFFFF) == 1 && w->ph[4][e + 1] == IBSW_LER &&
+               !w->out.draining[4],
+        "Set racing a link loss: 0x0001 (%x), port in LER", (unsigned)(r[2] & 0xFFFF));
+  /* draining: a HEAD for the port is error 4, a Set on it 0x0001 */
+  uint64_t e2 = 0;
+  CHECK(t, port_set(w, 1, 2, 0, IBSW_SLEEP, &e2) == 0 && w->out.draining[2], "port 2 draining to Sleep");
+  CHECK(t, port_set(w, 1, 2, IBSW_ACTIVE, 0, NULL) == 1, "Set on a draining port: 0x0001");
+  CHECK(t, do_mad(w, 1, 0x81, 0x01, 0x0015, 2, NULL, 0, r, NULL, NULL) == 0 && ((r[3] >> 47) & 1) &&
+               ((r[3] >> 44) & 7) == IBSW_SLEEP,
+        "PortInfo shows draining, target Sleep");
+  c = w->c;
+  packet(w, 3, 0, dhead(5, 0), 0);
+  run_to(w, c + 4);
+  CHECK(t, w->er[3][c + 2] == (0x80 | 4), "HEAD for a draining port: error 4");
+  sw_free(w);
+  /* Polling port: data is error 10; Sleep (unpowered) woken by TS1 */
+  sw_t *u = sw_new(cfg_p4(bug, 0));
+  c = u->c;
+  packet(u, 1, 0, dhead(5, 0), 0);
+  run_to(u, c + 4);
+  CHECK(t, u->er[1][c + 2] == (0x80 | 10) && u->out.cnt[1][IBSW_C_SYMBOL_ERR] == 2, "Polling: error 10 per flit");
+  u->s.r.port[1].phys = IBSW_SLEEP; /* setup: a sleeping port */
+  run_to(u, u->c + 3);
+  CHECK(t, !u->out.power_on[1] && u->out.power_mw == 43400 + 3 * 950, "Sleep: unpowered");
+  c = u->c;
+  enq(u, 1, IBSW_SYM, 0, IBSW_SYM_TS1);
+  run_to(u, c + 3);
+  CHECK(t, u->ph[1][c] == IBSW_SLEEP && u->ph[1][c + 1] == IBSW_POLLING, "Sleep woken by TS1");
+  (void)push;
+  sw_free(u);
+}
+
 /* ---- scramble: a reset from garbage equals a clean reset; a forgotten one shows ----- */
 static void rand_in(uint64_t *rng, const ibsw_cfg_t *c, ibsw_in_t *in) {
   memset(in, 0, sizeof *in);
@@ -1039,7 +1146,8 @@ int main(int argc, char **argv) {
       {sc_reset, "reset"},       {sc_latency, "latency"},     {sc_credit, "credit"},   {sc_credit_loop, "credit_loop"},
       {sc_lft, "lft"},           {sc_lft_epoch, "lft_epoch"}, {sc_mad, "mad"},         {sc_same_state, "same_state"},
       {sc_wake, "wake"},         {sc_link_loss, "link_loss"}, {sc_drain, "drain"},     {sc_errors, "errors"},
-      {sc_counters, "counters"}, {sc_sampling, "sampling"},   {sc_vl15, "vl15"},       {sc_power, "power"}};
+      {sc_counters, "counters"}, {sc_sampling, "sampling"},   {sc_vl15, "vl15"},       {sc_power, "power"},
+      {sc_more, "more"}};
   test_params(&t);
   for (unsigned k = 0; k < sizeof sc / sizeof sc[0]; k++) {
     const unsigned long before = t.failed;

@@ -192,10 +192,11 @@ void ibsw_eval(const ibsw_cfg_t *cfg, const ibsw_state_t *s, const ibsw_in_t *in
   ibsw_front_unit(&x);
   ibsw_vl_alloc(&x);
   ibsw_switch_alloc(&x);
+  ibsw_crossbar(&x);
   ibsw_sma(&x); /* before ARRIVE: its LFT write is what a planted bug lets arrivals see */
   ibsw_input_unit(&x);
   ibsw_credits(&x);
-  ibsw_lft_cfg(&x);
+  ibsw_lft(&x);
   ibsw_counters(&x);
   ibsw_sampler(&x);
   ibsw_power(&x);

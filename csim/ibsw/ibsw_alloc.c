@@ -106,13 +106,17 @@ static bool drained_due(const ibsw_ctx_t *x, unsigned o) {
   return ibsw_bug(x, IBSW_BUG_DRAINED_BEFORE_CREDITS) || ibsw_cred_full(x, r, o);
 }
 
-/* SA (§5.4) for every output, ST (§5.5): the staging register of c is the output register
-   of c+1 and the pins of c+2. */
+/* ST (§5.5): the staging register of c is the output register of c+1 and the pins of
+   c+2, whatever the port's state then. */
+void ibsw_crossbar(ibsw_ctx_t *x) {
+  for (unsigned o = 1; o <= x->P; o++) x->nx->r.oreg[o] = x->s->r.stg[o];
+}
+
+/* SA (§5.4) for every output: the flit (or symbol) of c into the staging register. */
 void ibsw_switch_alloc(ibsw_ctx_t *x) {
   const ibsw_regs_t *r = &x->s->r;
   ibsw_regs_t *q = &x->nx->r;
   const unsigned V = x->V, NL = x->NL;
-  for (unsigned o = 1; o <= x->P; o++) q->oreg[o] = r->stg[o]; /* crossbar: ST */
   for (unsigned o = 1; o <= x->P; o++) {
     const ibsw_port_t *p = &r->port[o];
     ibsw_flit_t f = {0, 0, 0, 0, 0};

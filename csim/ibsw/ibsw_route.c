@@ -53,7 +53,7 @@ bool ibsw_route(const ibsw_ctx_t *x, unsigned n, unsigned l, uint64_t head, unsi
 }
 
 /* §5.7: the configuration port writes at the end of c (and wins over a Set's block). */
-void ibsw_lft_cfg(ibsw_ctx_t *x) {
+void ibsw_lft(ibsw_ctx_t *x) {
   const ibsw_in_t *in = x->in;
   if (!in->cfg_valid) return;
   if ((in->cfg_sel & 3u) == 0) {

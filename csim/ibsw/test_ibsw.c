@@ -641,6 +641,7 @@ static void wake_one(tctx_t *t, unsigned bug, uint32_t W, unsigned lk) {
   sw_free(p.b);
 }
 static void sc_wake(tctx_t *t, unsigned bug) {
+  wake_one(t, bug, 1024, 1); /* §6.5: both ends LinkUp 1,029 cycles after the Set */
   wake_one(t, bug, 16, 1);
   wake_one(t, bug, 4, 1);
   wake_one(t, bug, 1, 2);
@@ -871,6 +872,7 @@ static void sc_power(tctx_t *t, unsigned bug) {
     run_to(w, 3);
     CHECK(t, w->pw[0] == 43400 + 24 * wp[s] && w->out.energy == 2ull * (43400 + 24 * wp[s]),
           "LinkSpeed %u: %u mW", s, w->pw[0]);
+    if (s == 3) CHECK(t, w->pw[0] == 66200, "Table 1: 24 DDR 4x ports on = 66.2 W");
     sw_free(w);
   }
 }

@@ -44,8 +44,8 @@ uint32_t ibsw_port_power_mw(const ibsw_cfg_t *cfg) {
 
 static int param_ok(const char *name, unsigned long long v, unsigned long long lo, unsigned long long hi) {
   if (v >= lo && v <= hi) return 1;
-  fprintf(stderr, "ibsw: parameter %s = %llu out of its legal range %llu..%llu (docs/ibsw.md §2)\n", name, v, lo,
-          hi);
+  fprintf(stderr, "ibsw: parameter %s = %llu out of its legal range %llu..%llu (docs/ibsw.md §2)\n", name, v,
+          lo, hi);
   return 0;
 }
 
@@ -55,10 +55,10 @@ int ibsw_init(ibsw_state_t *s, const ibsw_cfg_t *cfg) {
   if (!param_ok("NumPorts", cfg->num_ports, 2, 31) || !param_ok("NumDataVls", cfg->num_data_vls, 2, 7) ||
       !param_ok("BufDepth", cfg->buf_depth, 4, 256) || !param_ok("Buf15Depth", cfg->buf15_depth, 4, 64) ||
       !param_ok("RouteCycles", cfg->route_cycles, 5, 255) ||
-      !param_ok("WakeCycles", cfg->wake_cycles, 1, 16777215) || !param_ok("LftBlocks", cfg->lft_blocks, 1, 768) ||
-      !param_ok("LinkSpeed", cfg->link_speed, 0, 3) || !param_ok("CntW", cfg->cnt_w, 8, 32) ||
-      !param_ok("ExtW", cfg->ext_w, extlo, 64) || !param_ok("BootActive", cfg->boot_active, 0, 1) ||
-      !param_ok("bug", cfg->bug, 0, IBSW_BUG_COUNT - 1u))
+      !param_ok("WakeCycles", cfg->wake_cycles, 1, 16777215) ||
+      !param_ok("LftBlocks", cfg->lft_blocks, 1, 768) || !param_ok("LinkSpeed", cfg->link_speed, 0, 3) ||
+      !param_ok("CntW", cfg->cnt_w, 8, 32) || !param_ok("ExtW", cfg->ext_w, extlo, 64) ||
+      !param_ok("BootActive", cfg->boot_active, 0, 1) || !param_ok("bug", cfg->bug, 0, IBSW_BUG_COUNT - 1u))
     return 1;
   const unsigned P = cfg->num_ports, NL = cfg->num_data_vls + 1;
   size_t total = 0;
@@ -154,8 +154,8 @@ static void outputs(const ibsw_cfg_t *cfg, const ibsw_regs_t *r, ibsw_out_t *out
     out->port_state[n] = p->pstate;
     out->phys_state[n] = p->phys;
     out->draining[n] = p->draining;
-    out->power_on[n] = p->phys == IBSW_POLLING || p->phys == IBSW_TRAINING || p->phys == IBSW_LINKUP ||
-                       p->phys == IBSW_LER;
+    out->power_on[n] =
+        p->phys == IBSW_POLLING || p->phys == IBSW_TRAINING || p->phys == IBSW_LINKUP || p->phys == IBSW_LER;
     out->err[n] = r->err_r[n];
     out->err_code[n] = r->err_code_r[n];
     out->sample_status[n] = r->smp[n].status;

@@ -28,14 +28,33 @@ extern "C" {
 enum { IBSW_HEAD = 0, IBSW_BODY = 1, IBSW_TAIL = 2, IBSW_SYM = 3 };
 enum { IBSW_SYM_TS1 = 1, IBSW_SYM_TS2 = 2, IBSW_SYM_DRAINED = 3 };
 /* PortPhysicalState and PortState codes (section 4) */
-enum { IBSW_SLEEP = 1, IBSW_POLLING = 2, IBSW_DISABLED = 3, IBSW_TRAINING = 4, IBSW_LINKUP = 5, IBSW_LER = 6 };
+enum {
+  IBSW_SLEEP = 1,
+  IBSW_POLLING = 2,
+  IBSW_DISABLED = 3,
+  IBSW_TRAINING = 4,
+  IBSW_LINKUP = 5,
+  IBSW_LER = 6
+};
 enum { IBSW_DOWN = 1, IBSW_INIT = 2, IBSW_ARMED = 3, IBSW_ACTIVE = 4 };
 /* counters (section 8.1), the order of ibsw_out_t.cnt */
 enum {
-  IBSW_C_XMIT_DATA, IBSW_C_RCV_DATA, IBSW_C_XMIT_PKTS, IBSW_C_RCV_PKTS, IBSW_C_XMIT_WAIT,
-  IBSW_C_SYMBOL_ERR, IBSW_C_RCV_ERR, IBSW_C_RELAY_ERR, IBSW_C_XMIT_DISCARDS, IBSW_C_VL15_DROPPED,
-  IBSW_C_LINK_DOWNED, IBSW_C_EXT_XMIT_DATA, IBSW_C_EXT_RCV_DATA, IBSW_C_EXT_XMIT_PKTS,
-  IBSW_C_EXT_RCV_PKTS, IBSW_NCNT
+  IBSW_C_XMIT_DATA,
+  IBSW_C_RCV_DATA,
+  IBSW_C_XMIT_PKTS,
+  IBSW_C_RCV_PKTS,
+  IBSW_C_XMIT_WAIT,
+  IBSW_C_SYMBOL_ERR,
+  IBSW_C_RCV_ERR,
+  IBSW_C_RELAY_ERR,
+  IBSW_C_XMIT_DISCARDS,
+  IBSW_C_VL15_DROPPED,
+  IBSW_C_LINK_DOWNED,
+  IBSW_C_EXT_XMIT_DATA,
+  IBSW_C_EXT_RCV_DATA,
+  IBSW_C_EXT_XMIT_PKTS,
+  IBSW_C_EXT_RCV_PKTS,
+  IBSW_NCNT
 };
 #define IBSW_NEV 11 /* event kinds: the first 11 counters (the extended ones reuse 0..3) */
 
@@ -118,7 +137,7 @@ enum { IBSW_SMA_IDLE, IBSW_SMA_RECV, IBSW_SMA_EXEC, IBSW_SMA_SNAP, IBSW_SMA_RESP
 enum { IBSW_SAMPLE_DONE, IBSW_SAMPLE_STARTED, IBSW_SAMPLE_RUNNING };
 
 typedef struct {
-  uint16_t rd, cnt;          /* FIFO read pointer and occupancy */
+  uint16_t rd, cnt; /* FIFO read pointer and occupancy */
   uint8_t rxs, ist, rc, hsent;
 } ibsw_lane_t;
 
@@ -174,7 +193,7 @@ typedef struct {
 typedef struct {
   ibsw_regs_t r;
   ibsw_entry_t *mem[IBSW_MAXP1][IBSW_MAX_LANES]; /* FIFO memories */
-  uint8_t *lft;                                   /* LftEntries one-byte entries */
+  uint8_t *lft;                                  /* LftEntries one-byte entries */
   ibsw_entry_t *pool;
 } ibsw_state_t;
 

@@ -26,8 +26,8 @@ void ibsw_vl_alloc(ibsw_ctx_t *x) {
         const ibsw_entry_t *e = ibsw_front(x, n, l);
         bool req = ln->ist == IBSW_IST_WAIT;
         /* planted: with R = 5 there is no ROUTE cycle to shorten, the IDLE HEAD requests */
-        if (ibsw_bug(x, IBSW_BUG_ROUTE_CYCLES_SHORT) && x->cfg->route_cycles == 5 && ln->ist == IBSW_IST_IDLE &&
-            e->kind == IBSW_HEAD && !e->drop)
+        if (ibsw_bug(x, IBSW_BUG_ROUTE_CYCLES_SHORT) && x->cfg->route_cycles == 5 &&
+            ln->ist == IBSW_IST_IDLE && e->kind == IBSW_HEAD && !e->drop)
           req = true;
         if (!req || e->egr != o) continue;
         x->nx->r.ost[o][l] = IBSW_OST_BUSY;
@@ -68,7 +68,8 @@ static bool serve(ibsw_ctx_t *x, unsigned o, unsigned l, ibsw_flit_t *f) {
   if (!e->drop && e->kind == IBSW_HEAD && !hsent) {
     f->kind = IBSW_HEAD;
     f->data = e->data;
-    if (l == x->V) f->data = (e->data & UINT64_C(0xFFFF000000000000)) | ((e->data & UINT64_C(0xFFFFFFFFFFFF)) >> 5);
+    if (l == x->V)
+      f->data = (e->data & UINT64_C(0xFFFF000000000000)) | ((e->data & UINT64_C(0xFFFFFFFFFFFF)) >> 5);
     pop(x, n, l);
     x->nx->r.ln[n][l].hsent = 1;
   } else if (!e->drop && e->kind != IBSW_HEAD && hsent) {

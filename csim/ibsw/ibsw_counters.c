@@ -20,7 +20,7 @@ void ibsw_counters(ibsw_ctx_t *x) {
       const unsigned w = ibsw_counter_width(x->cfg, c);
       if (x->clear_cnt[n][c])
         q->cnt[n][c] = 0; /* the clear has priority over the events of c-1 */
-      else if (wraps) /* planted: modulo 2^W */
+      else if (wraps)     /* planted: modulo 2^W */
         q->cnt[n][c] = (r->cnt[n][c] + r->ev[n][ev]) & (w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1u);
       else
         q->cnt[n][c] = sat_add(r->cnt[n][c], r->ev[n][ev], w);
@@ -76,7 +76,8 @@ uint32_t ibsw_power_of(const ibsw_cfg_t *cfg, const ibsw_regs_t *r) {
   for (unsigned n = 1; n <= cfg->num_ports; n++) {
     const unsigned ph = r->port[n].phys;
     const bool on = ph == IBSW_POLLING || ph == IBSW_TRAINING || ph == IBSW_LINKUP || ph == IBSW_LER;
-    if (on || (cfg->bug == IBSW_BUG_POWER_COUNTS_DISABLED && ph == IBSW_DISABLED)) p += ibsw_port_power_mw(cfg);
+    if (on || (cfg->bug == IBSW_BUG_POWER_COUNTS_DISABLED && ph == IBSW_DISABLED))
+      p += ibsw_port_power_mw(cfg);
   }
   return p;
 }

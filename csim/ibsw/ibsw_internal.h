@@ -40,20 +40,20 @@ static inline const ibsw_entry_t *ibsw_front(const ibsw_ctx_t *x, unsigned n, un
 void ibsw_push(ibsw_ctx_t *x, unsigned n, unsigned l, const ibsw_entry_t *e);
 
 /* Units (section 15). */
-void ibsw_port_fsm(ibsw_ctx_t *x);                       /* 6.2 */
-void ibsw_front_unit(ibsw_ctx_t *x);                       /* 5.3 */
-void ibsw_vl_alloc(ibsw_ctx_t *x);                       /* 5.4 VA */
-void ibsw_switch_alloc(ibsw_ctx_t *x);                   /* 5.4 SA */
-void ibsw_crossbar(ibsw_ctx_t *x);                       /* 5.5 ST */
-void ibsw_input_unit(ibsw_ctx_t *x);                     /* 5.1 ARRIVE */
+void ibsw_port_fsm(ibsw_ctx_t *x);     /* 6.2 */
+void ibsw_front_unit(ibsw_ctx_t *x);   /* 5.3 */
+void ibsw_vl_alloc(ibsw_ctx_t *x);     /* 5.4 VA */
+void ibsw_switch_alloc(ibsw_ctx_t *x); /* 5.4 SA */
+void ibsw_crossbar(ibsw_ctx_t *x);     /* 5.5 ST */
+void ibsw_input_unit(ibsw_ctx_t *x);   /* 5.1 ARRIVE */
 bool ibsw_route(const ibsw_ctx_t *x, unsigned n, unsigned l, uint64_t head, unsigned *egr,
-                unsigned *code);                         /* 5.2 */
-void ibsw_credits(ibsw_ctx_t *x);                        /* 5.6 */
-void ibsw_sma(ibsw_ctx_t *x);                            /* 7 */
-void ibsw_lft(ibsw_ctx_t *x);                        /* 5.7 configuration port */
-void ibsw_counters(ibsw_ctx_t *x);                       /* 8.1, 10 */
-void ibsw_sampler(ibsw_ctx_t *x);                        /* 8.2 */
-void ibsw_power(ibsw_ctx_t *x);                          /* 9 */
+                unsigned *code);   /* 5.2 */
+void ibsw_credits(ibsw_ctx_t *x);  /* 5.6 */
+void ibsw_sma(ibsw_ctx_t *x);      /* 7 */
+void ibsw_lft(ibsw_ctx_t *x);      /* 5.7 configuration port */
+void ibsw_counters(ibsw_ctx_t *x); /* 8.1, 10 */
+void ibsw_sampler(ibsw_ctx_t *x);  /* 8.2 */
+void ibsw_power(ibsw_ctx_t *x);    /* 9 */
 uint32_t ibsw_power_of(const ibsw_cfg_t *cfg, const ibsw_regs_t *r);
 bool ibsw_cred_full(const ibsw_ctx_t *x, const ibsw_regs_t *r, unsigned o);
 

@@ -15,7 +15,8 @@ static bool power_off_ready(const ibsw_ctx_t *x, unsigned n) {
   if (!p->draining || !p->sent_drained || !p->peer_drained || r->pend[n] != 0) return false;
   if (!ibsw_cred_full(x, r, n)) return false;
   for (unsigned l = 0; l < x->NL; l++)
-    if (r->ost[n][l] != IBSW_OST_FREE || r->ln[n][l].ist != IBSW_IST_IDLE || r->ln[n][l].cnt != 0) return false;
+    if (r->ost[n][l] != IBSW_OST_FREE || r->ln[n][l].ist != IBSW_IST_IDLE || r->ln[n][l].cnt != 0)
+      return false;
   return true;
 }
 
@@ -36,42 +37,41 @@ void ibsw_port_fsm(ibsw_ctx_t *x) {
         p->phys != IBSW_DISABLED && p->phys != IBSW_SLEEP)
       ibsw_raise(x, n, 12);
     switch (p->phys) {
-    case IBSW_SLEEP:
-      if (ts1) q->phys = IBSW_POLLING; /* woken by the peer's polling (§6.5) */
-      break;
-    case IBSW_POLLING:
-    case IBSW_LER:
-      if (ts1 || ts2) {
-        q->phys = IBSW_TRAINING;
-        q->tcnt = 0;
-        q->seen2 = ts2;
-        for (unsigned l = 0; l < x->NL; l++) x->nx->r.cred[n][l] = (uint16_t)ibsw_lane_depth(x->cfg, l);
+      case IBSW_SLEEP:
+        if (ts1) q->phys = IBSW_POLLING; /* woken by the peer's polling (§6.5) */
+        break;
+      case IBSW_POLLING:
+      case IBSW_LER:
+        if (ts1 || ts2) {
+          q->phys = IBSW_TRAINING;
+          q->tcnt = 0;
+          q->seen2 = ts2;
+          for (unsigned l = 0; l < x->NL; l++) x->nx->r.cred[n][l] = (uint16_t)ibsw_lane_depth(x->cfg, l);
+        }
+        break;
+      case IBSW_TRAINING: {
+        const uint32_t W = x->cfg->wake_cycles;
+        q->tcnt = p->tcnt + 1 < W ? p->tcnt + 1 : W;
+        q->seen2 = p->seen2 || ts2 || ibsw_bug(x, IBSW_BUG_TRAINING_IGNORES_TS2);
+        if ((uint64_t)p->tcnt + 1 >= W && q->seen2) {
+          q->phys = IBSW_LINKUP;
+          q->pstate = IBSW_INIT;
+        }
+        break;
       }
-      break;
-    case IBSW_TRAINING: {
-      const uint32_t W = x->cfg->wake_cycles;
-      q->tcnt = p->tcnt + 1 < W ? p->tcnt + 1 : W;
-      q->seen2 = p->seen2 || ts2 || ibsw_bug(x, IBSW_BUG_TRAINING_IGNORES_TS2);
-      if ((uint64_t)p->tcnt + 1 >= W && q->seen2) {
-        q->phys = IBSW_LINKUP;
-        q->pstate = IBSW_INIT;
-      }
-      break;
-    }
-    case IBSW_LINKUP:
-      if (ts1) { /* the peer lost the link and polls (§6.6) */
-        q->phys = IBSW_LER;
-        leave_linkup(q);
-        ibsw_raise(x, n, 13);
-      } else if (power_off_ready(x, n)) {
-        q->phys = p->target;
-        leave_linkup(q);
-      } else if (drained) {
-        q->peer_drained = 1;
-      }
-      break;
-    default: /* Disabled: leaves only by a Set */
-      break;
+      case IBSW_LINKUP:
+        if (ts1) { /* the peer lost the link and polls (§6.6) */
+          q->phys = IBSW_LER;
+          leave_linkup(q);
+          ibsw_raise(x, n, 13);
+        } else if (power_off_ready(x, n)) {
+          q->phys = p->target;
+          leave_linkup(q);
+        } else if (drained) {
+          q->peer_drained = 1;
+        }
+        break;
+      default: /* Disabled: leaves only by a Set */ break;
     }
     x->fsm_changed[n] = q->phys != p->phys || q->pstate != p->pstate || q->draining != p->draining;
   }

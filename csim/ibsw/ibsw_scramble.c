@@ -109,4 +109,3 @@ void ibsw_scramble(ibsw_state_t *s, ibsw_next_t *nx, const ibsw_cfg_t *c, uint64
   nx->lft_cfg_val = 1;
   for (unsigned k = 0; k < 64; k++) nx->lft_blk_e[k] = 1;
 }
-

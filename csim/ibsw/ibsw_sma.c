@@ -10,14 +10,37 @@ enum { ST_OK = 0x0000, ST_BUSY = 0x0001, ST_UNSUP = 0x000C, ST_INVAL = 0x001C, S
 static int attr_words(unsigned cls, unsigned attr, bool *ro, unsigned *mod_max, const ibsw_ctx_t *x) {
   *ro = false;
   if (cls == 0x81) {
-    if (attr == 0x0012) { *mod_max = 0; return 1; }
-    if (attr == 0x0015) { *mod_max = x->P; return 1; }
-    if (attr == 0x0019) { *mod_max = x->cfg->lft_blocks - 1u; return 8; }
+    if (attr == 0x0012) {
+      *mod_max = 0;
+      return 1;
+    }
+    if (attr == 0x0015) {
+      *mod_max = x->P;
+      return 1;
+    }
+    if (attr == 0x0019) {
+      *mod_max = x->cfg->lft_blocks - 1u;
+      return 8;
+    }
   } else {
-    if (attr == 0x0010) { *mod_max = x->P; return 2; }
-    if (attr == 0x0011) { *mod_max = x->P; *ro = true; return 3; }
-    if (attr == 0x0012 || attr == 0x001D) { *mod_max = x->P; return 4; }
-    if (attr == 0xFF01) { *mod_max = 0; *ro = true; return 2; }
+    if (attr == 0x0010) {
+      *mod_max = x->P;
+      return 2;
+    }
+    if (attr == 0x0011) {
+      *mod_max = x->P;
+      *ro = true;
+      return 3;
+    }
+    if (attr == 0x0012 || attr == 0x001D) {
+      *mod_max = x->P;
+      return 4;
+    }
+    if (attr == 0xFF01) {
+      *mod_max = 0;
+      *ro = true;
+      return 2;
+    }
   }
   return -1;
 }
@@ -54,7 +77,8 @@ static unsigned set_port_info(ibsw_ctx_t *x, unsigned n, uint64_t w0) {
   } else {
     if (ps == p->pstate && !same_ok) return ST_SAME;
     if (ps == p->pstate) return ST_OK;
-    if (ps == IBSW_ARMED && (p->pstate == IBSW_INIT || (ibsw_bug(x, IBSW_BUG_ARMED_FROM_DOWN) && p->pstate == IBSW_DOWN)))
+    if (ps == IBSW_ARMED &&
+        (p->pstate == IBSW_INIT || (ibsw_bug(x, IBSW_BUG_ARMED_FROM_DOWN) && p->pstate == IBSW_DOWN)))
       nw.pstate = IBSW_ARMED;
     else if (ps == IBSW_ACTIVE && p->pstate == IBSW_ARMED)
       nw.pstate = IBSW_ACTIVE;
@@ -114,10 +138,12 @@ static unsigned execute(ibsw_ctx_t *x, const ibsw_sma_t *m, unsigned cls, unsign
   }
   if (cls == 0x04 && attr == 0x0010) return set_samples(x, mod, w);
   if (cls == 0x04 && attr == 0x0012) {
-    static const struct { uint8_t word, lo, bits, cnt; } f[] = {
-        {0, 32, 32, IBSW_C_XMIT_DATA},  {0, 0, 32, IBSW_C_RCV_DATA},     {1, 32, 32, IBSW_C_XMIT_PKTS},
-        {1, 0, 32, IBSW_C_RCV_PKTS},    {2, 32, 32, IBSW_C_XMIT_WAIT},   {2, 16, 16, IBSW_C_SYMBOL_ERR},
-        {2, 8, 8, IBSW_C_LINK_DOWNED},  {3, 48, 16, IBSW_C_RCV_ERR},     {3, 32, 16, IBSW_C_RELAY_ERR},
+    static const struct {
+      uint8_t word, lo, bits, cnt;
+    } f[] = {
+        {0, 32, 32, IBSW_C_XMIT_DATA},     {0, 0, 32, IBSW_C_RCV_DATA},    {1, 32, 32, IBSW_C_XMIT_PKTS},
+        {1, 0, 32, IBSW_C_RCV_PKTS},       {2, 32, 32, IBSW_C_XMIT_WAIT},  {2, 16, 16, IBSW_C_SYMBOL_ERR},
+        {2, 8, 8, IBSW_C_LINK_DOWNED},     {3, 48, 16, IBSW_C_RCV_ERR},    {3, 32, 16, IBSW_C_RELAY_ERR},
         {3, 16, 16, IBSW_C_XMIT_DISCARDS}, {3, 0, 16, IBSW_C_VL15_DROPPED}};
     for (unsigned k = 0; k < sizeof f / sizeof f[0]; k++)
       if ((w[f[k].word] >> f[k].lo) & ((UINT64_C(1) << f[k].bits) - 1u)) x->clear_cnt[mod][f[k].cnt] = true;
@@ -136,8 +162,9 @@ static void snapshot(const ibsw_ctx_t *x, unsigned cls, unsigned attr, unsigned 
   const ibsw_regs_t *r = &x->s->r;
   const ibsw_cfg_t *c = x->cfg;
   if (cls == 0x81 && attr == 0x0012) {
-    w[0] = ((uint64_t)ibsw_lft_entries(c) << 48) | ((uint64_t)r->lft_top << 32) | ((uint64_t)c->num_ports << 24) |
-           ((uint64_t)c->num_data_vls << 16) | ((uint64_t)c->route_cycles << 8);
+    w[0] = ((uint64_t)ibsw_lft_entries(c) << 48) | ((uint64_t)r->lft_top << 32) |
+           ((uint64_t)c->num_ports << 24) | ((uint64_t)c->num_data_vls << 16) |
+           ((uint64_t)c->route_cycles << 8);
   } else if (cls == 0x81 && attr == 0x0015) {
     static const uint8_t speed[4] = {1, 2, 1, 2}, width[4] = {1, 1, 2, 2};
     const ibsw_port_t *p = &r->port[mod];
@@ -178,93 +205,95 @@ void ibsw_sma(ibsw_ctx_t *x) {
   const ibsw_sma_t *m = &x->s->r.sma;
   ibsw_sma_t *q = &x->nx->r.sma;
   switch (m->state) {
-  case IBSW_SMA_RECV: {
-    const ibsw_flit_t *f = &x->s->r.sma_in;
-    if (!f->valid) break;
-    if (m->nflit < IBSW_MAD_WORDS) q->mad[m->nflit] = f->data;
-    if (m->nflit < 255) q->nflit = (uint8_t)(m->nflit + 1);
-    if (f->kind == IBSW_TAIL) {
-      q->synth = f->synth;
-      q->state = IBSW_SMA_EXEC;
-    }
-    break;
-  }
-  case IBSW_SMA_EXEC: {
-    const unsigned len = m->nflit;
-    const uint64_t w2 = m->mad[2];
-    const unsigned cls = (unsigned)(w2 >> 56), method = (unsigned)(w2 >> 48) & 0xFFu;
-    const unsigned attr = (unsigned)(w2 >> 32) & 0xFFFFu, mod = (unsigned)(w2 >> 16) & 0xFFFFu;
-    bool ro = false;
-    unsigned mod_max = 0;
-    const int N = len >= 3 ? attr_words(cls, attr, &ro, &mod_max, x) : -1;
-    bool bad = len < 3 || len > IBSW_MAD_WORDS || m->synth || (cls != 0x81 && cls != 0x04) ||
-               (method != 0x01 && method != 0x02);
-    if (!bad && N >= 0 && len != 3u + (unsigned)N) bad = true;
-    if (bad) {
-      ibsw_raise(x, m->ingress, 9);
-      q->state = IBSW_SMA_IDLE;
+    case IBSW_SMA_RECV: {
+      const ibsw_flit_t *f = &x->s->r.sma_in;
+      if (!f->valid) break;
+      if (m->nflit < IBSW_MAD_WORDS) q->mad[m->nflit] = f->data;
+      if (m->nflit < 255) q->nflit = (uint8_t)(m->nflit + 1);
+      if (f->kind == IBSW_TAIL) {
+        q->synth = f->synth;
+        q->state = IBSW_SMA_EXEC;
+      }
       break;
     }
-    q->cls = (uint8_t)cls;
-    q->attr = (uint16_t)attr;
-    q->mod = (uint16_t)mod;
-    q->echo = 0;
-    if (N < 0) {
-      q->status = ST_UNSUP;
-      q->echo = 1;
-      q->resp_len = (uint8_t)len;
-    } else if (!mod_ok(cls, attr, mod, mod_max)) {
-      q->status = ST_INVAL;
-      q->echo = 1;
-      q->resp_len = (uint8_t)len;
-    } else if (ro && method == 0x02) {
-      q->status = ST_UNSUP;
-      q->resp_len = (uint8_t)(3 + N);
-    } else {
-      q->status = (uint16_t)execute(x, m, cls, method, attr, mod);
-      q->resp_len = (uint8_t)(3 + N);
-    }
-    q->state = IBSW_SMA_SNAP;
-    break;
-  }
-  case IBSW_SMA_SNAP: {
-    q->resp[0] = (UINT64_C(0xFFFF) << 48) | (m->mad[1] & UINT64_C(0xFFFFFFFFFFFF));
-    q->resp[1] = m->mad[1] & UINT64_C(0xFFFF000000000000);
-    q->resp[2] = ((uint64_t)m->cls << 56) | (UINT64_C(0x81) << 48) | ((uint64_t)m->attr << 32) |
-                 ((uint64_t)m->mod << 16) | m->status;
-    if (m->echo)
-      for (unsigned k = 3; k < m->resp_len; k++) q->resp[k] = m->mad[k];
-    else
-      snapshot(x, m->cls, m->attr, m->mod, &q->resp[3]);
-    q->idx = 0;
-    q->dropped = 0;
-    q->state = IBSW_SMA_RESP;
-    break;
-  }
-  case IBSW_SMA_RESP: {
-    const unsigned V = x->V;
-    if (x->s->r.ln[0][V].cnt >= x->cfg->buf15_depth) break; /* full at the start of the cycle */
-    const unsigned k = m->idx;
-    ibsw_entry_t e = {m->resp[k], (uint8_t)(k == 0 ? IBSW_HEAD : k + 1u == m->resp_len ? IBSW_TAIL : IBSW_BODY),
-                      0, m->dropped};
-    if (k == 0) { /* the HEAD's push is its arrival (§5.2), ingress 0 */
-      unsigned egr = 0, code = 0;
-      if (ibsw_route(x, 0, V, e.data, &egr, &code)) {
-        e.drop = 0;
-        e.egr = (uint8_t)egr;
-        if (egr >= 1) x->nx->r.pend[egr]++;
-      } else {
-        e.drop = 1;
-        q->dropped = 1;
-        ibsw_sma_raise(x, code);
+    case IBSW_SMA_EXEC: {
+      const unsigned len = m->nflit;
+      const uint64_t w2 = m->mad[2];
+      const unsigned cls = (unsigned)(w2 >> 56), method = (unsigned)(w2 >> 48) & 0xFFu;
+      const unsigned attr = (unsigned)(w2 >> 32) & 0xFFFFu, mod = (unsigned)(w2 >> 16) & 0xFFFFu;
+      bool ro = false;
+      unsigned mod_max = 0;
+      const int N = len >= 3 ? attr_words(cls, attr, &ro, &mod_max, x) : -1;
+      bool bad = len < 3 || len > IBSW_MAD_WORDS || m->synth || (cls != 0x81 && cls != 0x04) ||
+                 (method != 0x01 && method != 0x02);
+      if (!bad && N >= 0 && len != 3u + (unsigned)N) bad = true;
+      if (bad) {
+        ibsw_raise(x, m->ingress, 9);
+        q->state = IBSW_SMA_IDLE;
+        break;
       }
+      q->cls = (uint8_t)cls;
+      q->attr = (uint16_t)attr;
+      q->mod = (uint16_t)mod;
+      q->echo = 0;
+      if (N < 0) {
+        q->status = ST_UNSUP;
+        q->echo = 1;
+        q->resp_len = (uint8_t)len;
+      } else if (!mod_ok(cls, attr, mod, mod_max)) {
+        q->status = ST_INVAL;
+        q->echo = 1;
+        q->resp_len = (uint8_t)len;
+      } else if (ro && method == 0x02) {
+        q->status = ST_UNSUP;
+        q->resp_len = (uint8_t)(3 + N);
+      } else {
+        q->status = (uint16_t)execute(x, m, cls, method, attr, mod);
+        q->resp_len = (uint8_t)(3 + N);
+      }
+      q->state = IBSW_SMA_SNAP;
+      break;
     }
-    ibsw_push(x, 0, V, &e);
-    q->idx = (uint8_t)(k + 1);
-    if (k + 1u == m->resp_len) q->state = IBSW_SMA_IDLE;
-    break;
-  }
-  default:
-    break;
+    case IBSW_SMA_SNAP: {
+      q->resp[0] = (UINT64_C(0xFFFF) << 48) | (m->mad[1] & UINT64_C(0xFFFFFFFFFFFF));
+      q->resp[1] = m->mad[1] & UINT64_C(0xFFFF000000000000);
+      q->resp[2] = ((uint64_t)m->cls << 56) | (UINT64_C(0x81) << 48) | ((uint64_t)m->attr << 32) |
+                   ((uint64_t)m->mod << 16) | m->status;
+      if (m->echo)
+        for (unsigned k = 3; k < m->resp_len; k++) q->resp[k] = m->mad[k];
+      else
+        snapshot(x, m->cls, m->attr, m->mod, &q->resp[3]);
+      q->idx = 0;
+      q->dropped = 0;
+      q->state = IBSW_SMA_RESP;
+      break;
+    }
+    case IBSW_SMA_RESP: {
+      const unsigned V = x->V;
+      if (x->s->r.ln[0][V].cnt >= x->cfg->buf15_depth) break; /* full at the start of the cycle */
+      const unsigned k = m->idx;
+      ibsw_entry_t e = {m->resp[k],
+                        (uint8_t)(k == 0                  ? IBSW_HEAD
+                                  : k + 1u == m->resp_len ? IBSW_TAIL
+                                                          : IBSW_BODY),
+                        0, m->dropped};
+      if (k == 0) { /* the HEAD's push is its arrival (§5.2), ingress 0 */
+        unsigned egr = 0, code = 0;
+        if (ibsw_route(x, 0, V, e.data, &egr, &code)) {
+          e.drop = 0;
+          e.egr = (uint8_t)egr;
+          if (egr >= 1) x->nx->r.pend[egr]++;
+        } else {
+          e.drop = 1;
+          q->dropped = 1;
+          ibsw_sma_raise(x, code);
+        }
+      }
+      ibsw_push(x, 0, V, &e);
+      q->idx = (uint8_t)(k + 1);
+      if (k + 1u == m->resp_len) q->state = IBSW_SMA_IDLE;
+      break;
+    }
+    default: break;
   }
 }

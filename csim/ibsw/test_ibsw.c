@@ -24,7 +24,7 @@
 #include "ibsw.h"
 
 /* ---- harness ---------------------------------------------------------------------- */
-#define QMAX 4096
+#define QMAX   4096
 #define LOGMAX 8192
 
 typedef struct {
@@ -217,7 +217,10 @@ static int do_mad(sw_t *w, unsigned n, unsigned cls, unsigned method, unsigned a
   if (t_head) *t_head = t;
   static const uint64_t zero[16];
   if (!data) { /* a Get carries the attribute's N words too (§7.2: exactly 3 + N flits) */
-    nd = cls == 0x81 ? (attr == 0x0019 ? 8 : 1) : attr == 0x0010 || attr == 0xFF01 ? 2 : attr == 0x0011 ? 3 : 4;
+    nd = cls == 0x81                        ? (attr == 0x0019 ? 8 : 1)
+         : attr == 0x0010 || attr == 0xFF01 ? 2
+         : attr == 0x0011                   ? 3
+                                            : 4;
     data = zero;
   }
   mad(w, n, cls, method, attr, mod, n, data, nd);
@@ -237,17 +240,24 @@ static int do_mad(sw_t *w, unsigned n, unsigned cls, unsigned method, unsigned a
 /* ---- scenarios -------------------------------------------------------------------- */
 
 static void test_params(tctx_t *t) {
-  static const struct { unsigned field; unsigned long long lo, hi; const char *name; } f[] = {
-      {0, 2, 31, "NumPorts"}, {1, 2, 7, "NumDataVls"}, {2, 4, 256, "BufDepth"}, {3, 4, 64, "Buf15Depth"},
-      {4, 5, 255, "RouteCycles"}, {5, 1, 16777215, "WakeCycles"}, {6, 1, 768, "LftBlocks"},
-      {7, 0, 3, "LinkSpeed"}, {8, 8, 32, "CntW"}, {9, 32, 64, "ExtW"}, {10, 0, 1, "BootActive"}};
+  static const struct {
+    unsigned field;
+    unsigned long long lo, hi;
+    const char *name;
+  } f[] = {{0, 2, 31, "NumPorts"},   {1, 2, 7, "NumDataVls"},    {2, 4, 256, "BufDepth"},
+           {3, 4, 64, "Buf15Depth"}, {4, 5, 255, "RouteCycles"}, {5, 1, 16777215, "WakeCycles"},
+           {6, 1, 768, "LftBlocks"}, {7, 0, 3, "LinkSpeed"},     {8, 8, 32, "CntW"},
+           {9, 32, 64, "ExtW"},      {10, 0, 1, "BootActive"}};
   for (unsigned k = 0; k < sizeof f / sizeof f[0]; k++)
     for (int side = 0; side < 4; side++) {
       ibsw_cfg_t c = cfg_p24(0, 0);
-      unsigned *fld[] = {&c.num_ports, &c.num_data_vls, &c.buf_depth, &c.buf15_depth, &c.route_cycles,
-                         NULL, &c.lft_blocks, &c.link_speed, &c.cnt_w, &c.ext_w, &c.boot_active};
+      unsigned *fld[] = {&c.num_ports,  &c.num_data_vls, &c.buf_depth, &c.buf15_depth, &c.route_cycles, NULL,
+                         &c.lft_blocks, &c.link_speed,   &c.cnt_w,     &c.ext_w,       &c.boot_active};
       const bool legal = side >= 2;
-      unsigned long long v = side == 0 ? f[k].lo - 1 : side == 1 ? f[k].hi + 1 : side == 2 ? f[k].lo : f[k].hi;
+      unsigned long long v = side == 0   ? f[k].lo - 1
+                             : side == 1 ? f[k].hi + 1
+                             : side == 2 ? f[k].lo
+                                         : f[k].hi;
       if (side == 0 && f[k].lo == 0) continue;
       if (f[k].field == 5)
         c.wake_cycles = (uint32_t)v;
@@ -261,7 +271,8 @@ static void test_params(tctx_t *t) {
       capture_end(&cap, msg, sizeof msg);
       if (!rc) ibsw_free(&s);
       CHECK(t, (rc == 0) == legal, "%s = %llu: init %s", f[k].name, v, rc ? "refused" : "accepted");
-      if (!legal) CHECK(t, strstr(msg, f[k].name) != NULL, "%s = %llu: message names it: %s", f[k].name, v, msg);
+      if (!legal)
+        CHECK(t, strstr(msg, f[k].name) != NULL, "%s = %llu: message names it: %s", f[k].name, v, msg);
     }
   ibsw_cfg_t c = cfg_p24(0, 0);
   c.cnt_w = 32;
@@ -284,8 +295,9 @@ static void sc_reset(tctx_t *t, unsigned bug) {
   CHECK(t, w->out.power_mw == pw && w->out.energy == 0, "reset: power %u energy %" PRIu64, w->out.power_mw,
         w->out.energy);
   for (unsigned n = 1; n <= 4; n++)
-    CHECK(t, w->out.phys_state[n] == IBSW_POLLING && w->out.port_state[n] == IBSW_DOWN && w->out.power_on[n] &&
-                 !w->out.valid[n] && !w->out.err[n] && w->out.cnt[n][IBSW_C_RCV_DATA] == 0,
+    CHECK(t,
+          w->out.phys_state[n] == IBSW_POLLING && w->out.port_state[n] == IBSW_DOWN && w->out.power_on[n] &&
+              !w->out.valid[n] && !w->out.err[n] && w->out.cnt[n][IBSW_C_RCV_DATA] == 0,
           "reset: port %u Polling/Down, idle", n);
   run_to(w, 6);
   CHECK(t, w->out.energy == 5ull * pw, "energy after 5 cycles %" PRIu64, w->out.energy);
@@ -316,22 +328,28 @@ static void latency_one(tctx_t *t, ibsw_cfg_t cfg) {
   run_to(w, t0 + R + 20 * D);
   const logf_t *h = out_at(w, 3, 0);
   const uint64_t slack = (D - (t0 + R - 2) % D) % D; /* SA waits for its slot (§3.4) */
-  CHECK(t, h && h->c == t0 + R + slack && h->f.kind == IBSW_HEAD && h->f.vl == 1 && h->f.data == dhead(7, 0xABCD),
+  CHECK(t,
+        h && h->c == t0 + R + slack && h->f.kind == IBSW_HEAD && h->f.vl == 1 &&
+            h->f.data == dhead(7, 0xABCD),
         "R=%u D=%u: HEAD in %" PRIu64 " out %" PRIu64 " (expected %" PRIu64 ")", R, D, t0, h ? h->c : 0,
         t0 + R + slack);
   if (D == 1) {
-    CHECK(t, w->nlog[3] >= 3 && w->log[3][1].c == t0 + R + 1 && w->log[3][1].f.kind == IBSW_BODY &&
-                 w->log[3][2].c == t0 + R + 2 && w->log[3][2].f.kind == IBSW_TAIL,
+    CHECK(t,
+          w->nlog[3] >= 3 && w->log[3][1].c == t0 + R + 1 && w->log[3][1].f.kind == IBSW_BODY &&
+              w->log[3][2].c == t0 + R + 2 && w->log[3][2].f.kind == IBSW_TAIL,
           "BODY, TAIL follow back to back");
-    CHECK(t, !(w->cr[1][t0 + R - 2] & 2) && (w->cr[1][t0 + R - 1] & 2) && (w->cr[1][t0 + R] & 2) &&
-                 (w->cr[1][t0 + R + 1] & 2) && !(w->cr[1][t0 + R + 2] & 2),
+    CHECK(t,
+          !(w->cr[1][t0 + R - 2] & 2) && (w->cr[1][t0 + R - 1] & 2) && (w->cr[1][t0 + R] & 2) &&
+              (w->cr[1][t0 + R + 1] & 2) && !(w->cr[1][t0 + R + 2] & 2),
           "out_credit (1, lane 1) in t+R-1 .. t+R+1 (pops in t+R-2 ..)");
-    CHECK(t, w->out.cnt[3][IBSW_C_XMIT_PKTS] == 1 && w->out.cnt[1][IBSW_C_RCV_PKTS] == 1 &&
-                 w->out.cnt[3][IBSW_C_XMIT_DATA] == 6 && w->out.cnt[1][IBSW_C_RCV_DATA] == 6,
+    CHECK(t,
+          w->out.cnt[3][IBSW_C_XMIT_PKTS] == 1 && w->out.cnt[1][IBSW_C_RCV_PKTS] == 1 &&
+              w->out.cnt[3][IBSW_C_XMIT_DATA] == 6 && w->out.cnt[1][IBSW_C_RCV_DATA] == 6,
           "counters after one 3-flit packet");
   }
   for (uint64_t k = 0; k < w->nlog[3]; k++)
-    CHECK(t, (w->log[3][k].c - 2) % D == 0, "flit on the pins in %" PRIu64 ": chosen in a slot", w->log[3][k].c);
+    CHECK(t, (w->log[3][k].c - 2) % D == 0, "flit on the pins in %" PRIu64 ": chosen in a slot",
+          w->log[3][k].c);
   /* BODY of an open circuit: 3 cycles */
   const uint64_t t1 = w->c;
   enq(w, 2, IBSW_HEAD, 0, dhead(8, 1));
@@ -384,8 +402,8 @@ static void sc_credit(tctx_t *t, unsigned bug) {
   w->in.credit[2] = 1;
   run_to(w, c + 10);
   const logf_t *f = out_at(w, 2, c);
-  CHECK(t, f && f->c == c + 3 && w->nlog[2] == 5, "credit in %" PRIu64 ": next flit on the pins in %" PRIu64, c,
-        f ? f->c : 0);
+  CHECK(t, f && f->c == c + 3 && w->nlog[2] == 5, "credit in %" PRIu64 ": next flit on the pins in %" PRIu64,
+        c, f ? f->c : 0);
   const uint64_t s = w->c;
   w->in.credit[3] = 1; /* port 3's lane 0 counter is full */
   run_to(w, s + 4);
@@ -445,7 +463,11 @@ static void sc_lft(tctx_t *t, unsigned bug) {
   enq(w, 4, IBSW_SYM, 0, IBSW_SYM_TS1); /* port 4 loses its link: LinkErrorRecovery */
   run_to(w, 20);
   CHECK(t, w->ph[4][19] == IBSW_LER, "port 4 in LinkErrorRecovery");
-  static const struct { unsigned vl; uint64_t head; unsigned code; } cs[] = {
+  static const struct {
+    unsigned vl;
+    uint64_t head;
+    unsigned code;
+  } cs[] = {
       {0, 0, 2},
       {0, UINT64_C(0xFFFF) << 48, 2},
       {1, (uint64_t)41 << 48, 2},
@@ -471,7 +493,8 @@ static void sc_lft(tctx_t *t, unsigned bug) {
     run_to(w, c + 12);
     if (cs[k].code) {
       drops++;
-      CHECK(t, w->er[1][c + 2] == (0x80 | cs[k].code) && !(w->er[1][c + 1] & 0x80) && !(w->er[1][c + 3] & 0x80),
+      CHECK(t,
+            w->er[1][c + 2] == (0x80 | cs[k].code) && !(w->er[1][c + 1] & 0x80) && !(w->er[1][c + 3] & 0x80),
             "case %u: error %u at c+2 (seen %02x %02x %02x)", k, cs[k].code, w->er[1][c + 1], w->er[1][c + 2],
             w->er[1][c + 3]);
     } else {
@@ -480,8 +503,8 @@ static void sc_lft(tctx_t *t, unsigned bug) {
     CHECK(t, w->out.cnt[1][IBSW_C_RELAY_ERR] == drops, "case %u: RelayErrors %" PRIu64 " (expected %u)", k,
           w->out.cnt[1][IBSW_C_RELAY_ERR], drops);
   }
-  CHECK(t, w->nlog[2] == 2 && w->log[2][0].f.data == (uint64_t)5 << 48, "DLID 5 delivered on port 2 (%u flits)",
-        w->nlog[2]);
+  CHECK(t, w->nlog[2] == 2 && w->log[2][0].f.data == (uint64_t)5 << 48,
+        "DLID 5 delivered on port 2 (%u flits)", w->nlog[2]);
   CHECK(t, w->nlog[3] == 2 && w->log[3][0].f.data == (uint64_t)12 << 48, "DLID 12 delivered on port 3");
   CHECK(t, w->out.cnt[1][IBSW_C_RCV_ERR] == 0, "drops are not receive errors");
   sw_free(w);
@@ -536,15 +559,18 @@ static void sc_mad(tctx_t *t, unsigned bug) {
   cfg_write(w, 1, 0, 300);
   uint64_t r[16], th = 0, hc = 0;
   int st = do_mad(w, 5, 0x81, 0x01, 0x0012, 0, NULL, 0, r, &th, &hc);
-  CHECK(t, st == 0 && hc == th + 2 * 25 + 1 + 4, "SwitchInfo Get: status %d, response in t+%" PRIu64, st, hc - th);
-  CHECK(t, r[0] == UINT64_C(0xFFFF) << 48 && r[1] == UINT64_C(0x1234) << 48 &&
-               r[2] == ((UINT64_C(0x81) << 56) | (UINT64_C(0x81) << 48) | (UINT64_C(0x12) << 32)),
+  CHECK(t, st == 0 && hc == th + 2 * 25 + 1 + 4, "SwitchInfo Get: status %d, response in t+%" PRIu64, st,
+        hc - th);
+  CHECK(t,
+        r[0] == UINT64_C(0xFFFF) << 48 && r[1] == UINT64_C(0x1234) << 48 &&
+            r[2] == ((UINT64_C(0x81) << 56) | (UINT64_C(0x81) << 48) | (UINT64_C(0x12) << 32)),
         "response header %016" PRIx64 " %016" PRIx64 " %016" PRIx64, r[0], r[1], r[2]);
   CHECK(t, r[3] == ((UINT64_C(4096) << 48) | (UINT64_C(300) << 32) | (24u << 24) | (4u << 16) | (25u << 8)),
         "SwitchInfo %016" PRIx64, r[3]);
   st = do_mad(w, 5, 0x81, 0x01, 0x0015, 7, NULL, 0, r, NULL, NULL);
-  CHECK(t, st == 0 && r[3] == ((UINT64_C(4) << 60) | (UINT64_C(5) << 56) | (UINT64_C(2) << 52) |
-                               (UINT64_C(2) << 48) | (UINT64_C(7) << 32)),
+  CHECK(t,
+        st == 0 && r[3] == ((UINT64_C(4) << 60) | (UINT64_C(5) << 56) | (UINT64_C(2) << 52) |
+                            (UINT64_C(2) << 48) | (UINT64_C(7) << 32)),
         "PortInfo 7: %016" PRIx64, r[3]);
   st = do_mad(w, 5, 0x81, 0x01, 0x0015, 25, NULL, 0, r, NULL, NULL);
   CHECK(t, st == 0x1C, "PortInfo AttrMod 25: 0x001C (%x)", st);
@@ -563,7 +589,8 @@ static void sc_mad(tctx_t *t, unsigned bug) {
   mad(w, 6, 0x33, 0x01, 0x0015, 1, 6, (const uint64_t[]){0}, 1); /* bad class */
   run_to(w, c0 + 240);
   CHECK(t, w->nlog[6] == 0, "no response to a bad MAD");
-  CHECK(t, w->out.cnt[6][IBSW_C_VL15_DROPPED] == 3, "VL15Dropped %" PRIu64, w->out.cnt[6][IBSW_C_VL15_DROPPED]);
+  CHECK(t, w->out.cnt[6][IBSW_C_VL15_DROPPED] == 3, "VL15Dropped %" PRIu64,
+        w->out.cnt[6][IBSW_C_VL15_DROPPED]);
   /* error 9 in the execute cycle t + R + N + 2 (here the TAIL is flit 1: N = -1) */
   CHECK(t, w->er[6][c0 + 25 - 1 + 2 + 2] == (0x80 | 9), "error 9 at e+2 (%02x)", w->er[6][c0 + 25 + 3]);
   sw_free(w);
@@ -629,8 +656,9 @@ static void wake_one(tctx_t *t, unsigned bug, uint32_t W, unsigned lk) {
     if (!a_up && p.a->ph[1][k] == IBSW_LINKUP) a_up = k;
   }
   const uint64_t b_exp = e + 2 + W > e + 7 + 2 * lk ? e + 2 + W : e + 7 + 2 * lk;
-  CHECK(t, p.b->ph[1][e] == IBSW_DISABLED && p.b->ph[1][e + 1] == IBSW_POLLING &&
-               p.b->ph[1][e + 2] == IBSW_TRAINING,
+  CHECK(t,
+        p.b->ph[1][e] == IBSW_DISABLED && p.b->ph[1][e + 1] == IBSW_POLLING &&
+            p.b->ph[1][e + 2] == IBSW_TRAINING,
         "W=%u Lk=%u: B Polling in e+1, Training in e+2", W, lk);
   CHECK(t, b_up == b_exp, "W=%u Lk=%u: B LinkUp in e+%" PRIu64 " (expected e+%" PRIu64 ")", W, lk, b_up - e,
         b_exp - e);
@@ -654,8 +682,9 @@ static void sc_wake(tctx_t *t, unsigned bug) {
   p.pa = p.pb = 1;
   p.lk = 1;
   for (int k = 0; k < 30; k++) pair_step(&p);
-  CHECK(t, p.a->ph[1][3] == IBSW_POLLING && p.a->ph[1][4] == IBSW_TRAINING && p.a->ph[1][7] == IBSW_TRAINING &&
-               p.a->ph[1][8] == IBSW_LINKUP && p.b->ph[1][8] == IBSW_LINKUP,
+  CHECK(t,
+        p.a->ph[1][3] == IBSW_POLLING && p.a->ph[1][4] == IBSW_TRAINING && p.a->ph[1][7] == IBSW_TRAINING &&
+            p.a->ph[1][8] == IBSW_LINKUP && p.b->ph[1][8] == IBSW_LINKUP,
         "bring-up from reset: Training at 4, LinkUp at max(4+W, 8) = 8");
   CHECK(t, p.a->ph[2][29] == IBSW_POLLING, "an unconnected port keeps polling");
   sw_free(p.a);
@@ -758,11 +787,12 @@ static void sc_errors(tctx_t *t, unsigned bug) {
   CHECK(t, w->nlog[3] == 3 && w->log[3][0].f.data == dhead(6, 0) && w->log[3][2].f.data == 3,
         "second packet intact (%u flits)", w->nlog[3]);
   const uint64_t c2 = w->c;
-  enq(w, 1, IBSW_BODY, 1, 0);  /* orphan */
-  enq(w, 1, IBSW_HEAD, 5, 0);  /* bad VL (V = 2) */
+  enq(w, 1, IBSW_BODY, 1, 0); /* orphan */
+  enq(w, 1, IBSW_HEAD, 5, 0); /* bad VL (V = 2) */
   run_to(w, c2 + 6);
   CHECK(t, w->er[1][c2 + 2] == (0x80 | 7) && w->er[1][c2 + 3] == (0x80 | 5), "orphan 7, bad VL 5");
-  CHECK(t, w->out.cnt[1][IBSW_C_RCV_ERR] == 3, "PortRcvErrors 3 (%" PRIu64 ")", w->out.cnt[1][IBSW_C_RCV_ERR]);
+  CHECK(t, w->out.cnt[1][IBSW_C_RCV_ERR] == 3, "PortRcvErrors 3 (%" PRIu64 ")",
+        w->out.cnt[1][IBSW_C_RCV_ERR]);
   /* overflow on lane 0 of port 4 (its output port 2 gets no credits); lane 1 goes on */
   w->auto_credit = false;
   cfg_write(w, 0, 7, 2);
@@ -797,8 +827,9 @@ static void sc_counters(tctx_t *t, unsigned bug) {
   CHECK(t, w->out.cnt[1][IBSW_C_RCV_DATA] == 255 && w->out.cnt[1][IBSW_C_EXT_RCV_DATA] == 400,
         "RcvData saturates at 255 (%" PRIu64 "), extended 400 (%" PRIu64 ")", w->out.cnt[1][IBSW_C_RCV_DATA],
         w->out.cnt[1][IBSW_C_EXT_RCV_DATA]);
-  CHECK(t, w->out.cnt[1][IBSW_C_RCV_PKTS] == 100 && w->out.cnt[2][IBSW_C_XMIT_PKTS] == 100 &&
-               w->out.cnt[2][IBSW_C_XMIT_DATA] == 255,
+  CHECK(t,
+        w->out.cnt[1][IBSW_C_RCV_PKTS] == 100 && w->out.cnt[2][IBSW_C_XMIT_PKTS] == 100 &&
+            w->out.cnt[2][IBSW_C_XMIT_DATA] == 255,
         "packets 100, XmitData saturated");
   uint64_t r[16], th = 0;
   const uint64_t clr[4] = {1, 0, 0, 0}; /* RcvData field */
@@ -825,8 +856,9 @@ static void sc_sampling(tctx_t *t, unsigned bug) {
   st = do_mad(w, 3, 0x04, 0x02, 0x0010, 1, ctl, 2, r, NULL, NULL);
   CHECK(t, st == 1, "Set while RUNNING: 0x0001 (%x)", st);
   run_to(w, S + I + 10);
-  CHECK(t, w->ss[1][e] == 0 && w->ss[1][e + 1] == 1 && w->ss[1][S - 1] == 1 && w->ss[1][S] == 2 &&
-               w->ss[1][S + I] == 2 && w->ss[1][S + I + 1] == 0,
+  CHECK(t,
+        w->ss[1][e] == 0 && w->ss[1][e + 1] == 1 && w->ss[1][S - 1] == 1 && w->ss[1][S] == 2 &&
+            w->ss[1][S + I] == 2 && w->ss[1][S + I + 1] == 0,
         "DONE e, STARTED e+1..S-1, RUNNING S..S+I, DONE S+I+1");
   st = do_mad(w, 3, 0x04, 0x01, 0x0011, 1, NULL, 0, r, NULL, NULL);
   unsigned tails = 0;
@@ -897,12 +929,15 @@ static void sc_more(tctx_t *t, unsigned bug) {
   /* SwitchInfo Set: above Top_max refused, else applied */
   uint64_t r[16];
   uint64_t v = (uint64_t)64 << 32;
-  CHECK(t, do_mad(w, 1, 0x81, 0x02, 0x0012, 0, &v, 1, r, NULL, NULL) == 0x1C, "LinearFDBTop 64 > Top_max: 0x001C");
+  CHECK(t, do_mad(w, 1, 0x81, 0x02, 0x0012, 0, &v, 1, r, NULL, NULL) == 0x1C,
+        "LinearFDBTop 64 > Top_max: 0x001C");
   v = (uint64_t)33 << 32;
   CHECK(t, do_mad(w, 1, 0x81, 0x02, 0x0012, 0, &v, 1, r, NULL, NULL) == 0 && ((r[3] >> 32) & 0xFFFF) == 33,
         "LinearFDBTop Set to 33");
   /* NcPowerMeter: the registers at the snapshot */
-  CHECK(t, do_mad(w, 1, 0x04, 0x01, 0xFF01, 0, NULL, 0, r, NULL, NULL) == 0 && r[3] == 43400 + 4 * 950 && r[4] > 0,
+  CHECK(t,
+        do_mad(w, 1, 0x04, 0x01, 0xFF01, 0, NULL, 0, r, NULL, NULL) == 0 && r[3] == 43400 + 4 * 950 &&
+            r[4] > 0,
         "NcPowerMeter: %" PRIu64 " mW", r[3]);
   /* PortSamplesControl field checks */
   uint64_t ctl[2] = {0, 0};
@@ -911,9 +946,11 @@ static void sc_more(tctx_t *t, unsigned bug) {
   ctl[1] = UINT64_C(6) << 56;
   CHECK(t, do_mad(w, 1, 0x04, 0x02, 0x0010, 1, ctl, 2, r, NULL, NULL) == 0x1C, "CounterSelect 6: 0x001C");
   /* PortCountersExtended: Get shows, Set clears */
-  CHECK(t, do_mad(w, 1, 0x04, 0x01, 0x001D, 1, NULL, 0, r, NULL, NULL) == 0 && r[3] > 0 &&
-               r[3] < w->out.cnt[1][IBSW_C_EXT_XMIT_DATA] && r[5] > 0,
-        "extended XmitData %" PRIu64 " at the snapshot, %" PRIu64 " now", r[3], w->out.cnt[1][IBSW_C_EXT_XMIT_DATA]);
+  CHECK(t,
+        do_mad(w, 1, 0x04, 0x01, 0x001D, 1, NULL, 0, r, NULL, NULL) == 0 && r[3] > 0 &&
+            r[3] < w->out.cnt[1][IBSW_C_EXT_XMIT_DATA] && r[5] > 0,
+        "extended XmitData %" PRIu64 " at the snapshot, %" PRIu64 " now", r[3],
+        w->out.cnt[1][IBSW_C_EXT_XMIT_DATA]);
   const uint64_t one[4] = {1, 1, 1, 1};
   CHECK(t, do_mad(w, 1, 0x04, 0x02, 0x001D, 1, one, 4, r, NULL, NULL) == 0 && r[3] == 0 && r[4] == 0,
         "extended cleared");
@@ -921,20 +958,23 @@ static void sc_more(tctx_t *t, unsigned bug) {
   uint64_t c = w->c;
   for (int k = 0; k < 6; k++) enq(w, 3, IBSW_SYM, 0, IBSW_SYM_TS2);
   run_to(w, c + 8);
-  CHECK(t, w->ph[3][c] == IBSW_LER && w->ph[3][c + 1] == IBSW_TRAINING && w->ph[3][c + 4] == IBSW_TRAINING &&
-               w->ph[3][c + 5] == IBSW_LINKUP && w->out.port_state[3] == IBSW_INIT,
+  CHECK(t,
+        w->ph[3][c] == IBSW_LER && w->ph[3][c + 1] == IBSW_TRAINING && w->ph[3][c + 4] == IBSW_TRAINING &&
+            w->ph[3][c + 5] == IBSW_LINKUP && w->out.port_state[3] == IBSW_INIT,
         "Training c+1 .. c+4, LinkUp/Init in c+5");
   c = w->c;
   packet(w, 3, 0, dhead(5, 0), 0); /* data in Init: error 11, discarded, credit back */
   run_to(w, c + 6);
   CHECK(t, w->er[3][c + 2] == (0x80 | 11) && (w->cr[3][c + 2] & 1), "Init: error 11, the credit returned");
-  CHECK(t, port_set(w, 1, 3, IBSW_ARMED, 0, NULL) == 0 && w->out.port_state[3] == IBSW_ARMED, "Init -> Armed");
+  CHECK(t, port_set(w, 1, 3, IBSW_ARMED, 0, NULL) == 0 && w->out.port_state[3] == IBSW_ARMED,
+        "Init -> Armed");
   c = w->c;
   packet(w, 3, 0, dhead(5, 0x77), 0); /* Armed accepts data */
   run_to(w, c + 12);
   const logf_t *f = out_at(w, 2, c);
   CHECK(t, f && f->f.data == dhead(5, 0x77), "Armed: data forwarded");
-  CHECK(t, port_set(w, 1, 3, IBSW_ACTIVE, 0, NULL) == 0 && w->out.port_state[3] == IBSW_ACTIVE, "Armed -> Active");
+  CHECK(t, port_set(w, 1, 3, IBSW_ACTIVE, 0, NULL) == 0 && w->out.port_state[3] == IBSW_ACTIVE,
+        "Armed -> Active");
   /* bad symbol in LinkUp: error 12 */
   c = w->c;
   enq(w, 3, IBSW_SYM, 0, 9);
@@ -949,15 +989,17 @@ static void sc_more(tctx_t *t, unsigned bug) {
   enq(w, 4, IBSW_SYM, 0, IBSW_SYM_TS1);
   run_to(w, e + 20);
   uint64_t hc = 0;
-  CHECK(t, resp_at(w, 1, c, r, &hc) == 4 && (r[2] & 0xFFFF) == 1 && w->ph[4][e + 1] == IBSW_LER &&
-               !w->out.draining[4],
+  CHECK(t,
+        resp_at(w, 1, c, r, &hc) == 4 && (r[2] & 0xFFFF) == 1 && w->ph[4][e + 1] == IBSW_LER &&
+            !w->out.draining[4],
         "Set racing a link loss: 0x0001 (%x), port in LER", (unsigned)(r[2] & 0xFFFF));
   /* draining: a HEAD for the port is error 4, a Set on it 0x0001 */
   uint64_t e2 = 0;
   CHECK(t, port_set(w, 1, 2, 0, IBSW_SLEEP, &e2) == 0 && w->out.draining[2], "port 2 draining to Sleep");
   CHECK(t, port_set(w, 1, 2, IBSW_ACTIVE, 0, NULL) == 1, "Set on a draining port: 0x0001");
-  CHECK(t, do_mad(w, 1, 0x81, 0x01, 0x0015, 2, NULL, 0, r, NULL, NULL) == 0 && ((r[3] >> 47) & 1) &&
-               ((r[3] >> 44) & 7) == IBSW_SLEEP,
+  CHECK(t,
+        do_mad(w, 1, 0x81, 0x01, 0x0015, 2, NULL, 0, r, NULL, NULL) == 0 && ((r[3] >> 47) & 1) &&
+            ((r[3] >> 44) & 7) == IBSW_SLEEP,
         "PortInfo shows draining, target Sleep");
   c = w->c;
   packet(w, 3, 0, dhead(5, 0), 0);
@@ -969,7 +1011,8 @@ static void sc_more(tctx_t *t, unsigned bug) {
   c = u->c;
   packet(u, 1, 0, dhead(5, 0), 0);
   run_to(u, c + 4);
-  CHECK(t, u->er[1][c + 2] == (0x80 | 10) && u->out.cnt[1][IBSW_C_SYMBOL_ERR] == 2, "Polling: error 10 per flit");
+  CHECK(t, u->er[1][c + 2] == (0x80 | 10) && u->out.cnt[1][IBSW_C_SYMBOL_ERR] == 2,
+        "Polling: error 10 per flit");
   u->s.r.port[1].phys = IBSW_SLEEP; /* setup: a sleeping port */
   run_to(u, u->c + 3);
   CHECK(t, !u->out.power_on[1] && u->out.power_mw == 43400 + 3 * 950, "Sleep: unpowered");
@@ -1093,10 +1136,12 @@ static void test_scramble(tctx_t *t) {
   b.link_speed = 1;
   const uint64_t d = diverge(&b, unit_splitmix64(&t->rng), NULL, 3000);
   CHECK(t, d == 0, "BootActive 1: scramble + reset behaves as a clean reset (%" PRIu64 ")", d - 1);
-  static const struct { forget_t f; const char *name; } fg[] = {
-      {fg_cnt, "counters"},  {fg_err, "error codes"},    {fg_port, "port FSM"},   {fg_top, "LinearFDBTop"},
-      {fg_lft, "LFT"},       {fg_cred, "credits"},       {fg_lanes, "lanes"},     {fg_sma, "SMA"},
-      {fg_power, "energy"},  {fg_smp, "samplers"},       {fg_oreg, "staging"},    {fg_cycle, "slot phase"}};
+  static const struct {
+    forget_t f;
+    const char *name;
+  } fg[] = {{fg_cnt, "counters"}, {fg_err, "error codes"}, {fg_port, "port FSM"}, {fg_top, "LinearFDBTop"},
+            {fg_lft, "LFT"},      {fg_cred, "credits"},    {fg_lanes, "lanes"},   {fg_sma, "SMA"},
+            {fg_power, "energy"}, {fg_smp, "samplers"},    {fg_oreg, "staging"},  {fg_cycle, "slot phase"}};
   for (unsigned k = 0; k < sizeof fg / sizeof fg[0]; k++)
     CHECK(t, diverge(&b, unit_splitmix64(&t->rng), fg[k].f, 3000) != 0, "a forgotten reset of the %s shows",
           fg[k].name);
@@ -1104,7 +1149,11 @@ static void test_scramble(tctx_t *t) {
 
 /* ---- planted bugs: each one fails the scenario of its check (§14) ----------------- */
 static void test_bugs(tctx_t *t) {
-  static const struct { unsigned bug; scen_t sc; const char *check; } b[] = {
+  static const struct {
+    unsigned bug;
+    scen_t sc;
+    const char *check;
+  } b[] = {
       {IBSW_BUG_LFT_ENTRY_OFF_BY_ONE, sc_lft, "ibsw.route"},
       {IBSW_BUG_LFT_BLOCK_APPLIES_SAME_CYCLE, sc_lft_epoch, "ibsw.lft_epoch"},
       {IBSW_BUG_NO_PATH_CODED_BAD_EGRESS, sc_lft, "ibsw.err"},
@@ -1126,8 +1175,8 @@ static void test_bugs(tctx_t *t) {
   CHECK(t, sizeof b / sizeof b[0] == IBSW_BUG_COUNT - 1u, "every planted bug has a scenario");
   for (unsigned k = 0; k < sizeof b / sizeof b[0]; k++) {
     const unsigned long f = run_quiet(b[k].sc, b[k].bug);
-    CHECK(t, f > 0, "bug %s (%s): its scenario must fail, %lu checks failed", ibsw_bug_names[b[k].bug], b[k].check,
-          f);
+    CHECK(t, f > 0, "bug %s (%s): its scenario must fail, %lu checks failed", ibsw_bug_names[b[k].bug],
+          b[k].check, f);
   }
   CHECK(t, ibsw_bug_names[IBSW_BUG_COUNT] == NULL && !strcmp(ibsw_bug_names[0], "none"), "bug names");
 }
@@ -1144,12 +1193,18 @@ int main(int argc, char **argv) {
   }
   printf("test_ibsw: seed=0x%016" PRIx64 "\n", seed);
   tctx_t t = {.passed = 0, .failed = 0, .rng = seed};
-  static const struct { scen_t f; const char *name; } sc[] = {
-      {sc_reset, "reset"},       {sc_latency, "latency"},     {sc_credit, "credit"},   {sc_credit_loop, "credit_loop"},
-      {sc_lft, "lft"},           {sc_lft_epoch, "lft_epoch"}, {sc_mad, "mad"},         {sc_same_state, "same_state"},
-      {sc_wake, "wake"},         {sc_link_loss, "link_loss"}, {sc_drain, "drain"},     {sc_errors, "errors"},
-      {sc_counters, "counters"}, {sc_sampling, "sampling"},   {sc_vl15, "vl15"},       {sc_power, "power"},
-      {sc_more, "more"}};
+  static const struct {
+    scen_t f;
+    const char *name;
+  } sc[] = {{sc_reset, "reset"},       {sc_latency, "latency"},
+            {sc_credit, "credit"},     {sc_credit_loop, "credit_loop"},
+            {sc_lft, "lft"},           {sc_lft_epoch, "lft_epoch"},
+            {sc_mad, "mad"},           {sc_same_state, "same_state"},
+            {sc_wake, "wake"},         {sc_link_loss, "link_loss"},
+            {sc_drain, "drain"},       {sc_errors, "errors"},
+            {sc_counters, "counters"}, {sc_sampling, "sampling"},
+            {sc_vl15, "vl15"},         {sc_power, "power"},
+            {sc_more, "more"}};
   test_params(&t);
   for (unsigned k = 0; k < sizeof sc / sizeof sc[0]; k++) {
     const unsigned long before = t.failed;

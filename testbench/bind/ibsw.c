@@ -18,11 +18,11 @@ static void *ib_create(const ibsw_view_t *vw, unsigned bug) {
   ib_model_t *m = calloc(1, sizeof *m);
   if (!m) return NULL;
   m->vw = vw;
-  m->cfg = (ibsw_cfg_t){(unsigned)vw->param.NumPorts,   (unsigned)vw->param.NumDataVls, (unsigned)vw->param.BufDepth,
-                        (unsigned)vw->param.Buf15Depth, (unsigned)vw->param.RouteCycles,
-                        (uint32_t)vw->param.WakeCycles, (unsigned)vw->param.LftBlocks,  (unsigned)vw->param.LinkSpeed,
-                        (unsigned)vw->param.CntW,       (unsigned)vw->param.ExtW,       (unsigned)vw->param.BootActive,
-                        bug};
+  m->cfg = (ibsw_cfg_t){
+      (unsigned)vw->param.NumPorts,   (unsigned)vw->param.NumDataVls,  (unsigned)vw->param.BufDepth,
+      (unsigned)vw->param.Buf15Depth, (unsigned)vw->param.RouteCycles, (uint32_t)vw->param.WakeCycles,
+      (unsigned)vw->param.LftBlocks,  (unsigned)vw->param.LinkSpeed,   (unsigned)vw->param.CntW,
+      (unsigned)vw->param.ExtW,       (unsigned)vw->param.BootActive,  bug};
   if (ibsw_init(&m->s, &m->cfg)) {
     free(m);
     return NULL;

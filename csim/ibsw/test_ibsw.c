@@ -1147,6 +1147,58 @@ static void test_scramble(tctx_t *t) {
           fg[k].name);
 }
 
+/* ---- random run at every target's parameters: the model's own invariants hold ------ */
+static void test_random(tctx_t *t, uint64_t cycles) {
+  static const ibsw_cfg_t tg[] = {
+      {24, 4, 16, 8, 25, 1024, 64, 3, 32, 64, 0, 0},  {4, 2, 4, 4, 5, 4, 1, 3, 8, 16, 0, 0},
+      {2, 7, 256, 64, 255, 64, 768, 0, 32, 64, 1, 0}, {31, 2, 4, 4, 5, 1, 1, 1, 8, 16, 0, 0},
+      {8, 3, 8, 8, 25, 16777215, 2, 2, 16, 32, 1, 0}, {4, 2, 4, 4, 5, 4, 1, 3, 8, 16, 1, 0}};
+  for (unsigned k = 0; k < sizeof tg / sizeof tg[0]; k++) {
+    const ibsw_cfg_t *c = &tg[k];
+    ibsw_state_t s;
+    static ibsw_next_t nx;
+    static ibsw_out_t out;
+    ibsw_init(&s, c);
+    ibsw_scramble(&s, &nx, c, k + 1);
+    ibsw_reset(&s, c);
+    for (unsigned d = 1; d < 64u * c->lft_blocks && d < 12; d++) s.lft[d] = (uint8_t)(d % (c->num_ports + 2));
+    s.r.lft_top = 11;
+    uint64_t rng = unit_splitmix64(&t->rng);
+    unsigned bad = 0;
+    uint64_t flits = 0;
+    for (uint64_t cy = 0; cy < cycles && bad < 3; cy++) {
+      ibsw_in_t in;
+      rand_in(&rng, c, &in);
+      ibsw_eval(c, &s, &in, &out, &nx);
+      ibsw_commit(c, &s, &nx);
+      const ibsw_regs_t *r = &s.r;
+      for (unsigned n = 0; n <= c->num_ports; n++) {
+        flits += n && out.valid[n] && out.kind[n] != IBSW_SYM;
+        for (unsigned l = n ? 0 : c->num_data_vls; l <= c->num_data_vls; l++) {
+          const unsigned depth = ibsw_lane_depth(c, l);
+          bool ok = r->ln[n][l].cnt <= depth && r->ln[n][l].rd < depth && (n == 0 || r->cred[n][l] <= depth);
+          /* an ACTIVE lane holds exactly the output lane that names it */
+          if (r->ln[n][l].ist == IBSW_IST_ACTIVE) {
+            unsigned owners = 0;
+            for (unsigned o = 0; o <= c->num_ports; o++)
+              owners += r->ost[o][l] == IBSW_OST_BUSY && r->owner[o][l] == n;
+            ok &= owners == 1;
+          }
+          if (n && r->ost[n][l] == IBSW_OST_BUSY) ok &= r->ln[r->owner[n][l]][l].ist == IBSW_IST_ACTIVE;
+          if (!ok && bad++ < 3)
+            CHECK(t, false, "target %u cycle %" PRIu64 ": lane (%u,%u) state inconsistent", k, cy, n, l);
+        }
+        if (n && r->pend[n] > 64u * c->num_ports) {
+          if (bad++ < 3) CHECK(t, false, "target %u cycle %" PRIu64 ": pend[%u] = %u", k, cy, n, r->pend[n]);
+        }
+      }
+    }
+    CHECK(t, bad == 0 && flits > 50, "target %u: %" PRIu64 " cycles, %" PRIu64 " flits out, invariants hold",
+          k, cycles, flits);
+    ibsw_free(&s);
+  }
+}
+
 /* ---- planted bugs: each one fails the scenario of its check (§14) ----------------- */
 static void test_bugs(tctx_t *t) {
   static const struct {
@@ -1183,15 +1235,18 @@ static void test_bugs(tctx_t *t) {
 
 int main(int argc, char **argv) {
   uint64_t seed = UINT64_C(0x6962737700000001); /* "ibsw" */
+  uint64_t cycles = 20000;
   for (int i = 1; i < argc; i++) {
     if (strncmp(argv[i], "--seed=", 7) == 0) {
       seed = strtoull(argv[i] + 7, NULL, 0);
+    } else if (strncmp(argv[i], "--cycles=", 9) == 0) {
+      cycles = strtoull(argv[i] + 9, NULL, 0);
     } else {
-      fprintf(stderr, "usage: %s [--seed=N]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--seed=N] [--cycles=N]\n", argv[0]);
       return 2;
     }
   }
-  printf("test_ibsw: seed=0x%016" PRIx64 "\n", seed);
+  printf("test_ibsw: seed=0x%016" PRIx64 " cycles=%" PRIu64 "\n", seed, cycles);
   tctx_t t = {.passed = 0, .failed = 0, .rng = seed};
   static const struct {
     scen_t f;
@@ -1212,7 +1267,9 @@ int main(int argc, char **argv) {
     if (t.failed != before) printf("  (in scenario %s)\n", sc[k].name);
   }
   test_scramble(&t);
+  test_random(&t, cycles);
   test_bugs(&t);
-  if (t.failed) printf("rerun: make unit  (or: build/asan/bin/test_ibsw --seed=0x%016" PRIx64 ")\n", seed);
+  if (t.failed)
+    printf("rerun: build/asan/bin/test_ibsw --seed=0x%016" PRIx64 " --cycles=%" PRIu64 "\n", seed, cycles);
   return unit_summary(&t);
 }

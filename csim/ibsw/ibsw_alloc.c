@@ -1,5 +1,7 @@
 /* ibsw_vl_alloc, ibsw_switch_alloc, ibsw_crossbar, ibsw_credits: docs/ibsw.md §5.4 VA and
    SA (pacing, sink mode, DRAINED), §5.5 ST (staging -> output register), §5.6 credits. */
+#include <string.h>
+
 #include "ibsw_internal.h"
 
 static void pop(ibsw_ctx_t *x, unsigned n, unsigned l) {
@@ -10,39 +12,42 @@ static void pop(ibsw_ctx_t *x, unsigned n, unsigned l) {
   if (n >= 1) x->nx->r.crout[n] |= (uint8_t)(1u << l);
 }
 
-/* VA (§5.4): per output lane, round robin over the inputs 0..P from vrr. */
+/* VA (§5.4): per output lane, round robin over the inputs 0..P from vrr. The requesters
+   are gathered once per cycle as a bit mask per output lane (bit n = input n). */
 void ibsw_vl_alloc(ibsw_ctx_t *x) {
   const ibsw_regs_t *r = &x->s->r;
   const unsigned P = x->P;
+  const bool short_r = ibsw_bug(x, IBSW_BUG_ROUTE_CYCLES_SHORT) && x->cfg->route_cycles == 5;
+  uint32_t req[IBSW_MAXP1][IBSW_MAX_LANES];
+  memset(req, 0, sizeof req);
+  for (unsigned n = 0; n <= P; n++)
+    for (unsigned l = n == 0 ? x->V : 0; l < x->NL; l++) {
+      const ibsw_lane_t *ln = &r->ln[n][l];
+      if (ln->cnt == 0) continue;
+      const ibsw_entry_t *e = ibsw_front(x, n, l);
+      bool rq = ln->ist == IBSW_IST_WAIT;
+      /* planted: with R = 5 there is no ROUTE cycle to shorten, the IDLE HEAD requests */
+      if (short_r && ln->ist == IBSW_IST_IDLE && e->kind == IBSW_HEAD && !e->drop) rq = true;
+      if (rq) req[e->egr][l] |= 1u << n;
+    }
   for (unsigned o = 0; o <= P; o++)
     for (unsigned l = o == 0 ? x->V : 0; l < x->NL; l++) {
-      if (r->ost[o][l] != IBSW_OST_FREE) continue;
+      const uint32_t m = req[o][l];
+      if (!m || r->ost[o][l] != IBSW_OST_FREE) continue;
       if (o == 0 && r->sma.state != IBSW_SMA_IDLE) continue;
-      for (unsigned k = 0; k <= P; k++) {
-        const unsigned n = (r->vrr[o][l] + k) % (P + 1);
-        if (n == 0 && l != x->V) continue;
-        const ibsw_lane_t *ln = &r->ln[n][l];
-        if (ln->cnt == 0) continue;
-        const ibsw_entry_t *e = ibsw_front(x, n, l);
-        bool req = ln->ist == IBSW_IST_WAIT;
-        /* planted: with R = 5 there is no ROUTE cycle to shorten, the IDLE HEAD requests */
-        if (ibsw_bug(x, IBSW_BUG_ROUTE_CYCLES_SHORT) && x->cfg->route_cycles == 5 &&
-            ln->ist == IBSW_IST_IDLE && e->kind == IBSW_HEAD && !e->drop)
-          req = true;
-        if (!req || e->egr != o) continue;
-        x->nx->r.ost[o][l] = IBSW_OST_BUSY;
-        x->nx->r.owner[o][l] = (uint8_t)n;
-        x->nx->r.ln[n][l].ist = IBSW_IST_ACTIVE;
-        x->nx->r.ln[n][l].hsent = 0;
-        x->nx->r.vrr[o][l] = (uint8_t)((n + 1) % (P + 1));
-        if (o == 0) {
-          ibsw_sma_t *m = &x->nx->r.sma;
-          m->state = IBSW_SMA_RECV;
-          m->ingress = (uint8_t)n;
-          m->nflit = 0;
-          m->synth = 0;
-        }
-        break;
+      const uint32_t at = m & ~((1u << r->vrr[o][l]) - 1u); /* inputs vrr..P first */
+      const unsigned n = (unsigned)__builtin_ctz(at ? at : m);
+      x->nx->r.ost[o][l] = IBSW_OST_BUSY;
+      x->nx->r.owner[o][l] = (uint8_t)n;
+      x->nx->r.ln[n][l].ist = IBSW_IST_ACTIVE;
+      x->nx->r.ln[n][l].hsent = 0;
+      x->nx->r.vrr[o][l] = (uint8_t)((n + 1) % (P + 1));
+      if (o == 0) {
+        ibsw_sma_t *q = &x->nx->r.sma;
+        q->state = IBSW_SMA_RECV;
+        q->ingress = (uint8_t)n;
+        q->nflit = 0;
+        q->synth = 0;
       }
     }
 }

@@ -423,7 +423,8 @@ static void emit_glue_c(const char *dir, const char *t) {
   emit_ports_table(f, t, "out", out_ports, n_out);
   fprintf(f, "#ifndef NETCOSIM_NO_RTL\n");
   emit_rtl_ops(f, t, "rtl");
-  fprintf(f, "#define RTL_OPS rtl_ops\n#else\n#define RTL_OPS {NULL, NULL, NULL, NULL, NULL, NULL}\n#endif\n");
+  fprintf(f,
+          "#define RTL_OPS rtl_ops\n#else\n#define RTL_OPS {NULL, NULL, NULL, NULL, NULL, NULL}\n#endif\n");
   fprintf(f, "#ifdef NETCOSIM_NETLIST\n");
   emit_rtl_ops(f, t, "netlist");
   fprintf(f, "#define NETLIST_OPS (&netlist_ops)\n#else\n#define NETLIST_OPS NULL\n#endif\n\n");

@@ -40,15 +40,7 @@ static bool dr_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, 
   cosim_msg_t m;
   if (x->phase == 0 && ibh_bringup(h, &x->up, prev, &m)) x->phase = 1;
   if (x->phase == 1) { /* DLID n -> port n; top P */
-    IBH_SET(h, in.cfg_valid_i, in, 0, 1);
-    if (x->ncfg == 0) {
-      IBH_SET(h, in.cfg_sel_i, in, 0, 1);
-      IBH_SET(h, in.cfg_data_i, in, 0, P);
-    } else {
-      IBH_SET(h, in.cfg_addr_i, in, 0, x->ncfg);
-      IBH_SET(h, in.cfg_data_i, in, 0, x->ncfg);
-    }
-    if (++x->ncfg > P) {
+    if (ibh_cfg_write(h, in, &x->ncfg, P, x->ncfg)) {
       x->phase = 2;
       x->t_phase = c;
     }
@@ -60,7 +52,8 @@ static bool dr_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, 
       while (h->qn[n] < 4) {
         unsigned d = 1 + cosim_rng_below(&x->rng, P - 1);
         if (d >= n) d++;
-        if (x->phase >= 3 && d == P) d = 1 == n ? 2 : 1; /* the sources avoid P too, as the SM's routes would */
+        if (x->phase >= 3 && d == P)
+          d = 1 == n ? 2 : 1; /* the sources avoid P too, as the SM's routes would */
         if (ibh_data(h, n, cosim_rng_below(&x->rng, h->V), d, 2 + cosim_rng_below(&x->rng, 6)) < 0) break;
       }
     }
@@ -100,8 +93,10 @@ static bool dr_check(void *ctx, uint64_t c, const void *in, const void *out, cos
       for (unsigned l = 0; l < h->L; l++) open |= h->rx_open[P][l] >= 0;
       if (x->phase < 4 || x->t_drained || held || open) {
         cosim_fail(msg, "ibsw.drain", "port %u: DRAINED in cycle %llu (%s)", P, (unsigned long long)c,
-                   x->t_drained ? "a second time" : x->phase < 4 ? "before the Set" : open ? "inside a packet"
-                                                                                          : "credits still out");
+                   x->t_drained   ? "a second time"
+                   : x->phase < 4 ? "before the Set"
+                   : open         ? "inside a packet"
+                                  : "credits still out");
         return false;
       }
       x->t_drained = c;
@@ -137,21 +132,22 @@ static bool dr_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
   dr_ctx_t *x = ctx;
   (void)cycles;
   if (!x->t_drained || !x->t_off || x->phase < 5) {
-    cosim_fail(msg, "ibsw.drain", "port %u never %s (phase %u)", x->h.P, !x->t_drained ? "sent DRAINED" : "powered off",
-               x->phase);
+    cosim_fail(msg, "ibsw.drain", "port %u never %s (phase %u)", x->h.P,
+               !x->t_drained ? "sent DRAINED" : "powered off", x->phase);
     return false;
   }
-  printf("ibsw_drain_full_load: %llu packets delivered; DRAINED in cycle %llu, port off in %llu, nothing lost\n",
-         (unsigned long long)x->h.delivered, (unsigned long long)x->t_drained, (unsigned long long)x->t_off);
+  printf(
+      "ibsw_drain_full_load: %llu packets delivered; DRAINED in cycle %llu, port off in %llu, nothing lost\n",
+      (unsigned long long)x->h.delivered, (unsigned long long)x->t_drained, (unsigned long long)x->t_off);
   return ibh_finish(&x->h, msg);
 }
 
 static void dr_init_p4(void *ctx, cosim_rng_t *rng) { dr_init_view(ctx, rng, &ibsw_p4_view); }
 static void dr_init_p24(void *ctx, cosim_rng_t *rng) { dr_init_view(ctx, rng, &ibsw_p24_view); }
 
-COSIM_TEST(ibsw_drain_full_load, .target = &ibsw_p4_target, .purpose = "a port turned off under full load loses nothing",
-           .ctx_size = sizeof(dr_ctx_t), .init = dr_init_p4, .drive = dr_drive, .check = dr_check,
-           .finish = dr_finish)
-COSIM_TEST(ibsw_p24_drain_full_load, .target = &ibsw_p24_target, .purpose = "ibsw_drain_full_load on the 24-port switch",
-           .ctx_size = sizeof(dr_ctx_t), .init = dr_init_p24, .drive = dr_drive, .check = dr_check,
-           .finish = dr_finish)
+COSIM_TEST(ibsw_drain_full_load, .target = &ibsw_p4_target,
+           .purpose = "a port turned off under full load loses nothing", .ctx_size = sizeof(dr_ctx_t),
+           .init = dr_init_p4, .drive = dr_drive, .check = dr_check, .finish = dr_finish)
+COSIM_TEST(ibsw_p24_drain_full_load, .target = &ibsw_p24_target,
+           .purpose = "ibsw_drain_full_load on the 24-port switch", .ctx_size = sizeof(dr_ctx_t),
+           .init = dr_init_p24, .drive = dr_drive, .check = dr_check, .finish = dr_finish)

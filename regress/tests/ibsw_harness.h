@@ -34,9 +34,9 @@
 
 #define IBH_MAXP   31
 #define IBH_MAXL   8
-#define IBH_MAXF   16      /* flits per packet */
-#define IBH_MAXPKT 4096    /* packet slots (ring, by id) */
-#define IBH_MAXQ   64      /* packets queued per port */
+#define IBH_MAXF   16   /* flits per packet */
+#define IBH_MAXPKT 4096 /* packet slots (ring, by id) */
+#define IBH_MAXQ   64   /* packets queued per port */
 #define IBH_LFT    49152
 #define IBH_MAXMAD 256
 
@@ -47,7 +47,7 @@ enum { IBH_PH_SLEEP = 1, IBH_PH_POLLING, IBH_PH_DISABLED, IBH_PH_TRAINING, IBH_P
 enum { IBH_PS_DOWN = 1, IBH_PS_INIT, IBH_PS_ARMED, IBH_PS_ACTIVE };
 #define IBH_SYN_TAIL 0xBAD0BAD0BAD0BAD0ull
 #define IBH_RAW15    0x15151515ull /* word 1 of a raw VL15 packet: TID 0 */
-#define IBH_MAGIC    0xA5u  /* opaque[31:24] of a harness data HEAD: [23:12] id, [11:0] sequence */
+#define IBH_MAGIC    0xA5u         /* opaque[31:24] of a harness data HEAD: [23:12] id, [11:0] sequence */
 
 typedef struct {
   bool used;
@@ -56,23 +56,23 @@ typedef struct {
   unsigned kind[IBH_MAXF];
   /* fate decided at the HEAD's arrival */
   bool decided;
-  int egress;        /* 1..P, or -1 dropped */
-  int alt_egress;    /* the LFT's other epoch around a write (-2: none) */
-  unsigned err;      /* expected code when dropped */
-  uint64_t t_head;   /* arrival cycle of the HEAD */
+  int egress;               /* 1..P, or -1 dropped */
+  int alt_egress;           /* the LFT's other epoch around a write (-2: none) */
+  unsigned err;             /* expected code when dropped */
+  uint64_t t_head;          /* arrival cycle of the HEAD */
   uint64_t t_out[IBH_MAXF]; /* cycle each flit was on the egress pins */
   unsigned sent, got;
-  bool mad;          /* a MAD (VL15 to the SMA): tracked by TID */
+  bool mad; /* a MAD (VL15 to the SMA): tracked by TID */
 } ibh_pkt_t;
 
 typedef struct {
   bool used, done;
   uint16_t tid;
-  unsigned port, n;       /* request port; response words */
+  unsigned port, n; /* request port; response words */
   uint64_t t_head, t_resp;
   uint64_t resp[IBH_MAXF];
   unsigned nresp;
-  bool lft_set;           /* an LFT block Set: the reference applies it with the response
+  bool lft_set; /* an LFT block Set: the reference applies it with the response
                              (tests keep traffic off the block while one is out) */
   unsigned blk;
   uint8_t blkdata[64];
@@ -86,29 +86,29 @@ typedef struct {
   unsigned cred_in[IBH_MAXP + 1][IBH_MAXL];
   unsigned q[IBH_MAXP + 1][IBH_MAXQ]; /* packet ids queued per port */
   unsigned qh[IBH_MAXP + 1], qn[IBH_MAXP + 1];
-  int cur[IBH_MAXP + 1];              /* packet being sent, -1 none */
-  uint64_t not_before[IBH_MAXP + 1];  /* scripted flit timing: the next flit no earlier */
+  int cur[IBH_MAXP + 1];             /* packet being sent, -1 none */
+  uint64_t not_before[IBH_MAXP + 1]; /* scripted flit timing: the next flit no earlier */
   unsigned gap[IBH_MAXP + 1][IBH_MAXF];
-  bool ts2[IBH_MAXP + 1];             /* sending TS2 (bring-up) */
-  unsigned sym_out[IBH_MAXP + 1];     /* a symbol to send next (DRAINED, TS1), before any flit */
-  unsigned ts_every[IBH_MAXP + 1];    /* a TS sent every cycle whatever the state (test-driven peer) */
-  bool auto_drained;                  /* answer the switch's DRAINED with ours */
+  bool ts2[IBH_MAXP + 1];              /* sending TS2 (bring-up) */
+  unsigned sym_out[IBH_MAXP + 1];      /* a symbol to send next (DRAINED, TS1), before any flit */
+  unsigned ts_every[IBH_MAXP + 1];     /* a TS sent every cycle whatever the state (test-driven peer) */
+  bool auto_drained;                   /* answer the switch's DRAINED with ours */
   uint64_t drained_seen[IBH_MAXP + 1]; /* cycle + 1 of the switch's last DRAINED on a port */
   /* switch -> neighbour */
   unsigned occ[IBH_MAXP + 1][IBH_MAXL];
   int rx_open[IBH_MAXP + 1][IBH_MAXL]; /* packet id open on (egress, lane) */
   unsigned rx_idx[IBH_MAXP + 1][IBH_MAXL];
-  bool fixed_loop;                    /* credit back exactly 2Lk+2 after the pins (Lk = 1) */
+  bool fixed_loop; /* credit back exactly 2Lk+2 after the pins (Lk = 1) */
   uint64_t ret_at[IBH_MAXP + 1][IBH_MAXL][64];
   unsigned ret_n[IBH_MAXP + 1][IBH_MAXL];
-  double ret_p;                       /* random returns: chance per cycle */
+  double ret_p; /* random returns: chance per cycle */
   /* reference */
   uint8_t lft[IBH_LFT];
   unsigned top;
-  uint64_t lft_write_cycle[IBH_LFT];  /* first cycle an entry's last write applies to (0 never) */
-  uint16_t exp_err[4][IBH_MAXP + 1];  /* events per cycle ring, bit k = code k */
+  uint64_t lft_write_cycle[IBH_LFT]; /* first cycle an entry's last write applies to (0 never) */
+  uint16_t exp_err[4][IBH_MAXP + 1]; /* events per cycle ring, bit k = code k */
   uint8_t last_code[IBH_MAXP + 1];
-  bool err_ignore[IBH_MAXP + 1];      /* a test checks this port's err_o itself (events the harness cannot time) */
+  bool err_ignore[IBH_MAXP + 1]; /* a test checks this port's err_o itself (events the harness cannot time) */
   uint64_t relay[IBH_MAXP + 1];
   /* PortCounters by arithmetic from the pins (§8.1): transmissions count in the
    * cycle they are on the pins (SA + 2), arrivals two cycles after */
@@ -126,12 +126,26 @@ typedef struct {
   unsigned mads_out;
   uint64_t cycle;
   uint64_t delivered, dropped, raw15_got;
-  int64_t inflight;                   /* routed HEADs whose TAIL has not left (the busy gate) */
+  int64_t inflight; /* routed HEADs whose TAIL has not left (the busy gate) */
   uint64_t lat_head_max;
 } ibh_t;
 
-#define IBH_GET(h, port, buf, lane) cosim_lane_get(&(h)->vw->port, (buf), (lane))
+#define IBH_GET(h, port, buf, lane)    cosim_lane_get(&(h)->vw->port, (buf), (lane))
 #define IBH_SET(h, port, buf, lane, v) cosim_lane_set(&(h)->vw->port, (buf), (lane), (v))
+
+/* One configuration-port write per call: *k = 0 sets LinearFDBTop to top,
+ * *k = 1..top sets LFT[*k] = entry. True once LFT[top] is written. */
+static inline bool ibh_cfg_write(ibh_t *h, void *in, unsigned *k, unsigned top, unsigned entry) {
+  IBH_SET(h, in.cfg_valid_i, in, 0, 1);
+  if (*k == 0) {
+    IBH_SET(h, in.cfg_sel_i, in, 0, 1);
+    IBH_SET(h, in.cfg_data_i, in, 0, top);
+  } else {
+    IBH_SET(h, in.cfg_addr_i, in, 0, *k);
+    IBH_SET(h, in.cfg_data_i, in, 0, entry);
+  }
+  return ++*k > top;
+}
 
 static inline void ibh_init(ibh_t *h, const ibsw_view_t *vw) {
   memset(h, 0, sizeof *h);
@@ -241,11 +255,13 @@ static inline int ibh_mad(ibh_t *h, unsigned port, unsigned cls, unsigned method
   p->lane = h->V;
   p->mad = true;
   p->nflits = 3 + n;
-  p->flit[0] = 0xFFFFull << 48; /* route: tag 0 = this SMA */
+  p->flit[0] = 0xFFFFull << 48;                  /* route: tag 0 = this SMA */
   p->flit[1] = ((uint64_t)(m + 1) << 48) | port; /* return route: one tag, the port */
-  p->flit[2] = ((uint64_t)cls << 56) | ((uint64_t)method << 48) | ((uint64_t)attr << 32) | ((uint64_t)mod << 16);
+  p->flit[2] =
+      ((uint64_t)cls << 56) | ((uint64_t)method << 48) | ((uint64_t)attr << 32) | ((uint64_t)mod << 16);
   for (unsigned k = 0; k < n; k++) p->flit[3 + k] = words[k];
-  for (unsigned k = 0; k < p->nflits; k++) p->kind[k] = k == 0 ? IBH_HEAD : k + 1 == p->nflits ? IBH_TAIL : IBH_BODY;
+  for (unsigned k = 0; k < p->nflits; k++)
+    p->kind[k] = k == 0 ? IBH_HEAD : k + 1 == p->nflits ? IBH_TAIL : IBH_BODY;
   if (!ibh_enqueue(h, port, (unsigned)id)) {
     p->used = false;
     return -1;
@@ -308,7 +324,8 @@ static inline void ibh_drive(ibh_t *h, uint64_t c, cosim_rng_t *rng, const void 
       continue;
     }
     if (h->ts2[n]) {
-      if (phys == IBH_PH_LINKUP) h->ts2[n] = false;
+      if (phys == IBH_PH_LINKUP)
+        h->ts2[n] = false;
       else {
         IBH_SET(h, in.in_valid_i, in, i, 1);
         IBH_SET(h, in.in_kind_i, in, i, IBH_SYM);
@@ -410,8 +427,10 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
       bool cfg_now = IBH_GET(h, in.cfg_valid_i, in, 0) && IBH_GET(h, in.cfg_sel_i, in, 0) == 0 &&
                      IBH_GET(h, in.cfg_addr_i, in, 0) == dl;
       if (dl < IBH_LFT && (h->lft_write_cycle[dl] == c || cfg_now)) p->alt_egress = 1;
-      if (e < 0) h->dropped++;
-      else h->inflight++;
+      if (e < 0)
+        h->dropped++;
+      else
+        h->inflight++;
     }
   }
   /* 2. the switch's outputs of cycle c */
@@ -429,12 +448,13 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
     unsigned lane = ibh_lane_of_vl(h, (unsigned)IBH_GET(h, out.out_vl_o, out, i));
     uint64_t d = IBH_GET(h, out.out_data_o, out, i);
     if (lane >= h->L) {
-      cosim_fail(msg, "ibsw.route", "port %u sent a flit on vl %u", o, (unsigned)IBH_GET(h, out.out_vl_o, out, i));
+      cosim_fail(msg, "ibsw.route", "port %u sent a flit on vl %u", o,
+                 (unsigned)IBH_GET(h, out.out_vl_o, out, i));
       return false;
     }
     if (h->occ[o][lane] >= h->depth[lane]) {
-      cosim_fail(msg, "ibsw.credit", "port %u lane %u: a flit sent with no credit (our buffer of %u is full)", o,
-                 lane, h->depth[lane]);
+      cosim_fail(msg, "ibsw.credit", "port %u lane %u: a flit sent with no credit (our buffer of %u is full)",
+                 o, lane, h->depth[lane]);
       return false;
     }
     h->occ[o][lane]++;
@@ -487,14 +507,17 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
       if (!p->used || !p->decided || p->got) {
         cosim_fail(msg, p->used && p->alt_egress == 1 ? "ibsw.lft_epoch" : "ibsw.route",
                    "port %u lane %u: packet %u left, but it was %s", o, lane, id,
-                   !p->used ? "dropped (or never sent)" : p->got ? "already delivered" : "not yet arrived");
+                   !p->used ? "dropped (or never sent)"
+                   : p->got ? "already delivered"
+                            : "not yet arrived");
         return false;
       }
       if ((int)o != p->egress || lane != p->lane) {
-        cosim_fail(msg, p->alt_egress == 1 ? "ibsw.lft_epoch" : "ibsw.route",
-                   "packet %u (HEAD arrived on port %u in cycle %llu, DLID 0x%04x) left on port %u lane %u; the "
-                   "LFT of that cycle says port %d lane %u",
-                   id, p->src, (unsigned long long)p->t_head, (unsigned)(d >> 48), o, lane, p->egress, p->lane);
+        cosim_fail(
+            msg, p->alt_egress == 1 ? "ibsw.lft_epoch" : "ibsw.route",
+            "packet %u (HEAD arrived on port %u in cycle %llu, DLID 0x%04x) left on port %u lane %u; the "
+            "LFT of that cycle says port %d lane %u",
+            id, p->src, (unsigned long long)p->t_head, (unsigned)(d >> 48), o, lane, p->egress, p->lane);
         return false;
       }
       if (h->rx_open[o][lane] >= 0) {
@@ -508,8 +531,9 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
       unsigned dk = (unsigned)(d >> 48) % 32, sq = (unsigned)(d & 0xFFF);
       uint16_t *ls = &h->rx_seq[p->src][lane][dk];
       if (h->rx_seq_egr[p->src][lane][dk] == o && *ls && ((sq - *ls) & 0xFFF) >= 0x800) {
-        cosim_fail(msg, "ibsw.order", "port %u lane %u: packet %u (from port %u, DLID 0x%04x) sequence %u after %u",
-                   o, lane, id, p->src, (unsigned)(d >> 48), sq, *ls);
+        cosim_fail(msg, "ibsw.order",
+                   "port %u lane %u: packet %u (from port %u, DLID 0x%04x) sequence %u after %u", o, lane, id,
+                   p->src, (unsigned)(d >> 48), sq, *ls);
         return false;
       }
       *ls = (uint16_t)sq;
@@ -524,8 +548,9 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
     ibh_pkt_t *p = &h->pkt[id];
     unsigned k = h->rx_idx[o][lane]++;
     if (k >= p->nflits || d != p->flit[k] || kind != p->kind[k]) {
-      cosim_fail(msg, "ibsw.route", "packet %d flit %u on port %u: kind %u data 0x%016llx, sent kind %u 0x%016llx", id,
-                 k, o, kind, (unsigned long long)d, k < p->nflits ? p->kind[k] : 9u,
+      cosim_fail(msg, "ibsw.route",
+                 "packet %d flit %u on port %u: kind %u data 0x%016llx, sent kind %u 0x%016llx", id, k, o,
+                 kind, (unsigned long long)d, k < p->nflits ? p->kind[k] : 9u,
                  (unsigned long long)(k < p->nflits ? p->flit[k] : 0));
       return false;
     }
@@ -558,8 +583,10 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
         continue;
       }
       if (got != (code != 0) || gcode != h->last_code[n]) {
-        cosim_fail(msg, "ibsw.err", "port %u: err_o %u code %u in cycle %llu; expected %u code %u (events of cycle %llu)",
-                   n, got, gcode, (unsigned long long)c, code != 0, h->last_code[n], (unsigned long long)(c - 2));
+        cosim_fail(msg, "ibsw.err",
+                   "port %u: err_o %u code %u in cycle %llu; expected %u code %u (events of cycle %llu)", n,
+                   got, gcode, (unsigned long long)c, code != 0, h->last_code[n],
+                   (unsigned long long)(c - 2));
         return false;
       }
     }
@@ -605,8 +632,9 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
     for (unsigned k = 0; k < 4; k++) {
       uint64_t w = want[k] > cmax ? cmax : want[k], x = want[k] > xmax ? xmax : want[k];
       if (got[k] != w || ext[k] != x) {
-        cosim_fail(msg, "ibsw.counters", "port %u: %s %llu (extended %llu), expected %llu (%llu) from the pins", n,
-                   name[k], (unsigned long long)got[k], (unsigned long long)ext[k], (unsigned long long)w,
+        cosim_fail(msg, "ibsw.counters",
+                   "port %u: %s %llu (extended %llu), expected %llu (%llu) from the pins", n, name[k],
+                   (unsigned long long)got[k], (unsigned long long)ext[k], (unsigned long long)w,
                    (unsigned long long)x);
         return false;
       }
@@ -632,8 +660,9 @@ static inline bool ibh_finish(ibh_t *h, cosim_msg_t *msg) {
   for (unsigned id = 0; id < IBH_MAXPKT; id++) {
     ibh_pkt_t *p = &h->pkt[id];
     if (p->used && !p->mad && p->decided && p->egress > 0 && p->got != p->nflits) {
-      cosim_fail(msg, "ibsw.loss", "packet %u (port %u lane %u, HEAD in cycle %llu) for port %d: %u of %u flits left",
-                 id, p->src, p->lane, (unsigned long long)p->t_head, p->egress, p->got, p->nflits);
+      cosim_fail(msg, "ibsw.loss",
+                 "packet %u (port %u lane %u, HEAD in cycle %llu) for port %d: %u of %u flits left", id,
+                 p->src, p->lane, (unsigned long long)p->t_head, p->egress, p->got, p->nflits);
       return false;
     }
   }
@@ -671,7 +700,8 @@ static inline bool ibh_bringup(ibh_t *h, ibh_up_t *u, const void *prev, cosim_ms
     bool act = (u->active_mask >> n) & 1, arm = act || ((u->armed_mask >> n) & 1);
     unsigned want = u->step == 2 ? (arm ? IBH_PS_ARMED : 0) : (act ? IBH_PS_ACTIVE : 0);
     if (!want) {
-      if (u->step == 2) u->step = 3;
+      if (u->step == 2)
+        u->step = 3;
       else {
         u->step = 2;
         u->port++;
@@ -686,7 +716,8 @@ static inline bool ibh_bringup(ibh_t *h, ibh_up_t *u, const void *prev, cosim_ms
     if (!h->mad[u->m].done) return false;
     h->mad[u->m].used = false;
     u->m = -1;
-    if (u->step == 2) u->step = 3;
+    if (u->step == 2)
+      u->step = 3;
     else {
       u->step = 2;
       u->port++;

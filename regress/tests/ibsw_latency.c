@@ -36,15 +36,7 @@ static bool lat_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev,
   cosim_msg_t m;
   if (x->phase == 0 && ibh_bringup(h, &x->up, prev, &m)) x->phase = 1;
   if (x->phase == 1) { /* DLID n -> port n */
-    IBH_SET(h, in.cfg_valid_i, in, 0, 1);
-    if (x->ncfg == 0) {
-      IBH_SET(h, in.cfg_sel_i, in, 0, 1);
-      IBH_SET(h, in.cfg_data_i, in, 0, h->P);
-    } else {
-      IBH_SET(h, in.cfg_addr_i, in, 0, x->ncfg);
-      IBH_SET(h, in.cfg_data_i, in, 0, x->ncfg);
-    }
-    if (++x->ncfg > h->P) x->phase = 2;
+    if (ibh_cfg_write(h, in, &x->ncfg, h->P, x->ncfg)) x->phase = 2;
   } else if (x->phase == 2 && x->id < 0 && x->mad < 0) {
     if (x->probe == x->nprobes) return c < x->t_start + 100;
     unsigned kind = x->probe % 3, src = 1 + (x->probe / 3) % h->P, dst = src % h->P + 1;
@@ -81,9 +73,11 @@ static bool lat_check(void *ctx, uint64_t c, const void *in, const void *out, co
     ibh_mad_t *y = &h->mad[x->mad];
     uint64_t want = y->t_head + 2 * h->R + y->n + 4;
     if (y->t_resp != want || (y->resp[2] & 0xFFFF) != 0) {
-      cosim_fail(msg, "ibsw.latency", "MAD (N = %u) from port %u: request HEAD in %llu, response HEAD out in %llu "
-                 "(status 0x%04x); expected %llu (2R + N + 4)", y->n, y->port, (unsigned long long)y->t_head,
-                 (unsigned long long)y->t_resp, (unsigned)(y->resp[2] & 0xFFFF), (unsigned long long)want);
+      cosim_fail(msg, "ibsw.latency",
+                 "MAD (N = %u) from port %u: request HEAD in %llu, response HEAD out in %llu "
+                 "(status 0x%04x); expected %llu (2R + N + 4)",
+                 y->n, y->port, (unsigned long long)y->t_head, (unsigned long long)y->t_resp,
+                 (unsigned)(y->resp[2] & 0xFFFF), (unsigned long long)want);
       return false;
     }
     y->used = false;
@@ -95,9 +89,11 @@ static bool lat_check(void *ctx, uint64_t c, const void *in, const void *out, co
       /* HEAD: R; BODY and TAIL arrive after the circuit is open: 3 each */
       uint64_t tb = p->t_head + 1 + h->R + 2, tt = tb + 1 + 3; /* the gaps set in lat_drive */
       if (p->t_out[0] != p->t_head + h->R || p->t_out[1] != tb + 3 || p->t_out[2] != tt + 3) {
-        cosim_fail(msg, "ibsw.latency", "packet %d port %u -> %d lane %u: HEAD in %llu out %llu (R = %u), BODY in %llu "
-                   "out %llu, TAIL in %llu out %llu (3 each)", x->id, p->src, p->egress, p->lane,
-                   (unsigned long long)p->t_head, (unsigned long long)p->t_out[0], h->R, (unsigned long long)tb,
+        cosim_fail(msg, "ibsw.latency",
+                   "packet %d port %u -> %d lane %u: HEAD in %llu out %llu (R = %u), BODY in %llu "
+                   "out %llu, TAIL in %llu out %llu (3 each)",
+                   x->id, p->src, p->egress, p->lane, (unsigned long long)p->t_head,
+                   (unsigned long long)p->t_out[0], h->R, (unsigned long long)tb,
                    (unsigned long long)p->t_out[1], (unsigned long long)tt, (unsigned long long)p->t_out[2]);
         return false;
       }
@@ -113,9 +109,11 @@ static bool lat_check(void *ctx, uint64_t c, const void *in, const void *out, co
         if (k > 0 && s[k] < a[k] + 1) s[k] = a[k] + 1;
         if (k >= dep && s[k] < s[k - dep] + 7) s[k] = s[k - dep] + 7;
         if (p->t_out[k] != s[k] + 2) {
-          cosim_fail(msg, "ibsw.latency", "packet %d port %u -> %d lane %u (credit loop, depth %u, Lk 1): flit %u out "
-                     "in %llu, expected %llu", x->id, p->src, p->egress, p->lane, dep, k,
-                     (unsigned long long)p->t_out[k], (unsigned long long)(s[k] + 2));
+          cosim_fail(msg, "ibsw.latency",
+                     "packet %d port %u -> %d lane %u (credit loop, depth %u, Lk 1): flit %u out "
+                     "in %llu, expected %llu",
+                     x->id, p->src, p->egress, p->lane, dep, k, (unsigned long long)p->t_out[k],
+                     (unsigned long long)(s[k] + 2));
           return false;
         }
       }
@@ -138,6 +136,6 @@ static bool lat_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
 
 static void lat_init_p4(void *ctx, cosim_rng_t *rng) { lat_init_view(ctx, rng, &ibsw_p4_view); }
 
-COSIM_TEST(ibsw_latency, .target = &ibsw_p4_target, .purpose = "HEAD R, BODY 3, credit loop 5+2Lk, MAD 2R+N+4",
-           .ctx_size = sizeof(lat_ctx_t), .init = lat_init_p4, .drive = lat_drive, .check = lat_check,
-           .finish = lat_finish)
+COSIM_TEST(ibsw_latency, .target = &ibsw_p4_target,
+           .purpose = "HEAD R, BODY 3, credit loop 5+2Lk, MAD 2R+N+4", .ctx_size = sizeof(lat_ctx_t),
+           .init = lat_init_p4, .drive = lat_drive, .check = lat_check, .finish = lat_finish)

@@ -36,15 +36,7 @@ static bool ll_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, 
   unsigned ph = (unsigned)IBH_GET(h, out.phys_state_o, prev, LL_PORT - 1);
   if (x->phase == 0 && ibh_bringup(h, &x->up, prev, &m)) x->phase = 1;
   if (x->phase == 1) {
-    IBH_SET(h, in.cfg_valid_i, in, 0, 1);
-    if (x->ncfg == 0) {
-      IBH_SET(h, in.cfg_sel_i, in, 0, 1);
-      IBH_SET(h, in.cfg_data_i, in, 0, P);
-    } else {
-      IBH_SET(h, in.cfg_addr_i, in, 0, x->ncfg);
-      IBH_SET(h, in.cfg_data_i, in, 0, x->ncfg);
-    }
-    if (++x->ncfg > P) {
+    if (ibh_cfg_write(h, in, &x->ncfg, P, x->ncfg)) {
       x->phase = 2;
       x->t_phase = c;
     }
@@ -52,8 +44,8 @@ static bool ll_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, 
   if (x->phase >= 2 && x->phase <= 5) /* everyone but port 2 sends to port 2 */
     for (unsigned n = 1; n <= P; n++)
       if (n != LL_PORT)
-        while (h->qn[n] < 2 && ibh_data(h, n, cosim_rng_below(&x->rng, h->V), LL_PORT, 2 + cosim_rng_below(&x->rng, 6)) >= 0) {
-        }
+        while (h->qn[n] < 2 && ibh_data(h, n, cosim_rng_below(&x->rng, h->V), LL_PORT,
+                                        2 + cosim_rng_below(&x->rng, 6)) >= 0) {}
   h->ret_p = x->phase == 2 ? 0.1 : 0.9;
   if (x->phase == 2 && c > x->t_phase + 200) { /* the neighbour loses the link: TS1 */
     h->ts_every[LL_PORT] = IBH_TS1;
@@ -85,10 +77,13 @@ static bool ll_check(void *ctx, uint64_t c, const void *in, const void *out, cos
   ibh_t *h = &x->h;
   const unsigned i = LL_PORT - 1;
   if (x->phase >= 3 && !x->t_lost && x->t_ts1 && c == x->t_ts1 + 1) {
-    unsigned ph = (unsigned)IBH_GET(h, out.phys_state_o, out, i), ps = (unsigned)IBH_GET(h, out.port_state_o, out, i);
+    unsigned ph = (unsigned)IBH_GET(h, out.phys_state_o, out, i),
+             ps = (unsigned)IBH_GET(h, out.port_state_o, out, i);
     if (ph != IBH_PH_LER || ps != IBH_PS_DOWN) {
-      cosim_fail(msg, "ibsw.link_loss", "port %u: TS1 in LinkUp in %llu, PhysState %u PortState %u the cycle after "
-                 "(expected LinkErrorRecovery, Down)", LL_PORT, (unsigned long long)x->t_ts1, ph, ps);
+      cosim_fail(msg, "ibsw.link_loss",
+                 "port %u: TS1 in LinkUp in %llu, PhysState %u PortState %u the cycle after "
+                 "(expected LinkErrorRecovery, Down)",
+                 LL_PORT, (unsigned long long)x->t_ts1, ph, ps);
       return false;
     }
     x->t_lost = c;
@@ -108,8 +103,9 @@ static bool ll_check(void *ctx, uint64_t c, const void *in, const void *out, cos
   if (x->t_ts1 && c == x->t_ts1 + 2) {
     if (!IBH_GET(h, out.err_o, out, i) || IBH_GET(h, out.err_code_o, out, i) != 13 ||
         IBH_GET(h, out.cnt_link_downed_o, out, i) != 1) {
-      cosim_fail(msg, "ibsw.link_loss", "port %u, 2 cycles after the TS1: err_o %u code %u LinkDowned %u (1, 13, 1)",
-                 LL_PORT, (unsigned)IBH_GET(h, out.err_o, out, i), (unsigned)IBH_GET(h, out.err_code_o, out, i),
+      cosim_fail(msg, "ibsw.link_loss",
+                 "port %u, 2 cycles after the TS1: err_o %u code %u LinkDowned %u (1, 13, 1)", LL_PORT,
+                 (unsigned)IBH_GET(h, out.err_o, out, i), (unsigned)IBH_GET(h, out.err_code_o, out, i),
                  (unsigned)IBH_GET(h, out.cnt_link_downed_o, out, i));
       return false;
     }
@@ -118,8 +114,10 @@ static bool ll_check(void *ctx, uint64_t c, const void *in, const void *out, cos
     unsigned disc = (unsigned)IBH_GET(h, out.cnt_xmit_discards_o, out, i);
     uint64_t mx = (1ull << h->c16) - 1;
     if (disc != (x->lost_expected > mx ? mx : x->lost_expected) || !x->lost_expected) {
-      cosim_fail(msg, "ibsw.link_loss", "port %u: PortXmitDiscards %u; %u packets were routed to it and had not left "
-                 "when the link was lost", LL_PORT, disc, x->lost_expected);
+      cosim_fail(msg, "ibsw.link_loss",
+                 "port %u: PortXmitDiscards %u; %u packets were routed to it and had not left "
+                 "when the link was lost",
+                 LL_PORT, disc, x->lost_expected);
       return false;
     }
   }
@@ -135,7 +133,8 @@ static bool ll_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
     cosim_fail(msg, "ibsw.link_loss", "the test did not reach its end (phase %u): too few cycles", x->phase);
     return false;
   }
-  printf("ibsw_link_loss: link lost in %llu, %u packets sunk and counted, port back and delivering (%llu packets)\n",
+  printf("ibsw_link_loss: link lost in %llu, %u packets sunk and counted, port back and delivering (%llu "
+         "packets)\n",
          (unsigned long long)x->t_lost, x->lost_expected, (unsigned long long)x->h.delivered);
   return true; /* traffic to the port is still queued at the end */
 }
@@ -143,7 +142,8 @@ static bool ll_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
 static void ll_init_p4(void *ctx, cosim_rng_t *rng) { ll_init_view(ctx, rng, &ibsw_p4_view); }
 static void ll_init_p24(void *ctx, cosim_rng_t *rng) { ll_init_view(ctx, rng, &ibsw_p24_view); }
 
-COSIM_TEST(ibsw_link_loss, .target = &ibsw_p4_target, .purpose = "TS1 in LinkUp: sink mode, XmitDiscards, LinkDowned, retrain",
+COSIM_TEST(ibsw_link_loss, .target = &ibsw_p4_target,
+           .purpose = "TS1 in LinkUp: sink mode, XmitDiscards, LinkDowned, retrain",
            .ctx_size = sizeof(ll_ctx_t), .init = ll_init_p4, .drive = ll_drive, .check = ll_check,
            .finish = ll_finish)
 COSIM_TEST(ibsw_p24_link_loss, .target = &ibsw_p24_target, .purpose = "ibsw_link_loss on the 24-port switch",

@@ -74,8 +74,10 @@ static bool rnd_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev,
       IBH_SET(h, in.cfg_addr_i, in, 0, 1 + cosim_rng_below(&x->rng, x->top));
       IBH_SET(h, in.cfg_data_i, in, 0, rnd_entry(x));
     }
-    if ((c / 500) % 2 == 0) h->ret_p = 0.95;
-    else h->ret_p = 0.15; /* back-pressure phase */
+    if ((c / 500) % 2 == 0)
+      h->ret_p = 0.95;
+    else
+      h->ret_p = 0.15; /* back-pressure phase */
     if (x->mad < 0) {
       unsigned k = x->nmad++ % (sizeof rnd_attrs / sizeof rnd_attrs[0]);
       uint64_t w[8] = {0};
@@ -102,13 +104,16 @@ static bool rnd_check(void *ctx, uint64_t c, const void *in, const void *out, co
     bool ok = st == 0 && y->nresp == 3 + y->n && ((y->resp[2] >> 48) & 0xFF) == 0x81;
     if (ok && attr == 0x0012 && ((y->resp[2] >> 56) & 0xFF) == 0x81) /* SwitchInfo */
       ok = (y->resp[3] >> 48) == h->lft_entries && ((y->resp[3] >> 32) & 0xFFFF) == h->top &&
-           ((y->resp[3] >> 24) & 0xFF) == h->P && ((y->resp[3] >> 16) & 0xFF) == h->V && ((y->resp[3] >> 8) & 0xFF) == h->R;
+           ((y->resp[3] >> 24) & 0xFF) == h->P && ((y->resp[3] >> 16) & 0xFF) == h->V &&
+           ((y->resp[3] >> 8) & 0xFF) == h->R;
     if (ok && attr == 0x0015) /* PortInfo of a port that stays LinkUp/Active in this run */
       ok = (y->resp[3] >> 60) == IBH_PS_ACTIVE && ((y->resp[3] >> 56) & 15) == IBH_PH_LINKUP &&
            ((y->resp[3] >> 32) & 0xFF) == mod;
     if (!ok) {
-      cosim_fail(msg, "ibsw.mad_status", "Get of attribute 0x%04x (AttrMod %u): status 0x%04x, %u words, "
-                 "w0 0x%016llx", attr, mod, st, y->nresp, (unsigned long long)y->resp[3]);
+      cosim_fail(msg, "ibsw.mad_status",
+                 "Get of attribute 0x%04x (AttrMod %u): status 0x%04x, %u words, "
+                 "w0 0x%016llx",
+                 attr, mod, st, y->nresp, (unsigned long long)y->resp[3]);
       return false;
     }
     y->used = false;
@@ -131,11 +136,11 @@ static bool rnd_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
   return true; /* packets still queued at the end are not losses: the run stops under load */
 }
 
-#define RND_TARGET(T)                                                                                         \
-  static void rnd_init_##T(void *ctx, cosim_rng_t *rng) { rnd_init_view(ctx, rng, &ibsw_##T##_view); }         \
-  COSIM_TEST(ibsw_##T##_random, .target = &ibsw_##T##_target, .purpose = "random traffic, MADs, LFT rewrites", \
-             .ctx_size = sizeof(rnd_ctx_t), .init = rnd_init_##T, .drive = rnd_drive, .check = rnd_check,      \
-             .finish = rnd_finish)
+#define RND_TARGET(T)                                                                                  \
+  static void rnd_init_##T(void *ctx, cosim_rng_t *rng) { rnd_init_view(ctx, rng, &ibsw_##T##_view); } \
+  COSIM_TEST(ibsw_##T##_random, .target = &ibsw_##T##_target,                                          \
+             .purpose = "random traffic, MADs, LFT rewrites", .ctx_size = sizeof(rnd_ctx_t),           \
+             .init = rnd_init_##T, .drive = rnd_drive, .check = rnd_check, .finish = rnd_finish)
 RND_TARGET(p4)
 RND_TARGET(p24)
 RND_TARGET(p2_max)

@@ -71,8 +71,10 @@ static bool ss_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, 
     const ss_step_t *s = &ss_steps[x->step];
     if (x->step == SS_WAIT) {
       if (!x->t_wait) x->t_wait = c;
-      if (IBH_GET(h, out.phys_state_o, prev, SS_PORT - 1) == IBH_PH_DISABLED) x->step++;
-      else if (c > x->t_wait + 200) return true; /* check() fails it */
+      if (IBH_GET(h, out.phys_state_o, prev, SS_PORT - 1) == IBH_PH_DISABLED)
+        x->step++;
+      else if (c > x->t_wait + 200)
+        return true; /* check() fails it */
     } else {
       uint64_t w = ((uint64_t)s->pstate << 60) | ((uint64_t)s->phys << 56);
       x->mad = ibh_mad(h, 1, 0x81, 0x02, 0x15, SS_PORT, &w, 1);
@@ -87,8 +89,9 @@ static bool ss_check(void *ctx, uint64_t c, const void *in, const void *out, cos
   ibh_t *h = &x->h;
   if (!ibh_check(h, c, in, out, msg)) return false;
   if (x->step == SS_WAIT && x->t_wait && c > x->t_wait + 200) {
-    cosim_fail(msg, "ibsw.port_fsm", "port %u: still not Disabled 200 cycles after the drain started (phys %u)",
-               SS_PORT, (unsigned)IBH_GET(h, out.phys_state_o, out, SS_PORT - 1));
+    cosim_fail(msg, "ibsw.port_fsm",
+               "port %u: still not Disabled 200 cycles after the drain started (phys %u)", SS_PORT,
+               (unsigned)IBH_GET(h, out.phys_state_o, out, SS_PORT - 1));
     return false;
   }
   if (x->mad >= 0 && h->mad[x->mad].done) {
@@ -96,8 +99,10 @@ static bool ss_check(void *ctx, uint64_t c, const void *in, const void *out, cos
     ibh_mad_t *y = &h->mad[x->mad];
     unsigned st = (unsigned)(y->resp[2] & 0xFFFF);
     if (st != s->status) {
-      cosim_fail(msg, "ibsw.mad_status", "step %u: Set PortInfo(%u) PortState %u PhysState %u answered 0x%04x, "
-                 "expected 0x%04x", x->step, SS_PORT, s->pstate, s->phys, st, s->status);
+      cosim_fail(msg, "ibsw.mad_status",
+                 "step %u: Set PortInfo(%u) PortState %u PhysState %u answered 0x%04x, "
+                 "expected 0x%04x",
+                 x->step, SS_PORT, s->pstate, s->phys, st, s->status);
       return false;
     }
     uint64_t w = y->resp[3];
@@ -106,14 +111,15 @@ static bool ss_check(void *ctx, uint64_t c, const void *in, const void *out, cos
     unsigned pps = (unsigned)IBH_GET(h, out.port_state_o, out, SS_PORT - 1);
     unsigned pph = (unsigned)IBH_GET(h, out.phys_state_o, out, SS_PORT - 1);
     unsigned pdr = (unsigned)IBH_GET(h, out.draining_o, out, SS_PORT - 1);
-    if (ps != s->ps_after || ph != s->ph_after || dr != s->draining_after || tg != (s->draining_after ? 3u : 0u) ||
-        lp != SS_PORT ||
+    if (ps != s->ps_after || ph != s->ph_after || dr != s->draining_after ||
+        tg != (s->draining_after ? 3u : 0u) || lp != SS_PORT ||
         /* the pins when the response is out: a drain may have finished by then */
         (!s->draining_after && (pps != s->ps_after || pph != s->ph_after || pdr))) {
-      cosim_fail(msg, "ibsw.port_fsm", "step %u: after Set PortState %u PhysState %u port %u shows PortState %u "
+      cosim_fail(msg, "ibsw.port_fsm",
+                 "step %u: after Set PortState %u PhysState %u port %u shows PortState %u "
                  "PhysState %u draining %u target %u port %u (pins %u %u %u); expected %u %u %u",
-                 x->step, s->pstate, s->phys, SS_PORT, ps, ph, dr, tg, lp, pps, pph, pdr, s->ps_after, s->ph_after,
-                 s->draining_after);
+                 x->step, s->pstate, s->phys, SS_PORT, ps, ph, dr, tg, lp, pps, pph, pdr, s->ps_after,
+                 s->ph_after, s->draining_after);
       return false;
     }
     y->used = false;
@@ -136,6 +142,6 @@ static bool ss_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
 
 static void ss_init_p4(void *ctx, cosim_rng_t *rng) { ss_init_view(ctx, rng, &ibsw_p4_view); }
 
-COSIM_TEST(ibsw_same_state, .target = &ibsw_p4_target, .purpose = "every PortInfo Set of §6.3, same state 0x011C",
-           .ctx_size = sizeof(ss_ctx_t), .init = ss_init_p4, .drive = ss_drive, .check = ss_check,
-           .finish = ss_finish)
+COSIM_TEST(ibsw_same_state, .target = &ibsw_p4_target,
+           .purpose = "every PortInfo Set of §6.3, same state 0x011C", .ctx_size = sizeof(ss_ctx_t),
+           .init = ss_init_p4, .drive = ss_drive, .check = ss_check, .finish = ss_finish)

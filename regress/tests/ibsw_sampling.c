@@ -49,33 +49,32 @@ static bool sp_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, 
   cosim_msg_t m;
   if (x->phase == 0 && ibh_bringup(h, &x->up, prev, &m)) x->phase = 1;
   if (x->phase == 1) {
-    IBH_SET(h, in.cfg_valid_i, in, 0, 1);
-    if (x->ncfg == 0) {
-      IBH_SET(h, in.cfg_sel_i, in, 0, 1);
-      IBH_SET(h, in.cfg_data_i, in, 0, P);
-    } else {
-      IBH_SET(h, in.cfg_addr_i, in, 0, x->ncfg);
-      IBH_SET(h, in.cfg_data_i, in, 0, x->ncfg);
-    }
-    if (++x->ncfg > P) x->phase = 2;
+    if (ibh_cfg_write(h, in, &x->ncfg, P, x->ncfg)) x->phase = 2;
   }
   if (x->phase >= 2) { /* traffic through port 2 both ways (port 1 carries the SM's MADs too) */
     for (unsigned n = 1; n <= P; n++)
       while (h->qn[n] < 2) {
         unsigned d = n == SP_PORT ? (cosim_rng_chance(&x->rng, 0.5) ? 1 : P) : SP_PORT;
-        if (d == n || ibh_data(h, n, cosim_rng_below(&x->rng, h->V), d, 2 + cosim_rng_below(&x->rng, 5)) < 0) break;
+        if (d == n || ibh_data(h, n, cosim_rng_below(&x->rng, h->V), d, 2 + cosim_rng_below(&x->rng, 5)) < 0)
+          break;
       }
   }
   if (x->mad < 0 && x->phase >= 2) {
-    if (x->phase == 2) x->mad = sp_set(x, 5, 0, 1);          /* interval 0: 0x001C */
-    else if (x->phase == 3) x->mad = sp_set(x, 5, 40, 9);    /* CounterSelect 9: 0x001C */
-    else if (x->phase == 4) x->mad = sp_set(x, 7 * x->round, 150 + 10 * x->round, 1); /* accepted; long enough for the next Set to find it busy */
-    else if (x->phase == 5) x->mad = sp_set(x, 0, 10, 1);    /* while not DONE: 0x0001 */
+    if (x->phase == 2)
+      x->mad = sp_set(x, 5, 0, 1); /* interval 0: 0x001C */
+    else if (x->phase == 3)
+      x->mad = sp_set(x, 5, 40, 9); /* CounterSelect 9: 0x001C */
+    else if (x->phase == 4)
+      x->mad = sp_set(x, 7 * x->round, 150 + 10 * x->round,
+                      1); /* accepted; long enough for the next Set to find it busy */
+    else if (x->phase == 5)
+      x->mad = sp_set(x, 0, 10, 1); /* while not DONE: 0x0001 */
     else if (x->phase == 6 && x->e && c > x->s + x->I + 4 &&
              IBH_GET(h, out.sample_status_o, prev, SP_PORT - 1) == 0) {
       uint64_t w[3] = {0};
       x->mad = ibh_mad(h, 1, 0x04, 0x01, 0x0011, SP_PORT, w, 3);
-    } else if (x->phase == 8) return false;
+    } else if (x->phase == 8)
+      return false;
   }
   ibh_drive(h, c, rng, prev, in);
   return true;
@@ -107,8 +106,10 @@ static bool sp_check(void *ctx, uint64_t c, const void *in, const void *out, cos
     if (x->e && c > x->e) {
       unsigned want = c < x->s ? 1 : c <= x->s + x->I ? 2 : 0;
       if (st != want) {
-        cosim_fail(msg, "ibsw.sampling", "port %u: SampleStatus %u in cycle %llu; expected %u (Set in %llu, S = %llu, "
-                   "I = %llu)", SP_PORT, st, (unsigned long long)c, want, (unsigned long long)x->e,
+        cosim_fail(msg, "ibsw.sampling",
+                   "port %u: SampleStatus %u in cycle %llu; expected %u (Set in %llu, S = %llu, "
+                   "I = %llu)",
+                   SP_PORT, st, (unsigned long long)c, want, (unsigned long long)x->e,
                    (unsigned long long)x->s, (unsigned long long)x->I);
         return false;
       }
@@ -133,18 +134,21 @@ static bool sp_check(void *ctx, uint64_t c, const void *in, const void *out, cos
         r[3] += x->rp[q];
       }
       uint64_t mx = (1ull << h->cntw) - 1;
-      uint64_t got[4] = {y->resp[3] >> 32, y->resp[3] & 0xFFFFFFFF, y->resp[4] >> 32, y->resp[4] & 0xFFFFFFFF};
+      uint64_t got[4] = {y->resp[3] >> 32, y->resp[3] & 0xFFFFFFFF, y->resp[4] >> 32,
+                         y->resp[4] & 0xFFFFFFFF};
       for (unsigned j = 0; j < 4; j++) {
         uint64_t w = r[j] > mx ? mx : r[j];
         if (got[j] != w) {
-          cosim_fail(msg, "ibsw.sampling", "port %u: Result%u = %llu, the events of S..S+I-1 (%llu..%llu) are %llu",
-                     SP_PORT, j, (unsigned long long)got[j], (unsigned long long)x->s,
+          cosim_fail(msg, "ibsw.sampling",
+                     "port %u: Result%u = %llu, the events of S..S+I-1 (%llu..%llu) are %llu", SP_PORT, j,
+                     (unsigned long long)got[j], (unsigned long long)x->s,
                      (unsigned long long)(x->s + x->I - 1), (unsigned long long)w);
           return false;
         }
       }
       if ((y->resp[5] & 3) != 0) {
-        cosim_fail(msg, "ibsw.sampling", "PortSamplesResult SampleStatus %u in DONE", (unsigned)(y->resp[5] & 3));
+        cosim_fail(msg, "ibsw.sampling", "PortSamplesResult SampleStatus %u in DONE",
+                   (unsigned)(y->resp[5] & 3));
         return false;
       }
       x->round++;
@@ -163,7 +167,8 @@ static bool sp_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
   sp_ctx_t *x = ctx;
   (void)cycles;
   if (x->phase < 8) {
-    cosim_fail(msg, "ibsw.sampling", "the test did not reach its end (phase %u, round %u)", x->phase, x->round);
+    cosim_fail(msg, "ibsw.sampling", "the test did not reach its end (phase %u, round %u)", x->phase,
+               x->round);
     return false;
   }
   printf("ibsw_sampling: %u sample windows, statuses and results exact; refused Sets answered\n", x->round);
@@ -173,7 +178,8 @@ static bool sp_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
 static void sp_init_p4(void *ctx, cosim_rng_t *rng) { sp_init_view(ctx, rng, &ibsw_p4_view); }
 static void sp_init_p24(void *ctx, cosim_rng_t *rng) { sp_init_view(ctx, rng, &ibsw_p24_view); }
 
-COSIM_TEST(ibsw_sampling, .target = &ibsw_p4_target, .purpose = "PortSamplesControl/Result: status cycles, results, refusals",
+COSIM_TEST(ibsw_sampling, .target = &ibsw_p4_target,
+           .purpose = "PortSamplesControl/Result: status cycles, results, refusals",
            .ctx_size = sizeof(sp_ctx_t), .init = sp_init_p4, .drive = sp_drive, .check = sp_check,
            .finish = sp_finish)
 COSIM_TEST(ibsw_p24_sampling, .target = &ibsw_p24_target, .purpose = "ibsw_sampling on the 24-port switch",

@@ -32,23 +32,15 @@ static bool vs_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, 
   cosim_msg_t m;
   if (x->phase == 0 && ibh_bringup(h, &x->up, prev, &m)) x->phase = 1;
   if (x->phase == 1) {
-    IBH_SET(h, in.cfg_valid_i, in, 0, 1);
-    if (x->ncfg == 0) {
-      IBH_SET(h, in.cfg_sel_i, in, 0, 1);
-      IBH_SET(h, in.cfg_data_i, in, 0, P);
-    } else {
-      IBH_SET(h, in.cfg_addr_i, in, 0, x->ncfg);
-      IBH_SET(h, in.cfg_data_i, in, 0, x->ncfg);
-    }
-    if (++x->ncfg > P) {
+    if (ibh_cfg_write(h, in, &x->ncfg, P, x->ncfg)) {
       x->phase = 2;
       x->t_phase = c;
     }
   }
   if (x->phase == 2) {
     for (unsigned n = 1; n < P; n++) /* everyone to P, every data lane */
-      while (h->qn[n] < 3 && ibh_data(h, n, cosim_rng_below(&x->rng, h->V), P, 2 + cosim_rng_below(&x->rng, 8)) >= 0) {
-      }
+      while (h->qn[n] < 3 &&
+             ibh_data(h, n, cosim_rng_below(&x->rng, h->V), P, 2 + cosim_rng_below(&x->rng, 8)) >= 0) {}
     if (!x->waiting && c > x->t_phase + 100 + 40ull * x->probes) {
       x->src = 1 + x->probes % (P - 1);
       ibh_vl15_raw(h, x->src, (0xFFFFull << 48) | P, 3);
@@ -72,12 +64,14 @@ static bool vs_check(void *ctx, uint64_t c, const void *in, const void *out, cos
     x->cycles++;
     x->busy += IBH_GET(h, out.out_valid_o, out, P - 1) && IBH_GET(h, out.out_vl_o, out, P - 1) != 15;
   }
-  if (x->waiting && x->t_in && IBH_GET(h, out.out_valid_o, out, P - 1) && IBH_GET(h, out.out_vl_o, out, P - 1) == 15 &&
-      IBH_GET(h, out.out_kind_o, out, P - 1) == IBH_HEAD) {
+  if (x->waiting && x->t_in && IBH_GET(h, out.out_valid_o, out, P - 1) &&
+      IBH_GET(h, out.out_vl_o, out, P - 1) == 15 && IBH_GET(h, out.out_kind_o, out, P - 1) == IBH_HEAD) {
     if (c != x->t_in + h->R || IBH_GET(h, out.out_data_o, out, P - 1) != (0xFFFFull << 48)) {
-      cosim_fail(msg, "ibsw.vl15_latency", "VL15 HEAD from port %u in %llu left port %u in %llu (data 0x%016llx); "
-                 "expected %llu (R = %u) with the tag removed", x->src, (unsigned long long)x->t_in, P,
-                 (unsigned long long)c, (unsigned long long)IBH_GET(h, out.out_data_o, out, P - 1),
+      cosim_fail(msg, "ibsw.vl15_latency",
+                 "VL15 HEAD from port %u in %llu left port %u in %llu (data 0x%016llx); "
+                 "expected %llu (R = %u) with the tag removed",
+                 x->src, (unsigned long long)x->t_in, P, (unsigned long long)c,
+                 (unsigned long long)IBH_GET(h, out.out_data_o, out, P - 1),
                  (unsigned long long)(x->t_in + h->R), h->R);
       return false;
     }
@@ -91,21 +85,24 @@ static bool vs_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
   vs_ctx_t *x = ctx;
   (void)cycles;
   if (x->probes < VS_PROBES || x->busy * 100 < 80 * x->cycles) {
-    cosim_fail(msg, "ibsw.vl15_latency", "%u of %u VL15 probes through; output busy with data in %llu of %llu cycles "
-               "(80 %% needed)", x->probes, VS_PROBES, (unsigned long long)x->busy, (unsigned long long)x->cycles);
+    cosim_fail(msg, "ibsw.vl15_latency",
+               "%u of %u VL15 probes through; output busy with data in %llu of %llu cycles "
+               "(80 %% needed)",
+               x->probes, VS_PROBES, (unsigned long long)x->busy, (unsigned long long)x->cycles);
     return false;
   }
-  printf("ibsw_vl15_saturated: %u VL15 packets each R = %u through an output busy with data %llu %% of cycles\n",
-         x->probes, x->h.R, (unsigned long long)(100 * x->busy / x->cycles));
+  printf(
+      "ibsw_vl15_saturated: %u VL15 packets each R = %u through an output busy with data %llu %% of cycles\n",
+      x->probes, x->h.R, (unsigned long long)(100 * x->busy / x->cycles));
   return true; /* data is still queued at the end: a saturation run, not a drain */
 }
 
 static void vs_init_p4(void *ctx, cosim_rng_t *rng) { vs_init_view(ctx, rng, &ibsw_p4_view); }
 static void vs_init_p24(void *ctx, cosim_rng_t *rng) { vs_init_view(ctx, rng, &ibsw_p24_view); }
 
-COSIM_TEST(ibsw_vl15_saturated, .target = &ibsw_p4_target, .purpose = "VL15 through a data-saturated output in R",
-           .ctx_size = sizeof(vs_ctx_t), .init = vs_init_p4, .drive = vs_drive, .check = vs_check,
-           .finish = vs_finish)
-COSIM_TEST(ibsw_p24_vl15_saturated, .target = &ibsw_p24_target, .purpose = "ibsw_vl15_saturated on the 24-port switch",
-           .ctx_size = sizeof(vs_ctx_t), .init = vs_init_p24, .drive = vs_drive, .check = vs_check,
-           .finish = vs_finish)
+COSIM_TEST(ibsw_vl15_saturated, .target = &ibsw_p4_target,
+           .purpose = "VL15 through a data-saturated output in R", .ctx_size = sizeof(vs_ctx_t),
+           .init = vs_init_p4, .drive = vs_drive, .check = vs_check, .finish = vs_finish)
+COSIM_TEST(ibsw_p24_vl15_saturated, .target = &ibsw_p24_target,
+           .purpose = "ibsw_vl15_saturated on the 24-port switch", .ctx_size = sizeof(vs_ctx_t),
+           .init = vs_init_p24, .drive = vs_drive, .check = vs_check, .finish = vs_finish)

@@ -46,41 +46,41 @@ static bool wk_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, 
     x->mad = -1;
   }
   switch (x->phase) {
-  case 0:
-    if (ibh_bringup(h, &x->up, prev, &m)) x->phase = 1;
-    break;
-  case 1: /* B off */
-    if (wk_set(x, IBH_PH_DISABLED)) x->phase = 2;
-    break;
-  case 2:
-    if (ph == IBH_PH_DISABLED && x->mad < 0) {
-      h->ts_every[B] = IBH_TS1; /* A polls */
-      if (wk_set(x, IBH_PH_POLLING)) x->phase = 3;
-    }
-    break;
-  case 3: /* A: TS2 from 2Lk + 3 after B's first TS1 on the pins, until B is LinkUp */
-    if (x->t_ts1 && c >= x->t_ts1 + 2 * WK_LK + 3) h->ts_every[B] = IBH_TS2;
-    if (x->t_up) {
-      h->ts_every[B] = 0;
-      x->phase = 4;
-    }
-    break;
-  case 4: /* Sleep: B is LinkUp (Init), drains and sleeps */
-    if (x->mad < 0 && wk_set(x, IBH_PH_SLEEP)) x->phase = 5;
-    break;
-  case 5:
-    if (ph == IBH_PH_SLEEP && x->mad < 0) {
-      h->ts_every[B] = IBH_TS1; /* A polls: B must wake */
-      x->t_wake = c;
-      x->phase = 6;
-    }
-    break;
-  case 6:
-    if (c > x->t_wake + 10) {
-      h->ts_every[B] = 0;
-      return false;
-    }
-    break;
+    case 0:
+      if (ibh_bringup(h, &x->up, prev, &m)) x->phase = 1;
+      break;
+    case 1: /* B off */
+      if (wk_set(x, IBH_PH_DISABLED)) x->phase = 2;
+      break;
+    case 2:
+      if (ph == IBH_PH_DISABLED && x->mad < 0) {
+        h->ts_every[B] = IBH_TS1; /* A polls */
+        if (wk_set(x, IBH_PH_POLLING)) x->phase = 3;
+      }
+      break;
+    case 3: /* A: TS2 from 2Lk + 3 after B's first TS1 on the pins, until B is LinkUp */
+      if (x->t_ts1 && c >= x->t_ts1 + 2 * WK_LK + 3) h->ts_every[B] = IBH_TS2;
+      if (x->t_up) {
+        h->ts_every[B] = 0;
+        x->phase = 4;
+      }
+      break;
+    case 4: /* Sleep: B is LinkUp (Init), drains and sleeps */
+      if (x->mad < 0 && wk_set(x, IBH_PH_SLEEP)) x->phase = 5;
+      break;
+    case 5:
+      if (ph == IBH_PH_SLEEP && x->mad < 0) {
+        h->ts_every[B] = IBH_TS1; /* A polls: B must wake */
+        x->t_wake = c;
+        x->phase = 6;
+      }
+      break;
+    case 6:
+      if (c > x->t_wake + 10) {
+        h->ts_every[B] = 0;
+        return false;
+      }
+      break;
   }
   ibh_drive(h, c, rng, prev, in);
   return true;
@@ -103,7 +103,8 @@ static bool wk_check(void *ctx, uint64_t c, const void *in, const void *out, cos
         x->t_up = c;
         uint64_t e = x->e, up = e + 2 + W > e + 7 + 2 * WK_LK ? e + 2 + W : e + 7 + 2 * WK_LK;
         if (x->t_ts1 != e + 3 || x->t_first_ts2 != e + 4 || x->t_train != e + 2 || x->t_up != up) {
-          cosim_fail(msg, "ibsw.wake", "Set Polling executed in %llu: first TS1 out %llu (e+3), TS2 %llu (e+4), "
+          cosim_fail(msg, "ibsw.wake",
+                     "Set Polling executed in %llu: first TS1 out %llu (e+3), TS2 %llu (e+4), "
                      "Training %llu (e+2), LinkUp %llu (expected %llu = max(e+2+W, e+7+2Lk), W = %u)",
                      (unsigned long long)e, (unsigned long long)x->t_ts1, (unsigned long long)x->t_first_ts2,
                      (unsigned long long)x->t_train, (unsigned long long)x->t_up, (unsigned long long)up, W);
@@ -113,7 +114,8 @@ static bool wk_check(void *ctx, uint64_t c, const void *in, const void *out, cos
     }
   }
   if (x->phase == 6 && c == x->t_wake + 1 && ph != IBH_PH_POLLING) {
-    cosim_fail(msg, "ibsw.wake", "a sleeping port did not wake on the peer's TS1: PhysState %u the cycle after", ph);
+    cosim_fail(msg, "ibsw.wake",
+               "a sleeping port did not wake on the peer's TS1: PhysState %u the cycle after", ph);
     return false;
   }
   return ibh_check(h, c, in, out, msg);
@@ -134,9 +136,9 @@ static bool wk_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
 static void wk_init_p4(void *ctx, cosim_rng_t *rng) { wk_init_view(ctx, rng, &ibsw_p4_view); }
 static void wk_init_p24(void *ctx, cosim_rng_t *rng) { wk_init_view(ctx, rng, &ibsw_p24_view); }
 
-COSIM_TEST(ibsw_wake_timing, .target = &ibsw_p4_target, .purpose = "the wake contract of §6.5; Sleep woken by the peer",
-           .ctx_size = sizeof(wk_ctx_t), .init = wk_init_p4, .drive = wk_drive, .check = wk_check,
-           .finish = wk_finish)
-COSIM_TEST(ibsw_p24_wake_timing, .target = &ibsw_p24_target, .purpose = "ibsw_wake_timing on the 24-port switch",
-           .ctx_size = sizeof(wk_ctx_t), .init = wk_init_p24, .drive = wk_drive, .check = wk_check,
-           .finish = wk_finish)
+COSIM_TEST(ibsw_wake_timing, .target = &ibsw_p4_target,
+           .purpose = "the wake contract of §6.5; Sleep woken by the peer", .ctx_size = sizeof(wk_ctx_t),
+           .init = wk_init_p4, .drive = wk_drive, .check = wk_check, .finish = wk_finish)
+COSIM_TEST(ibsw_p24_wake_timing, .target = &ibsw_p24_target,
+           .purpose = "ibsw_wake_timing on the 24-port switch", .ctx_size = sizeof(wk_ctx_t),
+           .init = wk_init_p24, .drive = wk_drive, .check = wk_check, .finish = wk_finish)

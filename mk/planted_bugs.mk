@@ -27,10 +27,13 @@ $(BUILD)/rtlbug/$(1)/rtl.o: $(BUILD)/glue/$(2)/$(2)_rtl.cpp $(BUILD)/rtlbug/$(1)
 	@$(CXX) $(CXXFLAGS) -Itestbench -I$(BUILD)/glue/$(2) -I$(BUILD)/rtlbug/$(1)/verilated -c $$< -o $$@
 RTLBUG_OBJ_$(1) := $(filter-out $(BUILD)/obj/glue/$(2)_rtl.o $(BUILD)/verilated/$(2)/V$(2)__ALL.a,$($(3)_RTL_OBJ)) \
   $(BUILD)/rtlbug/$(1)/rtl.o $(BUILD)/rtlbug/$(1)/verilated/V$(2)__ALL.a
+# the sanitizer build leaves out heavy targets' RTL (docs/cosim.md), as the block's own binary does
+RTLBUG_ASAN_OBJ_$(1) := $(filter-out $(BUILD)/obj/glue/$(2)_rtl.o $(BUILD)/verilated/$(2)/V$(2)__ALL.a,$($(3)_ASAN_RTL_OBJ)) \
+  $(BUILD)/rtlbug/$(1)/rtl.o $(BUILD)/rtlbug/$(1)/verilated/V$(2)__ALL.a
 $(BUILD)/bin/rtlbug/$(1)_sim: $(call c_obj,$(call block_src,$(3)),obj) $(foreach t,$(TARGETS_$(3)),$(BUILD)/obj/glue/$(t)_glue.o) $$(RTLBUG_OBJ_$(1)) $(VRUNTIME_OBJ)
 	@mkdir -p $$(@D)
 	@$(CXX) $$^ $(LDLIBS) -o $$@
-$(BUILD)/asan/bin/rtlbug/$(1)_sim: $(call c_obj,$(call block_src,$(3)),asan) $(foreach t,$(TARGETS_$(3)),$(BUILD)/obj/glue/$(t)_glue.o) $$(RTLBUG_OBJ_$(1)) $(VRUNTIME_OBJ)
+$(BUILD)/asan/bin/rtlbug/$(1)_sim: $(call c_obj,$(call block_src,$(3)),asan) $$($(3)_ASAN_GLUE_OBJ) $$(RTLBUG_ASAN_OBJ_$(1)) $(VRUNTIME_OBJ)
 	@mkdir -p $$(@D)
 	@$(CXX) -fsanitize=address,undefined $$^ $(LDLIBS) -o $$@
 endef

@@ -472,12 +472,16 @@ static int build(parser_t *P, fabric_topo_t *t) {
                     "ends disagree",
                     shown(l->pid, l->pidlen, b, sizeof b), l->peer_port, o->line, l->peer_port);
       const pline_t *back = &P->pl[m - 1];
+#ifndef FABRIC_IBND_PLANTED_BUG /* defined only by mk/fuzz.sh --bug=ends_unchecked: the fuzz negative */
       if (find(P, back->pid, back->pidlen) != r || back->peer_port != l->port)
         return fail(P, back->line, "peer",
                     "port [%u] links to \"%s\"[%u], but \"%s\"[%u] (line %u) links to this port: the link's "
                     "two ends disagree",
                     back->port, shown(back->pid, back->pidlen, b, sizeof b), back->peer_port,
                     shown(r->id, r->idlen, b2, sizeof b2), l->port, l->line);
+#else
+      (void)back, (void)b2;
+#endif
     }
     if (r->type == REC_CA) {
       r->index = nodes;

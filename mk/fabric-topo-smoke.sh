@@ -37,6 +37,7 @@ sed 's/"S-4e43530100000070"/"S-4e4353010000007z"/' $good > "$d/guid.ibnd"
 # well-formed files elite4 cannot run: nodes 0 and 1 swapped (consistently, both ends), and a 2-switch graph
 sed 's/"H-4e43530200000000"\[1\](4e43530200000001)/"H-4e43530200000010"[1](X)/; s/"H-4e43530200000010"\[1\](4e43530200000011)/"H-4e43530200000000"[1](4e43530200000001)/; s/(X)/(4e43530200000011)/' $good |
   sed 's/^\[1\](4e43530200000001)\t"S-4e43530100000000"\[1\]/[1](4e43530200000001)\t"S-4e43530100000000"[Y]/; s/^\[1\](4e43530200000011)\t"S-4e43530100000000"\[2\]/[1](4e43530200000011)\t"S-4e43530100000000"[1]/; s/\[Y\]/[2]/' > "$d/swapped.ibnd"
+cp testbench/fabric/topos/torus4x4_p2.ibnd "$d/torus.ibnd" # 16 nodes, but a torus
 printf 'Switch 8 "S-01"\n[1] "H-0a"[1]\n[5] "S-02"[5]\n\nSwitch 8 "S-02"\n[5] "S-01"[5]\n\nCa 1 "H-0a"\n[1] "S-01"[1]\n' > "$d/small.ibnd"
 # name|what stderr must say
 cases=(
@@ -47,6 +48,7 @@ cases=(
   "guid|guid.ibnd:20: peer: bad GUID"
   "swapped|is not the 4-ary 2-tree: switch 0 port 0 joins node 0 vs node 1 (${d}/swapped.ibnd:13)"
   "small|small.ibnd has 1 nodes and 2 switches; elite4 source routes need the 4-ary n-tree"
+  "torus|torus.ibnd is not the 4-ary 2-tree: 8 switches and 16 nodes vs 16 and 16 (built-in vs file); elite4 source routes need"
   "missing|missing.ibnd: cannot open"
 )
 [[ $bug == good_topo ]] && { cp $good "$d/good.ibnd"; cases+=("good|good.ibnd"); }

@@ -839,6 +839,30 @@ static void test_ibnd_real(tctx_t *tc) {
           "%s: 2 switches, 4 nodes, two parallel switch links", IBSIM_NET);
     fabric_topo_free(&t);
   }
+  /* the committed example files (testbench/fabric/topos/) are what the writer writes for their builders */
+  static const struct {
+    const char *file;
+    int kind;
+    unsigned a, b, c, d;
+  } files[] = {{"ftree16.ibnd", FABRIC_TOPO_TREE, 4, 2, 0, 0},
+               {"torus4x4_p2.ibnd", FABRIC_TOPO_TORUS, 4, 4, 2, 1},
+               {"fat2_r8_l8.ibnd", FABRIC_TOPO_FAT2, 8, 8, 0, 0}};
+  for (unsigned i = 0; i < sizeof files / sizeof files[0]; i++) {
+    char path[600], why[600] = "";
+    fabric_topo_t b;
+    snprintf(path, sizeof path, "%s/testbench/fabric/topos/%s", NETCOSIM_SRCDIR, files[i].file);
+    const int rb =
+        files[i].kind == FABRIC_TOPO_TREE
+            ? fabric_topo_kary_ntree(&b, files[i].a, files[i].b, err, sizeof err)
+        : files[i].kind == FABRIC_TOPO_TORUS
+            ? fabric_topo_torus2d(&b, files[i].a, files[i].b, files[i].c, files[i].d, err, sizeof err)
+            : fabric_topo_fat2(&b, files[i].a, files[i].b, files[i].c, err, sizeof err);
+    if (CHECK(tc, rb == 0 && fabric_topo_read_ibnd(&t, path, err, sizeof err) == 0, "%s: %s", path, err)) {
+      CHECK(tc, fabric_topo_diff(&b, &t, why, sizeof why) == 0, "%s is the builder's wiring: %s", path, why);
+      fabric_topo_free(&t);
+    }
+    fabric_topo_free(&b);
+  }
   CHECK(tc,
         fabric_topo_read_ibnd(&t, "/nonexistent/x.ibnd", err, sizeof err) &&
             strstr(err, "/nonexistent/x.ibnd: cannot open"),

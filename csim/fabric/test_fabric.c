@@ -4,7 +4,9 @@
  * credits and an endpoint with Bernoulli injection. They are not a block;
  * they exist to exercise the core: skipping equals not skipping (and a
  * planted lie in quiet() is caught), lockstep names the first divergence,
- * topologies are wired and routed right, bad parameters are named.
+ * topologies are wired and routed right, bad parameters are named, and
+ * topology files (ibnetdiscover format) round-trip and refuse bad input
+ * with file, line and field.
  *
  *   test_fabric [--seed=N]
  *

@@ -99,6 +99,7 @@ help:
 	@echo "  make elite4-reports         fat-tree throughput/latency/breakdown reports"
 	@echo "  make claims B=cp|elite4 [SEEDS=.. LEN=session|full]   seed claims re-run with >= 5 seeds, 95 % intervals: build/claims/<B>.md"
 	@echo "  make unit                   C model unit tests"
+	@echo "  make fuzz [FUZZ_TIME=<s>]   libFuzzer on the kit's parsers (fuzz/, mk/fuzz.sh; default 60 s per target)"
 	@echo "  make formal [P=<proof>]     yosys-smtbmc BMC + k-induction of the RTL assertions (formal/proofs)"
 	@echo "  make mutate [B=<block>] [MAX=<n> SEED=<s>]   mutation testing: every edit of a model/RTL line must fail a smoke test"
 	@echo "  make coverage               RTL line/toggle and C line/branch coverage of the lockstep smoke tests: build/coverage/index.html"
@@ -396,6 +397,13 @@ bench: deps
 # elite4 fat tree with one packet's path in RTL, SQLite (docs/store.md), build/demo/index.html.
 demo:
 	@JOBS=$(JOBS) ./mk/demo.sh
+
+# libFuzzer on the parsers (mk/fuzz.sh, docs/fabric.md "Fuzzing"): Debian's clang, ASan+UBSan,
+# a bounded run per target; nightly runs 600 s (regress/testlist fuzz_*).
+FUZZ_TIME ?= 60
+.PHONY: fuzz
+fuzz: deps
+	@./mk/fuzz.sh --target=ibnd --time=$(FUZZ_TIME)
 
 # Formal proofs of the RTL assertions (mk/formal.sh, docs/formal.md): P=<proof> for one.
 formal: deps

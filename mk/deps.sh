@@ -17,6 +17,8 @@ pkgs=(
   z3                # SMT solver behind yosys-smtbmc (make formal)
   libsqlite3-dev    # results store (testbench/store/, docs/store.md)
   sqlite3           # the sqlite3 shell, to query a results store by hand
+  clang libclang-rt-14-dev # libFuzzer for make fuzz (mk/fuzz.sh)
+  ibsim-utils       # ibsim's example topology files, read by test_fabric (docs/fabric.md)
 )
 
 missing=()

@@ -131,10 +131,102 @@ int fabric_topo_torus2d(fabric_topo_t *t, unsigned x, unsigned y, unsigned p, un
   return 0;
 }
 
+int fabric_topo_fat2(fabric_topo_t *t, unsigned radix, unsigned leaves, unsigned spines, char *err,
+                     size_t errlen) {
+  memset(t, 0, sizeof *t);
+  if (radix < 4 || radix > 254 || radix % 2) {
+    snprintf(err, errlen, "two-level fat tree: radix R = %u out of range 4..254 (even)", radix);
+    return -1;
+  }
+  const unsigned half = radix / 2;
+  if (spines == 0) spines = half;
+  if (spines > half || half % spines) {
+    snprintf(err, errlen, "two-level fat tree: spines S = %u must divide R/2 = %u", spines, half);
+    return -1;
+  }
+  const unsigned m = half / spines; /* parallel links per (leaf, spine) */
+  if (leaves < 2 || leaves > 2 * spines) {
+    snprintf(err, errlen,
+             "two-level fat tree: leaves L = %u out of range 2..%u (2S: a spine has R = %u down ports, %u "
+             "per leaf)",
+             leaves, 2 * spines, radix, m);
+    return -1;
+  }
+  t->kind = FABRIC_TOPO_FAT2;
+  t->radix = radix;
+  t->leaves = leaves;
+  t->spines = spines;
+  t->mult = m;
+  t->nsw = leaves + spines;
+  t->nodes = leaves * half;
+  t->sw_ports = radix;
+  if (alloc_tables(t, err, errlen)) return -1;
+  for (unsigned d = 0; d < t->nodes; d++) attach(t, d, d / half, d % half);
+  for (unsigned l = 0; l < leaves; l++)
+    for (unsigned s = 0; s < spines; s++)
+      for (unsigned i = 0; i < m; i++) join(t, l, half + s * m + i, leaves + s, l * m + i);
+  return 0;
+}
+
 void fabric_topo_free(fabric_topo_t *t) {
   free(t->peer);
   free(t->node);
+  free(t->nports);
+  free(t->sw_line);
+  free(t->line);
   t->peer = t->node = NULL;
+  t->nports = NULL;
+  t->sw_line = t->line = NULL;
+}
+
+static void end_str(const fabric_end_t *e, char *buf, size_t len) {
+  if (e->kind == FABRIC_END_NODE)
+    snprintf(buf, len, "node %u", e->id);
+  else if (e->kind == FABRIC_END_SWITCH)
+    snprintf(buf, len, "switch %u port %u", e->id, e->port);
+  else
+    snprintf(buf, len, "nothing");
+}
+static void where(const fabric_topo_t *t, unsigned s, unsigned q, char *buf, size_t len) {
+  buf[0] = 0;
+  if (!t->line || !t->src[0]) return;
+  if (t->line[(size_t)s * t->sw_ports + q])
+    snprintf(buf, len, " (%s:%u)", t->src, t->line[(size_t)s * t->sw_ports + q]);
+  else
+    snprintf(buf, len, " (%s:%u, no link listed)", t->src, t->sw_line[s]);
+}
+
+int fabric_topo_diff(const fabric_topo_t *a, const fabric_topo_t *b, char *why, size_t len) {
+  if (a->nsw != b->nsw || a->nodes != b->nodes) {
+    snprintf(why, len, "%u switches and %u nodes vs %u and %u", a->nsw, a->nodes, b->nsw, b->nodes);
+    return 1;
+  }
+  for (unsigned s = 0; s < a->nsw; s++) {
+    const unsigned pa = fabric_topo_nports(a, s), pb = fabric_topo_nports(b, s);
+    if (pa != pb) {
+      snprintf(why, len, "switch %u has %u ports vs %u", s, pa, pb);
+      return 1;
+    }
+    for (unsigned q = 0; q < pa; q++) {
+      const fabric_end_t *x = fabric_topo_peer(a, s, q), *y = fabric_topo_peer(b, s, q);
+      if (x->kind == y->kind && x->id == y->id && (x->kind != FABRIC_END_SWITCH || x->port == y->port))
+        continue;
+      char ex[48], ey[48], wa[300], wb[300];
+      end_str(x, ex, sizeof ex);
+      end_str(y, ey, sizeof ey);
+      where(a, s, q, wa, sizeof wa);
+      where(b, s, q, wb, sizeof wb);
+      snprintf(why, len, "switch %u port %u joins %s%s vs %s%s", s, q, ex, wa, ey, wb);
+      return 1;
+    }
+  }
+  for (unsigned d = 0; d < a->nodes; d++)
+    if (a->node[d].id != b->node[d].id || a->node[d].port != b->node[d].port) {
+      snprintf(why, len, "node %u on switch %u port %u vs switch %u port %u", d, a->node[d].id,
+               a->node[d].port, b->node[d].id, b->node[d].port);
+      return 1;
+    }
+  return 0;
 }
 
 int fabric_topo_wire(fabric_t *f, const fabric_topo_t *t, uint32_t sw0, uint32_t node0, unsigned node_port,

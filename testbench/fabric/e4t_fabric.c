@@ -356,9 +356,13 @@ int e4t_fabric_init(e4t_fabric_t *f, const e4t_cfg_t *cfg, char *err, size_t err
     if (fabric_add(fab, &nic_type, FABRIC_MODEL, name, f, err, errlen) == FABRIC_NONE) return -1;
   }
   fabric_topo_t T;
-  rc = fabric_topo_kary_ntree(&T, 4, f->topo.levels, err, errlen);
-  if (!rc) rc = fabric_topo_wire(fab, &T, 0, nsw, 0, cfg->link_delay, err, errlen);
-  fabric_topo_free(&T);
+  if (cfg->wiring) { /* a topology file's table (--topo-file) */
+    rc = fabric_topo_wire(fab, cfg->wiring, 0, nsw, 0, cfg->link_delay, err, errlen);
+  } else {
+    rc = fabric_topo_kary_ntree(&T, 4, f->topo.levels, err, errlen);
+    if (!rc) rc = fabric_topo_wire(fab, &T, 0, nsw, 0, cfg->link_delay, err, errlen);
+    fabric_topo_free(&T);
+  }
   if (rc) return -1;
   return 0;
 }

@@ -25,6 +25,7 @@
 
 #include "bind/elite4.h"
 #include "fabric/fabric.h"
+#include "fabric/fabric_topo.h"
 #include "e4t_link.h"
 #include "e4t_nic.h"
 #include "e4t_records.h"
@@ -72,6 +73,9 @@ typedef struct {
   unsigned trace_only;     /* 0: every RTL / lockstep switch; s + 1: switch s only */
   const char *replay;      /* traffic replay: the trace file (e4t_traffic.h) */
   double burst;            /* bursty: mean packets per burst */
+  /* the wiring: NULL = the built-in 4-ary n-tree; else this table (a topology
+   * file's, --topo-file; e4t_main.c checks it equals the built-in one) */
+  const fabric_topo_t *wiring;
 } e4t_cfg_t;
 
 /* How switch s runs (cfg.rtl[s]): the C model, the Verilated RTL, or both in

@@ -12,7 +12,7 @@
  *       [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]
  *       [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X]
  *       [--records=on|off] [--inject-bug=NAME] [--expect-fail=check:ID@N|assert:LABEL@N] [--trace[=DIR]]
- *       [--db=PATH] [--bench-paths=skip,noskip,rtl]
+ *       [--db=PATH] [--bench-paths=skip,noskip,rtl] [--topo-file=F] [--topo-dump=F]
  *   elite4_fabric_core_sim --list | --help
  *
  * Without --test (or --test=run) one run: the scoreboard, switch errors
@@ -33,6 +33,9 @@
  * assert:<label>@<cycle> (negative: --expect-fail=assert:LABEL@CYCLE).
  * First line `seed: N`; last line `TEST PASSED` or `TEST FAILED: <reason>`.
  * Bad flags are usage errors: a message on stderr, exit status 2, no verdict.
+ * --topo-file=F: wire the fabric from F (ibnetdiscover format, docs/fabric.md
+ * "Topology files"); F must be the built-in 4-ary n-tree's wiring (else exit
+ * 2, saying why). --topo-dump=F: write the fabric's topology to F and exit.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -53,7 +56,16 @@
 #include "waves.h"
 #include "clock.h"
 
-typedef enum { K_RUN, K_UNIFORM16, K_MODEL_VS_RTL, K_COMPLEMENT64, K_SKIP, K_RECOFF, K_BENCH } e4t_kind_t;
+typedef enum {
+  K_RUN,
+  K_UNIFORM16,
+  K_MODEL_VS_RTL,
+  K_COMPLEMENT64,
+  K_SKIP,
+  K_RECOFF,
+  K_BENCH,
+  K_TOPOFILE
+} e4t_kind_t;
 
 typedef struct {
   const char *name;
@@ -77,6 +89,9 @@ static const e4t_check_t checks[] = {
     {"records_off", K_RECOFF,
      "the same run with records on and off: the streamed statistics (records off keeps no per-packet "
      "storage) equal the ones computed from every record"},
+    {"topo_file", K_TOPOFILE,
+     "the fabric wired from --topo-file (ibnetdiscover format) and the built-in 4-ary n-tree on the same "
+     "seed: identical output digests and per-packet records"},
     {"bench", K_BENCH,
      "64 nodes, uniform 0.3: node-cycles/s, model with and without skipping, all-RTL (not a check)"},
     {"run", K_RUN, "one run with the flags given (the default)"},
@@ -166,8 +181,12 @@ static void usage(FILE *f) {
       "         [--load=X] [--body=N] [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]\n"
       "         [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X] [--records=on|off]\n"
       "         [--inject-bug=NAME] [--expect-fail=check:ID@N|assert:LABEL@N] [--trace[=DIR]] [--db=PATH]\n"
+      "         [--topo-file=F] [--topo-dump=F]\n"
       "       elite4_fabric_core_sim --list | --help\n"
       "--db=PATH: also write the run into SQLite database PATH (docs/store.md).\n"
+      "--topo-file=F: wire the fabric from topology file F (ibnetdiscover format; it must be the\n"
+      "4-ary n-tree elite4 source routes need, docs/fabric.md \"Topology files\"); --topo-dump=F:\n"
+      "write the fabric's topology (--nodes, or --topo-file's) to F in that format and exit.\n"
       "elite4 switches (model, Verilated RTL, or both in lockstep) in radix-4 fat-trees with\n"
       "traffic endpoints on the generic fabric core; docs/elite4.md section 11, docs/fabric.md. --list names "
       "the checks (--test=NAME). --cycles is the\n"
@@ -262,7 +281,8 @@ static void scenario(e4t_kind_t k, e4t_cfg_t *c) {
 
 typedef struct {
   const char *test, *out, *name, *bug, *expect, *rtl, *mode, *db, *lockstep, *paths;
-  bool warmup_set;
+  const char *topo_file, *topo_dump; /* ibnetdiscover topology files (docs/fabric.md) */
+  bool warmup_set, nodes_set;
 } e4t_args_t;
 
 /* Apply one --key=value; 0, or -1 with a message. */
@@ -305,7 +325,11 @@ static int apply_flag(e4t_cfg_t *c, e4t_args_t *a, const char *arg, char *err, s
   else if (!strcmp(key, "--watchdog"))
     ok = parse_u64(v, &c->watchdog) && c->watchdog > 0;
   else if (!strcmp(key, "--nodes"))
-    ok = parse_uint(v, &c->nodes);
+    ok = parse_uint(v, &c->nodes), a->nodes_set = true;
+  else if (!strcmp(key, "--topo-file"))
+    ok = *(a->topo_file = v) != 0;
+  else if (!strcmp(key, "--topo-dump"))
+    ok = *(a->topo_dump = v) != 0;
   else if (!strcmp(key, "--body"))
     ok = parse_uint(v, &c->nbody);
   else if (!strcmp(key, "--hot-node"))
@@ -966,6 +990,96 @@ static int records_off(e4t_cfg_t *base, const char *name, const char *dir, const
   return check_verdict(ok, expect, id, why, at);
 }
 
+/* topo_file: the fabric wired from the topology file (cfg.wiring) and the
+ * built-in 4-ary n-tree on the same seed; every switch output in every cycle
+ * (the core's digest trace) and every per-packet record must be identical
+ * (check fabric.topo_file at the first differing cycle), then the file run's
+ * own verdict. The file was checked against the builder before (exit 2 if it
+ * differs): this catches what goes wrong between that check and the links. */
+static int topo_file(e4t_cfg_t *base, const char *name, const char *dir, const e4t_expect_t *expect) {
+  static e4t_fabric_t fab[2];
+  e4t_result_t res[2];
+  static const char *const label[2] = {"built-in:", "topology file:"};
+  char err[512], why[700] = "", id[160] = "fabric.topo_file";
+  for (unsigned k = 0; k < 2; k++) {
+    e4t_cfg_t c = *base;
+    c.digest = true;
+    if (!k) c.wiring = NULL, c.trace_dir = NULL; /* FSTs of the file's fabric only */
+    if (e4t_fabric_init(&fab[k], &c, err, sizeof err)) {
+      for (unsigned j = 0; j <= k; j++) e4t_fabric_free(&fab[j]);
+      return verdict_fail("%s", err);
+    }
+    e4t_fabric_run(&fab[k]);
+    e4t_result_compute(&fab[k], &res[k]);
+    print_path(label[k], &fab[k]);
+  }
+  e4t_result_print(&fab[1], &res[1], name, stdout);
+  print_status(&fab[1]);
+  bool wrote = write_out(&fab[1], &res[1], name, dir);
+  uint64_t at = 0;
+  if (fabric_digest_diff(&fab[0].core, &fab[1].core, &at))
+    snprintf(why, sizeof why, "the switch outputs (digest) differ first in cycle %" PRIu64, at);
+  else
+    compare_runs(&fab[0], &fab[1], why, sizeof why, &at);
+  printf("check: %-4s topology file vs built-in: %s\n", why[0] ? "FAIL" : "ok",
+         why[0] ? why : "identical switch outputs in every cycle, identical per-packet records");
+  if (!why[0] && fab[1].sb.failed) {
+    snprintf(id, sizeof id, "%s", fab[1].sb.fail_id);
+    snprintf(why, sizeof why, "%s", fab[1].sb.fail);
+    at = fab[1].sb.fail_cycle;
+  }
+  const bool ok = !why[0];
+  e4t_cfg_t rc = fab[1].cfg;
+  for (unsigned k = 0; k < 2; k++) e4t_fabric_free(&fab[k]);
+  if (base->trace_dir) write_view(&rc, rc.trace_dir, rc.trace_dir, name, ok ? NULL : &at, ok ? NULL : why);
+  if (!wrote) return verdict_fail("cannot write the reports to %s", dir);
+  return check_verdict(ok, expect, id, why, at);
+}
+
+/* --topo-file: is the file's graph the 4-ary n-tree the Elite source routes
+ * need? 0 and *nodes, or -1 and why (a usage error: the file is bad input
+ * for this binary, not a design failure). */
+static int topo_file_is_tree(const fabric_topo_t *T, unsigned *nodes, char *why, size_t len) {
+  static const char need[] =
+      "elite4 source routes need the 4-ary n-tree of 8-port switches (4, 16, 64 or 256 nodes) wired as "
+      "the built-in one (docs/elite4.md section 11.1): a route names each down port by a base-4 digit of the "
+      "destination and each up hop by an adaptive tag over ports 5..8 (IBA numbering), so node d must be on "
+      "leaf d/4 port d%4+1 and switch s of level l where the builder puts it";
+  unsigned n = 0;
+  for (unsigned x = T->nodes; x > 1 && x % 4 == 0; x /= 4) n++;
+  if (T->nodes < 4 || T->nodes != 1u << (2 * n) || n > E4T_MAX_LEVELS) {
+    snprintf(why, len, "%s has %u nodes and %u switches; %s", T->src, T->nodes, T->nsw, need);
+    return -1;
+  }
+  fabric_topo_t B;
+  char err[200], d[600];
+  if (fabric_topo_kary_ntree(&B, 4, n, err, sizeof err)) {
+    snprintf(why, len, "%s", err);
+    return -1;
+  }
+  const int differ = fabric_topo_diff(&B, T, d, sizeof d);
+  fabric_topo_free(&B);
+  if (differ) {
+    snprintf(why, len, "%s is not the 4-ary %u-tree: %s (built-in vs file); %s", T->src, n, d, need);
+    return -1;
+  }
+  *nodes = T->nodes;
+  return 0;
+}
+
+/* fab_topo_swap: leaf 0's up links on ports 4 and 5 trade places in the
+ * table the fabric is wired from, after the file was checked (a wiring-path
+ * bug the file check cannot see; the topo_file comparison must). */
+static void topo_swap(fabric_topo_t *T) {
+  fabric_end_t *a = &T->peer[4], *b = &T->peer[5];
+  if (a->kind != FABRIC_END_SWITCH || b->kind != FABRIC_END_SWITCH) return;
+  const fabric_end_t x = *a;
+  *a = *b;
+  *b = x;
+  T->peer[(size_t)a->id * T->sw_ports + a->port].port = 4;
+  T->peer[(size_t)b->id * T->sw_ports + b->port].port = 5;
+}
+
 /* bench: the same run with skipping, without, and all-RTL (--bench-paths
  * picks them); node-cycles/s, evaluations, cycles jumped, peak RSS. */
 static int bench(e4t_cfg_t *base, const char *paths, const char *dir) {
@@ -1078,8 +1192,41 @@ int main(int argc, char **argv) {
   else if (!a.warmup_set && c.warmup >= c.cycles)
     c.warmup = c.cycles / 5;
   c.seed = seed;
+  static fabric_topo_t ftopo; /* --topo-file's wiring (c.wiring), alive for the whole run */
+  if (a.topo_file) {          /* bad input: file, line and field named, exit 2 */
+    unsigned fnodes = 0;
+    static char terr[2048];
+    if (fabric_topo_read_ibnd(&ftopo, a.topo_file, terr, sizeof terr))
+      return usage_fail("--topo-file: %s", terr);
+    if (topo_file_is_tree(&ftopo, &fnodes, terr, sizeof terr)) return usage_fail("--topo-file: %s", terr);
+    if (a.nodes_set && c.nodes != fnodes) {
+      snprintf(err, sizeof err, "--nodes=%u, but %s has %u nodes", c.nodes, a.topo_file, fnodes);
+      return usage_fail("%s", err);
+    }
+    c.nodes = fnodes;
+    c.wiring = &ftopo;
+  } else if (kind == K_TOPOFILE) {
+    return usage_fail("%s", "--test=topo_file needs --topo-file=FILE");
+  }
   e4t_topo_t topo;
   if (e4t_topo_build(&topo, c.nodes)) return usage_fail("bad --nodes: %s", "4, 16, 64 or 256");
+  if (a.topo_dump) { /* write the topology and stop: no run */
+    fabric_topo_t B;
+    const fabric_topo_t *T = &ftopo;
+    if (!a.topo_file && fabric_topo_kary_ntree(&B, 4, topo.levels, err, sizeof err))
+      return usage_fail("%s", err);
+    if (!a.topo_file) T = &B;
+    FILE *out = fopen(a.topo_dump, "w");
+    int rc = out ? fabric_topo_write_ibnd(T, out, err, sizeof err) : -1;
+    if (!out) snprintf(err, sizeof err, "cannot write %s: %s", a.topo_dump, strerror(errno));
+    if (out && fclose(out) && !rc) rc = -1, snprintf(err, sizeof err, "cannot write %s", a.topo_dump);
+    if (!a.topo_file) fabric_topo_free(&B);
+    fabric_topo_free(&ftopo);
+    if (rc) return usage_fail("--topo-dump: %s", err);
+    printf("topo: wrote %s (%u nodes, %u switches, ibnetdiscover format)\n", a.topo_dump, topo.nodes,
+           topo.nsw);
+    return 0;
+  }
   if (e4t_cfg_check(&c, err, sizeof err)) return usage_fail("%s", err); /* out of range: bad input */
   if (c.pattern == E4T_REPLAY) { /* a bad trace is bad input: named file, line and field, exit 2 */
     if (!c.replay) return usage_fail("%s", "--traffic=replay needs --replay=TRACE (the trace file)");
@@ -1109,11 +1256,14 @@ int main(int argc, char **argv) {
     if (!strcmp(a.bug, "fe4_quiet_lies")) c.fe4_bug = FE4_BUG_QUIET_LIES;
     if (!strcmp(a.bug, "fe4_drop_credit")) c.fe4_bug = FE4_BUG_DROP_CREDIT;
     if (!strcmp(a.bug, "fe4_counter_off")) c.fe4_bug = FE4_BUG_COUNTER_OFF;
-    if (!c.model_bug && !c.fab_bug && !c.fe4_bug) {
+    const bool swap = !strcmp(a.bug, "fab_topo_swap");
+    if (swap && !a.topo_file) return usage_fail("%s", "--inject-bug=fab_topo_swap needs --topo-file");
+    if (swap) topo_swap(&ftopo);
+    if (!c.model_bug && !c.fab_bug && !c.fe4_bug && !swap) {
       fprintf(stderr, "planted bugs:");
       for (unsigned b = 1; elite4_bug_names[b]; b++) fprintf(stderr, " %s", elite4_bug_names[b]);
       for (unsigned b = 1; e4t_fab_bug_names[b]; b++) fprintf(stderr, " %s", e4t_fab_bug_names[b]);
-      fprintf(stderr, " fe4_quiet_lies fe4_drop_credit fe4_counter_off\n");
+      fprintf(stderr, " fe4_quiet_lies fe4_drop_credit fe4_counter_off fab_topo_swap\n");
       return usage_fail("no planted bug '%s'", a.bug);
     }
   }
@@ -1171,6 +1321,7 @@ int main(int argc, char **argv) {
   if (kind == K_BENCH) return bench(&c, a.paths, dir);
   if (kind == K_SKIP) return skip_vs_noskip(&c, name, dir, exp);
   if (kind == K_RECOFF) return records_off(&c, name, dir, exp);
+  if (kind == K_TOPOFILE) return topo_file(&c, name, dir, exp);
 
   e4t_fabric_t f;
   e4t_result_t r;

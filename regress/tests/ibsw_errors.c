@@ -202,8 +202,6 @@ static bool er_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, 
         x->t_phase = c;
       } else if (x->step == 2 && c > x->t_phase + 30) {
         h->ts_every[P] = IBH_TS1;
-        for (unsigned l = 0; l < h->L; l++) h->occ[P][l] = 0; /* the neighbour's buffer goes with the link */
-        h->hold_cred[P] = false;
         x->t_loss = c;
         x->step = 3;
       } else if (x->step == 3 && c == x->t_loss + 8) {
@@ -212,6 +210,8 @@ static bool er_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, 
         h->ts_every[P] = IBH_TS2;
         x->step = 4;
       } else if (x->step == 4 && IBH_GET(h, out.phys_state_o, prev, P - 1) == IBH_PH_LINKUP) {
+        ibh_link_lost(h, P); /* the neighbour's buffer went with the link */
+        h->hold_cred[P] = false;
         h->ts_every[P] = 0;
         x->up2 = (ibh_up_t){2, P, -1, 1u << P, 0};
         x->step = 5;

@@ -154,7 +154,11 @@ typedef struct {
   uint8_t phys_prev[IBH_MAXP + 1];
   uint64_t last_exec[IBH_MAXP + 1]; /* execute cycle of the last request TAIL from port n to the SMA */
   uint64_t sunk;                    /* packets that ended in sink mode (error 15) */
-  bool blk_on;                      /* an LFT block Set executing in blk_e */
+  bool mad_bad[IBH_MAXP + 1];       /* every request from the port to the SMA is a bad MAD: error 9 at e */
+  uint64_t clr_e[IBH_MAXP + 1];     /* a counter clear by a Set executing in clr_e (§8.1) */
+  uint8_t clr_what[IBH_MAXP + 1];   /* 1 PortCounters, 2 PortCountersExtended */
+  uint64_t xoff[IBH_MAXP + 1][4], eoff[IBH_MAXP + 1][4]; /* data counters at their last clear */
+  bool blk_on;                                           /* an LFT block Set executing in blk_e */
   uint64_t blk_e;
   unsigned blk_no;
   uint8_t blk_data[64];
@@ -225,6 +229,29 @@ static inline void ibh_init(ibh_t *h, const ibsw_view_t *vw) {
   h->err_id = "ibsw.err";
   for (unsigned n = 0; n <= IBH_MAXP; n++)
     for (unsigned l = 0; l < IBH_MAXL; l++) h->rx_id[n][l] = -1;
+}
+
+/* The neighbour on port n lost its link (§6.6): what it held is gone, and the rest of a packet
+ * it was receiving, if the switch sends it after the retrain (a circuit not sunk because no flit
+ * was ready while the link was down), is discarded there. Call once PhysState is back in LinkUp
+ * (every flit chosen before the loss is on the pins by then). */
+static inline void ibh_link_lost(ibh_t *h, unsigned n) {
+  for (unsigned l = 0; l < h->L; l++) {
+    int id = h->rx_open[n][l];
+    if (id >= 0 && l < h->V && h->pkt[id].used) {
+      h->pkt[id].used = false; /* cut: the unplanned path */
+      h->inflight--;
+    }
+    h->rx_open[n][l] = -2;
+    h->occ[n][l] = 0;
+  }
+}
+
+/* A counter clear by a Set executing in e (§8.1: 0 at e+1, the events from e on count): what = 1
+ * PortCounters (every field, the test sends all ones), 2 PortCountersExtended. */
+static inline void ibh_clear(ibh_t *h, unsigned n, unsigned what, uint64_t e) {
+  h->clr_e[n] = e;
+  h->clr_what[n] |= (uint8_t)what;
 }
 
 /* An error event of `code` at port n (0 = the SMA's responses) in cycle cyc (>= the current
@@ -539,6 +566,7 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
         }
       } else if (e.egr == 0 && e.kind == IBH_TAIL) {
         h->last_exec[n] = c + 1;
+        if (h->mad_bad[n]) ibh_expect(h, n, 9, c + 1);
         if (e.tid >= 1 && e.tid <= IBH_MAXMAD && h->mad[e.tid - 1].used) {
           ibh_mad_t *x = &h->mad[e.tid - 1];
           x->t_exec = c + 1;
@@ -711,7 +739,8 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
     }
     h->occ[o][lane]++;
     if (h->fixed_loop) h->ret_at[o][lane][h->ret_n[o][lane]++] = c + 4; /* Lk = 1: 2Lk + 2 */
-    if (lane == h->V) { /* a MAD response to the SM on this port */
+    if (kind != IBH_HEAD && h->rx_open[o][lane] == -2) continue; /* the rest of a packet cut by a lost link */
+    if (lane == h->V) {                                          /* a MAD response to the SM on this port */
       if (kind == IBH_HEAD) {
         h->rx_open[o][lane] = 0;
         h->rx_idx[o][lane] = 0;
@@ -859,6 +888,7 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
       for (unsigned code = 1; code < 16; code++)
         if (((cat_codes[k] >> code) & 1) && (n == 0) == (k == 5))
           h->ecnt[n][k] += h->exp_n[(c - 2) % 4][n][code];
+    if (n && (h->clr_what[n] & 1) && c == h->clr_e[n] + 1) memset(h->ecnt[n], 0, sizeof h->ecnt[n]);
     for (unsigned k = 0; k < 6; k++) {
       if ((n == 0) != (k == 5)) continue;
       unsigned w = k == 1 ? (h->cntw < 8 ? h->cntw : 8) : h->c16;
@@ -885,6 +915,7 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
       uint16_t ev = h->exp_err[(c - k) % 4][n];
       pend += (unsigned)__builtin_popcount(ev & 0x1E);
     }
+    if ((h->clr_what[n] & 1) && c == h->clr_e[n] + 1) h->relay[n] = pend; /* cleared (§8.1) */
     uint64_t want = h->relay[n] - pend;
     if (want > ibh_cnt_max(h->c16)) want = ibh_cnt_max(h->c16);
     uint64_t got = IBH_GET(h, out.cnt_relay_err_o, out, i);
@@ -908,7 +939,16 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
       h->rflits[n] += h->rring[(c - 2) % 4][n] & 1;
       h->rpkts[n] += (h->rring[(c - 2) % 4][n] >> 1) & 1;
     }
-    const uint64_t want[4] = {2 * h->xflits[n], 2 * h->rflits[n], h->xpkts[n], h->rpkts[n]};
+    const uint64_t acc[4] = {2 * h->xflits[n], 2 * h->rflits[n], h->xpkts[n], h->rpkts[n]};
+    for (unsigned k = 0; k < 4 && c == h->clr_e[n] + 1; k++) { /* a clear in e: 0 at e+1, events from e on */
+      if (h->clr_what[n] & 1) h->xoff[n][k] = acc[k];
+      if (h->clr_what[n] & 2) h->eoff[n][k] = acc[k];
+    }
+    if (c == h->clr_e[n] + 1) h->clr_what[n] = 0;
+    const uint64_t want[4] = {acc[0] - h->xoff[n][0], acc[1] - h->xoff[n][1], acc[2] - h->xoff[n][2],
+                              acc[3] - h->xoff[n][3]};
+    const uint64_t wext[4] = {acc[0] - h->eoff[n][0], acc[1] - h->eoff[n][1], acc[2] - h->eoff[n][2],
+                              acc[3] - h->eoff[n][3]};
     static const char *const name[4] = {"PortXmitData", "PortRcvData", "PortXmitPkts", "PortRcvPkts"};
     const uint64_t got[4] = {IBH_GET(h, out.cnt_xmit_data_o, out, i), IBH_GET(h, out.cnt_rcv_data_o, out, i),
                              IBH_GET(h, out.cnt_xmit_pkts_o, out, i), IBH_GET(h, out.cnt_rcv_pkts_o, out, i)};
@@ -916,7 +956,7 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
                              IBH_GET(h, out.ext_xmit_pkts_o, out, i), IBH_GET(h, out.ext_rcv_pkts_o, out, i)};
     const uint64_t cmax = ibh_cnt_max(h->cntw), xmax = ibh_cnt_max((unsigned)h->vw->param.ExtW);
     for (unsigned k = 0; k < 4; k++) {
-      uint64_t w = want[k] > cmax ? cmax : want[k], x = want[k] > xmax ? xmax : want[k];
+      uint64_t w = want[k] > cmax ? cmax : want[k], x = wext[k] > xmax ? xmax : wext[k];
       if (got[k] != w || ext[k] != x) {
         cosim_fail(msg, "ibsw.counters",
                    "port %u: %s %llu (extended %llu), expected %llu (%llu) from the pins", n, name[k],

@@ -861,6 +861,12 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
       }
       if (got != (code != 0) || gcode != h->last_code[n]) {
         const char *id = h->epoch_ring[(c - 2) % 4][n] ? "ibsw.lft_epoch" : h->err_id;
+        /* a routing code (1-4) where the reference routed the HEAD, or none where it dropped one, with
+         * no event of the port a cycle either side: the switch's routing decision differs (ibsw.route) */
+        bool near = ((h->exp_err[(c - 1) % 4][n] | h->exp_err[c % 4][n]) & 0xFFFE) != 0;
+        if (!h->epoch_ring[(c - 2) % 4][n] && !near && n &&
+            ((got && gcode >= 1 && gcode <= 4 && !(ev & 0x1E)) || (!got && (ev & 0x1E))))
+          id = "ibsw.route";
         if (h->err_classify) /* an expected event of this port nearby: its timing; none: another's damage */
           id = (h->exp_err[(c - 2) % 4][n] | h->exp_err[(c - 1) % 4][n] | h->exp_err[c % 4][n])
                    ? "ibsw.err_timing"

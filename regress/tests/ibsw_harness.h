@@ -695,8 +695,13 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
                        IBH_GET(h, out.out_kind_o, out, k - 1) == IBH_TAIL &&
                        IBH_GET(h, out.out_data_o, out, k - 1) == IBH_SYN_TAIL &&
                        ibh_lane_of_vl(h, (unsigned)IBH_GET(h, out.out_vl_o, out, k - 1)) == h->exp_lane[s][o];
+        /* a packet whose HEAD came in an LFT write's epoch (cycle of the write or the next) */
+        bool epoch = e->id >= 0 && h->pkt[e->id].alt_egress == 1;
         cosim_fail(
-            msg, v || synth_any ? "ibsw.order" : "ibsw.loss",
+            msg,
+            epoch            ? "ibsw.lft_epoch"
+            : v || synth_any ? "ibsw.order"
+                             : "ibsw.loss",
             "port %u: input (%u, lane %u) popped a flit in cycle %llu (kind %u, 0x%016llx) that is not on "
             "the pins in %llu (%s)",
             o, h->exp_src[s][o], h->exp_lane[s][o], (unsigned long long)(c - 2), e->kind,
@@ -707,7 +712,9 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
         return false;
       }
     } else if (v && kind != IBH_SYM && lane < h->V && !synth) {
-      cosim_fail(msg, "ibsw.order",
+      bool epoch =
+          kind == IBH_HEAD && ((d >> 24) & 0xFF) == IBH_MAGIC && h->pkt[(d >> 12) & 0xFFF].alt_egress == 1;
+      cosim_fail(msg, epoch ? "ibsw.lft_epoch" : "ibsw.order",
                  "port %u lane %u: a flit (kind %u) left that no input lane popped in %llu", o, lane, kind,
                  (unsigned long long)(c - 2));
       return false;

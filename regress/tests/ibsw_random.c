@@ -72,6 +72,7 @@ static bool rnd_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev,
   } else if (x->phase == 2) {
     for (unsigned n = 1; n <= P; n++) {
       if (n == x->pc_port && x->pc_step) continue; /* its neighbour goes quiet: it must send DRAINED */
+      if (c - x->t_go >= x->stop_at) break;        /* ibsw_p4_random_idle: the busy gate's negative */
       while (h->qn[n] < 3) {
         unsigned d = cosim_rng_chance(&x->rng, 0.03) ? x->top + 1 : 1 + cosim_rng_below(&x->rng, x->top);
         if (ibh_data(h, n, cosim_rng_below(&x->rng, h->V), d, 2 + cosim_rng_below(&x->rng, 9)) < 0) break;
@@ -204,6 +205,14 @@ static bool rnd_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
              .purpose = "random traffic, MADs, LFT rewrites", .ctx_size = sizeof(rnd_ctx_t),           \
              .init = rnd_init_##T, .drive = rnd_drive, .check = rnd_check, .finish = rnd_finish)
 RND_TARGET(p4)
+/* the busy gate's negative: injection stops 1,000 cycles into the traffic phase (check ibsw.busy) */
+static void rnd_init_p4_idle(void *ctx, cosim_rng_t *rng) {
+  rnd_init_view(ctx, rng, &ibsw_p4_view);
+  ((rnd_ctx_t *)ctx)->stop_at = 1000;
+}
+COSIM_TEST(ibsw_p4_random_idle, .target = &ibsw_p4_target, .purpose = "ibsw_p4_random that stops injecting",
+           .ctx_size = sizeof(rnd_ctx_t), .init = rnd_init_p4_idle, .drive = rnd_drive, .check = rnd_check,
+           .finish = rnd_finish)
 RND_TARGET(p24)
 RND_TARGET(p2_max)
 RND_TARGET(p31)

@@ -110,14 +110,16 @@ typedef struct {
   int cur[IBH_MAXP + 1];             /* packet being sent, -1 none */
   uint64_t not_before[IBH_MAXP + 1]; /* scripted flit timing: the next flit no earlier */
   unsigned gap[IBH_MAXP + 1][IBH_MAXF];
-  bool ts2[IBH_MAXP + 1];              /* sending TS2 (bring-up) */
-  unsigned sym_out[IBH_MAXP + 1];      /* a symbol to send next (DRAINED, TS1), before any flit */
-  unsigned ts_every[IBH_MAXP + 1];     /* a TS sent every cycle whatever the state (test-driven peer) */
-  bool auto_drained;                   /* answer the switch's DRAINED with ours */
-  ibh_put_t put[IBH_MAXP + 1];         /* a raw flit this cycle (cleared by ibh_drive) */
-  bool ovf_now[IBH_MAXP + 1];          /* this cycle's put overflows */
-  uint64_t put_cred[IBH_MAXP + 1];     /* stray credit bits this cycle (cleared by ibh_drive) */
-  bool hold_cred[IBH_MAXP + 1];        /* the neighbour keeps its credits (back-pressure) */
+  bool ts2[IBH_MAXP + 1];          /* sending TS2 (bring-up) */
+  unsigned sym_out[IBH_MAXP + 1];  /* a symbol to send next (DRAINED, TS1), before any flit */
+  unsigned ts_every[IBH_MAXP + 1]; /* a TS sent every cycle whatever the state (test-driven peer) */
+  bool auto_drained;               /* answer the switch's DRAINED with ours */
+  ibh_put_t put[IBH_MAXP + 1];     /* a raw flit this cycle (cleared by ibh_drive) */
+  bool ovf_now[IBH_MAXP + 1];      /* this cycle's put overflows */
+  uint64_t put_cred[IBH_MAXP + 1]; /* stray credit bits this cycle (cleared by ibh_drive) */
+  bool hold_cred[IBH_MAXP + 1];    /* the neighbour keeps its credits (back-pressure) */
+  bool vl15_first;                 /* MADs go beside the data queue, before its flits */
+  unsigned mq[IBH_MAXP + 1][IBH_MAXQ], mq_h[IBH_MAXP + 1], mq_n[IBH_MAXP + 1];
   uint64_t drained_seen[IBH_MAXP + 1]; /* cycle + 1 of the switch's last DRAINED on a port */
   /* switch -> neighbour */
   unsigned occ[IBH_MAXP + 1][IBH_MAXL];
@@ -372,7 +374,9 @@ static inline int ibh_mad(ibh_t *h, unsigned port, unsigned cls, unsigned method
   for (unsigned k = 0; k < n; k++) p->flit[3 + k] = words[k];
   for (unsigned k = 0; k < p->nflits; k++)
     p->kind[k] = k == 0 ? IBH_HEAD : k + 1 == p->nflits ? IBH_TAIL : IBH_BODY;
-  if (!ibh_enqueue(h, port, (unsigned)id)) {
+  if (h->vl15_first && h->mq_n[port] < IBH_MAXQ) { /* sent beside the data queue, VL15 first */
+    h->mq[port][(h->mq_h[port] + h->mq_n[port]++) % IBH_MAXQ] = (unsigned)id;
+  } else if (!ibh_enqueue(h, port, (unsigned)id)) {
     p->used = false;
     return -1;
   }
@@ -465,6 +469,20 @@ static inline void ibh_drive(ibh_t *h, uint64_t c, cosim_rng_t *rng, const void 
       IBH_SET(h, in.in_kind_i, in, i, IBH_SYM);
       IBH_SET(h, in.in_data_i, in, i, h->sym_out[n]);
       h->sym_out[n] = 0;
+      continue;
+    }
+    if (c % h->D == 0 && phys == IBH_PH_LINKUP && h->mq_n[n] && h->cred_in[n][h->V]) {
+      ibh_pkt_t *p = &h->pkt[h->mq[n][h->mq_h[n]]]; /* a MAD goes before the data (VL15 first) */
+      IBH_SET(h, in.in_valid_i, in, i, 1);
+      IBH_SET(h, in.in_kind_i, in, i, p->kind[p->sent]);
+      IBH_SET(h, in.in_vl_i, in, i, 15);
+      IBH_SET(h, in.in_data_i, in, i, p->flit[p->sent]);
+      h->cred_in[n][h->V]--;
+      if (++p->sent == p->nflits) {
+        p->used = false;
+        h->mq_h[n] = (h->mq_h[n] + 1) % IBH_MAXQ;
+        h->mq_n[n]--;
+      }
       continue;
     }
     if (c % h->D != 0 || phys != IBH_PH_LINKUP || c < h->not_before[n]) continue;

@@ -37,6 +37,8 @@ static void sp_init_view(void *ctx, cosim_rng_t *rng, const ibsw_view_t *vw) {
   cosim_rng_seed(&x->rng, cosim_rng_u64(rng));
   for (unsigned n = 1; n <= x->h.P; n++) x->up.active_mask |= 1u << n;
   x->h.ret_p = 0.5;
+  x->h.vl15_first =
+      true; /* the SM's MADs do not wait behind port 1's data (ibsw_p24: 23 ports load port 2) */
   x->mad = -1;
 }
 

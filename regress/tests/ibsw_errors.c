@@ -13,8 +13,9 @@
  *       packet on the port's other lane went through that lane's full neighbour untouched;
  *  8    a HEAD while a packet is open: the open one leaves closed by a synthetic TAIL, the new one
  *       routed (lane 0) or dropped (lane 1, code 1 shown: the lower);
- *  9    bad MADs: bad class, 2 flits, 17 flits, a known attribute at the wrong length; and a
- *       response whose return route is bad (the SMA's own error, code 3);
+ *  9    bad MADs: bad class, 2 flits, 17 flits, a known attribute at the wrong length, one cut by
+ *       the next MAD's HEAD (closed by a synthetic TAIL: 8 at the HEAD, 9 at its execute cycle; the
+ *       next is answered); and a response whose return route is bad (the SMA's own error, code 3);
  *  13, 15, 10  port P loses its link with circuits open to it (sunk, one discard per packet), a
  *       flit arrives while it trains, it comes back.
  * Check ids: ibsw.err_timing (an event at the wrong cycle or code), ibsw.isolation (an event on a
@@ -29,6 +30,11 @@ typedef struct {
   unsigned phase, step, ncfg, nbad;
   uint64_t t_phase, t_loss, exp_sma_at, last_exec_seen;
   int mad, iso_id, ovf_done;
+  int m1, mad2;        /* the MAD cut by the next one's HEAD, and that one */
+  uint64_t t1, t2, k3; /* their HEADs' arrivals; the credit of the cut MAD's third flit */
+  unsigned ncr;        /* VL15 credits back on port 1 since the cut MAD's HEAD */
+  uint64_t exp9_at;    /* its error 9: e = the synthetic close + 2 (§7.3) */
+  bool cut_done;
   int trunc_id[2];
   cosim_rng_t rng;
 } er_ctx_t;
@@ -43,6 +49,7 @@ static void er_init_view(void *ctx, cosim_rng_t *rng, const ibsw_view_t *vw) {
   x->h.ret_p = 0.8;
   x->mad = -1;
   x->iso_id = -1;
+  x->m1 = x->mad2 = -1;
 }
 
 static bool er_quiet(const ibh_t *h) {
@@ -167,6 +174,15 @@ static bool er_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, 
           case 1: ibh_vl15_raw(h, ER_SM, 0xFFFFull << 48, 2); break;
           case 2: ibh_vl15_raw(h, ER_SM, 0xFFFFull << 48, 17); break;
           case 3: x->mad = ibh_mad(h, ER_SM, 0x81, 0x01, 0x12, 0, w, 2); break;
+          case 5: { /* a MAD whose TAIL never comes: the next MAD's HEAD closes it (8), a synthetic TAIL (9) */
+            x->mad = ibh_mad(h, ER_SM, 0x81, 0x01, 0x12, 0, w, 1);
+            x->m1 = (int)h->q[ER_SM][(h->qh[ER_SM] + h->qn[ER_SM] - 1) % IBH_MAXQ];
+            h->pkt[x->m1].nsend = 3;
+            x->mad2 = ibh_mad(h, ER_SM, 0x81, 0x01, 0x12, 0, w, 1);
+            x->t1 = x->t2 = x->k3 = 0;
+            x->ncr = 0;
+            break;
+          }
           default: { /* SwitchInfo Get whose response goes to tag P+1 (or the SMA, 0, if P = 31) */
             x->mad = ibh_mad(h, ER_SM, 0x81, 0x01, 0x12, 0, w, 1);
             unsigned id = h->q[ER_SM][(h->qh[ER_SM] + h->qn[ER_SM] - 1) % IBH_MAXQ];
@@ -178,14 +194,18 @@ static bool er_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, 
         if (x->nbad == 4) x->exp_sma_at = h->last_exec[ER_SM] + 2; /* the response HEAD's push */
         x->step = 2;
         x->t_phase = c;
-      } else if (x->step == 2 && c > x->t_phase + 12) {
+      } else if (x->step == 2 && c > x->t_phase + 12 && (x->nbad != 5 || h->mad[x->mad2].done)) {
+        if (x->nbad == 5) { /* the second MAD is answered; the first never is */
+          h->mad[x->mad2].used = false;
+          x->mad2 = -1;
+        }
         if (x->mad >= 0) { /* no response comes */
           h->mad[x->mad].used = false;
           h->mads_out--;
           x->mad = -1;
         }
         x->step = 0;
-        if (++x->nbad == 5) er_next(x, c);
+        if (++x->nbad == 6) er_next(x, c);
       }
       if (x->exp_sma_at == c) ibh_expect(h, 0, P < 31 ? 3 : 3, c);
       break;
@@ -247,6 +267,28 @@ static bool er_check(void *ctx, uint64_t c, const void *in, const void *out, cos
   if (x->phase == 12 && x->step == 1 && h->last_exec[ER_SM] != x->last_exec_seen && x->nbad < 4 &&
       h->last_exec[ER_SM] == c + 1)
     ibh_expect(h, ER_SM, 9, c + 1);
+  /* the cut MAD: closed at the front by a synthetic TAIL in s = max(t2 + 1, the pop of its third
+   * flit + 1), captured in s + 1, executed (error 9) in s + 2 */
+  if (x->phase == 12 && x->nbad == 5) {
+    const unsigned i = ER_SM - 1;
+    if (IBH_GET(h, in.in_valid_i, in, i) && IBH_GET(h, in.in_kind_i, in, i) == IBH_HEAD &&
+        IBH_GET(h, in.in_vl_i, in, i) == 15) {
+      if (!x->t1)
+        x->t1 = c;
+      else if (!x->t2)
+        x->t2 = c;
+    }
+    if (x->t1 && c > x->t1 && ((IBH_GET(h, out.out_credit_o, out, i) >> h->V) & 1) && ++x->ncr == 3)
+      x->k3 = c;
+    if (x->t2 && x->k3 && !x->cut_done) {
+      x->cut_done = true;
+      x->exp9_at = (x->t2 + 1 > x->k3 ? x->t2 + 1 : x->k3) + 2;
+    }
+  }
+  if (x->exp9_at && c + 2 >= x->exp9_at) { /* into the ring no earlier than two cycles before */
+    ibh_expect(h, ER_SM, 9, x->exp9_at);
+    x->exp9_at = 0;
+  }
   return true;
 }
 

@@ -6,7 +6,11 @@
  * TAIL, the port powers off. Checks: nothing lost, duplicated or reordered
  * (ibsw.loss, ibsw.route, ibsw.order); DRAINED only after the last packet
  * flit on P and with every credit back (ibsw.drain); the power meter by
- * arithmetic every cycle, Wp less once P is off (ibsw.power). */
+ * arithmetic every cycle, Wp less once P is off (ibsw.power).
+ * ibsw_drain_slow_credits: the same, but P's neighbour keeps its credits from the route move until
+ * 20 cycles after the Set executes, then returns them slowly: packets routed to P before the move
+ * are still pending when the drain starts (they must be sent, not dropped: ibsw.loss), and the last
+ * credits come back after the last TAIL (DRAINED must wait for them: ibsw.drain). */
 #include "ibsw_harness.h"
 
 typedef struct {
@@ -18,6 +22,8 @@ typedef struct {
   uint64_t e_ref;   /* reference energy, mW·cycles */
   unsigned pw_prev; /* power(c-1) */
   bool have_prev;
+  bool slow;   /* ibsw_drain_slow_credits: P's neighbour keeps its credits across the Set */
+  int mad_pkt; /* the Set's packet when sent beside the queue (slow), -1 once sent */
   cosim_rng_t rng;
 } dr_ctx_t;
 
@@ -31,6 +37,7 @@ static void dr_init_view(void *ctx, cosim_rng_t *rng, const ibsw_view_t *vw) {
   x->h.auto_drained = true;
   x->h.ret_p = 0.9;
   x->mad = -1;
+  x->mad_pkt = -1;
 }
 
 static bool dr_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, void *in) {
@@ -65,10 +72,22 @@ static bool dr_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, 
     IBH_SET(h, in.cfg_data_i, in, 0, 1);
     x->phase = 3;
     x->t_phase = c;
+    if (x->slow) h->hold_cred[P] = true;            /* what is routed to P stays pending past the Set */
   } else if (x->phase == 3 && c > x->t_phase + 2) { /* stage 5: Disabled on P */
     uint64_t w = (uint64_t)IBH_PH_DISABLED << 56;
     x->mad = ibh_mad(h, 1, 0x81, 0x02, 0x15, P, &w, 1);
     if (x->mad >= 0) x->phase = 4;
+    if (x->mad >= 0 && x->slow) { /* sent beside port 1's queue, which the held credits may block */
+      x->mad_pkt = (int)h->q[1][(h->qh[1] + h->qn[1] - 1) % IBH_MAXQ];
+      h->qn[1]--;
+    }
+  }
+  if (x->phase == 4 && x->mad_pkt >= 0 && ibh_put_pkt(h, 1, x->mad_pkt) &&
+      h->pkt[x->mad_pkt].sent == h->pkt[x->mad_pkt].nflits)
+    x->mad_pkt = -1;
+  if (x->phase == 4 && h->hold_cred[P] && h->mad[x->mad].t_exec && c > h->mad[x->mad].t_exec + 20) {
+    h->hold_cred[P] = false; /* the credits come back, slowly: the last ones after the last TAIL */
+    h->ret_p = 0.3;
   } else if (x->phase == 4 && x->t_off && c > x->t_off + 300) {
     x->phase = 5;
     x->t_phase = c;
@@ -143,11 +162,19 @@ static bool dr_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
 }
 
 static void dr_init_p4(void *ctx, cosim_rng_t *rng) { dr_init_view(ctx, rng, &ibsw_p4_view); }
+static void dr_init_slow_p4(void *ctx, cosim_rng_t *rng) {
+  dr_init_view(ctx, rng, &ibsw_p4_view);
+  ((dr_ctx_t *)ctx)->slow = true;
+}
 static void dr_init_p24(void *ctx, cosim_rng_t *rng) { dr_init_view(ctx, rng, &ibsw_p24_view); }
 
 COSIM_TEST(ibsw_drain_full_load, .target = &ibsw_p4_target,
            .purpose = "a port turned off under full load loses nothing", .ctx_size = sizeof(dr_ctx_t),
            .init = dr_init_p4, .drive = dr_drive, .check = dr_check, .finish = dr_finish)
+COSIM_TEST(ibsw_drain_slow_credits, .target = &ibsw_p4_target,
+           .purpose = "the drain with packets pending and credits out at the Set",
+           .ctx_size = sizeof(dr_ctx_t), .init = dr_init_slow_p4, .drive = dr_drive, .check = dr_check,
+           .finish = dr_finish)
 COSIM_TEST(ibsw_p24_drain_full_load, .target = &ibsw_p24_target,
            .purpose = "ibsw_drain_full_load on the 24-port switch", .ctx_size = sizeof(dr_ctx_t),
            .init = dr_init_p24, .drive = dr_drive, .check = dr_check, .finish = dr_finish)

@@ -34,11 +34,12 @@
 
 #define IBH_MAXP   31
 #define IBH_MAXL   8
-#define IBH_MAXF   16   /* flits per packet */
+#define IBH_MAXF   20   /* flits per packet (17 for a too-long MAD) */
 #define IBH_MAXPKT 4096 /* packet slots (ring, by id) */
 #define IBH_MAXQ   64   /* packets queued per port */
 #define IBH_LFT    49152
 #define IBH_MAXMAD 256
+#define IBH_MAXD   256 /* entries of the reference input buffer (BufDepth <= 256) */
 
 /* kinds and symbols (§3.1, §3.5) */
 enum { IBH_HEAD = 0, IBH_BODY = 1, IBH_TAIL = 2, IBH_SYM = 3 };
@@ -62,7 +63,8 @@ typedef struct {
   uint64_t t_head;          /* arrival cycle of the HEAD */
   uint64_t t_out[IBH_MAXF]; /* cycle each flit was on the egress pins */
   unsigned sent, got;
-  bool mad; /* a MAD (VL15 to the SMA): tracked by TID */
+  unsigned nsend; /* flits the neighbour sends (0: all); fewer = truncated, flit[nsend] the synthetic TAIL */
+  bool mad;       /* a MAD (VL15 to the SMA): tracked by TID */
 } ibh_pkt_t;
 
 typedef struct {
@@ -76,7 +78,26 @@ typedef struct {
                              (tests keep traffic off the block while one is out) */
   unsigned blk;
   uint8_t blkdata[64];
+  uint64_t t_exec; /* execute cycle e (§7.3): the TAIL's pop to the SMA + 2, seen by its credit */
 } ibh_mad_t;
+
+/* One entry of the reference input buffer (n, l) (§5.1): what it is and where it goes */
+typedef struct {
+  uint64_t data; /* as it leaves (a VL15 HEAD with its front tag removed) */
+  uint8_t kind;
+  int8_t egr; /* -1 discarded at the front, 0 the SMA, 1..P an output */
+  uint16_t tid;
+  int16_t id; /* harness packet id, -1 none */
+} ibh_ent_t;
+
+/* A flit a test puts on a port's inputs this cycle instead of the neighbour's own */
+typedef struct {
+  bool on;
+  unsigned kind, vl;
+  uint64_t data;
+  bool credit; /* it uses a credit of its lane (a well-behaved flit) */
+  bool ovf;    /* sent with no credit: the buffer is full (error 6), not pushed */
+} ibh_put_t;
 
 typedef struct {
   const ibsw_view_t *vw;
@@ -89,10 +110,16 @@ typedef struct {
   int cur[IBH_MAXP + 1];             /* packet being sent, -1 none */
   uint64_t not_before[IBH_MAXP + 1]; /* scripted flit timing: the next flit no earlier */
   unsigned gap[IBH_MAXP + 1][IBH_MAXF];
-  bool ts2[IBH_MAXP + 1];              /* sending TS2 (bring-up) */
-  unsigned sym_out[IBH_MAXP + 1];      /* a symbol to send next (DRAINED, TS1), before any flit */
-  unsigned ts_every[IBH_MAXP + 1];     /* a TS sent every cycle whatever the state (test-driven peer) */
-  bool auto_drained;                   /* answer the switch's DRAINED with ours */
+  bool ts2[IBH_MAXP + 1];          /* sending TS2 (bring-up) */
+  unsigned sym_out[IBH_MAXP + 1];  /* a symbol to send next (DRAINED, TS1), before any flit */
+  unsigned ts_every[IBH_MAXP + 1]; /* a TS sent every cycle whatever the state (test-driven peer) */
+  bool auto_drained;               /* answer the switch's DRAINED with ours */
+  ibh_put_t put[IBH_MAXP + 1];     /* a raw flit this cycle (cleared by ibh_drive) */
+  bool ovf_now[IBH_MAXP + 1];      /* this cycle's put overflows */
+  uint64_t put_cred[IBH_MAXP + 1]; /* stray credit bits this cycle (cleared by ibh_drive) */
+  bool hold_cred[IBH_MAXP + 1];    /* the neighbour keeps its credits (back-pressure) */
+  bool vl15_first;                 /* MADs go beside the data queue, before its flits */
+  unsigned mq[IBH_MAXP + 1][IBH_MAXQ], mq_h[IBH_MAXP + 1], mq_n[IBH_MAXP + 1];
   uint64_t drained_seen[IBH_MAXP + 1]; /* cycle + 1 of the switch's last DRAINED on a port */
   /* switch -> neighbour */
   unsigned occ[IBH_MAXP + 1][IBH_MAXL];
@@ -105,8 +132,38 @@ typedef struct {
   /* reference */
   uint8_t lft[IBH_LFT];
   unsigned top;
-  uint64_t lft_write_cycle[IBH_LFT]; /* first cycle an entry's last write applies to (0 never) */
-  uint16_t exp_err[4][IBH_MAXP + 1]; /* events per cycle ring, bit k = code k */
+  uint64_t lft_write_cycle[IBH_LFT];   /* first cycle an entry's last write applies to (0 never) */
+  uint16_t exp_err[4][IBH_MAXP + 1];   /* events per cycle ring, bit k = code k; index 0 = the SMA */
+  uint8_t exp_n[4][IBH_MAXP + 1][16];  /* how many of each (several of one code in a cycle add, §8.1) */
+  uint8_t epoch_ring[4][IBH_MAXP + 1]; /* a HEAD of that cycle arrived in an LFT write's epoch */
+  const char *err_id;                  /* check id of the err_o check ("ibsw.err") */
+  bool err_classify; /* ibsw_errors: ibsw.err_timing near an expected event, else ibsw.isolation */
+  bool err_counters; /* check every error counter and sma_err_* by arithmetic */
+  uint64_t ecnt[IBH_MAXP + 1]
+               [6];    /* error events counted (SymbolErr, LinkDowned, RcvErr, XmitDisc, VL15Drop, SMA) */
+  uint16_t codes_seen; /* codes whose event was checked on err_o */
+  /* reference input buffers, their framing, and the pops seen by the credits (ibsw.order, ibsw.loss) */
+  ibh_ent_t fq[IBH_MAXP + 1][IBH_MAXL][IBH_MAXD];
+  unsigned fq_h[IBH_MAXP + 1][IBH_MAXL], fq_n[IBH_MAXP + 1][IBH_MAXL];
+  uint8_t rxs[IBH_MAXP + 1][IBH_MAXL]; /* 0 IDLE, 1 OPEN, 2 DROPPING */
+  int8_t rx_egr[IBH_MAXP + 1][IBH_MAXL];
+  int16_t rx_id[IBH_MAXP + 1][IBH_MAXL];
+  uint16_t rx_tid[IBH_MAXP + 1][IBH_MAXL];
+  unsigned rx_k[IBH_MAXP + 1][IBH_MAXL];
+  bool exp_on[2][IBH_MAXP + 1]; /* a popped flit due on the pins of output o (ring by cycle) */
+  ibh_ent_t exp_fl[2][IBH_MAXP + 1];
+  uint8_t exp_lane[2][IBH_MAXP + 1], exp_src[2][IBH_MAXP + 1];
+  uint8_t phys_prev[IBH_MAXP + 1];
+  uint64_t last_exec[IBH_MAXP + 1]; /* execute cycle of the last request TAIL from port n to the SMA */
+  uint64_t sunk;                    /* packets that ended in sink mode (error 15) */
+  bool mad_bad[IBH_MAXP + 1];       /* every request from the port to the SMA is a bad MAD: error 9 at e */
+  uint64_t clr_e[IBH_MAXP + 1];     /* a counter clear by a Set executing in clr_e (§8.1) */
+  uint8_t clr_what[IBH_MAXP + 1];   /* 1 PortCounters, 2 PortCountersExtended */
+  uint64_t xoff[IBH_MAXP + 1][4], eoff[IBH_MAXP + 1][4]; /* data counters at their last clear */
+  bool blk_on;                                           /* an LFT block Set executing in blk_e */
+  uint64_t blk_e;
+  unsigned blk_no;
+  uint8_t blk_data[64];
   uint8_t last_code[IBH_MAXP + 1];
   bool err_ignore[IBH_MAXP + 1]; /* a test checks this port's err_o itself (events the harness cannot time) */
   uint64_t relay[IBH_MAXP + 1];
@@ -171,6 +228,39 @@ static inline void ibh_init(ibh_t *h, const ibsw_view_t *vw) {
   }
   memset(h->lft, 0xFF, sizeof h->lft);
   h->ret_p = 0.7;
+  h->err_id = "ibsw.err";
+  for (unsigned n = 0; n <= IBH_MAXP; n++)
+    for (unsigned l = 0; l < IBH_MAXL; l++) h->rx_id[n][l] = -1;
+}
+
+/* The neighbour on port n lost its link (§6.6): what it held is gone, and the rest of a packet
+ * it was receiving, if the switch sends it after the retrain (a circuit not sunk because no flit
+ * was ready while the link was down), is discarded there. Call once PhysState is back in LinkUp
+ * (every flit chosen before the loss is on the pins by then). */
+static inline void ibh_link_lost(ibh_t *h, unsigned n) {
+  for (unsigned l = 0; l < h->L; l++) {
+    int id = h->rx_open[n][l];
+    if (id >= 0 && l < h->V && h->pkt[id].used) {
+      h->pkt[id].used = false; /* cut: the unplanned path */
+      h->inflight--;
+    }
+    h->rx_open[n][l] = -2;
+    h->occ[n][l] = 0;
+  }
+}
+
+/* A counter clear by a Set executing in e (§8.1: 0 at e+1, the events from e on count): what = 1
+ * PortCounters (every field, the test sends all ones), 2 PortCountersExtended. */
+static inline void ibh_clear(ibh_t *h, unsigned n, unsigned what, uint64_t e) {
+  h->clr_e[n] = e;
+  h->clr_what[n] |= (uint8_t)what;
+}
+
+/* An error event of `code` at port n (0 = the SMA's responses) in cycle cyc (>= the current
+ * cycle, at most one ahead): err_o two cycles later, and the counter of §8.1. */
+static inline void ibh_expect(ibh_t *h, unsigned n, unsigned code, uint64_t cyc) {
+  h->exp_err[cyc % 4][n] |= (uint16_t)(1u << code);
+  h->exp_n[cyc % 4][n][code]++;
 }
 
 static inline unsigned ibh_lane_of_vl(const ibh_t *h, unsigned vl) { return vl == 15 ? h->V : vl; }
@@ -222,6 +312,28 @@ static inline int ibh_data(ibh_t *h, unsigned src, unsigned lane, unsigned dlid,
   return id;
 }
 
+/* A data packet sent outside the port's queue, flit by flit with ibh_put_pkt (e.g. on another
+ * lane while the queue's packet waits for a credit). */
+static inline int ibh_data_noq(ibh_t *h, unsigned src, unsigned lane, unsigned dlid, unsigned nflits) {
+  int id = ibh_data(h, src, lane, dlid, nflits);
+  if (id >= 0) h->qn[src]--; /* it was the queue's last */
+  return id;
+}
+
+/* The next flit of packet id as this cycle's put on port n; false if its lane has no credit. */
+static inline bool ibh_put_pkt(ibh_t *h, unsigned n, int id) {
+  ibh_pkt_t *p = &h->pkt[id];
+  if (h->cred_in[n][p->lane] == 0) return false;
+  if (p->sent == 0 && !p->mad) {
+    unsigned dlid = (unsigned)(p->flit[0] >> 48);
+    uint16_t seq = ++h->last_seq[n][p->lane][dlid % (IBH_MAXP + 1)];
+    p->flit[0] = (p->flit[0] & ~0xFFFull) | (seq & 0xFFFu);
+  }
+  h->put[n] = (ibh_put_t){true, p->kind[p->sent], ibh_vl_of_lane(h, p->lane), p->flit[p->sent], true, false};
+  p->sent++;
+  return true;
+}
+
 /* A VL15 packet that is not a MAD for this SMA (e.g. a bad DLID or tag): untracked. */
 static inline int ibh_vl15_raw(ibh_t *h, unsigned src, uint64_t head, unsigned nflits) {
   int id = ibh_new_pkt(h);
@@ -262,7 +374,9 @@ static inline int ibh_mad(ibh_t *h, unsigned port, unsigned cls, unsigned method
   for (unsigned k = 0; k < n; k++) p->flit[3 + k] = words[k];
   for (unsigned k = 0; k < p->nflits; k++)
     p->kind[k] = k == 0 ? IBH_HEAD : k + 1 == p->nflits ? IBH_TAIL : IBH_BODY;
-  if (!ibh_enqueue(h, port, (unsigned)id)) {
+  if (h->vl15_first && h->mq_n[port] < IBH_MAXQ) { /* sent beside the data queue, VL15 first */
+    h->mq[port][(h->mq_h[port] + h->mq_n[port]++) % IBH_MAXQ] = (unsigned)id;
+  } else if (!ibh_enqueue(h, port, (unsigned)id)) {
     p->used = false;
     return -1;
   }
@@ -306,7 +420,7 @@ static inline void ibh_drive(ibh_t *h, uint64_t c, cosim_rng_t *rng, const void 
           memmove(&h->ret_at[n][l][0], &h->ret_at[n][l][1], (h->ret_n[n][l] - 1) * sizeof(uint64_t));
           h->ret_n[n][l]--;
         }
-      } else if (h->occ[n][l] && cosim_rng_chance(rng, h->ret_p)) {
+      } else if (h->occ[n][l] && !h->hold_cred[n] && cosim_rng_chance(rng, h->ret_p)) {
         give = true;
       }
       if (give) {
@@ -314,9 +428,24 @@ static inline void ibh_drive(ibh_t *h, uint64_t c, cosim_rng_t *rng, const void 
         cret |= 1ull << l;
       }
     }
+    cret |= h->put_cred[n]; /* stray credits a test asks for */
+    h->put_cred[n] = 0;
     IBH_SET(h, in.in_credit_i, in, i, cret);
     unsigned phys = (unsigned)IBH_GET(h, out.phys_state_o, prev, i);
     if (c == 0) phys = h->boot ? IBH_PH_LINKUP : IBH_PH_POLLING;
+    h->ovf_now[n] = false;
+    if (h->put[n].on) { /* a test's raw flit instead of the neighbour's own */
+      ibh_put_t *pt = &h->put[n];
+      IBH_SET(h, in.in_valid_i, in, i, 1);
+      IBH_SET(h, in.in_kind_i, in, i, pt->kind);
+      IBH_SET(h, in.in_vl_i, in, i, pt->vl);
+      IBH_SET(h, in.in_data_i, in, i, pt->data);
+      unsigned pl = ibh_lane_of_vl(h, pt->vl);
+      if (pt->credit && pl < h->L && h->cred_in[n][pl]) h->cred_in[n][pl]--;
+      h->ovf_now[n] = pt->ovf;
+      pt->on = false;
+      continue;
+    }
     if (h->ts_every[n]) {
       IBH_SET(h, in.in_valid_i, in, i, 1);
       IBH_SET(h, in.in_kind_i, in, i, IBH_SYM);
@@ -342,6 +471,20 @@ static inline void ibh_drive(ibh_t *h, uint64_t c, cosim_rng_t *rng, const void 
       h->sym_out[n] = 0;
       continue;
     }
+    if (c % h->D == 0 && phys == IBH_PH_LINKUP && h->mq_n[n] && h->cred_in[n][h->V]) {
+      ibh_pkt_t *p = &h->pkt[h->mq[n][h->mq_h[n]]]; /* a MAD goes before the data (VL15 first) */
+      IBH_SET(h, in.in_valid_i, in, i, 1);
+      IBH_SET(h, in.in_kind_i, in, i, p->kind[p->sent]);
+      IBH_SET(h, in.in_vl_i, in, i, 15);
+      IBH_SET(h, in.in_data_i, in, i, p->flit[p->sent]);
+      h->cred_in[n][h->V]--;
+      if (++p->sent == p->nflits) {
+        p->used = false;
+        h->mq_h[n] = (h->mq_h[n] + 1) % IBH_MAXQ;
+        h->mq_n[n]--;
+      }
+      continue;
+    }
     if (c % h->D != 0 || phys != IBH_PH_LINKUP || c < h->not_before[n]) continue;
     if (h->cur[n] < 0 && h->qn[n]) {
       h->cur[n] = (int)h->q[n][h->qh[n]];
@@ -363,7 +506,7 @@ static inline void ibh_drive(ibh_t *h, uint64_t c, cosim_rng_t *rng, const void 
     h->cred_in[n][p->lane]--;
     h->not_before[n] = c + 1 + h->gap[n][p->sent];
     p->sent++;
-    if (p->sent == p->nflits) {
+    if (p->sent == (p->nsend ? p->nsend : p->nflits)) {
       if (p->mad || (p->decided && p->egress < 0)) p->used = false; /* MADs: by TID; drops: done */
       h->cur[n] = -1;
       memset(h->gap[n], 0, sizeof h->gap[n]);
@@ -402,35 +545,197 @@ static inline uint64_t ibh_cnt_max(unsigned w) { return w >= 64 ? ~0ull : (1ull 
 
 static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *out, cosim_msg_t *msg) {
   const unsigned P = h->P;
-  /* 1. arrivals of cycle c: each HEAD's fate from the state at c */
+  /* 0. pops of cycle c-1, seen on out_credit_o in c (§5.6): the front of the reference buffer
+   * leaves. A flit for an output that was LinkUp is due on its pins in c+1 (SA c-1, ST c, §5.5);
+   * one for an output not LinkUp was sunk (§5.4; its TAIL is error 15 there in c-1); a request's
+   * TAIL to the SMA is captured in c and executes in c+1 (§7.3). */
+  for (unsigned n = 1; n <= P; n++) {
+    uint64_t cr = IBH_GET(h, out.out_credit_o, out, n - 1);
+    for (unsigned l = 0; l < h->L; l++) {
+      if (!((cr >> l) & 1)) continue;
+      if (h->fq_n[n][l] == 0) {
+        cosim_fail(msg, "ibsw.order", "port %u lane %u: a credit returned for a buffer that holds nothing", n,
+                   l);
+        return false;
+      }
+      ibh_ent_t e = h->fq[n][l][h->fq_h[n][l]];
+      h->fq_h[n][l] = (h->fq_h[n][l] + 1) % IBH_MAXD;
+      h->fq_n[n][l]--;
+      if (e.egr >= 1 && h->phys_prev[e.egr] == IBH_PH_LINKUP) {
+        unsigned s = (unsigned)((c + 1) % 2);
+        if (h->exp_on[s][e.egr]) {
+          cosim_fail(msg, "ibsw.order", "port %u: two input lanes popped a flit for it in cycle %llu",
+                     (unsigned)e.egr, (unsigned long long)(c - 1));
+          return false;
+        }
+        h->exp_on[s][e.egr] = true;
+        h->exp_fl[s][e.egr] = e;
+        h->exp_lane[s][e.egr] = (uint8_t)l;
+        h->exp_src[s][e.egr] = (uint8_t)n;
+      } else if (e.egr >= 1 && c >= 1) { /* sunk: the link went away (§6.6) */
+        if (e.kind == IBH_TAIL) {
+          ibh_expect(h, (unsigned)e.egr, 15, c - 1);
+          h->sunk++;
+          if (e.id >= 0 && h->pkt[e.id].used && !h->pkt[e.id].mad) {
+            h->pkt[e.id].used = false; /* not a loss: the unplanned path, counted in XmitDiscards */
+            h->inflight--;
+            if (h->rx_open[e.egr][l] == e.id) h->rx_open[e.egr][l] = -1;
+          }
+        }
+      } else if (e.egr == 0 && e.kind == IBH_TAIL) {
+        h->last_exec[n] = c + 1;
+        if (h->mad_bad[n]) ibh_expect(h, n, 9, c + 1);
+        if (e.tid >= 1 && e.tid <= IBH_MAXMAD && h->mad[e.tid - 1].used) {
+          ibh_mad_t *x = &h->mad[e.tid - 1];
+          x->t_exec = c + 1;
+          if (x->lft_set) { /* the block applies to HEADs arriving from e+1 on (§5.7) */
+            h->blk_on = true;
+            h->blk_e = c + 1;
+            h->blk_no = x->blk;
+            memcpy(h->blk_data, x->blkdata, 64);
+          }
+        }
+      }
+    }
+  }
+  /* 1. arrivals of cycle c (§5.1): the reference buffer and framing, every arrival error, each
+   * HEAD's fate from the state at c */
   for (unsigned n = 1; n <= P; n++) {
     unsigned i = n - 1;
     if (!IBH_GET(h, in.in_valid_i, in, i)) continue;
     unsigned kind = (unsigned)IBH_GET(h, in.in_kind_i, in, i);
-    if (kind != IBH_HEAD) continue;
-    if (IBH_GET(h, out.phys_state_o, out, i) != IBH_PH_LINKUP) continue;
+    unsigned phys = (unsigned)IBH_GET(h, out.phys_state_o, out, i);
     uint64_t d = IBH_GET(h, in.in_data_i, in, i);
-    unsigned lane = ibh_lane_of_vl(h, (unsigned)IBH_GET(h, in.in_vl_i, in, i));
+    if (kind == IBH_SYM) {
+      if (phys == IBH_PH_LINKUP && d == IBH_TS1) ibh_expect(h, n, 13, c);
+      if (d < IBH_TS1 || d > IBH_DRAINED)
+        if (phys != IBH_PH_DISABLED && phys != IBH_PH_SLEEP) ibh_expect(h, n, 12, c);
+      continue;
+    }
+    if (phys == IBH_PH_DISABLED || phys == IBH_PH_SLEEP) continue;
+    if (phys != IBH_PH_LINKUP) {
+      ibh_expect(h, n, 10, c);
+      continue;
+    }
+    unsigned vl = (unsigned)IBH_GET(h, in.in_vl_i, in, i);
+    if (vl >= h->V && vl != 15) {
+      ibh_expect(h, n, 5, c);
+      continue;
+    }
+    unsigned lane = ibh_lane_of_vl(h, vl);
+    if (h->ovf_now[n]) {
+      ibh_expect(h, n, 6, c);
+      if (kind == IBH_HEAD) h->rxs[n][lane] = 2;
+      if (kind == IBH_TAIL) h->rxs[n][lane] = 0;
+      continue;
+    }
+    ibh_ent_t ent = {d, (uint8_t)kind, -1, 0, -1};
     int id = h->cur[n] >= 0 ? h->cur[n] : -1;
     if (lane < h->V && ((d >> 24) & 0xFF) == IBH_MAGIC) id = (int)((d >> 12) & 0xFFF);
-    int e = ibh_route(h, out, n, lane, d, h->lft, h->top);
-    if (e < 0) h->exp_err[c % 4][n] |= (uint16_t)(1u << (unsigned)-e);
-    if (e < 0) h->relay[n]++;
-    if (lane < h->V && id >= 0 && id < IBH_MAXPKT && h->pkt[id].used) {
-      ibh_pkt_t *p = &h->pkt[id];
-      p->decided = true;
-      p->t_head = c;
-      p->egress = e > 0 ? e : -1;
-      p->err = e < 0 ? (unsigned)-e : 0;
-      unsigned dl = (unsigned)(d >> 48);
-      /* written in c-1 (this HEAD takes the new entry) or in c (it keeps the old) */
-      bool cfg_now = IBH_GET(h, in.cfg_valid_i, in, 0) && IBH_GET(h, in.cfg_sel_i, in, 0) == 0 &&
-                     IBH_GET(h, in.cfg_addr_i, in, 0) == dl;
-      if (dl < IBH_LFT && (h->lft_write_cycle[dl] == c || cfg_now)) p->alt_egress = 1;
-      if (e < 0)
+    bool init = lane < h->V && IBH_GET(h, out.port_state_o, out, i) == IBH_PS_INIT;
+    if (init) { /* no data before Armed: discarded, error 11 (§5.1) */
+      ibh_expect(h, n, 11, c);
+      if (kind == IBH_HEAD && id >= 0 && id < IBH_MAXPKT && h->pkt[id].used) {
+        h->pkt[id].decided = true;
+        h->pkt[id].egress = -1;
+        h->pkt[id].err = 11;
         h->dropped++;
-      else
-        h->inflight++;
+      }
+    } else if (kind == IBH_HEAD) {
+      if (h->rxs[n][lane] != 0) ibh_expect(h, n, 8, c); /* truncated (§5.1) */
+      int e = ibh_route(h, out, n, lane, d, h->lft, h->top);
+      unsigned dl = (unsigned)(d >> 48);
+      bool blk_now = h->blk_on && h->blk_e == c && lane < h->V && dl / 64 == h->blk_no;
+      if (blk_now) h->epoch_ring[c % 4][n] = 1;
+      if (e < 0) ibh_expect(h, n, (unsigned)-e, c);
+      if (e < 0) h->relay[n]++;
+      h->rxs[n][lane] = e >= 0 ? 1 : 2;
+      h->rx_egr[n][lane] = (int8_t)(e >= 0 ? e : -1);
+      h->rx_id[n][lane] = (int16_t)(lane < h->V ? id : -1);
+      h->rx_k[n][lane] = 0;
+      h->rx_tid[n][lane] = 0;
+      ent.egr = h->rx_egr[n][lane];
+      ent.id = h->rx_id[n][lane];
+      if (lane == h->V) ent.data = (d & 0xFFFF000000000000ull) | ((d & 0xFFFFFFFFFFFFull) >> 5);
+      if (lane < h->V && id >= 0 && id < IBH_MAXPKT && h->pkt[id].used) {
+        ibh_pkt_t *p = &h->pkt[id];
+        p->decided = true;
+        p->t_head = c;
+        p->egress = e > 0 ? e : -1;
+        p->err = e < 0 ? (unsigned)-e : 0;
+        /* written in c-1 (this HEAD takes the new entry) or in c (it keeps the old) */
+        bool cfg_now = IBH_GET(h, in.cfg_valid_i, in, 0) && IBH_GET(h, in.cfg_sel_i, in, 0) == 0 &&
+                       IBH_GET(h, in.cfg_addr_i, in, 0) == dl;
+        if (dl < IBH_LFT && (h->lft_write_cycle[dl] == c || cfg_now || blk_now)) {
+          p->alt_egress = 1;
+          h->epoch_ring[c % 4][n] = 1;
+        }
+        if (e < 0)
+          h->dropped++;
+        else
+          h->inflight++;
+      }
+    } else if (h->rxs[n][lane] == 1) {
+      ent.egr = h->rx_egr[n][lane];
+      ent.id = h->rx_id[n][lane];
+      if (kind == IBH_TAIL) h->rxs[n][lane] = 0;
+    } else if (h->rxs[n][lane] == 2) {
+      if (kind == IBH_TAIL) h->rxs[n][lane] = 0;
+    } else {
+      ibh_expect(h, n, 7, c); /* orphan */
+    }
+    if (!init) {
+      if (++h->rx_k[n][lane] == 2) h->rx_tid[n][lane] = (uint16_t)(d >> 48); /* word 1: the TID */
+      ent.tid = h->rx_tid[n][lane];
+    }
+    if (h->fq_n[n][lane] >= IBH_MAXD) {
+      cosim_fail(msg, "ibsw.credit", "port %u lane %u: more flits than the buffer holds", n, lane);
+      return false;
+    }
+    h->fq[n][lane][(h->fq_h[n][lane] + h->fq_n[n][lane]) % IBH_MAXD] = ent;
+    h->fq_n[n][lane]++;
+  }
+  /* 2a. flits due on the pins in c, popped in c-2 (ibsw.order; none: ibsw.loss) */
+  for (unsigned o = 1; o <= P; o++) {
+    unsigned i = o - 1, s = (unsigned)(c % 2);
+    bool v = IBH_GET(h, out.out_valid_o, out, i) != 0;
+    unsigned kind = (unsigned)IBH_GET(h, out.out_kind_o, out, i);
+    unsigned lane = ibh_lane_of_vl(h, (unsigned)IBH_GET(h, out.out_vl_o, out, i));
+    uint64_t d = IBH_GET(h, out.out_data_o, out, i);
+    bool synth = v && kind == IBH_TAIL && d == IBH_SYN_TAIL;
+    if (h->exp_on[s][o]) {
+      const ibh_ent_t *e = &h->exp_fl[s][o];
+      h->exp_on[s][o] = false;
+      if (!v || kind != e->kind || lane != h->exp_lane[s][o] || d != e->data) {
+        bool synth_any = false; /* the lane's flit went out as another's synthetic close */
+        for (unsigned k = 1; k <= P; k++)
+          synth_any |= IBH_GET(h, out.out_valid_o, out, k - 1) &&
+                       IBH_GET(h, out.out_kind_o, out, k - 1) == IBH_TAIL &&
+                       IBH_GET(h, out.out_data_o, out, k - 1) == IBH_SYN_TAIL &&
+                       ibh_lane_of_vl(h, (unsigned)IBH_GET(h, out.out_vl_o, out, k - 1)) == h->exp_lane[s][o];
+        /* a packet whose HEAD came in an LFT write's epoch (cycle of the write or the next) */
+        bool epoch = e->id >= 0 && h->pkt[e->id].alt_egress == 1;
+        cosim_fail(
+            msg,
+            epoch            ? "ibsw.lft_epoch"
+            : v || synth_any ? "ibsw.order"
+                             : "ibsw.loss",
+            "port %u: input (%u, lane %u) popped a flit in cycle %llu (kind %u, 0x%016llx) that is not on "
+            "the pins in %llu (%s)",
+            o, h->exp_src[s][o], h->exp_lane[s][o], (unsigned long long)(c - 2), e->kind,
+            (unsigned long long)e->data, (unsigned long long)c,
+            synth_any ? "a synthetic TAIL left on its lane instead: the lane skipped its front"
+            : v       ? "another flit is there"
+                      : "nothing is there");
+        return false;
+      }
+    } else if (v && kind != IBH_SYM && lane < h->V && !synth) {
+      bool epoch =
+          kind == IBH_HEAD && ((d >> 24) & 0xFF) == IBH_MAGIC && h->pkt[(d >> 12) & 0xFFF].alt_egress == 1;
+      cosim_fail(msg, epoch ? "ibsw.lft_epoch" : "ibsw.order",
+                 "port %u lane %u: a flit (kind %u) left that no input lane popped in %llu", o, lane, kind,
+                 (unsigned long long)(c - 2));
+      return false;
     }
   }
   /* 2. the switch's outputs of cycle c */
@@ -459,7 +764,8 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
     }
     h->occ[o][lane]++;
     if (h->fixed_loop) h->ret_at[o][lane][h->ret_n[o][lane]++] = c + 4; /* Lk = 1: 2Lk + 2 */
-    if (lane == h->V) { /* a MAD response to the SM on this port */
+    if (kind != IBH_HEAD && h->rx_open[o][lane] == -2) continue; /* the rest of a packet cut by a lost link */
+    if (lane == h->V) {                                          /* a MAD response to the SM on this port */
       if (kind == IBH_HEAD) {
         h->rx_open[o][lane] = 0;
         h->rx_idx[o][lane] = 0;
@@ -480,12 +786,6 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
           x->nresp = k + 1;
           for (unsigned j = 0; j <= k && j < IBH_MAXF; j++) x->resp[j] = words[o][j];
           h->mads_out--;
-          if (x->lft_set && (x->resp[2] & 0xFFFF) == 0) {
-            for (unsigned j = 0; j < 64; j++) {
-              h->lft[x->blk * 64 + j] = x->blkdata[j];
-              h->lft_write_cycle[x->blk * 64 + j] = c + 1;
-            }
-          }
         }
       } else if (kind == IBH_HEAD) {
         for (unsigned m = 0; m < IBH_MAXMAD; m++)
@@ -564,9 +864,9 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
       if (p->t_out[0] - p->t_head > h->lat_head_max) h->lat_head_max = p->t_out[0] - p->t_head;
     }
   }
-  /* 3. errors of cycle c-2 on err_o / err_code_o, and the relay counter */
+  /* 3. errors of cycle c-2 on err_o / err_code_o (index 0: sma_err_*), and the relay counter */
   if (c >= 2) {
-    for (unsigned n = 1; n <= P; n++) {
+    for (unsigned n = h->err_counters ? 0 : 1; n <= P; n++) {
       unsigned i = n - 1;
       uint16_t ev = h->exp_err[(c - 2) % 4][n];
       unsigned code = 0;
@@ -576,17 +876,64 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
           break;
         }
       if (code) h->last_code[n] = (uint8_t)code;
-      unsigned got = (unsigned)IBH_GET(h, out.err_o, out, i);
-      unsigned gcode = (unsigned)IBH_GET(h, out.err_code_o, out, i);
+      unsigned got =
+          n ? (unsigned)IBH_GET(h, out.err_o, out, i) : (unsigned)IBH_GET(h, out.sma_err_o, out, 0);
+      unsigned gcode =
+          n ? (unsigned)IBH_GET(h, out.err_code_o, out, i) : (unsigned)IBH_GET(h, out.sma_err_code_o, out, 0);
       if (h->err_ignore[n]) {
         h->last_code[n] = (uint8_t)gcode;
         continue;
       }
       if (got != (code != 0) || gcode != h->last_code[n]) {
-        cosim_fail(msg, "ibsw.err",
-                   "port %u: err_o %u code %u in cycle %llu; expected %u code %u (events of cycle %llu)", n,
-                   got, gcode, (unsigned long long)c, code != 0, h->last_code[n],
+        const char *id = h->epoch_ring[(c - 2) % 4][n] ? "ibsw.lft_epoch" : h->err_id;
+        /* a routing code (1-4) where the reference routed the HEAD, or none where it dropped one, with
+         * no event of the port a cycle either side: the switch's routing decision differs (ibsw.route) */
+        bool near = ((h->exp_err[(c - 1) % 4][n] | h->exp_err[c % 4][n]) & 0xFFFE) != 0;
+        if (!h->epoch_ring[(c - 2) % 4][n] && !near && n &&
+            ((got && gcode >= 1 && gcode <= 4 && !(ev & 0x1E)) || (!got && (ev & 0x1E))))
+          id = "ibsw.route";
+        if (h->err_classify) /* an expected event of this port nearby: its timing; none: another's damage */
+          id = (h->exp_err[(c - 2) % 4][n] | h->exp_err[(c - 1) % 4][n] | h->exp_err[c % 4][n])
+                   ? "ibsw.err_timing"
+                   : "ibsw.isolation";
+        cosim_fail(msg, id, "%s%u: err %u code %u in cycle %llu; expected %u code %u (events of cycle %llu)",
+                   n ? "port " : "the SMA ", n, got, gcode, (unsigned long long)c, code != 0, h->last_code[n],
                    (unsigned long long)(c - 2));
+        return false;
+      }
+      if (code) h->codes_seen |= ev;
+    }
+  }
+  /* 3a. every error counter by arithmetic (§8.1): the events of cycles <= c-2, saturating */
+  for (unsigned n = 0; n <= P && h->err_counters && c >= 2; n++) {
+    static const uint16_t cat_codes[6] = {(1u << 10) | (1u << 12) | (1u << 14),
+                                          1u << 13,
+                                          (1u << 5) | (1u << 6) | (1u << 7) | (1u << 8) | (1u << 11),
+                                          1u << 15,
+                                          1u << 9,
+                                          0x1E};
+    static const char *const cat_name[6] = {"SymbolErrorCounter", "LinkDownedCounter",
+                                            "PortRcvErrors",      "PortXmitDiscards",
+                                            "VL15Dropped",        "SMA responses dropped"};
+    for (unsigned k = 0; k < 6; k++)
+      for (unsigned code = 1; code < 16; code++)
+        if (((cat_codes[k] >> code) & 1) && (n == 0) == (k == 5))
+          h->ecnt[n][k] += h->exp_n[(c - 2) % 4][n][code];
+    if (n && (h->clr_what[n] & 1) && c == h->clr_e[n] + 1) memset(h->ecnt[n], 0, sizeof h->ecnt[n]);
+    for (unsigned k = 0; k < 6; k++) {
+      if ((n == 0) != (k == 5)) continue;
+      unsigned w = k == 1 ? (h->cntw < 8 ? h->cntw : 8) : h->c16;
+      uint64_t want = h->ecnt[n][k] > ibh_cnt_max(w) ? ibh_cnt_max(w) : h->ecnt[n][k];
+      uint64_t got = k == 0   ? IBH_GET(h, out.cnt_symbol_err_o, out, n - 1)
+                     : k == 1 ? IBH_GET(h, out.cnt_link_downed_o, out, n - 1)
+                     : k == 2 ? IBH_GET(h, out.cnt_rcv_err_o, out, n - 1)
+                     : k == 3 ? IBH_GET(h, out.cnt_xmit_discards_o, out, n - 1)
+                     : k == 4 ? IBH_GET(h, out.cnt_vl15_dropped_o, out, n - 1)
+                              : IBH_GET(h, out.cnt_sma_dropped_o, out, 0);
+      if (got != want) {
+        cosim_fail(msg, "ibsw.counters", "%s%u: %s %llu, expected %llu (events up to cycle %llu)",
+                   n ? "port " : "the SMA ", n, cat_name[k], (unsigned long long)got,
+                   (unsigned long long)want, (unsigned long long)(c - 2));
         return false;
       }
     }
@@ -599,6 +946,7 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
       uint16_t ev = h->exp_err[(c - k) % 4][n];
       pend += (unsigned)__builtin_popcount(ev & 0x1E);
     }
+    if ((h->clr_what[n] & 1) && c == h->clr_e[n] + 1) h->relay[n] = pend; /* cleared (§8.1) */
     uint64_t want = h->relay[n] - pend;
     if (want > ibh_cnt_max(h->c16)) want = ibh_cnt_max(h->c16);
     uint64_t got = IBH_GET(h, out.cnt_relay_err_o, out, i);
@@ -622,7 +970,16 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
       h->rflits[n] += h->rring[(c - 2) % 4][n] & 1;
       h->rpkts[n] += (h->rring[(c - 2) % 4][n] >> 1) & 1;
     }
-    const uint64_t want[4] = {2 * h->xflits[n], 2 * h->rflits[n], h->xpkts[n], h->rpkts[n]};
+    const uint64_t acc[4] = {2 * h->xflits[n], 2 * h->rflits[n], h->xpkts[n], h->rpkts[n]};
+    for (unsigned k = 0; k < 4 && c == h->clr_e[n] + 1; k++) { /* a clear in e: 0 at e+1, events from e on */
+      if (h->clr_what[n] & 1) h->xoff[n][k] = acc[k];
+      if (h->clr_what[n] & 2) h->eoff[n][k] = acc[k];
+    }
+    if (c == h->clr_e[n] + 1) h->clr_what[n] = 0;
+    const uint64_t want[4] = {acc[0] - h->xoff[n][0], acc[1] - h->xoff[n][1], acc[2] - h->xoff[n][2],
+                              acc[3] - h->xoff[n][3]};
+    const uint64_t wext[4] = {acc[0] - h->eoff[n][0], acc[1] - h->eoff[n][1], acc[2] - h->eoff[n][2],
+                              acc[3] - h->eoff[n][3]};
     static const char *const name[4] = {"PortXmitData", "PortRcvData", "PortXmitPkts", "PortRcvPkts"};
     const uint64_t got[4] = {IBH_GET(h, out.cnt_xmit_data_o, out, i), IBH_GET(h, out.cnt_rcv_data_o, out, i),
                              IBH_GET(h, out.cnt_xmit_pkts_o, out, i), IBH_GET(h, out.cnt_rcv_pkts_o, out, i)};
@@ -630,7 +987,7 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
                              IBH_GET(h, out.ext_xmit_pkts_o, out, i), IBH_GET(h, out.ext_rcv_pkts_o, out, i)};
     const uint64_t cmax = ibh_cnt_max(h->cntw), xmax = ibh_cnt_max((unsigned)h->vw->param.ExtW);
     for (unsigned k = 0; k < 4; k++) {
-      uint64_t w = want[k] > cmax ? cmax : want[k], x = want[k] > xmax ? xmax : want[k];
+      uint64_t w = want[k] > cmax ? cmax : want[k], x = wext[k] > xmax ? xmax : wext[k];
       if (got[k] != w || ext[k] != x) {
         cosim_fail(msg, "ibsw.counters",
                    "port %u: %s %llu (extended %llu), expected %llu (%llu) from the pins", n, name[k],
@@ -640,8 +997,20 @@ static inline bool ibh_check(ibh_t *h, uint64_t c, const void *in, const void *o
       }
     }
   }
-  h->exp_err[(c + 2) % 4][0] = 0;
-  for (unsigned n = 1; n <= P; n++) h->exp_err[(c + 2) % 4][n] = 0;
+  for (unsigned n = 0; n <= P; n++) {
+    h->exp_err[(c + 2) % 4][n] = 0;
+    h->epoch_ring[(c + 2) % 4][n] = 0;
+    memset(h->exp_n[(c + 2) % 4][n], 0, sizeof h->exp_n[0][0]);
+    if (n) h->phys_prev[n] = (uint8_t)IBH_GET(h, out.phys_state_o, out, n - 1);
+  }
+  /* 4a. an LFT block Set executing in c: its entries apply from c+1 (§5.7) */
+  if (h->blk_on && h->blk_e == c) {
+    for (unsigned j = 0; j < 64; j++) {
+      h->lft[h->blk_no * 64 + j] = h->blk_data[j];
+      h->lft_write_cycle[h->blk_no * 64 + j] = c + 1;
+    }
+    h->blk_on = false;
+  }
   /* 4. the reference LFT takes this cycle's writes (they apply from c+1) */
   if (IBH_GET(h, in.cfg_valid_i, in, 0)) {
     unsigned sel = (unsigned)IBH_GET(h, in.cfg_sel_i, in, 0);

@@ -90,7 +90,9 @@ static bool ll_check(void *ctx, uint64_t c, const void *in, const void *out, cos
   }
   if (x->t_lost && c == x->t_ts1 + 3) {
     /* what was routed to the port and had not left by the last LinkUp choice (its flits on the
-     * pins by t+2) is lost: sunk, one discard per packet */
+     * pins by t+2) is lost: sunk, one discard per packet (those whose TAIL was already sunk the
+     * harness has counted and let go) */
+    x->lost_expected = (unsigned)h->sunk;
     for (unsigned id = 0; id < IBH_MAXPKT; id++) {
       ibh_pkt_t *p = &h->pkt[id];
       if (p->used && !p->mad && p->decided && p->egress == LL_PORT && p->got < p->nflits) {

@@ -51,6 +51,8 @@ typedef struct {
   unsigned phase, step;
   int mad;
   uint64_t t_wait;
+  unsigned ref_ps, ref_ph; /* the port's state by the table, applied at e+1 */
+  bool ref_drain;          /* draining: PhysState LinkUp until the power-off */
 } ss_ctx_t;
 
 static void ss_init_view(void *ctx, cosim_rng_t *rng, const ibsw_view_t *vw) {
@@ -88,6 +90,35 @@ static bool ss_check(void *ctx, uint64_t c, const void *in, const void *out, cos
   ss_ctx_t *x = ctx;
   ibh_t *h = &x->h;
   if (!ibh_check(h, c, in, out, msg)) return false;
+  /* every cycle: the port's pins against the table, a Set applied at e+1 (§6.3, §7.3) */
+  if (x->phase == 1) {
+    const unsigned i = SS_PORT - 1;
+    unsigned pps = (unsigned)IBH_GET(h, out.port_state_o, out, i),
+             pph = (unsigned)IBH_GET(h, out.phys_state_o, out, i);
+    unsigned pdr = (unsigned)IBH_GET(h, out.draining_o, out, i);
+    if (!x->ref_ps) {
+      x->ref_ps = IBH_PS_INIT;
+      x->ref_ph = IBH_PH_LINKUP;
+    }
+    if (x->mad >= 0 && x->step < SS_NSTEPS && h->mad[x->mad].t_exec && c == h->mad[x->mad].t_exec + 1 &&
+        ss_steps[x->step].status == 0 && ss_steps[x->step].ps_after) {
+      x->ref_ps = ss_steps[x->step].ps_after;
+      x->ref_ph = ss_steps[x->step].ph_after;
+      x->ref_drain = ss_steps[x->step].draining_after;
+    }
+    if (x->ref_drain && pph == IBH_PH_DISABLED) { /* the drain finished (§6.4) */
+      x->ref_ps = IBH_PS_DOWN;
+      x->ref_ph = IBH_PH_DISABLED;
+      x->ref_drain = false;
+    }
+    if (pps != x->ref_ps || pph != x->ref_ph || pdr != x->ref_drain) {
+      cosim_fail(msg, "ibsw.port_fsm",
+                 "cycle %llu, step %u: port %u shows PortState %u PhysState %u draining %u; the Sets so far "
+                 "give %u %u %u",
+                 (unsigned long long)c, x->step, SS_PORT, pps, pph, pdr, x->ref_ps, x->ref_ph, x->ref_drain);
+      return false;
+    }
+  }
   if (x->step == SS_WAIT && x->t_wait && c > x->t_wait + 200) {
     cosim_fail(msg, "ibsw.port_fsm",
                "port %u: still not Disabled 200 cycles after the drain started (phys %u)", SS_PORT,

@@ -8,8 +8,10 @@
  * counted by the harness from the pins (XmitData/XmitPkts: packet flits and
  * TAILs on the port's output 2 cycles after their SA cycle; RcvData/RcvPkts:
  * flits and TAILs arriving), saturating at 2^CntW - 1 (CntW = 8 on ibsw_p4:
- * the 150-cycle windows saturate XmitData/RcvData). Check ibsw.sampling.
- * Not checked yet: QueueDepth. */
+ * the 150-cycle windows saturate XmitData/RcvData); QueueDepth = the data-lane slots of the
+ * neighbour's buffer the switch holds credits out for in the state at S (§8.2, §18 point 4):
+ * the data-lane packet flits on the port's pins up to S+1 (chosen in SA up to S-1) minus the
+ * credits returned up to S-1. Check ibsw.sampling. */
 #include "ibsw_harness.h"
 
 #define SP_PORT 2
@@ -23,7 +25,9 @@ typedef struct {
   uint64_t e, s, I;
   /* per-cycle events on port SP_PORT (ring by cycle) */
   uint8_t xd[SP_HIST], xp[SP_HIST], rd[SP_HIST], rp[SP_HIST];
-  int32_t qd[SP_HIST]; /* data-lane flits sent (SA-time) minus credits back, state at c */
+  uint64_t pcum[SP_HIST], rcum[SP_HIST]; /* data-lane flits on the pins, credits returned: totals up to c */
+  uint64_t ptot, rtot;
+  uint64_t qd_seen[4];
   cosim_rng_t rng;
 } sp_ctx_t;
 
@@ -33,6 +37,8 @@ static void sp_init_view(void *ctx, cosim_rng_t *rng, const ibsw_view_t *vw) {
   cosim_rng_seed(&x->rng, cosim_rng_u64(rng));
   for (unsigned n = 1; n <= x->h.P; n++) x->up.active_mask |= 1u << n;
   x->h.ret_p = 0.5;
+  x->h.vl15_first =
+      true; /* the SM's MADs do not wait behind port 1's data (ibsw_p24: 23 ports load port 2) */
   x->mad = -1;
 }
 
@@ -95,6 +101,13 @@ static bool sp_check(void *ctx, uint64_t c, const void *in, const void *out, cos
     x->xd[(c - 2) % SP_HIST] = ov;
     x->xp[(c - 2) % SP_HIST] = ov && IBH_GET(h, out.out_kind_o, out, i) == IBH_TAIL;
   }
+  bool odata = ov && ibh_lane_of_vl(h, (unsigned)IBH_GET(h, out.out_vl_o, out, i)) < h->V;
+  uint64_t cr = IBH_GET(h, in.in_credit_i, in, i);
+  x->ptot += odata;
+  if (IBH_GET(h, out.phys_state_o, out, i) == IBH_PH_LINKUP)
+    x->rtot += (unsigned)__builtin_popcountll(cr & ((1ull << h->V) - 1));
+  x->pcum[k] = x->ptot;
+  x->rcum[k] = x->rtot;
   if (!ibh_check(h, c, in, out, msg)) return false;
   unsigned st = (unsigned)IBH_GET(h, out.sample_status_o, out, i);
   if (x->phase == 4 || x->phase == 5 || x->phase == 6) {
@@ -146,6 +159,17 @@ static bool sp_check(void *ctx, uint64_t c, const void *in, const void *out, cos
           return false;
         }
       }
+      uint64_t qd = x->pcum[(x->s + 1) % SP_HIST] - x->rcum[(x->s - 1) % SP_HIST];
+      if ((y->resp[5] >> 32) != qd) {
+        cosim_fail(
+            msg, "ibsw.sampling",
+            "port %u: QueueDepth %llu; in the state at S = %llu the neighbour holds %llu data-lane flits "
+            "not credited back",
+            SP_PORT, (unsigned long long)(y->resp[5] >> 32), (unsigned long long)x->s,
+            (unsigned long long)qd);
+        return false;
+      }
+      x->qd_seen[x->round & 3] = qd;
       if ((y->resp[5] & 3) != 0) {
         cosim_fail(msg, "ibsw.sampling", "PortSamplesResult SampleStatus %u in DONE",
                    (unsigned)(y->resp[5] & 3));
@@ -171,7 +195,11 @@ static bool sp_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
                x->round);
     return false;
   }
-  printf("ibsw_sampling: %u sample windows, statuses and results exact; refused Sets answered\n", x->round);
+  printf(
+      "ibsw_sampling: %u sample windows, statuses, results and QueueDepth (%llu, %llu, %llu) exact; refused "
+      "Sets answered\n",
+      x->round, (unsigned long long)x->qd_seen[0], (unsigned long long)x->qd_seen[1],
+      (unsigned long long)x->qd_seen[2]);
   return true;
 }
 

@@ -4,6 +4,7 @@
  * scramble. Port n (1..P) is lane n-1 of every per-port bus. */
 #include "bind/ibsw.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,12 +13,50 @@ typedef struct {
   ibsw_cfg_t cfg;
   ibsw_state_t s;
   ibsw_next_t nx;
+  unsigned bbug;              /* a planted bug of the binding's own (below) */
+  uint8_t cr_now[IBSW_MAXP1]; /* credit_counted_twice: this cycle's returns on in_credit_i */
 } ib_model_t;
 
+/* Planted bugs: the model's (csim/ibsw, the same names in the same order, checked at create)
+ * and, after them, the binding's own. credit_counted_twice: a data-lane credit return (LinkUp) adds two
+ * to the model's counter, up to its maximum (no error 14), so the model believes it has credits
+ * its neighbour never gave (the negative of the harness's ibsw.credit check). */
+enum { IB_BUG_CREDIT_COUNTED_TWICE = IBSW_BUG_COUNT };
+static const char *const ib_bug_names[] = {"none",
+                                           "lft_entry_off_by_one",
+                                           "lft_block_applies_same_cycle",
+                                           "no_path_coded_bad_egress",
+                                           "route_cycles_short",
+                                           "vl15_in_round_robin",
+                                           "drain_sinks_pend",
+                                           "lane_pop_wrong_order",
+                                           "drained_before_credits",
+                                           "power_counts_disabled",
+                                           "same_state_accepted",
+                                           "armed_from_down",
+                                           "training_ignores_ts2",
+                                           "counter_wraps",
+                                           "sample_set_while_running",
+                                           "err_one_cycle_early",
+                                           "overflow_drops_all_lanes",
+                                           "link_loss_not_counted",
+                                           "credit_counted_twice",
+                                           NULL};
+_Static_assert(sizeof ib_bug_names / sizeof ib_bug_names[0] == IBSW_BUG_COUNT + 2u,
+               "ib_bug_names: the model's bugs, then the binding's one");
+
 static void *ib_create(const ibsw_view_t *vw, unsigned bug) {
+  for (unsigned k = 0; k < IBSW_BUG_COUNT; k++)
+    if (strcmp(ib_bug_names[k], ibsw_bug_names[k]) != 0) {
+      fprintf(stderr, "bind/ibsw.c: planted bug %u is '%s' here but '%s' in the model\n", k, ib_bug_names[k],
+              ibsw_bug_names[k]);
+      return NULL;
+    }
   ib_model_t *m = calloc(1, sizeof *m);
   if (!m) return NULL;
   m->vw = vw;
+  m->bbug = bug >= IBSW_BUG_COUNT ? bug : 0;
+  if (m->bbug) bug = 0;
   m->cfg = (ibsw_cfg_t){
       (unsigned)vw->param.NumPorts,   (unsigned)vw->param.NumDataVls,  (unsigned)vw->param.BufDepth,
       (unsigned)vw->param.Buf15Depth, (unsigned)vw->param.RouteCycles, (uint32_t)vw->param.WakeCycles,
@@ -32,17 +71,23 @@ static void *ib_create(const ibsw_view_t *vw, unsigned bug) {
 static void ib_reset(void *p) {
   ib_model_t *m = p;
   ibsw_reset(&m->s, &m->cfg);
+  memset(m->cr_now, 0, sizeof m->cr_now);
 }
 static void ib_commit(void *p) {
   ib_model_t *m = p;
   ibsw_commit(&m->cfg, &m->s, &m->nx);
+  if (m->bbug == IB_BUG_CREDIT_COUNTED_TWICE) /* planted: the second unit of each return */
+    for (unsigned n = 1; n <= m->cfg.num_ports; n++)
+      for (unsigned l = 0; l < m->cfg.num_data_vls; l++)
+        if (((m->cr_now[n] >> l) & 1) && m->s.r.port[n].phys == IBSW_LINKUP &&
+            m->s.r.cred[n][l] < ibsw_lane_depth(&m->cfg, l))
+          m->s.r.cred[n][l]++;
 }
 static void ib_destroy(void *p) {
   ib_model_t *m = p;
   ibsw_free(&m->s);
   free(m);
 }
-#define ib_bug_names ibsw_bug_names
 
 static void ib_eval(void *p, const void *in, void *out) {
   ib_model_t *m = p;
@@ -57,6 +102,7 @@ static void ib_eval(void *p, const void *in, void *out) {
     mi.vl[n] = (uint8_t)cosim_lane_get(&w->in.in_vl_i, in, n - 1);
     mi.data[n] = cosim_lane_get(&w->in.in_data_i, in, n - 1);
     mi.credit[n] = (uint8_t)cosim_lane_get(&w->in.in_credit_i, in, n - 1);
+    m->cr_now[n] = mi.credit[n];
   }
   mi.cfg_valid = cosim_lane_get(&w->in.cfg_valid_i, in, 0);
   mi.cfg_sel = (uint8_t)cosim_lane_get(&w->in.cfg_sel_i, in, 0);

@@ -121,7 +121,7 @@ static void *h_create(const void *params, unsigned index, char *err, size_t errl
   }
   h->p = *p;
   h->rng = p->seed ^ (UINT64_C(0xA5A5A5A5) * (p->node + 1));
-  h->phys = p->boot_active ? HP_UP : HP_POLL;
+  h->phys = p->boot_active || p->bug == IBF_BUG_SKIP_TRAINING ? HP_UP : HP_POLL; /* planted: up at once */
   for (unsigned l = 0; l <= p->vls; l++) h->cred[l] = (uint16_t)(l < p->vls ? p->buf_depth : p->buf15_depth);
   h->next_gen = FABRIC_NEVER;
   h->quiet_cache = -1;

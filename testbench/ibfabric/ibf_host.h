@@ -35,7 +35,7 @@
 
 enum { IBF_UNIFORM = 0, IBF_BITREV = 1 };
 /* Planted bugs of the host (negatives of its checks). */
-enum { IBF_BUG_NONE = 0, IBF_BUG_SEQ_SKIP = 1, IBF_BUG_BODY_FLIP = 2, IBF_BUG_DROP_LAST = 3 };
+enum { IBF_BUG_NONE = 0, IBF_BUG_SEQ_SKIP = 1, IBF_BUG_BODY_FLIP = 2, IBF_BUG_DROP_LAST = 3, IBF_BUG_SKIP_TRAINING = 4 };
 
 #define IBF_MAD_MAX 16
 

@@ -33,7 +33,7 @@
 #include "ibfabric/ibf_host.h"
 
 typedef struct {
-  unsigned x, y, pl, hosts, vls, len, traffic, routing, off, root, lat, rcycles, buf;
+  unsigned x, y, pl, hosts, vls, len, traffic, routing, off, root, lat, rcycles, buf, boot, wake;
   double load;
   uint64_t packets, cycles, seed;
   bool no_skip;
@@ -48,13 +48,16 @@ static const struct {
     {"dor_bitrev_off", "as smoke with DOR, bit-reversal 0.3 and 16 links deactivated by MADs"},
     {"updn_off", "as smoke with 24 links deactivated by MADs"},
     {"skip_vs_noskip", "the smoke run with and without skipping: identical output digests"},
+    {"train", "as smoke without BootActive: every link trains (TS1/TS2, W = 64), the SM arms and activates every\n"
+              "                 switch port by MADs, then deactivates 8 links"},
     {"run", "one run with the flags given (the default)"},
 };
 
 static const char *const bug_names[] = {"none",       "seq_skip",   "body_flip",             "drop_last",
                                         "lft_wrong",  "lft_top_low", "sm_one_end",           "sm_bad_set",
                                         "quiet_lies", "power_counts_disabled", "lft_hole",   "lft_loop",
-                                        "dor_one_vl", "updn_down_up", NULL};
+                                        "dor_one_vl", "updn_down_up", "host_skips_training",
+                                        NULL};
 
 static const char *rerun_line;
 
@@ -196,9 +199,12 @@ static int test_routes(const cfg_t *c) {
 
 /* ---- the fabric run ---------------------------------------------------------------- */
 
+/* One step of the SM's bring-up and deactivation list (docs/ibsw.md §13). */
+enum { OP_GET_UP, OP_SET_ARM, OP_SET_ACT, OP_SET_OFF, OP_GET_OFF };
+static const char *const op_names[] = {"Get PortInfo (LinkUp?)", "Set PortInfo Armed", "Set PortInfo Active",
+                                       "Set PortInfo Disabled", "Get PortInfo (Disabled?)"};
 typedef struct {
-  unsigned sw, port; /* switch, IBA port */
-  bool set_done, disabled;
+  unsigned sw, port, kind; /* switch, IBA port, OP_* */
 } smop_t;
 
 typedef struct {
@@ -214,10 +220,10 @@ typedef struct {
   ibf_host_params_t *hp;
   /* SM */
   smop_t *ops;
-  unsigned nops, cur, phase; /* phase 0 Sets, 1 Gets, 2 done */
+  unsigned nops, cur, nset_off; /* done when cur == nops */
   bool waiting;
   uint16_t tid;
-  uint64_t sent_at, phase1_at, mads;
+  uint64_t sent_at, op_at, mads, sm_from;
   unsigned *par_sw, *par_port; /* BFS tree from host 0's switch over active links */
   /* statistics */
   bool snap0, snap1;
@@ -273,53 +279,51 @@ static void sm_send(run_t *R, unsigned sw, unsigned port, unsigned method, uint6
   }
 }
 
-/* The static deactivation: Set PhysState Disabled on every end, then Get until every end is Disabled. */
+/* The SM's list, one MAD outstanding: a Set must answer status 0; a Get is repeated until the port
+ * is in the state asked for (20,000 cycles at most, check ibfab.sm). */
 static void sm_step(run_t *R) {
-  if (R->phase == 2) return;
+  if (R->cur == R->nops || R->f.cycle == 0) return;
   void *h0 = R->f.inst[R->host0].m;
   uint64_t rsp[IBF_MAD_MAX];
   unsigned n = ibf_host_recv_mad(h0, rsp);
   const uint64_t now = R->f.cycle - 1;
+  smop_t *o = &R->ops[R->cur];
   if (n) {
     if (!R->waiting || n != 4 || (uint16_t)(rsp[1] >> 48) != R->tid || (rsp[2] >> 48 & 0xFF) != 0x81) {
       ibf_fail(&R->w, now, "ibfab.mad", "SM: unexpected response (TID %u, %u words)", (unsigned)(rsp[1] >> 48), n);
       return;
     }
     const unsigned status = (unsigned)(rsp[2] & 0xFFFF), phys = (unsigned)(rsp[3] >> 56 & 0xF);
-    smop_t *o = &R->ops[R->cur];
     if (status) {
       ibf_fail(&R->w, now, "ibfab.mad", "SM: switch %u port %u: %s status 0x%04x", o->sw, o->port,
-               R->phase ? "Get PortInfo" : "Set PortInfo", status);
+               op_names[o->kind], status);
       return;
     }
     R->waiting = false;
-    if (R->phase == 0)
-      o->set_done = true;
-    else if (phys == IBSW_DISABLED)
-      o->disabled = true;
-    if (R->phase == 0 || o->disabled) R->cur++;
-    if (R->cur == R->nops) {
-      R->cur = 0;
-      if (++R->phase == 1) R->phase1_at = now;
+    const bool done = o->kind == OP_GET_UP ? phys == IBSW_LINKUP : o->kind == OP_GET_OFF ? phys == IBSW_DISABLED : true;
+    if (done) {
+      R->cur++;
+      R->op_at = now;
+      if (R->cur == R->nops) return;
+      o = &R->ops[R->cur];
     }
   }
-  if (R->phase == 2 || R->waiting) return;
-  if (R->phase == 1 && now - R->phase1_at > 20000) {
-    ibf_fail(&R->w, now, "ibfab.sm", "SM: switch %u port %u not Disabled 20,000 cycles after the Sets",
-             R->ops[R->cur].sw, R->ops[R->cur].port);
+  if (R->waiting || now < R->sm_from) return;
+  if (now > R->op_at + 20000) {
+    ibf_fail(&R->w, now, "ibfab.sm", "SM: switch %u port %u: %s not done 20,000 cycles after its turn", o->sw,
+             o->port, op_names[o->kind]);
     return;
   }
-  smop_t *o = &R->ops[R->cur];
-  if (R->phase == 0 && bug_is(R->c, "sm_one_end") && R->cur == 1) { /* planted: one end never told */
-    o->set_done = true;
-    if (++R->cur == R->nops) R->cur = 0, R->phase = 1, R->phase1_at = now;
+  if (o->kind == OP_SET_OFF && bug_is(R->c, "sm_one_end") && R->cur == R->nset_off + 1) { /* planted: one end never told */
+    R->cur++;
     return;
   }
-  if (R->phase == 0)
-    sm_send(R, o->sw, o->port, 0x02,
-            (uint64_t)IBSW_DISABLED << 56 | (uint64_t)(bug_is(R->c, "sm_bad_set") && R->cur == 2) << 60);
-  else
-    sm_send(R, o->sw, o->port, 0x01, 0);
+  static const uint64_t data[] = {0, (uint64_t)IBSW_ARMED << 60, (uint64_t)IBSW_ACTIVE << 60,
+                                  (uint64_t)IBSW_DISABLED << 56, 0};
+  uint64_t d = data[o->kind];
+  if (o->kind == OP_SET_OFF && bug_is(R->c, "sm_bad_set") && R->cur == R->nset_off + 2)
+    d |= (uint64_t)1 << 60; /* planted: both fields set, 0x001C */
+  sm_send(R, o->sw, o->port, o->kind == OP_GET_UP || o->kind == OP_GET_OFF ? 0x01 : 0x02, d);
 }
 
 static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errlen) {
@@ -359,8 +363,8 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
   if (!st || !ht) return -1;
   ibsw_cfg_t *sc = &R->sp.cfg;
   *sc = (ibsw_cfg_t){.num_ports = R->P, .num_data_vls = c->vls, .buf_depth = c->buf, .buf15_depth = 8,
-                     .route_cycles = c->rcycles, .wake_cycles = 1024, .lft_blocks = (R->nodes + 1 + 63) / 64,
-                     .link_speed = 3, .cnt_w = 32, .ext_w = 64, .boot_active = 1, .bug = 0};
+                     .route_cycles = c->rcycles, .wake_cycles = c->wake, .lft_blocks = (R->nodes + 1 + 63) / 64,
+                     .link_speed = 3, .cnt_w = 32, .ext_w = 64, .boot_active = c->boot, .bug = 0};
   if (bug_is(c, "power_counts_disabled")) sc->bug = IBSW_BUG_POWER_COUNTS_DISABLED;
   R->sp.quiet_bug = bug_is(c, "quiet_lies") ? FIBSW_BUG_QUIET_LIES : 0;
   char name[32];
@@ -379,10 +383,11 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
   unsigned hbug = bug_is(c, "seq_skip")    ? IBF_BUG_SEQ_SKIP
                   : bug_is(c, "body_flip") ? IBF_BUG_BODY_FLIP
                   : bug_is(c, "drop_last") ? IBF_BUG_DROP_LAST
+                  : bug_is(c, "host_skips_training") ? IBF_BUG_SKIP_TRAINING
                                            : 0;
   for (unsigned d = 0; d < R->nodes; d++) {
     const bool sends = ibf_dest(c->traffic, d, R->nodes, &dummy) != d;
-    R->hp[d] = (ibf_host_params_t){d, R->nodes, c->vls, c->buf, 8, c->len, 1, 1024, c->load, c->traffic,
+    R->hp[d] = (ibf_host_params_t){d, R->nodes, c->vls, c->buf, 8, c->len, c->boot, c->wake, c->load, c->traffic,
                                    sends ? per + (si < extra) : 0, c->seed, &R->r, &R->w, hbug};
     si += sends;
     snprintf(name, sizeof name, "h%u", d);
@@ -403,11 +408,19 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
   R->f.observer = observer;
   R->f.observer_ctx = R;
   /* the SM's work: every deactivated end, and the directed-route tree over the active links */
-  R->ops = calloc((size_t)2 * c->off + 1, sizeof *R->ops);
-  for (unsigned s = 0; s < R->nsw; s++)
-    for (unsigned q = 0; q < R->P; q++)
-      if (R->off[(size_t)s * R->P + q]) R->ops[R->nops++] = (smop_t){s, q + 1, false, false};
-  R->phase = R->nops ? 0 : 2;
+  const unsigned train = !c->boot;
+  R->ops = calloc((size_t)3 * R->nsw * R->P * train + 4 * c->off + 1, sizeof *R->ops);
+  for (unsigned k = OP_GET_UP; train && k <= OP_SET_ACT; k++)
+    for (unsigned s = 0; s < R->nsw; s++)
+      for (unsigned q = 0; q < R->P; q++) R->ops[R->nops++] = (smop_t){s, q + 1, k};
+  R->nset_off = R->nops;
+  for (unsigned k = OP_SET_OFF; k <= OP_GET_OFF; k++)
+    for (unsigned s = 0; s < R->nsw; s++)
+      for (unsigned q = 0; q < R->P; q++)
+        if (R->off[(size_t)s * R->P + q]) R->ops[R->nops++] = (smop_t){s, q + 1, k};
+  /* training: every link trains at once; the SM starts once they can be up (§6.5: W + Lk + 4) */
+  R->sm_from = train ? (uint64_t)c->wake + 2 * c->lat + 16 : 0;
+  R->op_at = R->sm_from;
   R->par_sw = calloc(R->nsw, sizeof *R->par_sw);
   R->par_port = calloc(R->nsw, sizeof *R->par_port);
   unsigned *q = calloc(R->nsw, sizeof *q), h = 0, n = 0;
@@ -450,12 +463,18 @@ static uint64_t sum_counter(run_t *R, unsigned id) {
   return t;
 }
 
+static bool hosts_up(run_t *R) {
+  for (unsigned d = 0; d < R->nodes; d++)
+    if (!ibf_host_link_up(R->f.inst[R->nsw + d].m)) return false;
+  return true;
+}
+
 /* Runs to the end: 0 passed, 1 failed (R->w has the failure). */
 static int run(run_t *R) {
   fabric_t *f = &R->f;
   const cfg_t *c = R->c;
   /* bring-up: the SM's MADs and the table writes, then traffic */
-  while (!R->w.failed && (R->phase != 2 || !fabric_idle(f))) {
+  while (!R->w.failed && (R->cur != R->nops || !fabric_idle(f) || !hosts_up(R))) {
     if (f->cycle >= c->cycles) {
       ibf_fail(&R->w, f->cycle, "ibfab.timeout", "the SM had not finished by cycle %" PRIu64, c->cycles);
       break;
@@ -550,10 +569,11 @@ static void usage(FILE *o) {
           "usage: ibsw_fabric_sim [--test=NAME] [--seed=N] [--cycles=N] [--x=4] [--y=4] [--parallel=2] [--hosts=16]\n"
           "         [--vls=4] [--len=32] [--traffic=uniform|bitrev] [--load=X] [--packets=N] [--routing=updn|dor]\n"
           "         [--off=K] [--root=S] [--link-latency=N] [--route-cycles=R] [--buf=N] [--no-skip]\n"
+          "         [--boot-active=1|0] [--wake-cycles=W]\n"
           "         [--inject-bug=NAME] [--expect-fail=check:ID@CYCLE]\n"
           "       ibsw_fabric_sim --list | --help\n"
           "bugs: seq_skip body_flip drop_last lft_wrong lft_top_low sm_one_end sm_bad_set quiet_lies\n"
-          "      power_counts_disabled lft_hole lft_loop dor_one_vl updn_down_up\n");
+          "      power_counts_disabled lft_hole lft_loop dor_one_vl updn_down_up host_skips_training\n");
 }
 
 static void scenario(cfg_t *c) {
@@ -563,6 +583,10 @@ static void scenario(cfg_t *c) {
     c->off = 16;
   } else if (!strcmp(c->test, "updn_off")) {
     c->off = 24;
+  } else if (!strcmp(c->test, "train")) {
+    c->boot = 0;
+    c->wake = 64;
+    c->off = 8;
   }
 }
 
@@ -579,7 +603,7 @@ int main(int argc, char **argv) {
   }
   cfg_t c = {.x = 4, .y = 4, .pl = 2, .hosts = 16, .vls = 4, .len = 32, .traffic = IBF_UNIFORM, .routing = ROUTE_LFT_UPDN,
              .off = 0, .root = 0, .lat = 1, .rcycles = 25, .buf = 16, .load = 0.3, .packets = 8000,
-             .cycles = 1000000, .seed = 1, .test = "run"};
+             .cycles = 1000000, .seed = 1, .test = "run", .boot = 1, .wake = 1024};
   for (int i = 1; i < argc; i++)
     if (!strncmp(argv[i], "--seed=", 7) && !parse_u64(argv[i] + 7, &c.seed))
       return usage_fail("bad --seed '%s' (expected an unsigned integer)", argv[i] + 7);
@@ -594,7 +618,7 @@ int main(int argc, char **argv) {
     if (!strncmp(argv[i], "--test=", 7)) c.test = argv[i] + 7;
   size_t ti = 0;
   while (ti < sizeof tests / sizeof tests[0] && strcmp(tests[ti].name, c.test)) ti++;
-  if (ti == sizeof tests / sizeof tests[0]) return usage_fail("--test: no test '%s' (see --list)", c.test);
+  if (ti == sizeof tests / sizeof tests[0]) return usage_fail("--test: no test '%s' (--list names them)", c.test);
   scenario(&c);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = strchr(a, '=');
@@ -620,6 +644,8 @@ int main(int argc, char **argv) {
     NUM("--link-latency", lat, 1, 4096)
     NUM("--route-cycles", rcycles, 5, 255)
     NUM("--buf", buf, 4, 256)
+    NUM("--boot-active", boot, 0, 1)
+    NUM("--wake-cycles", wake, 1, 16777215)
     NUM("--packets", packets, 2, 100000000)
     NUM("--cycles", cycles, 1, UINT64_MAX)
 #undef NUM
@@ -657,7 +683,7 @@ int main(int argc, char **argv) {
       continue;
     }
     if (!strncmp(a, "--inject-bug=", 13)) {
-      if (bug_id(v) < 0) return usage_fail("--inject-bug '%s': no such bug (see --help)", v);
+      if (bug_id(v) < 0) return usage_fail("--inject-bug '%s': no such bug (--help lists them)", v);
       c.bug = bug_id(v) ? v : NULL;
       continue;
     }

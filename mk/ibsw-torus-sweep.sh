@@ -6,7 +6,10 @@
 # Env: PACKETS (80000, the seed's; statistics over the last half), SEEDS (5),
 # PL (4 parallel links), HOSTS (8 per switch: 8 + 4*4 = 24 ports), OFFS,
 # LOADS, JOBS (2), BIN, OUT (build/reports/ibsw).
+# As a regress `script` line it gets --name= --seed= --out=: --out is OUT; the
+# verdict is the last line (TEST PASSED, or TEST FAILED naming the run).
 set -eu
+for a in "$@"; do case "$a" in --out=*) OUT=${a#--out=} ;; --name=* | --seed=*) ;; *) echo "ibsw-torus-sweep: unknown argument '$a'" >&2; exit 2 ;; esac; done
 BIN=${BIN:-build/bin/ibsw_fabric_sim}
 OUT=${OUT:-build/reports/ibsw}
 PACKETS=${PACKETS:-80000}
@@ -30,7 +33,7 @@ xargs -P "$JOBS" -L 1 sh -c '
   [ -s "$f" ] && grep -q "^TEST PASSED" "$f" && exit 0
   nice -n 10 '"$BIN"' --seed=$4 --routing=$0 --traffic=$1 --load=$2 --off=$3 --packets='"$PACKETS"' \
     --parallel='"$PL"' --hosts='"$HOSTS"' --cycles=100000000 > "$f" 2>&1 || { echo "FAILED: $f" >&2; exit 255; }
-' < "$OUT/jobs.txt"
+' < "$OUT/jobs.txt" || { echo "TEST FAILED: a run failed (its log is named above; its rerun line is in it)"; exit 1; }
 # table: mean and 95 % interval per (routing, traffic, load, off)
 cat "$OUT"/runs/*.log | grep '^result:' | sed 's/^result: //' | awk '
 function t95(n) { return n==2?12.706:n==3?4.303:n==4?3.182:n==5?2.776:n==6?2.571:n==7?2.447:n==8?2.365:n==9?2.306:n==10?2.262:1.96 }
@@ -48,3 +51,4 @@ END {
 }' | { read h1; read h2; echo "$h1"; echo "$h2"; sort -t'|' -k2,2 -k3,3 -k4,4n -k5,5n; } > "$OUT/torus.md"
 echo "packets $PACKETS (statistics over the last half), seeds $SEEDS, $PL parallel links, $HOSTS hosts/switch" >> "$OUT/torus.md"
 cat "$OUT/torus.md"
+echo "TEST PASSED"

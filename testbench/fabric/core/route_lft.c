@@ -58,7 +58,12 @@ static int bfs_ranks(route_lft_t *r, char *err, size_t errlen) {
   return 0;
 }
 
-/* Candidate ports of s towards neighbours n with key(n) == want; pick d mod count. */
+/* Which of nc equal candidates destination d takes: a hash of d, not d mod nc, so that the
+ * destinations of a permutation (bit reversal: the hosts of one switch send to LIDs equal in their
+ * low bits) spread over parallel links (measured: d mod 4 put all 8 flows of a switch on one link). */
+static unsigned spread(unsigned d, unsigned nc) { return (unsigned)(((uint64_t)(d + 1) * UINT64_C(2654435761) >> 16) % nc); }
+
+/* Candidate ports of s towards neighbours n with key(n) == want; pick by spread(). */
 static unsigned pick(const route_lft_t *r, unsigned s, unsigned d, const uint32_t *key, uint32_t want, int dir) {
   unsigned cand[256], nc = 0;
   for (unsigned p = 0; p < r->ports && nc < 256; p++) {
@@ -69,7 +74,7 @@ static unsigned pick(const route_lft_t *r, unsigned s, unsigned d, const uint32_
     if (dir < 0 && !above(r, s, b)) continue; /* down */
     cand[nc++] = p;
   }
-  return nc ? cand[d % nc] : ROUTE_LFT_NONE;
+  return nc ? cand[spread(d, nc)] : ROUTE_LFT_NONE;
 }
 
 static int build_updn(route_lft_t *r, char *err, size_t errlen) {
@@ -176,7 +181,7 @@ static int build_dor(route_lft_t *r, char *err, size_t errlen) {
         snprintf(err, errlen, "route dor: hole: switch %u has no active link %s (LID %u)", s, dn[dir], d + 1);
         return -1;
       }
-      *e = (uint8_t)cand[d % nc];
+      *e = (uint8_t)cand[spread(d, nc)];
     }
   }
   return 0;

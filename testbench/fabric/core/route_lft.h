@@ -23,7 +23,7 @@
  *
  * Dimension order (ROUTE_LFT_DOR, 2-D torus only): X first, then Y, the
  * shorter way round (a tie, distance X/2, goes +); among the active parallel
- * links of a direction, destination d takes candidate d mod n. The VL is
+ * links of a direction, destination d takes one by a hash of d (spread()). The VL is
  * fixed at the source (docs/ibsw.md §3.1: no VL change on the way): bit 0 =
  * the path wraps round in X, bit 1 = it wraps in Y (a dateline class per
  * dimension, 4 VLs). Inside one VL a ring's channels carry either only

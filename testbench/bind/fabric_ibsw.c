@@ -6,10 +6,10 @@
 #include <string.h>
 
 static const char *const cnt_names[FIBSW_NCNT] = {
-    "xmit_data",     "rcv_data",     "xmit_pkts",     "rcv_pkts",      "xmit_wait",     "symbol_err",
-    "rcv_err",       "relay_err",    "xmit_discards", "vl15_dropped",  "link_downed",   "ext_xmit_data",
-    "ext_rcv_data",  "ext_xmit_pkts", "ext_rcv_pkts", "power_mw",      "energy",        "phys_state",
-    "port_state"};
+    "xmit_data",   "rcv_data",      "xmit_pkts",    "rcv_pkts",      "xmit_wait",
+    "symbol_err",  "rcv_err",       "relay_err",    "xmit_discards", "vl15_dropped",
+    "link_downed", "ext_xmit_data", "ext_rcv_data", "ext_xmit_pkts", "ext_rcv_pkts",
+    "power_mw",    "energy",        "phys_state",   "port_state"};
 
 int fibsw_counter_id(const char *name) {
   for (int i = 0; i < FIBSW_NCNT; i++)
@@ -191,8 +191,8 @@ static int m_config(void *p, const char *key, uint64_t index, uint64_t value, ch
   const uint64_t entries = ibsw_lft_entries(&m->cfg);
   if (!strcmp(key, "lft")) {
     if (index >= entries || value > 0xFF) {
-      snprintf(err, errlen, "ibsw config lft: %s %llu out of range 0..%llu", index >= entries ? "LID" : "entry",
-               (unsigned long long)(index >= entries ? index : value),
+      snprintf(err, errlen, "ibsw config lft: %s %llu out of range 0..%llu",
+               index >= entries ? "LID" : "entry", (unsigned long long)(index >= entries ? index : value),
                (unsigned long long)(index >= entries ? entries - 1 : 0xFF));
       return -1;
     }
@@ -231,8 +231,8 @@ static int m_config(void *p, const char *key, uint64_t index, uint64_t value, ch
   return 0;
 }
 
-static const fabric_impl_t fibsw_model = {m_create, m_destroy, m_eval, m_commit, m_quiet,
-                                          NULL,     m_counter, m_config, NULL,   NULL};
+static const fabric_impl_t fibsw_model = {m_create, m_destroy, m_eval,   m_commit, m_quiet,
+                                          NULL,     m_counter, m_config, NULL,     NULL};
 
 /* ---- the types, one per (P, V) -------------------------------------------------- */
 
@@ -261,8 +261,10 @@ const fabric_port_kind_t *fibsw_port_kind(unsigned vls) {
 
 const fabric_type_t *fibsw_type(unsigned ports, unsigned vls, char *err, size_t errlen) {
   if (ports < 2 || ports > IBSW_MAX_PORTS || vls < 2 || vls > 7) {
-    snprintf(err, errlen, "ibsw type: %s = %u out of range %s", ports < 2 || ports > IBSW_MAX_PORTS ? "NumPorts" : "NumDataVls",
-             ports < 2 || ports > IBSW_MAX_PORTS ? ports : vls, ports < 2 || ports > IBSW_MAX_PORTS ? "2..31" : "2..7");
+    snprintf(err, errlen, "ibsw type: %s = %u out of range %s",
+             ports < 2 || ports > IBSW_MAX_PORTS ? "NumPorts" : "NumDataVls",
+             ports < 2 || ports > IBSW_MAX_PORTS ? ports : vls,
+             ports < 2 || ports > IBSW_MAX_PORTS ? "2..31" : "2..7");
     return NULL;
   }
   fibsw_type_slot_t *s = types[ports][vls];
@@ -281,7 +283,8 @@ const fabric_type_t *fibsw_type(unsigned ports, unsigned vls, char *err, size_t 
   snprintf(s->side_store[ports], NAME_LEN, "sma_err");
   s->side[ports] = s->side_store[ports];
   snprintf(s->name, NAME_LEN, "ibsw_p%u_v%u", ports, vls);
-  s->t = (fabric_type_t){s->name, ports, s->port, ports + 1, s->side, FIBSW_NCNT, cnt_names, &fibsw_model, NULL};
+  s->t =
+      (fabric_type_t){s->name, ports, s->port, ports + 1, s->side, FIBSW_NCNT, cnt_names, &fibsw_model, NULL};
   types[ports][vls] = s;
   return &s->t;
 }

@@ -237,8 +237,8 @@ static void receive(host_t *h, uint64_t c, const fabric_flit_t *f) {
       return;
     }
     if (dlid != h->p.node + 1) {
-      ibf_fail(w, c, "ibfab.misroute", "host %u (LID %u): packet for DLID %u from node %u", h->p.node, h->p.node + 1,
-               dlid, src);
+      ibf_fail(w, c, "ibfab.misroute", "host %u (LID %u): packet for DLID %u from node %u", h->p.node,
+               h->p.node + 1, dlid, src);
       return;
     }
     if (src >= w->nodes || (unsigned)(f->data >> 32 & 0xFFFF) != src + 1) {
@@ -248,7 +248,8 @@ static void receive(host_t *h, uint64_t c, const fabric_flit_t *f) {
     }
     uint32_t *exp = &w->next_seq[(size_t)src * w->nodes + h->p.node];
     if (seq != (*exp & 0xFFFFF)) {
-      ibf_fail(w, c, "ibfab.order", "host %u: flow %u->%u packet %u arrived, expected %u (lost, duplicated or overtaken)",
+      ibf_fail(w, c, "ibfab.order",
+               "host %u: flow %u->%u packet %u arrived, expected %u (lost, duplicated or overtaken)",
                h->p.node, src, h->p.node, seq, *exp & 0xFFFFF);
       return;
     }
@@ -266,8 +267,8 @@ static void receive(host_t *h, uint64_t c, const fabric_flit_t *f) {
   }
   if (f->kind == IBSW_BODY) {
     if (f->data != ibf_body_hash(rx->src, h->p.node, rx->seq, rx->k))
-      ibf_fail(w, c, "ibfab.integrity", "host %u: flow %u->%u packet %u BODY %u corrupted", h->p.node, rx->src,
-               h->p.node, rx->seq, rx->k);
+      ibf_fail(w, c, "ibfab.integrity", "host %u: flow %u->%u packet %u BODY %u corrupted", h->p.node,
+               rx->src, h->p.node, rx->seq, rx->k);
     rx->k++;
     return;
   }
@@ -295,8 +296,8 @@ static uint64_t flit_word(host_t *h, uint8_t *kind) {
   if (h->s_mad) return h->s_words[k];
   const pkt_t *p = &h->s_pkt;
   if (k == 0)
-    return (uint64_t)(p->dst + 1) << 48 | (uint64_t)(h->p.node + 1) << 32 | (uint64_t)(h->p.node & 0xFFF) << 20 |
-           (p->seq & 0xFFFFF);
+    return (uint64_t)(p->dst + 1) << 48 | (uint64_t)(h->p.node + 1) << 32 |
+           (uint64_t)(h->p.node & 0xFFF) << 20 | (p->seq & 0xFFFFF);
   if (k + 1 == n) return (uint64_t)p->measured << 63 | (p->born & ((UINT64_C(1) << 48) - 1));
   uint64_t v = ibf_body_hash(h->p.node, p->dst, p->seq, k);
   if (h->p.bug == IBF_BUG_BODY_FLIP && h->p.node == 1 && p->seq == 0 && k == 1) v ^= 1; /* planted */
@@ -389,7 +390,8 @@ static uint64_t h_wake(void *p, uint64_t now) {
   return h->next_gen < now ? now : h->next_gen;
 }
 
-static const fabric_impl_t host_model = {h_create, h_destroy, h_eval, NULL, h_quiet, h_wake, NULL, NULL, NULL, NULL};
+static const fabric_impl_t host_model = {h_create, h_destroy, h_eval, NULL, h_quiet,
+                                         h_wake,   NULL,      NULL,   NULL, NULL};
 
 static fabric_type_t host_types[8];
 static const fabric_port_kind_t *host_ports[8][1];

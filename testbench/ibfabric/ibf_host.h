@@ -35,15 +35,21 @@
 
 enum { IBF_UNIFORM = 0, IBF_BITREV = 1 };
 /* Planted bugs of the host (negatives of its checks). */
-enum { IBF_BUG_NONE = 0, IBF_BUG_SEQ_SKIP = 1, IBF_BUG_BODY_FLIP = 2, IBF_BUG_DROP_LAST = 3, IBF_BUG_SKIP_TRAINING = 4 };
+enum {
+  IBF_BUG_NONE = 0,
+  IBF_BUG_SEQ_SKIP = 1,
+  IBF_BUG_BODY_FLIP = 2,
+  IBF_BUG_DROP_LAST = 3,
+  IBF_BUG_SKIP_TRAINING = 4
+};
 
 #define IBF_MAD_MAX 16
 
 /* What every host shares: the scoreboard, statistics and the first failure. */
 typedef struct {
   unsigned nodes;
-  uint32_t *next_seq; /* [src * nodes + dst]: expected at dst */
-  uint32_t *sent_seq; /* [src * nodes + dst]: next to send */
+  uint32_t *next_seq;                 /* [src * nodes + dst]: expected at dst */
+  uint32_t *sent_seq;                 /* [src * nodes + dst]: next to send */
   uint64_t created, delivered, total; /* packets */
   uint64_t half_cycle, last_cycle;    /* cycles the total/2-th and the last packet were created */
   uint64_t first_done;                /* cycle the first host created its last packet */

@@ -48,16 +48,17 @@ static const struct {
     {"dor_bitrev_off", "as smoke with DOR, bit-reversal 0.3 and 16 links deactivated by MADs"},
     {"updn_off", "as smoke with 24 links deactivated by MADs"},
     {"skip_vs_noskip", "the smoke run with and without skipping: identical output digests"},
-    {"train", "as smoke without BootActive: every link trains (TS1/TS2, W = 64), the SM arms and activates every\n"
-              "                 switch port by MADs, then deactivates 8 links"},
+    {"train",
+     "as smoke without BootActive: every link trains (TS1/TS2, W = 64), the SM arms and activates every\n"
+     "                 switch port by MADs, then deactivates 8 links"},
     {"run", "one run with the flags given (the default)"},
 };
 
-static const char *const bug_names[] = {"none",       "seq_skip",   "body_flip",             "drop_last",
-                                        "lft_wrong",  "lft_top_low", "sm_one_end",           "sm_bad_set",
-                                        "quiet_lies", "power_counts_disabled", "lft_hole",   "lft_loop",
-                                        "dor_one_vl", "updn_down_up", "host_skips_training",
-                                        NULL};
+static const char *const bug_names[] = {
+    "none",        "seq_skip",   "body_flip",  "drop_last",    "lft_wrong",
+    "lft_top_low", "sm_one_end", "sm_bad_set", "quiet_lies",   "power_counts_disabled",
+    "lft_hole",    "lft_loop",   "dor_one_vl", "updn_down_up", "host_skips_training",
+    NULL};
 
 static const char *rerun_line;
 
@@ -117,7 +118,8 @@ static bool bug_is(const cfg_t *c, const char *b) { return c->bug && !strcmp(c->
 /* ---- the routes test -------------------------------------------------------------- */
 
 static int test_routes(const cfg_t *c) {
-  static const unsigned shapes[][4] = {{4, 4, 2, 16}, {8, 8, 2, 16}, {3, 5, 3, 4}, {4, 4, 4, 8}, {2, 3, 2, 2}};
+  static const unsigned shapes[][4] = {
+      {4, 4, 2, 16}, {8, 8, 2, 16}, {3, 5, 3, 4}, {4, 4, 4, 8}, {2, 3, 2, 2}};
   char err[400];
   unsigned tables = 0;
   for (unsigned si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
@@ -237,8 +239,9 @@ static void observer(fabric_t *f, void *ctx) {
     if (!x->ran) continue;
     for (unsigned k = 0; k <= R->P; k++)
       if (x->side[k])
-        ibf_fail(&R->w, f->cycle, "ibfab.switch_err", "switch %u %s%u: error code %" PRIu64 " (docs/ibsw.md §10)", s,
-                 k < R->P ? "port " : "SMA", k < R->P ? k + 1 : 0, x->side[k]);
+        ibf_fail(&R->w, f->cycle, "ibfab.switch_err",
+                 "switch %u %s%u: error code %" PRIu64 " (docs/ibsw.md §10)", s, k < R->P ? "port " : "SMA",
+                 k < R->P ? k + 1 : 0, x->side[k]);
   }
 }
 
@@ -290,7 +293,8 @@ static void sm_step(run_t *R) {
   smop_t *o = &R->ops[R->cur];
   if (n) {
     if (!R->waiting || n != 4 || (uint16_t)(rsp[1] >> 48) != R->tid || (rsp[2] >> 48 & 0xFF) != 0x81) {
-      ibf_fail(&R->w, now, "ibfab.mad", "SM: unexpected response (TID %u, %u words)", (unsigned)(rsp[1] >> 48), n);
+      ibf_fail(&R->w, now, "ibfab.mad", "SM: unexpected response (TID %u, %u words)",
+               (unsigned)(rsp[1] >> 48), n);
       return;
     }
     const unsigned status = (unsigned)(rsp[2] & 0xFFFF), phys = (unsigned)(rsp[3] >> 56 & 0xF);
@@ -300,7 +304,9 @@ static void sm_step(run_t *R) {
       return;
     }
     R->waiting = false;
-    const bool done = o->kind == OP_GET_UP ? phys == IBSW_LINKUP : o->kind == OP_GET_OFF ? phys == IBSW_DISABLED : true;
+    const bool done = o->kind == OP_GET_UP    ? phys == IBSW_LINKUP
+                      : o->kind == OP_GET_OFF ? phys == IBSW_DISABLED
+                                              : true;
     if (done) {
       R->cur++;
       R->op_at = now;
@@ -314,7 +320,8 @@ static void sm_step(run_t *R) {
              o->port, op_names[o->kind]);
     return;
   }
-  if (o->kind == OP_SET_OFF && bug_is(R->c, "sm_one_end") && R->cur == R->nset_off + 1) { /* planted: one end never told */
+  if (o->kind == OP_SET_OFF && bug_is(R->c, "sm_one_end") &&
+      R->cur == R->nset_off + 1) { /* planted: one end never told */
     R->cur++;
     return;
   }
@@ -350,8 +357,10 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
   if (route_lft_build(&R->r, &R->t, (route_lft_algo_t)c->routing, R->off, c->root, err, errlen)) return -1;
   R->r.vls = c->routing == ROUTE_LFT_UPDN ? c->vls : 1;
   const char *what;
-  if (bug_is(c, "dor_one_vl")) R->r.one_vl = true; /* planted: and the check is skipped (a deadlock's negative) */
-  else if (route_lft_check(&R->r, &what, err, errlen)) return -2;
+  if (bug_is(c, "dor_one_vl"))
+    R->r.one_vl = true; /* planted: and the check is skipped (a deadlock's negative) */
+  else if (route_lft_check(&R->r, &what, err, errlen))
+    return -2;
   if (ibf_world_init(&R->w, R->nodes, c->packets)) {
     snprintf(err, errlen, "out of memory");
     return -1;
@@ -362,9 +371,18 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
   const fabric_type_t *st = fibsw_type(R->P, c->vls, err, errlen), *ht = ibf_host_type(c->vls, err, errlen);
   if (!st || !ht) return -1;
   ibsw_cfg_t *sc = &R->sp.cfg;
-  *sc = (ibsw_cfg_t){.num_ports = R->P, .num_data_vls = c->vls, .buf_depth = c->buf, .buf15_depth = 8,
-                     .route_cycles = c->rcycles, .wake_cycles = c->wake, .lft_blocks = (R->nodes + 1 + 63) / 64,
-                     .link_speed = 3, .cnt_w = 32, .ext_w = 64, .boot_active = c->boot, .bug = 0};
+  *sc = (ibsw_cfg_t){.num_ports = R->P,
+                     .num_data_vls = c->vls,
+                     .buf_depth = c->buf,
+                     .buf15_depth = 8,
+                     .route_cycles = c->rcycles,
+                     .wake_cycles = c->wake,
+                     .lft_blocks = (R->nodes + 1 + 63) / 64,
+                     .link_speed = 3,
+                     .cnt_w = 32,
+                     .ext_w = 64,
+                     .boot_active = c->boot,
+                     .bug = 0};
   if (bug_is(c, "power_counts_disabled")) sc->bug = IBSW_BUG_POWER_COUNTS_DISABLED;
   R->sp.quiet_bug = bug_is(c, "quiet_lies") ? FIBSW_BUG_QUIET_LIES : 0;
   char name[32];
@@ -380,15 +398,28 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
   for (unsigned d = 0; d < R->nodes; d++) senders += ibf_dest(c->traffic, d, R->nodes, &dummy) != d;
   const uint64_t per = c->packets / senders, extra = c->packets % senders;
   unsigned si = 0;
-  unsigned hbug = bug_is(c, "seq_skip")    ? IBF_BUG_SEQ_SKIP
-                  : bug_is(c, "body_flip") ? IBF_BUG_BODY_FLIP
-                  : bug_is(c, "drop_last") ? IBF_BUG_DROP_LAST
+  unsigned hbug = bug_is(c, "seq_skip")              ? IBF_BUG_SEQ_SKIP
+                  : bug_is(c, "body_flip")           ? IBF_BUG_BODY_FLIP
+                  : bug_is(c, "drop_last")           ? IBF_BUG_DROP_LAST
                   : bug_is(c, "host_skips_training") ? IBF_BUG_SKIP_TRAINING
-                                           : 0;
+                                                     : 0;
   for (unsigned d = 0; d < R->nodes; d++) {
     const bool sends = ibf_dest(c->traffic, d, R->nodes, &dummy) != d;
-    R->hp[d] = (ibf_host_params_t){d, R->nodes, c->vls, c->buf, 8, c->len, c->boot, c->wake, c->load, c->traffic,
-                                   sends ? per + (si < extra) : 0, c->seed, &R->r, &R->w, hbug};
+    R->hp[d] = (ibf_host_params_t){d,
+                                   R->nodes,
+                                   c->vls,
+                                   c->buf,
+                                   8,
+                                   c->len,
+                                   c->boot,
+                                   c->wake,
+                                   c->load,
+                                   c->traffic,
+                                   sends ? per + (si < extra) : 0,
+                                   c->seed,
+                                   &R->r,
+                                   &R->w,
+                                   hbug};
     si += sends;
     snprintf(name, sizeof name, "h%u", d);
     uint32_t id = fabric_add(&R->f, ht, FABRIC_MODEL, name, &R->hp[d], err, errlen);
@@ -489,8 +520,9 @@ static int run(run_t *R) {
   while (!R->w.failed && !f->failed) {
     if (R->w.created == c->packets && fabric_idle(f)) break;
     if (f->cycle >= c->cycles) {
-      ibf_fail(&R->w, f->cycle, "ibfab.timeout", "%" PRIu64 " of %" PRIu64 " packets delivered by cycle %" PRIu64,
-               R->w.delivered, c->packets, c->cycles);
+      ibf_fail(&R->w, f->cycle, "ibfab.timeout",
+               "%" PRIu64 " of %" PRIu64 " packets delivered by cycle %" PRIu64, R->w.delivered, c->packets,
+               c->cycles);
       break;
     }
     fabric_step(f, c->cycles);
@@ -510,8 +542,9 @@ static int run(run_t *R) {
     }
     if (R->w.delivered != last_seen) last_seen = R->w.delivered, last_progress = f->cycle;
     if (R->w.created == c->packets && f->cycle - last_progress > 20000) {
-      ibf_fail(&R->w, f->cycle, "ibfab.deadlock", "no packet delivered for 20,000 cycles (%" PRIu64 " of %" PRIu64 ")",
-               R->w.delivered, c->packets);
+      ibf_fail(&R->w, f->cycle, "ibfab.deadlock",
+               "no packet delivered for 20,000 cycles (%" PRIu64 " of %" PRIu64 ")", R->w.delivered,
+               c->packets);
       break;
     }
   }
@@ -530,8 +563,8 @@ static int run(run_t *R) {
   const uint64_t pw = sum_counter(R, FIBSW_CNT_POWER_MW);
   const uint64_t want = (uint64_t)R->nsw * 43400 + (uint64_t)950 * (R->nsw * R->P - 2 * c->off);
   if (pw != want) {
-    ibf_fail(&R->w, f->cycle - 1, "ibfab.power", "switches draw %" PRIu64 " mW, Table 1 gives %" PRIu64 " mW", pw,
-             want);
+    ibf_fail(&R->w, f->cycle - 1, "ibfab.power", "switches draw %" PRIu64 " mW, Table 1 gives %" PRIu64 " mW",
+             pw, want);
     return 1;
   }
   return 0;
@@ -546,34 +579,38 @@ static void report(run_t *R) {
   const double pw = (double)sum_counter(R, FIBSW_CNT_POWER_MW) / 1000.0;
   const double pw_all = (R->nsw * 43400.0 + 950.0 * R->nsw * R->P) / 1000.0;
   const double epw = win ? (double)(R->e1 - R->e0) / win / 1000.0 : 0;
-  printf("fabric: %ux%u torus, %u parallel links, %u hosts/switch (%u ports), %u hosts, routing %s, %u links off, "
+  printf("fabric: %ux%u torus, %u parallel links, %u hosts/switch (%u ports), %u hosts, routing %s, %u links "
+         "off, "
          "root %u\n",
          c->x, c->y, c->pl, c->hosts, R->P, R->nodes, route_lft_algo_names[c->routing], c->off, c->root);
-  printf("bring-up: %" PRIu64 " cycles (%" PRIu64 " MADs), traffic from cycle %" PRIu64 ", drained at %" PRIu64 "\n",
+  printf("bring-up: %" PRIu64 " cycles (%" PRIu64 " MADs), traffic from cycle %" PRIu64
+         ", drained at %" PRIu64 "\n",
          R->start, R->mads, R->start, R->f.cycle);
   printf("packets: %" PRIu64 " delivered of %" PRIu64 "; window %" PRIu64 "..%" PRIu64 " (%" PRIu64
          " cycles: packet N/2 created .. the first host done)\n",
          w->delivered, w->total, R->t0, R->t1, win);
   printf("result: traffic=%s routing=%s off=%u load=%.4f throughput=%.4f latency=%.1f latency_max=%" PRIu64
          " power_w=%.1f power_all_w=%.1f saved_pct=%.2f energy_power_w=%.1f evals=%" PRIu64 "\n",
-         c->traffic == IBF_BITREV ? "bitrev" : "uniform", route_lft_algo_names[c->routing], c->off, c->load, thr, lat,
-         w->lat_max, pw, pw_all, 100.0 * (pw_all - pw) / pw_all, epw, R->f.evals);
-  printf("throughput: %.4f flits/cycle/host = %.0f MB/s of 2,000 (offered %.4f); latency %.1f cycles = %.0f ns "
-         "(max %" PRIu64 ")\n",
-         thr, thr * 2000, c->load, lat, lat * 4, w->lat_max);
+         c->traffic == IBF_BITREV ? "bitrev" : "uniform", route_lft_algo_names[c->routing], c->off, c->load,
+         thr, lat, w->lat_max, pw, pw_all, 100.0 * (pw_all - pw) / pw_all, epw, R->f.evals);
+  printf(
+      "throughput: %.4f flits/cycle/host = %.0f MB/s of 2,000 (offered %.4f); latency %.1f cycles = %.0f ns "
+      "(max %" PRIu64 ")\n",
+      thr, thr * 2000, c->load, lat, lat * 4, w->lat_max);
   printf("power: %.1f W (all ports on: %.1f W, saved %.2f %%)\n", pw, pw_all, 100.0 * (pw_all - pw) / pw_all);
 }
 
 static void usage(FILE *o) {
-  fprintf(o,
-          "usage: ibsw_fabric_sim [--test=NAME] [--seed=N] [--cycles=N] [--x=4] [--y=4] [--parallel=2] [--hosts=16]\n"
-          "         [--vls=4] [--len=32] [--traffic=uniform|bitrev] [--load=X] [--packets=N] [--routing=updn|dor]\n"
-          "         [--off=K] [--root=S] [--link-latency=N] [--route-cycles=R] [--buf=N] [--no-skip]\n"
-          "         [--boot-active=1|0] [--wake-cycles=W]\n"
-          "         [--inject-bug=NAME] [--expect-fail=check:ID@CYCLE]\n"
-          "       ibsw_fabric_sim --list | --help\n"
-          "bugs: seq_skip body_flip drop_last lft_wrong lft_top_low sm_one_end sm_bad_set quiet_lies\n"
-          "      power_counts_disabled lft_hole lft_loop dor_one_vl updn_down_up host_skips_training\n");
+  fprintf(o, "usage: ibsw_fabric_sim [--test=NAME] [--seed=N] [--cycles=N] [--x=4] [--y=4] [--parallel=2] "
+             "[--hosts=16]\n"
+             "         [--vls=4] [--len=32] [--traffic=uniform|bitrev] [--load=X] [--packets=N] "
+             "[--routing=updn|dor]\n"
+             "         [--off=K] [--root=S] [--link-latency=N] [--route-cycles=R] [--buf=N] [--no-skip]\n"
+             "         [--boot-active=1|0] [--wake-cycles=W]\n"
+             "         [--inject-bug=NAME] [--expect-fail=check:ID@CYCLE]\n"
+             "       ibsw_fabric_sim --list | --help\n"
+             "bugs: seq_skip body_flip drop_last lft_wrong lft_top_low sm_one_end sm_bad_set quiet_lies\n"
+             "      power_counts_disabled lft_hole lft_loop dor_one_vl updn_down_up host_skips_training\n");
 }
 
 static void scenario(cfg_t *c) {
@@ -597,13 +634,31 @@ int main(int argc, char **argv) {
       return 0;
     }
     if (!strcmp(argv[i], "--list")) {
-      for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++) printf("%-16s %s\n", tests[k].name, tests[k].purpose);
+      for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++)
+        printf("%-16s %s\n", tests[k].name, tests[k].purpose);
       return 0;
     }
   }
-  cfg_t c = {.x = 4, .y = 4, .pl = 2, .hosts = 16, .vls = 4, .len = 32, .traffic = IBF_UNIFORM, .routing = ROUTE_LFT_UPDN,
-             .off = 0, .root = 0, .lat = 1, .rcycles = 25, .buf = 16, .load = 0.3, .packets = 8000,
-             .cycles = 1000000, .seed = 1, .test = "run", .boot = 1, .wake = 1024};
+  cfg_t c = {.x = 4,
+             .y = 4,
+             .pl = 2,
+             .hosts = 16,
+             .vls = 4,
+             .len = 32,
+             .traffic = IBF_UNIFORM,
+             .routing = ROUTE_LFT_UPDN,
+             .off = 0,
+             .root = 0,
+             .lat = 1,
+             .rcycles = 25,
+             .buf = 16,
+             .load = 0.3,
+             .packets = 8000,
+             .cycles = 1000000,
+             .seed = 1,
+             .test = "run",
+             .boot = 1,
+             .wake = 1024};
   for (int i = 1; i < argc; i++)
     if (!strncmp(argv[i], "--seed=", 7) && !parse_u64(argv[i] + 7, &c.seed))
       return usage_fail("bad --seed '%s' (expected an unsigned integer)", argv[i] + 7);
@@ -618,20 +673,21 @@ int main(int argc, char **argv) {
     if (!strncmp(argv[i], "--test=", 7)) c.test = argv[i] + 7;
   size_t ti = 0;
   while (ti < sizeof tests / sizeof tests[0] && strcmp(tests[ti].name, c.test)) ti++;
-  if (ti == sizeof tests / sizeof tests[0]) return usage_fail("--test: no test '%s' (--list names them)", c.test);
+  if (ti == sizeof tests / sizeof tests[0])
+    return usage_fail("--test: no test '%s' (--list names them)", c.test);
   scenario(&c);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = strchr(a, '=');
     v = v ? v + 1 : "";
     uint64_t u = 0;
     bool isnum = parse_u64(v, &u);
-#define NUM(flag, field, lo, hi)                                                                          \
-  if (!strncmp(a, flag "=", sizeof flag)) {                                                               \
-    if (!isnum || !in_range(u, lo, hi))                                                                   \
-      return usage_fail("%s '%s': expected an integer %llu..%llu", flag, v, (unsigned long long)(lo),     \
-                        (unsigned long long)(hi));                                                        \
-    c.field = u;                                                                                          \
-    continue;                                                                                             \
+#define NUM(flag, field, lo, hi)                                                                      \
+  if (!strncmp(a, flag "=", sizeof flag)) {                                                           \
+    if (!isnum || !in_range(u, lo, hi))                                                               \
+      return usage_fail("%s '%s': expected an integer %llu..%llu", flag, v, (unsigned long long)(lo), \
+                        (unsigned long long)(hi));                                                    \
+    c.field = u;                                                                                      \
+    continue;                                                                                         \
   }
     NUM("--x", x, 2, 64)
     NUM("--y", y, 2, 64)
@@ -661,7 +717,8 @@ int main(int argc, char **argv) {
     if (!strncmp(a, "--load=", 7)) {
       char *e;
       c.load = strtod(v, &e);
-      if (*e || !*v || !(c.load >= 0 && c.load <= 1)) return usage_fail("--load '%s': expected a number 0..1", v);
+      if (*e || !*v || !(c.load >= 0 && c.load <= 1))
+        return usage_fail("--load '%s': expected a number 0..1", v);
       continue;
     }
     if (!strncmp(a, "--traffic=", 10)) {
@@ -697,7 +754,8 @@ int main(int argc, char **argv) {
     }
     return usage_fail("unknown argument '%s'", a);
   }
-  if (c.vls < 4 && c.routing == ROUTE_LFT_DOR) return usage_fail("--routing=dor needs --vls=4 or more (%u)", c.vls);
+  if (c.vls < 4 && c.routing == ROUTE_LFT_DOR)
+    return usage_fail("--routing=dor needs --vls=4 or more (%u)", c.vls);
   if (c.root >= c.x * c.y) return usage_fail("--root %u: out of range 0..%u", c.root, c.x * c.y - 1);
   if (!strcmp(c.test, "routes")) return test_routes(&c);
 
@@ -720,17 +778,19 @@ int main(int argc, char **argv) {
       ibf_fail(&A.w, B.w.fail_cycle, B.w.fail_check, "without skipping: %s", B.w.fail_msg);
     } else if (diff || A.f.cycle != B.f.cycle) {
       if (!diff) dc = A.f.cycle < B.f.cycle ? A.f.cycle : B.f.cycle;
-      ibf_fail(&A.w, dc, "ibfab.skip_vs_noskip", "outputs differ from cycle %" PRIu64 " (end %" PRIu64 " vs %" PRIu64 ")",
-               dc, A.f.cycle, B.f.cycle);
+      ibf_fail(&A.w, dc, "ibfab.skip_vs_noskip",
+               "outputs differ from cycle %" PRIu64 " (end %" PRIu64 " vs %" PRIu64 ")", dc, A.f.cycle,
+               B.f.cycle);
     } else {
-      printf("check: ok   skip vs no skip: identical output digests over %" PRIu64 " cycles; evaluations %" PRIu64
-             " vs %" PRIu64 "\n",
+      printf("check: ok   skip vs no skip: identical output digests over %" PRIu64
+             " cycles; evaluations %" PRIu64 " vs %" PRIu64 "\n",
              A.f.cycle, A.f.evals, B.f.evals);
     }
     bad = A.w.failed;
     teardown(&B);
   } else if (!bad) {
-    printf("check: ok   every packet delivered once, in order, intact, to its host; no switch error; power as Table 1\n");
+    printf("check: ok   every packet delivered once, in order, intact, to its host; no switch error; power "
+           "as Table 1\n");
   }
   char why[400];
   snprintf(why, sizeof why, "%s", A.w.fail_msg);

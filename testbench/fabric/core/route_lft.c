@@ -61,10 +61,13 @@ static int bfs_ranks(route_lft_t *r, char *err, size_t errlen) {
 /* Which of nc equal candidates destination d takes: a hash of d, not d mod nc, so that the
  * destinations of a permutation (bit reversal: the hosts of one switch send to LIDs equal in their
  * low bits) spread over parallel links (measured: d mod 4 put all 8 flows of a switch on one link). */
-static unsigned spread(unsigned d, unsigned nc) { return (unsigned)(((uint64_t)(d + 1) * UINT64_C(2654435761) >> 16) % nc); }
+static unsigned spread(unsigned d, unsigned nc) {
+  return (unsigned)(((uint64_t)(d + 1) * UINT64_C(2654435761) >> 16) % nc);
+}
 
 /* Candidate ports of s towards neighbours n with key(n) == want; pick by spread(). */
-static unsigned pick(const route_lft_t *r, unsigned s, unsigned d, const uint32_t *key, uint32_t want, int dir) {
+static unsigned pick(const route_lft_t *r, unsigned s, unsigned d, const uint32_t *key, uint32_t want,
+                     int dir) {
   unsigned cand[256], nc = 0;
   for (unsigned p = 0; p < r->ports && nc < 256; p++) {
     if (!active(r, s, p)) continue;
@@ -170,7 +173,10 @@ static int build_dor(route_lft_t *r, char *err, size_t errlen) {
         *e = (uint8_t)t->node[d].port;
         continue;
       }
-      unsigned dir = dx > 0 ? FABRIC_TORUS_XP : dx < 0 ? FABRIC_TORUS_XM : dy > 0 ? FABRIC_TORUS_YP : FABRIC_TORUS_YM;
+      unsigned dir = dx > 0   ? FABRIC_TORUS_XP
+                     : dx < 0 ? FABRIC_TORUS_XM
+                     : dy > 0 ? FABRIC_TORUS_YP
+                              : FABRIC_TORUS_YM;
       unsigned cand[16], nc = 0;
       for (unsigned j = 0; j < t->p; j++) {
         unsigned q = t->conc + dir * t->p + j;
@@ -198,7 +204,8 @@ int route_lft_build(route_lft_t *r, const fabric_topo_t *t, route_lft_algo_t alg
   r->root = root;
   r->vls = 1;
   if (root >= t->nsw) {
-    snprintf(err, errlen, "route %s: root %u out of range 0..%u", route_lft_algo_names[algo], root, t->nsw - 1);
+    snprintf(err, errlen, "route %s: root %u out of range 0..%u", route_lft_algo_names[algo], root,
+             t->nsw - 1);
     return -1;
   }
   if (t->sw_ports > 254 || t->nodes > 0xBFFE) {
@@ -278,11 +285,11 @@ int route_lft_check(const route_lft_t *r, const char **what, char *err, size_t e
         if (e == ROUTE_LFT_NONE || !pe || pe->kind == FABRIC_END_NONE ||
             (pe->kind == FABRIC_END_SWITCH && r->off[(size_t)cur * r->ports + e])) {
           *what = "hole";
-          snprintf(err, errlen, "route %s: hole: switch %u, LID %u: entry %u is %s", route_lft_algo_names[r->algo],
-                   cur, d + 1, e,
-                   e == ROUTE_LFT_NONE ? "empty"
+          snprintf(err, errlen, "route %s: hole: switch %u, LID %u: entry %u is %s",
+                   route_lft_algo_names[r->algo], cur, d + 1, e,
+                   e == ROUTE_LFT_NONE                  ? "empty"
                    : !pe || pe->kind == FABRIC_END_NONE ? "an unwired port"
-                                                         : "a deactivated link");
+                                                        : "a deactivated link");
           rc = -1;
           break;
         }
@@ -305,7 +312,8 @@ int route_lft_check(const route_lft_t *r, const char **what, char *err, size_t e
         if (pe->kind == FABRIC_END_NODE) {
           if (pe->id != d) {
             *what = "misroute";
-            snprintf(err, errlen, "route %s: misroute: LID %u from switch %u delivered to node %u at switch %u",
+            snprintf(err, errlen,
+                     "route %s: misroute: LID %u from switch %u delivered to node %u at switch %u",
                      route_lft_algo_names[r->algo], d + 1, src, pe->id, cur);
             rc = -1;
           }
@@ -316,8 +324,8 @@ int route_lft_check(const route_lft_t *r, const char **what, char *err, size_t e
           const unsigned up = above(r, nxt, cur);
           if (up && phase == 1) {
             *what = "illegal";
-            snprintf(err, errlen, "route updn: illegal: LID %u from switch %u turns down->up at switch %u", d + 1,
-                     src, cur);
+            snprintf(err, errlen, "route updn: illegal: LID %u from switch %u turns down->up at switch %u",
+                     d + 1, src, cur);
             rc = -1;
             break;
           }
@@ -326,8 +334,8 @@ int route_lft_check(const route_lft_t *r, const char **what, char *err, size_t e
           const unsigned dir = (e - t->conc) / t->p, isy = dir >= FABRIC_TORUS_YP;
           if (!isy && phase == 1) {
             *what = "illegal";
-            snprintf(err, errlen, "route dor: illegal: LID %u from switch %u moves in X after Y at switch %u", d + 1,
-                     src, cur);
+            snprintf(err, errlen, "route dor: illegal: LID %u from switch %u moves in X after Y at switch %u",
+                     d + 1, src, cur);
             rc = -1;
             break;
           }
@@ -369,7 +377,9 @@ int route_lft_check(const route_lft_t *r, const char **what, char *err, size_t e
         size_t c = 0;
         while (!indeg[c]) c++;
         *what = "cycle";
-        snprintf(err, errlen, "route %s: cycle: the channel dependency graph is not acyclic (first channel left unsorted: switch %zu port %zu VL %zu)",
+        snprintf(err, errlen,
+                 "route %s: cycle: the channel dependency graph is not acyclic (first channel left unsorted: "
+                 "switch %zu port %zu VL %zu)",
                  route_lft_algo_names[r->algo], c / NV / r->ports, c / NV % r->ports, c % NV);
         rc = -1;
       }
@@ -389,7 +399,8 @@ static uint64_t mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-int route_lft_pick_off(const fabric_topo_t *t, unsigned k, uint64_t seed, uint8_t *off, char *err, size_t errlen) {
+int route_lft_pick_off(const fabric_topo_t *t, unsigned k, uint64_t seed, uint8_t *off, char *err,
+                       size_t errlen) {
   const unsigned P = t->sw_ports;
   /* neighbour pairs (a < b, or a == b never): their parallel links */
   typedef struct {
@@ -415,7 +426,8 @@ int route_lft_pick_off(const fabric_topo_t *t, unsigned k, uint64_t seed, uint8_
     }
   for (unsigned i = 0; i < np; i++) maxoff += pr[i].n - 1;
   if (k > maxoff) {
-    snprintf(err, errlen, "link choice: %u links to deactivate, at most %u (keeping one link between neighbours)", k,
+    snprintf(err, errlen,
+             "link choice: %u links to deactivate, at most %u (keeping one link between neighbours)", k,
              maxoff);
     free(pr);
     return -1;

@@ -79,7 +79,8 @@ int route_lft_check(const route_lft_t *r, const char **what, char *err, size_t e
  * last one; pairs in a seeded order, one link from each pair per round,
  * highest parallel port first. Marks both ends in off[nsw * sw_ports]. 0, or
  * -1 with err when k exceeds what the rule allows (the maximum is named). */
-int route_lft_pick_off(const fabric_topo_t *t, unsigned k, uint64_t seed, uint8_t *off, char *err, size_t errlen);
+int route_lft_pick_off(const fabric_topo_t *t, unsigned k, uint64_t seed, uint8_t *off, char *err,
+                       size_t errlen);
 
 /* The plug-in: ctx = a built route_lft_t; word = DLID << 48 | SLID << 32 (the
  * data HEAD of docs/ibsw.md §3.2), hops = switches crossed. */

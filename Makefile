@@ -281,7 +281,7 @@ SIMS      := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_sim) $(CPHS_SIMS) $(E4F_SIM
 ASAN_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_sim) $(CPHS_ASAN_SIMS) $(E4F_ASAN_SIMS) $(IBF_ASAN_SIMS) $(STORE_ASAN_SIMS)
 NETLIST_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_netlist_sim)
 ASAN_NETLIST_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_netlist_sim)
-UNITS     := $(patsubst %.c,$(BUILD)/asan/bin/%,$(notdir $(UNIT_SRC)))
+UNITS     := $(patsubst %.c,$(BUILD)/asan/bin/%,$(notdir $(UNIT_SRC))) $(IBF_UNITS)
 
 # C model unit tests: one binary per csim/<block>/test_*.c, sanitizers on.
 define UNIT_RULES

@@ -35,3 +35,10 @@ IBF_ASAN_SIMS := $(BUILD)/asan/bin/ibsw_fabric_sim
 .PHONY: ibsw-torus-sweep
 ibsw-torus-sweep: $(BUILD)/bin/ibsw_fabric_sim
 	@./mk/ibsw-torus-sweep.sh
+
+# The routing plug-in's unit test, run by `make unit` (the top Makefile adds IBF_UNITS to UNITS).
+IBF_UNITS := $(BUILD)/asan/bin/test_route_lft
+$(BUILD)/asan/bin/test_route_lft: $(call c_obj,testbench/fabric/core/test_route_lft.c testbench/fabric/core/route_lft.c \
+    csim/fabric/fabric.c csim/fabric/fabric_topo.c,ibf/asan)
+	@mkdir -p $(@D)
+	@$(CC) -fsanitize=address,undefined $^ -lm -o $@

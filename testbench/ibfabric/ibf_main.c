@@ -33,7 +33,7 @@
 #include "ibfabric/ibf_host.h"
 
 typedef struct {
-  unsigned x, y, pl, hosts, vls, len, traffic, routing, off, root, lat, rcycles, buf, boot, wake;
+  unsigned x, y, pl, hosts, vls, len, traffic, routing, off, root, lat, rcycles, buf, boot, wake, sample;
   double load;
   uint64_t packets, cycles, seed;
   bool no_skip;
@@ -51,6 +51,8 @@ static const struct {
     {"train",
      "as smoke without BootActive: every link trains (TS1/TS2, W = 64), the SM arms and activates every\n"
      "                 switch port by MADs, then deactivates 8 links"},
+    {"sample",
+     "as smoke with the SM reading PortCounters of every inter-switch port by MADs during the traffic"},
     {"run", "one run with the flags given (the default)"},
 };
 
@@ -208,6 +210,10 @@ static const char *const op_names[] = {"Get PortInfo (LinkUp?)", "Set PortInfo A
 typedef struct {
   unsigned sw, port, kind; /* switch, IBA port, OP_* */
 } smop_t;
+typedef struct {
+  unsigned sw, port;
+  uint64_t xd, at; /* last PortXmitData and the cycle it was read */
+} smp_t;
 
 typedef struct {
   const cfg_t *c;
@@ -226,6 +232,10 @@ typedef struct {
   bool waiting;
   uint16_t tid;
   uint64_t sent_at, op_at, mads, sm_from;
+  smp_t *smp; /* --sample: the ports sampled in turn */
+  unsigned nsmp, smp_cur;
+  uint64_t rtt_sum, rtt_n, rtt_max, util_n, util_low, util_high;
+  double util_sum;
   unsigned *par_sw, *par_port; /* BFS tree from host 0's switch over active links */
   /* statistics */
   bool snap0, snap1;
@@ -267,19 +277,70 @@ static void dr_routes(const run_t *R, unsigned s, uint64_t *fwd, uint64_t *ret) 
   *ret = b;
 }
 
-static void sm_send(run_t *R, unsigned sw, unsigned port, unsigned method, uint64_t data) {
-  uint64_t fwd, ret, w[4];
+/* A MAD to switch sw by directed route (§7.1): class, method, attribute, AttrMod, nd data words. */
+static void sm_send_mad(run_t *R, unsigned sw, unsigned cls, unsigned method, unsigned attr, unsigned mod,
+                        const uint64_t *data, unsigned nd) {
+  uint64_t fwd, ret, w[IBF_MAD_MAX];
   dr_routes(R, sw, &fwd, &ret);
   R->tid++;
   w[0] = UINT64_C(0xFFFF) << 48 | fwd;
   w[1] = (uint64_t)R->tid << 48 | ret;
-  w[2] = UINT64_C(0x81) << 56 | (uint64_t)method << 48 | UINT64_C(0x0015) << 32 | (uint64_t)port << 16;
-  w[3] = data;
-  if (ibf_host_send_mad(R->f.inst[R->host0].m, w, 4) == 0) {
+  w[2] = (uint64_t)cls << 56 | (uint64_t)method << 48 | (uint64_t)attr << 32 | (uint64_t)mod << 16;
+  for (unsigned i = 0; i < nd; i++) w[3 + i] = data[i];
+  if (ibf_host_send_mad(R->f.inst[R->host0].m, w, 3 + nd) == 0) {
     R->waiting = true;
     R->sent_at = R->f.cycle;
     R->mads++;
   }
+}
+static void sm_send(run_t *R, unsigned sw, unsigned port, unsigned method, uint64_t data) {
+  sm_send_mad(R, sw, 0x81, method, 0x0015, port, &data, 1);
+}
+
+/* Stage 1 of §13 during traffic (--sample=1): PortCounters Gets (PerfMgt, 4 words) of every active
+ * inter-switch port in turn, one outstanding; each response's PortXmitData against the previous
+ * sample of that port gives the link's utilisation. Stages 2-5 are not done: this only measures. */
+static void sample_step(run_t *R) {
+  if (!R->c->sample || !R->nsmp || R->w.delivered == R->c->packets) return;
+  void *h0 = R->f.inst[R->host0].m;
+  uint64_t rsp[IBF_MAD_MAX];
+  unsigned n = ibf_host_recv_mad(h0, rsp);
+  const uint64_t now = R->f.cycle - 1;
+  if (n) {
+    smp_t *p = &R->smp[R->smp_cur];
+    const unsigned status = (unsigned)(rsp[2] & 0xFFFF);
+    if (!R->waiting || n != 7 || (uint16_t)(rsp[1] >> 48) != R->tid || (rsp[2] >> 48 & 0xFF) != 0x81 ||
+        (rsp[2] >> 56) != 0x04 || status) {
+      ibf_fail(&R->w, now, "ibfab.mad",
+               "SM: PortCounters of switch %u port %u: bad response (status 0x%04x, %u words)", p->sw,
+               p->port, status, n);
+      return;
+    }
+    R->waiting = false;
+    const uint64_t rtt = now - R->sent_at;
+    R->rtt_sum += rtt;
+    R->rtt_n++;
+    if (rtt > R->rtt_max) R->rtt_max = rtt;
+    const uint64_t xd = rsp[3] >> 32; /* PortXmitData, 4-octet units: 2 per flit */
+    if (p->at && now > p->at) {
+      const double u = (double)(xd - p->xd) / 2.0 / (double)(now - p->at);
+      R->util_sum += u;
+      R->util_n++;
+      if (u < 0.1) R->util_low++;
+      if (u > 0.5) R->util_high++;
+    }
+    p->xd = xd;
+    p->at = now;
+    R->smp_cur = (R->smp_cur + 1) % R->nsmp;
+  }
+  if (R->waiting) {
+    if (now > R->sent_at + 20000)
+      ibf_fail(&R->w, now, "ibfab.sm", "SM: PortCounters of switch %u port %u unanswered for 20,000 cycles",
+               R->smp[R->smp_cur].sw, R->smp[R->smp_cur].port);
+    return;
+  }
+  const uint64_t zero[4] = {0, 0, 0, 0};
+  sm_send_mad(R, R->smp[R->smp_cur].sw, 0x04, 0x01, 0x0012, R->smp[R->smp_cur].port, zero, 4);
 }
 
 /* The SM's list, one MAD outstanding: a Set must answer status 0; a Get is repeated until the port
@@ -449,6 +510,11 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
     for (unsigned s = 0; s < R->nsw; s++)
       for (unsigned q = 0; q < R->P; q++)
         if (R->off[(size_t)s * R->P + q]) R->ops[R->nops++] = (smop_t){s, q + 1, k};
+  R->smp = calloc((size_t)R->nsw * R->P + 1, sizeof *R->smp);
+  for (unsigned s = 0; c->sample && s < R->nsw; s++)
+    for (unsigned q = 0; q < R->P; q++)
+      if (fabric_topo_peer(&R->t, s, q)->kind == FABRIC_END_SWITCH && !R->off[(size_t)s * R->P + q])
+        R->smp[R->nsmp++] = (smp_t){s, q + 1, 0, 0};
   /* training: every link trains at once; the SM starts once they can be up (§6.5: W + Lk + 4) */
   R->sm_from = train ? (uint64_t)c->wake + 2 * c->lat + 16 : 0;
   R->op_at = R->sm_from;
@@ -483,6 +549,7 @@ static void teardown(run_t *R) {
   free(R->off);
   free(R->hp);
   free(R->ops);
+  free(R->smp);
   free(R->par_sw);
   free(R->par_port);
 }
@@ -525,6 +592,7 @@ static int run(run_t *R) {
                c->cycles);
       break;
     }
+    sample_step(R);
     fabric_step(f, c->cycles);
     if (!R->snap0 && R->w.half_cycle != FABRIC_NEVER) {
       R->snap0 = true;
@@ -598,6 +666,12 @@ static void report(run_t *R) {
       "(max %" PRIu64 ")\n",
       thr, thr * 2000, c->load, lat, lat * 4, w->lat_max);
   printf("power: %.1f W (all ports on: %.1f W, saved %.2f %%)\n", pw, pw_all, 100.0 * (pw_all - pw) / pw_all);
+  if (c->sample)
+    printf("sampling: %" PRIu64 " PortCounters MADs under traffic, round trip mean %.0f max %" PRIu64
+           " cycles; %" PRIu64 " link samples, utilisation mean %.3f, %" PRIu64 " below 0.1, %" PRIu64
+           " above 0.5\n",
+           R->rtt_n, R->rtt_n ? (double)R->rtt_sum / R->rtt_n : 0.0, R->rtt_max, R->util_n,
+           R->util_n ? R->util_sum / R->util_n : 0.0, R->util_low, R->util_high);
 }
 
 static void usage(FILE *o) {
@@ -606,7 +680,7 @@ static void usage(FILE *o) {
              "         [--vls=4] [--len=32] [--traffic=uniform|bitrev] [--load=X] [--packets=N] "
              "[--routing=updn|dor]\n"
              "         [--off=K] [--root=S] [--link-latency=N] [--route-cycles=R] [--buf=N] [--no-skip]\n"
-             "         [--boot-active=1|0] [--wake-cycles=W]\n"
+             "         [--boot-active=1|0] [--wake-cycles=W] [--sample=0|1]\n"
              "         [--inject-bug=NAME] [--expect-fail=check:ID@CYCLE]\n"
              "       ibsw_fabric_sim --list | --help\n"
              "bugs: seq_skip body_flip drop_last lft_wrong lft_top_low sm_one_end sm_bad_set quiet_lies\n"
@@ -620,6 +694,8 @@ static void scenario(cfg_t *c) {
     c->off = 16;
   } else if (!strcmp(c->test, "updn_off")) {
     c->off = 24;
+  } else if (!strcmp(c->test, "sample")) {
+    c->sample = 1;
   } else if (!strcmp(c->test, "train")) {
     c->boot = 0;
     c->wake = 64;
@@ -701,6 +777,7 @@ int main(int argc, char **argv) {
     NUM("--route-cycles", rcycles, 5, 255)
     NUM("--buf", buf, 4, 256)
     NUM("--boot-active", boot, 0, 1)
+    NUM("--sample", sample, 0, 1)
     NUM("--wake-cycles", wake, 1, 16777215)
     NUM("--packets", packets, 2, 100000000)
     NUM("--cycles", cycles, 1, UINT64_MAX)

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Throughput and power vs deactivated links on the 4x4 torus of 24-port ibsw
+# switches (docs/ibsw.md "In a fabric: status"), seed 000 Figs. 3-5:
+# both routings (up*/down*, DOR), uniform and bit-reversal traffic, offered
+# loads LOADS, links off OFFS, SEEDS seeds; mean and 95 % interval (Student t).
+# Env: PACKETS (80000, the seed's; statistics over the last half), SEEDS (5),
+# PL (4 parallel links), HOSTS (8 per switch: 8 + 4*4 = 24 ports), OFFS,
+# LOADS, JOBS (2), BIN, OUT (build/reports/ibsw).
+# As a regress `script` line it gets --name= --seed= --out=: --out is OUT; the
+# verdict is the last line (TEST PASSED, or TEST FAILED naming the run).
+set -eu
+for a in "$@"; do case "$a" in --out=*) OUT=${a#--out=} ;; --name=* | --seed=*) ;; *) echo "ibsw-torus-sweep: unknown argument '$a'" >&2; exit 2 ;; esac; done
+BIN=${BIN:-build/bin/ibsw_fabric_sim}
+OUT=${OUT:-build/reports/ibsw}
+PACKETS=${PACKETS:-80000}
+SEEDS=${SEEDS:-5}
+PL=${PL:-4}
+HOSTS=${HOSTS:-8}
+OFFS=${OFFS:-0 24 48 72 96}
+LOADS=${LOADS:-0.15 0.5}
+JOBS=${JOBS:-2}
+[ -x "$BIN" ] || { echo "ibsw-torus-sweep: $BIN not built (make $BIN)" >&2; exit 2; }
+mkdir -p "$OUT/runs"
+: > "$OUT/jobs.txt"
+for r in updn dor; do for t in uniform bitrev; do for l in $LOADS; do for k in $OFFS; do
+  s=1; while [ "$s" -le "$SEEDS" ]; do
+    echo "$r $t $l $k $s" >> "$OUT/jobs.txt"; s=$((s + 1))
+  done
+done; done; done; done
+# each job: one run, its log kept; a failed run stops the sweep
+xargs -P "$JOBS" -L 1 sh -c '
+  f="'"$OUT"'/runs/$0-$1-$2-$3-$4.log"
+  [ -s "$f" ] && grep -q "^TEST PASSED" "$f" && exit 0
+  nice -n 10 '"$BIN"' --seed=$4 --routing=$0 --traffic=$1 --load=$2 --off=$3 --packets='"$PACKETS"' \
+    --parallel='"$PL"' --hosts='"$HOSTS"' --cycles=100000000 > "$f" 2>&1 || { echo "FAILED: $f" >&2; exit 255; }
+' < "$OUT/jobs.txt" || { echo "TEST FAILED: a run failed (its log is named above; its rerun line is in it)"; exit 1; }
+# table: mean and 95 % interval per (routing, traffic, load, off)
+cat "$OUT"/runs/*.log | grep '^result:' | sed 's/^result: //' | awk '
+function t95(n) { return n==2?12.706:n==3?4.303:n==4?3.182:n==5?2.776:n==6?2.571:n==7?2.447:n==8?2.365:n==9?2.306:n==10?2.262:1.96 }
+{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+  key = v["routing"] " " v["traffic"] " " v["load"] " " v["off"]
+  n[key]++; s[key] += v["throughput"]; q[key] += v["throughput"]^2
+  ls[key] += v["latency"]; pw[key] = v["power_w"]; sv[key] = v["saved_pct"] }
+END {
+  print "| routing | traffic | offered | links off | power (W) | saved | throughput (flits/cycle/host) | 95 % | latency (cycles) | seeds |"
+  print "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+  for (k in n) {
+    split(k, a, " "); m = s[k] / n[k]; var = n[k] > 1 ? (q[k] - n[k] * m * m) / (n[k] - 1) : 0; if (var < 0) var = 0
+    printf "| %s | %s | %s | %d | %.1f | %.2f %% | %.4f | ± %.4f | %.0f | %d |\n", a[1], a[2], a[3], a[4], pw[k], sv[k], m, t95(n[k]) * sqrt(var / n[k]), ls[k] / n[k], n[k]
+  }
+}' | { read h1; read h2; echo "$h1"; echo "$h2"; sort -t'|' -k2,2 -k3,3 -k4,4n -k5,5n; } > "$OUT/torus.md"
+echo "packets $PACKETS (statistics over the last half), seeds $SEEDS, $PL parallel links, $HOSTS hosts/switch" >> "$OUT/torus.md"
+cat "$OUT/torus.md"
+echo "TEST PASSED"

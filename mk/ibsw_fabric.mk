@@ -1,0 +1,44 @@
+# ibsw fabrics: 2-D tori of ibsw switches (the C model) with IB host
+# endpoints on the generic fabric core, LFT routing (up*/down*, dimension
+# order) and links deactivated by the SM's MADs (docs/ibsw.md §12, "In a
+# fabric: status"). Included by the top Makefile after BLOCK_RULES (it uses
+# BUILD, CC, CXX, LDLIBS, MODEL_SRC, c_obj).
+# Targets:
+#   build/bin/ibsw_fabric_sim, build/asan/bin/ibsw_fabric_sim   the driver
+#   make ibsw-torus-sweep   throughput and power vs deactivated links (mk/ibsw-torus-sweep.sh)
+
+IBF_SRC := $(wildcard testbench/ibfabric/*.c) testbench/fabric/core/route_lft.c testbench/bind/fabric_ibsw.c \
+           $(filter csim/fabric/% csim/ibsw/%,$(MODEL_SRC))
+
+# Own object directories: these sources need no generated glue, so they do
+# not wait for every target's ports header (the shared rules' order-only list).
+$(BUILD)/ibf/obj/%.o: %.c
+	@mkdir -p $(@D)
+	@$(CC) $(CFLAGS) -Itestbench -Icsim -MMD -MP -c $< -o $@
+$(BUILD)/ibf/asan/%.o: %.c
+	@mkdir -p $(@D)
+	@$(CC) $(CFLAGS) $(ASANFLAGS) -Itestbench -Icsim -MMD -MP -c $< -o $@
+-include $(shell find $(BUILD)/ibf -name '*.d' 2>/dev/null)
+
+$(BUILD)/bin/ibsw_fabric_sim: $(call c_obj,$(IBF_SRC),ibf/obj)
+	@mkdir -p $(@D)
+	@echo "  LINK     $@"
+	@$(CC) $^ -lm -o $@
+$(BUILD)/asan/bin/ibsw_fabric_sim: $(call c_obj,$(IBF_SRC),ibf/asan)
+	@mkdir -p $(@D)
+	@echo "  LINK     $@ (ASan+UBSan)"
+	@$(CC) -fsanitize=address,undefined $^ -lm -o $@
+
+IBF_SIMS      := $(BUILD)/bin/ibsw_fabric_sim
+IBF_ASAN_SIMS := $(BUILD)/asan/bin/ibsw_fabric_sim
+
+.PHONY: ibsw-torus-sweep
+ibsw-torus-sweep: $(BUILD)/bin/ibsw_fabric_sim
+	@./mk/ibsw-torus-sweep.sh
+
+# The routing plug-in's unit test, run by `make unit` (the top Makefile adds IBF_UNITS to UNITS).
+IBF_UNITS := $(BUILD)/asan/bin/test_route_lft
+$(BUILD)/asan/bin/test_route_lft: $(call c_obj,testbench/fabric/core/test_route_lft.c testbench/fabric/core/route_lft.c \
+    csim/fabric/fabric.c csim/fabric/fabric_topo.c,ibf/asan)
+	@mkdir -p $(@D)
+	@$(CC) -fsanitize=address,undefined $^ -lm -o $@

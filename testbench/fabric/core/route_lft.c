@@ -1,0 +1,498 @@
+/* LFT routing plug-in: see route_lft.h. */
+#include "route_lft.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const route_lft_algo_names[2] = {"updn", "dor"};
+
+#define INF UINT32_MAX
+
+static bool active(const route_lft_t *r, unsigned s, unsigned q) {
+  const fabric_end_t *e = fabric_topo_peer(r->t, s, q);
+  return e->kind == FABRIC_END_SWITCH && !r->off[(size_t)s * r->ports + q];
+}
+static uint64_t guid(unsigned s) { return ROUTE_LFT_GUID0 + s; }
+/* a above b: (rank, GUID) smaller */
+static bool above(const route_lft_t *r, unsigned a, unsigned b) {
+  return r->rank[a] != r->rank[b] ? r->rank[a] < r->rank[b] : guid(a) < guid(b);
+}
+
+void route_lft_free(route_lft_t *r) {
+  free(r->off);
+  free(r->rank);
+  free(r->lft);
+  memset(r, 0, sizeof *r);
+}
+
+static int bfs_ranks(route_lft_t *r, char *err, size_t errlen) {
+  unsigned *q = malloc(r->nsw * sizeof *q);
+  if (!q) {
+    snprintf(err, errlen, "route %s: out of memory", route_lft_algo_names[r->algo]);
+    return -1;
+  }
+  for (unsigned s = 0; s < r->nsw; s++) r->rank[s] = INF;
+  unsigned h = 0, n = 0;
+  r->rank[r->root] = 0;
+  q[n++] = r->root;
+  while (h < n) {
+    unsigned s = q[h++];
+    for (unsigned p = 0; p < r->ports; p++)
+      if (active(r, s, p)) {
+        unsigned b = fabric_topo_peer(r->t, s, p)->id;
+        if (r->rank[b] == INF) {
+          r->rank[b] = r->rank[s] + 1;
+          q[n++] = b;
+        }
+      }
+  }
+  free(q);
+  if (n != r->nsw) {
+    unsigned s = 0;
+    while (r->rank[s] != INF) s++;
+    snprintf(err, errlen, "route %s: hole: switch %u is not reachable from root %u over the active links",
+             route_lft_algo_names[r->algo], s, r->root);
+    return -1;
+  }
+  return 0;
+}
+
+/* Which of nc equal candidates destination d takes: a hash of d, not d mod nc, so that the
+ * destinations of a permutation (bit reversal: the hosts of one switch send to LIDs equal in their
+ * low bits) spread over parallel links (measured: d mod 4 put all 8 flows of a switch on one link). */
+static unsigned spread(unsigned d, unsigned nc) {
+  return (unsigned)(((uint64_t)(d + 1) * UINT64_C(2654435761) >> 16) % nc);
+}
+
+/* Candidate ports of s towards neighbours n with key(n) == want; pick by spread(). */
+static unsigned pick(const route_lft_t *r, unsigned s, unsigned d, const uint32_t *key, uint32_t want,
+                     int dir) {
+  unsigned cand[256], nc = 0;
+  for (unsigned p = 0; p < r->ports && nc < 256; p++) {
+    if (!active(r, s, p)) continue;
+    unsigned b = fabric_topo_peer(r->t, s, p)->id;
+    if (key[b] != want) continue;
+    if (dir > 0 && !above(r, b, s)) continue; /* up */
+    if (dir < 0 && !above(r, s, b)) continue; /* down */
+    cand[nc++] = p;
+  }
+  return nc ? cand[spread(d, nc)] : ROUTE_LFT_NONE;
+}
+
+static int build_updn(route_lft_t *r, char *err, size_t errlen) {
+  if (bfs_ranks(r, err, errlen)) return -1;
+  const unsigned N = r->nsw;
+  uint32_t *dd = malloc(N * sizeof *dd), *dist = malloc(N * sizeof *dist);
+  unsigned *q = malloc(N * sizeof *q), *order = malloc(N * sizeof *order);
+  if (!dd || !dist || !q || !order) {
+    free(dd), free(dist), free(q), free(order);
+    snprintf(err, errlen, "route updn: out of memory");
+    return -1;
+  }
+  /* switches from the top down: (rank, GUID) ascending */
+  for (unsigned s = 0; s < N; s++) order[s] = s;
+  for (unsigned i = 1; i < N; i++)
+    for (unsigned j = i; j > 0 && above(r, order[j], order[j - 1]); j--) {
+      unsigned x = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = x;
+    }
+  int rc = 0;
+  for (unsigned d = 0; d < r->nodes && !rc; d++) {
+    const unsigned t = r->t->node[d].id;
+    /* dd[s]: down hops alone from s to t (BFS from t against the down direction) */
+    for (unsigned s = 0; s < N; s++) dd[s] = dist[s] = INF;
+    unsigned h = 0, n = 0;
+    dd[t] = 0;
+    q[n++] = t;
+    while (h < n) {
+      unsigned b = q[h++];
+      for (unsigned p = 0; p < r->ports; p++)
+        if (active(r, b, p)) {
+          unsigned s = fabric_topo_peer(r->t, b, p)->id;
+          if (above(r, s, b) && dd[s] == INF) { /* s -> b is a down hop */
+            dd[s] = dd[b] + 1;
+            q[n++] = s;
+          }
+        }
+    }
+    /* dist: dd where finite, else one up hop more than the best up neighbour (computed first) */
+    for (unsigned i = 0; i < N; i++) {
+      unsigned s = order[i];
+      if (dd[s] != INF) {
+        dist[s] = dd[s];
+        continue;
+      }
+      for (unsigned p = 0; p < r->ports; p++)
+        if (active(r, s, p)) {
+          unsigned u = fabric_topo_peer(r->t, s, p)->id;
+          if (above(r, u, s) && dist[u] != INF && dist[u] + 1 < dist[s]) dist[s] = dist[u] + 1;
+        }
+    }
+    for (unsigned s = 0; s < N; s++) {
+      uint8_t *e = &r->lft[(size_t)s * r->nodes + d];
+      if (s == t)
+        *e = (uint8_t)r->t->node[d].port;
+      else if (dd[s] != INF)
+        *e = (uint8_t)pick(r, s, d, dd, dd[s] - 1, -1);
+      else if (dist[s] != INF)
+        *e = (uint8_t)pick(r, s, d, dist, dist[s] - 1, +1);
+      if (*e == ROUTE_LFT_NONE) {
+        snprintf(err, errlen, "route updn: hole: switch %u has no legal next hop to LID %u", s, d + 1);
+        rc = -1;
+        break;
+      }
+    }
+  }
+  free(dd), free(dist), free(q), free(order);
+  return rc;
+}
+
+/* DOR: direction of the shorter way from a to b on a ring of n (0 none, +1, -1), a tie goes +. */
+static int ring_dir(unsigned a, unsigned b, unsigned n) {
+  if (a == b) return 0;
+  unsigned fwd = (b + n - a) % n;
+  return fwd <= n / 2 ? +1 : -1;
+}
+
+static int build_dor(route_lft_t *r, char *err, size_t errlen) {
+  const fabric_topo_t *t = r->t;
+  if (t->kind != FABRIC_TOPO_TORUS) {
+    snprintf(err, errlen, "route dor: needs a 2-D torus");
+    return -1;
+  }
+  if (bfs_ranks(r, err, errlen)) return -1; /* ranks unused by DOR; connectivity checked */
+  for (unsigned d = 0; d < r->nodes; d++) {
+    const unsigned ts = t->node[d].id, tx = ts % t->x, ty = ts / t->x;
+    for (unsigned s = 0; s < r->nsw; s++) {
+      uint8_t *e = &r->lft[(size_t)s * r->nodes + d];
+      const unsigned x = s % t->x, y = s / t->x;
+      int dx = ring_dir(x, tx, t->x), dy = ring_dir(y, ty, t->y);
+      if (!dx && !dy) {
+        *e = (uint8_t)t->node[d].port;
+        continue;
+      }
+      unsigned dir = dx > 0   ? FABRIC_TORUS_XP
+                     : dx < 0 ? FABRIC_TORUS_XM
+                     : dy > 0 ? FABRIC_TORUS_YP
+                              : FABRIC_TORUS_YM;
+      unsigned cand[16], nc = 0;
+      for (unsigned j = 0; j < t->p; j++) {
+        unsigned q = t->conc + dir * t->p + j;
+        if (active(r, s, q)) cand[nc++] = q;
+      }
+      if (!nc) {
+        static const char *const dn[4] = {"X+", "X-", "Y+", "Y-"};
+        snprintf(err, errlen, "route dor: hole: switch %u has no active link %s (LID %u)", s, dn[dir], d + 1);
+        return -1;
+      }
+      *e = (uint8_t)cand[spread(d, nc)];
+    }
+  }
+  return 0;
+}
+
+int route_lft_build(route_lft_t *r, const fabric_topo_t *t, route_lft_algo_t algo, const uint8_t *off,
+                    unsigned root, char *err, size_t errlen) {
+  memset(r, 0, sizeof *r);
+  r->algo = algo;
+  r->t = t;
+  r->nsw = t->nsw;
+  r->nodes = t->nodes;
+  r->ports = t->sw_ports;
+  r->root = root;
+  r->vls = 1;
+  if (root >= t->nsw) {
+    snprintf(err, errlen, "route %s: root %u out of range 0..%u", route_lft_algo_names[algo], root,
+             t->nsw - 1);
+    return -1;
+  }
+  if (t->sw_ports > 254 || t->nodes > 0xBFFE) {
+    snprintf(err, errlen, "route %s: needs at most 254 ports and 49,150 nodes", route_lft_algo_names[algo]);
+    return -1;
+  }
+  r->off = calloc((size_t)r->nsw * r->ports, 1);
+  r->rank = calloc(r->nsw, sizeof *r->rank);
+  r->lft = malloc((size_t)r->nsw * r->nodes);
+  if (!r->off || !r->rank || !r->lft) {
+    route_lft_free(r);
+    snprintf(err, errlen, "route: out of memory");
+    return -1;
+  }
+  if (off) memcpy(r->off, off, (size_t)r->nsw * r->ports);
+  for (size_t i = 0; i < (size_t)r->nsw * r->ports; i++)
+    if (r->off[i]) { /* both ends */
+      const fabric_end_t *e = fabric_topo_peer(t, (unsigned)(i / r->ports), (unsigned)(i % r->ports));
+      if (e->kind != FABRIC_END_SWITCH || !r->off[(size_t)e->id * r->ports + e->port]) {
+        snprintf(err, errlen, "route: switch %zu port %zu marked off, but not a switch link off at both ends",
+                 i / r->ports, i % r->ports);
+        route_lft_free(r);
+        return -1;
+      }
+    }
+  memset(r->lft, ROUTE_LFT_NONE, (size_t)r->nsw * r->nodes);
+  int rc = algo == ROUTE_LFT_DOR ? build_dor(r, err, errlen) : build_updn(r, err, errlen);
+  if (rc) {
+    route_lft_free(r);
+    return -1;
+  }
+  return 0;
+}
+
+unsigned route_lft_vl(const route_lft_t *r, unsigned src, unsigned dst) {
+  if (r->one_vl) return 0;
+  if (r->algo != ROUTE_LFT_DOR) return r->vls > 1 ? (src + dst) % r->vls : 0;
+  const fabric_topo_t *t = r->t;
+  const unsigned a = t->node[src].id, b = t->node[dst].id;
+  const unsigned ax = a % t->x, ay = a / t->x, bx = b % t->x, by = b / t->x;
+  int dx = ring_dir(ax, bx, t->x), dy = ring_dir(ay, by, t->y);
+  unsigned wx = (dx > 0 && bx < ax) || (dx < 0 && bx > ax);
+  unsigned wy = (dy > 0 && by < ay) || (dy < 0 && by > ay);
+  return wx | wy << 1;
+}
+
+/* ---- the check ------------------------------------------------------------------ */
+
+typedef struct {
+  uint32_t from, to;
+} edge_t;
+
+int route_lft_check(const route_lft_t *r, const char **what, char *err, size_t errlen) {
+  const fabric_topo_t *t = r->t;
+  const unsigned NV = 8;
+  const size_t nch = (size_t)r->nsw * r->ports * NV;
+  size_t ne = 0, cap = 1u << 16;
+  edge_t *ed = malloc(cap * sizeof *ed);
+  if (!ed) {
+    *what = "hole";
+    snprintf(err, errlen, "route check: out of memory");
+    return -1;
+  }
+  int rc = 0;
+  for (unsigned src = 0; src < r->nsw && !rc; src++) {
+    /* a source node on this switch, for the VL (DOR's class depends on the source switch only) */
+    unsigned sn = 0;
+    while (sn < r->nodes && t->node[sn].id != src) sn++;
+    if (sn == r->nodes) continue; /* no node injects here */
+    for (unsigned d = 0; d < r->nodes && !rc; d++) {
+      const unsigned vl = route_lft_vl(r, sn, d);
+      unsigned cur = src, hops = 0, phase = 0; /* updn: 0 up, 1 down; dor: 0 X, 1 Y */
+      uint32_t prev = UINT32_MAX;
+      for (;;) {
+        const uint8_t e = r->lft[(size_t)cur * r->nodes + d];
+        const fabric_end_t *pe = e < r->ports ? fabric_topo_peer(t, cur, e) : NULL;
+        if (e == ROUTE_LFT_NONE || !pe || pe->kind == FABRIC_END_NONE ||
+            (pe->kind == FABRIC_END_SWITCH && r->off[(size_t)cur * r->ports + e])) {
+          *what = "hole";
+          snprintf(err, errlen, "route %s: hole: switch %u, LID %u: entry %u is %s",
+                   route_lft_algo_names[r->algo], cur, d + 1, e,
+                   e == ROUTE_LFT_NONE                  ? "empty"
+                   : !pe || pe->kind == FABRIC_END_NONE ? "an unwired port"
+                                                        : "a deactivated link");
+          rc = -1;
+          break;
+        }
+        const uint32_t ch = (uint32_t)(((size_t)cur * r->ports + e) * NV + vl);
+        if (prev != UINT32_MAX) {
+          if (ne == cap) {
+            edge_t *n2 = realloc(ed, 2 * cap * sizeof *ed);
+            if (!n2) {
+              *what = "hole";
+              snprintf(err, errlen, "route check: out of memory");
+              rc = -1;
+              break;
+            }
+            ed = n2;
+            cap *= 2;
+          }
+          ed[ne++] = (edge_t){prev, ch};
+        }
+        prev = ch;
+        if (pe->kind == FABRIC_END_NODE) {
+          if (pe->id != d) {
+            *what = "misroute";
+            snprintf(err, errlen,
+                     "route %s: misroute: LID %u from switch %u delivered to node %u at switch %u",
+                     route_lft_algo_names[r->algo], d + 1, src, pe->id, cur);
+            rc = -1;
+          }
+          break;
+        }
+        const unsigned nxt = pe->id;
+        if (r->algo == ROUTE_LFT_UPDN) {
+          const unsigned up = above(r, nxt, cur);
+          if (up && phase == 1) {
+            *what = "illegal";
+            snprintf(err, errlen, "route updn: illegal: LID %u from switch %u turns down->up at switch %u",
+                     d + 1, src, cur);
+            rc = -1;
+            break;
+          }
+          if (!up) phase = 1;
+        } else {
+          const unsigned dir = (e - t->conc) / t->p, isy = dir >= FABRIC_TORUS_YP;
+          if (!isy && phase == 1) {
+            *what = "illegal";
+            snprintf(err, errlen, "route dor: illegal: LID %u from switch %u moves in X after Y at switch %u",
+                     d + 1, src, cur);
+            rc = -1;
+            break;
+          }
+          if (isy) phase = 1;
+        }
+        cur = nxt;
+        if (++hops > r->nsw) {
+          *what = "loop";
+          snprintf(err, errlen, "route %s: loop: LID %u from switch %u does not arrive in %u hops",
+                   route_lft_algo_names[r->algo], d + 1, src, r->nsw);
+          rc = -1;
+          break;
+        }
+      }
+    }
+  }
+  if (!rc) { /* Kahn: the dependency graph is acyclic iff every channel is removed */
+    uint32_t *indeg = calloc(nch, sizeof *indeg), *start = calloc(nch + 1, sizeof *start);
+    uint32_t *adj = malloc((ne ? ne : 1) * sizeof *adj), *q = malloc(nch * sizeof *q);
+    if (!indeg || !start || !adj || !q) {
+      *what = "hole";
+      snprintf(err, errlen, "route check: out of memory");
+      rc = -1;
+    } else {
+      for (size_t i = 0; i < ne; i++) start[ed[i].from + 1]++, indeg[ed[i].to]++;
+      for (size_t c = 0; c < nch; c++) start[c + 1] += start[c];
+      uint32_t *fill = calloc(nch, sizeof *fill);
+      for (size_t i = 0; fill && i < ne; i++) adj[start[ed[i].from] + fill[ed[i].from]++] = ed[i].to;
+      free(fill);
+      size_t h = 0, n = 0;
+      for (size_t c = 0; c < nch; c++)
+        if (!indeg[c]) q[n++] = (uint32_t)c;
+      while (h < n) {
+        uint32_t c = q[h++];
+        for (uint32_t k = start[c]; k < start[c + 1]; k++)
+          if (--indeg[adj[k]] == 0) q[n++] = adj[k];
+      }
+      if (n != nch) {
+        size_t c = 0;
+        while (!indeg[c]) c++;
+        *what = "cycle";
+        snprintf(err, errlen,
+                 "route %s: cycle: the channel dependency graph is not acyclic (first channel left unsorted: "
+                 "switch %zu port %zu VL %zu)",
+                 route_lft_algo_names[r->algo], c / NV / r->ports, c / NV % r->ports, c % NV);
+        rc = -1;
+      }
+    }
+    free(indeg), free(start), free(adj), free(q);
+  }
+  free(ed);
+  return rc;
+}
+
+/* ---- link choice ---------------------------------------------------------------- */
+
+static uint64_t mix(uint64_t x) {
+  x += UINT64_C(0x9E3779B97F4A7C15);
+  x = (x ^ (x >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+  x = (x ^ (x >> 27)) * UINT64_C(0x94D049BB133111EB);
+  return x ^ (x >> 31);
+}
+
+int route_lft_pick_off(const fabric_topo_t *t, unsigned k, uint64_t seed, uint8_t *off, char *err,
+                       size_t errlen) {
+  const unsigned P = t->sw_ports;
+  /* neighbour pairs (a < b, or a == b never): their parallel links */
+  typedef struct {
+    unsigned a, b, dir, n;
+    uint16_t pa[64];
+  } pair_t;
+  pair_t *pr = calloc((size_t)t->nsw * P, sizeof *pr);
+  unsigned np = 0, maxoff = 0;
+  if (!pr) {
+    snprintf(err, errlen, "link choice: out of memory");
+    return -1;
+  }
+  for (unsigned s = 0; s < t->nsw; s++)
+    for (unsigned q = 0; q < P; q++) {
+      const fabric_end_t *e = fabric_topo_peer(t, s, q);
+      if (e->kind != FABRIC_END_SWITCH || e->id < s || (e->id == s && e->port < q)) continue;
+      /* on a torus a pair is also a direction (a 2-wide ring joins the same two switches twice) */
+      const unsigned dir = t->kind == FABRIC_TOPO_TORUS && q >= t->conc ? (q - t->conc) / t->p : 0;
+      unsigned i = 0;
+      while (i < np && !(pr[i].a == s && pr[i].b == e->id && pr[i].dir == dir)) i++;
+      if (i == np) pr[np++] = (pair_t){s, e->id, dir, 0, {0}};
+      if (pr[i].n < 64) pr[i].pa[pr[i].n++] = (uint16_t)q;
+    }
+  for (unsigned i = 0; i < np; i++) maxoff += pr[i].n - 1;
+  if (k > maxoff) {
+    snprintf(err, errlen,
+             "link choice: %u links to deactivate, at most %u (keeping one link between neighbours)", k,
+             maxoff);
+    free(pr);
+    return -1;
+  }
+  /* seeded order of the pairs (Fisher-Yates on a splitmix stream) */
+  unsigned *ord = malloc((np ? np : 1) * sizeof *ord);
+  if (!ord) {
+    free(pr);
+    snprintf(err, errlen, "link choice: out of memory");
+    return -1;
+  }
+  for (unsigned i = 0; i < np; i++) ord[i] = i;
+  uint64_t st = seed;
+  for (unsigned i = np; i > 1; i--) {
+    st = mix(st);
+    unsigned j = (unsigned)(st % i), x = ord[i - 1];
+    ord[i - 1] = ord[j];
+    ord[j] = x;
+  }
+  for (unsigned round = 1; k; round++)
+    for (unsigned i = 0; i < np && k; i++) {
+      pair_t *p = &pr[ord[i]];
+      if (p->n <= round) continue;
+      unsigned q = p->pa[p->n - round]; /* highest parallel port first */
+      const fabric_end_t *e = fabric_topo_peer(t, p->a, q);
+      off[(size_t)p->a * P + q] = 1;
+      off[(size_t)e->id * P + e->port] = 1;
+      k--;
+    }
+  free(ord);
+  free(pr);
+  return 0;
+}
+
+/* ---- the plug-in -------------------------------------------------------------------- */
+
+static int lft_route(const void *ctx, const fabric_topo_t *t, unsigned src, unsigned dst, uint64_t *word,
+                     unsigned *hops, char *err, size_t errlen) {
+  const route_lft_t *r = ctx;
+  if (!r || r->t != t || src >= t->nodes || dst >= t->nodes) {
+    snprintf(err, errlen, "lft route: no table for this topology, or node out of range");
+    return -1;
+  }
+  unsigned cur = t->node[src].id, n = 1;
+  for (;;) {
+    uint8_t e = r->lft[(size_t)cur * r->nodes + dst];
+    if (e >= r->ports) {
+      snprintf(err, errlen, "lft route: hole at switch %u for LID %u", cur, dst + 1);
+      return -1;
+    }
+    const fabric_end_t *pe = fabric_topo_peer(t, cur, e);
+    if (pe->kind != FABRIC_END_SWITCH) break;
+    cur = pe->id;
+    if (++n > r->nsw) {
+      snprintf(err, errlen, "lft route: loop for LID %u", dst + 1);
+      return -1;
+    }
+  }
+  *word = (uint64_t)(dst + 1) << 48 | (uint64_t)(src + 1) << 32;
+  *hops = n;
+  return 0;
+}
+
+const fabric_router_t route_lft_router = {"lft", lft_route, NULL};
+void route_lft_router_init(fabric_router_t *rt, const route_lft_t *r) {
+  *rt = route_lft_router;
+  rt->ctx = r;
+}

@@ -7,11 +7,11 @@
 # constants from csim headers (flit kinds, tag values) are allowed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mapfile -t fns < <(grep -hoE '^[A-Za-z_0-9 ]*[ *]((common|elite4|cp|link)_[a-z0-9_]+)\(' csim/*/*.h |
-  grep -oE '(common|elite4|cp|link)_[a-z0-9_]+\($' | tr -d '(' | sort -u)
+mapfile -t fns < <(grep -hoE '^[A-Za-z_0-9 ]*[ *]((common|elite4|cp|link|ibsw|elan4)_[a-z0-9_]+)\(' csim/*/*.h |
+  grep -oE '(common|elite4|cp|link|ibsw|elan4)_[a-z0-9_]+\($' | tr -d '(' | sort -u)
 ((${#fns[@]} > 10)) || { echo "scoreboard lint: found only ${#fns[@]} model functions in csim/*/*.h"; exit 1; }
 pat="\\b($(IFS='|'; echo "${fns[*]}"))[[:space:]]*\\("
-files=(regress/tests/*.[ch] testbench/ref/*.h testbench/fabric/*.[ch])
+files=(regress/tests/*.[ch] testbench/ref/*.h testbench/fabric/*.[ch] testbench/ibfabric/*.[ch])
 if hits=$(grep -nE "$pat" "${files[@]}" | grep -vE ':[0-9]+:\s*(/?\*|//)'); then
   echo "SCOREBOARD LINT FAIL: a test/scoreboard calls a C model function (use the target's ops or an own reference):"
   echo "$hits"

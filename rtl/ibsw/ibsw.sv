@@ -133,6 +133,7 @@ module ibsw #(
   logic [63:0]     a_data [NIn];
   logic [4:0]      r_egr [NIn];
   logic [3:0]      r_err [NIn];
+  logic [NIn-1:0]  r_drop;
   logic [15:0]     iu_err [NIn];
   logic [NIn-1:0]  iu_full15;
   logic [P-1:0]    rflit, rpkt, badvl;
@@ -140,6 +141,7 @@ module ibsw #(
   // ---- LFT
   logic [16*P-1:0] lft_dlid;
   logic [8*P-1:0]  lft_entry;
+  logic [P-1:0]    lft_ok, usable;
   logic [15:0]     lft_top;
   logic [BW-1:0]   sma_blk;
   logic [511:0]    lft_blk_rdata, sma_lft_wdata;
@@ -152,7 +154,7 @@ module ibsw #(
 
   ibsw_lft #(.NumPorts(P), .LftBlocks(LftBlocks)) u_lft (
     .clk_i, .rst_ni,
-    .rd_dlid_i(lft_dlid), .rd_entry_o(lft_entry), .top_o(lft_top),
+    .rd_dlid_i(lft_dlid), .rd_entry_o(lft_entry), .usable_i(usable), .rd_ok_o(lft_ok), .top_o(lft_top),
     .blk_i(sma_blk), .blk_rdata_o(lft_blk_rdata), .blk_we_i(sma_lft_we), .blk_wdata_i(sma_lft_wdata),
     .top_we_i(sma_top_we), .top_wdata_i(sma_top_wdata),
     .cfg_valid_i, .cfg_sel_i, .cfg_addr_i, .cfg_data_i
@@ -190,9 +192,9 @@ module ibsw #(
     assign a_init[i+1]  = pst[i] == 3'd2;
     ibsw_route #(.NumPorts(P)) u_route (
       .ingress_i(5'(i + 1)), .vl15_i(vl == 4'd15), .data_i(in_data_i[64*i +: 64]),
-      .entry_i(lft_entry[8*i +: 8]), .top_i(lft_top),
+      .entry_i(lft_entry[8*i +: 8]), .entry_ok_i(lft_ok[i]), .top_i(lft_top),
       .linkup_i(linkup), .active_i(active), .draining_i(draining),
-      .egr_o(r_egr[i+1]), .err_o(r_err[i+1])
+      .egr_o(r_egr[i+1]), .err_o(r_err[i+1]), .drop_o(r_drop[i+1])
     );
   end
   assign a_valid[0] = sma_push;
@@ -201,9 +203,9 @@ module ibsw #(
   assign a_data[0]  = sma_push_data;
   assign a_init[0]  = 1'b0;
   ibsw_route #(.NumPorts(P)) u_route_sma (
-    .ingress_i(5'd0), .vl15_i(1'b1), .data_i(sma_push_data), .entry_i(8'hFF), .top_i(lft_top),
-    .linkup_i(linkup), .active_i(active), .draining_i(draining),
-    .egr_o(r_egr[0]), .err_o(r_err[0])
+    .ingress_i(5'd0), .vl15_i(1'b1), .data_i(sma_push_data), .entry_i(8'hFF), .entry_ok_i(1'b0),
+    .top_i(lft_top), .linkup_i(linkup), .active_i(active), .draining_i(draining),
+    .egr_o(r_egr[0]), .err_o(r_err[0]), .drop_o(r_drop[0])
   );
 
   for (genvar n = 0; n < NIn; n++) begin : gen_in
@@ -213,7 +215,7 @@ module ibsw #(
     ) u_in (
       .clk_i, .rst_ni,
       .arr_i(a_valid[n]), .arr_lane_i(a_lane[n]), .arr_kind_i(a_kind[n]), .arr_data_i(a_data[n]),
-      .arr_init_i(a_init[n]), .route_egr_i(r_egr[n]), .route_err_i(r_err[n]),
+      .arr_init_i(a_init[n]), .route_egr_i(r_egr[n]), .route_err_i(r_err[n]), .route_drop_i(r_drop[n]),
       .push_live_head_o(a_live_head[n]), .err_o(iu_err[n]), .full_at_start_o(iu_full15[n]),
       .wait_o(f_wait[n*LanW +: LanW]), .active_o(f_active[n*LanW +: LanW]),
       .nonempty_o(f_nonempty[n*LanW +: LanW]), .hsent_o(f_hsent[n*LanW +: LanW]),
@@ -252,17 +254,18 @@ module ibsw #(
     sma_grant_port = '0;
     for (int unsigned n = 0; n < NIn; n++) if (o_gnt[V*NIn + n]) sma_grant_port = 5'(n);
   end
-  localparam int unsigned SW = $clog2(NIn * LanW);
+  // input lane (n, l) is served when an output lane (o, l) it owns is: an OR
+  // of owner compares (constant indices; SA's choice -> pop is on the worst path)
   always_comb begin
-    logic [SW-1:0] s;
-    s = '0;
     f_gnt = '0;
     f_serve = '0;
     for (int unsigned o = 0; o < NIn; o++) begin
       for (int unsigned l = 0; l < LanW; l++) begin
-        for (int unsigned n = 0; n < NIn; n++) f_gnt[n*LanW + l] = f_gnt[n*LanW + l] | o_gnt[(o*LanW + l)*NIn + n];
-        s = SW'(32'(o_owner[5*(o*LanW + l) +: 5]) * LanW + l);
-        if (o_serve[o*LanW + l] && o_busy[o*LanW + l]) f_serve[s] = 1'b1;
+        for (int unsigned n = 0; n < NIn; n++) begin
+          f_gnt[n*LanW + l] = f_gnt[n*LanW + l] | o_gnt[(o*LanW + l)*NIn + n];
+          if (o_serve[o*LanW + l] && o_busy[o*LanW + l] && 32'(o_owner[5*(o*LanW + l) +: 5]) == n)
+            f_serve[n*LanW + l] = 1'b1;
+        end
       end
     end
   end
@@ -278,7 +281,21 @@ module ibsw #(
     .ready_o(o_ready), .hsent_o(x_hsent), .drop_o(x_drop), .kind_o(x_kind), .data_o(x_data)
   );
 
-  // ---- SA per external output, and pend increments
+  // ---- SA per external output, and pend increments. An arrival's pend
+  // increment waits in a register (which input pushed a live HEAD, for which
+  // egress) and is counted per output the next cycle: the push depends on
+  // SA's pop (space, §5.1 step 3), and counting after it was 4.05 ns.
+  logic [NIn-1:0] lh_q;
+  logic [4:0]     lhe_q [NIn];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      lh_q <= '0;
+      for (int unsigned n = 0; n < NIn; n++) lhe_q[n] <= '0;
+    end else begin
+      lh_q <= a_live_head;
+      for (int unsigned n = 0; n < NIn; n++) lhe_q[n] <= r_egr[n];
+    end
+  end
   logic [3:0]  sa_discard [P];
   logic [3:0]  sa_stray [P];
   logic [31:0] sa_qdepth [P];
@@ -286,9 +303,11 @@ module ibsw #(
   for (genvar i = 0; i < P; i++) begin : gen_sa
     localparam int unsigned O = i + 1;
     logic [5:0] inc;
+    logic [NIn-1:0] hit;
     always_comb begin
+      for (int unsigned n = 0; n < NIn; n++) hit[n] = lh_q[n] && 32'(lhe_q[n]) == O;
       inc = '0;
-      for (int unsigned n = 0; n < NIn; n++) if (a_live_head[n] && 32'(r_egr[n]) == O) inc = inc + 6'd1;
+      for (int unsigned n = 0; n < NIn; n++) inc = inc + 6'(hit[n]);
     end
     ibsw_switch_alloc #(.NumDataVls(V), .BufDepth(BufDepth), .Buf15Depth(Buf15Depth)) u_sa (
       .clk_i, .rst_ni, .slot_i(slot), .phys_i(phys[i]), .pstate_i(pst[i]), .draining_i(draining[i]),
@@ -297,7 +316,7 @@ module ibsw #(
       .busy_i(o_busy[O*LanW +: LanW]), .ready_i(o_ready[O*LanW +: LanW]),
       .hsent_i(x_hsent[O*LanW +: LanW]), .front_drop_i(x_drop[O*LanW +: LanW]),
       .front_kind_i(x_kind[2*O*LanW +: 2*LanW]), .front_data_i(x_data[64*O*LanW +: 64*LanW]),
-      .pend_inc_i(inc),
+      .pend_inc_i(inc), .pend_any_i(hit != '0),
       .serve_o(o_serve[O*LanW +: LanW]), .close_o(o_close[O*LanW +: LanW]),
       .drained_o(drained_ch[i]), .drain_idle_o(drain_idle[i]),
       .ev_flit_o(sa_flit[i]), .ev_pkt_o(sa_pkt[i]), .ev_wait_o(sa_wait[i]),
@@ -352,6 +371,7 @@ module ibsw #(
     assign phys[i] = ph;
     assign linkup[i] = ph == PhLinkUp;
     assign active[i] = pst[i] == 3'd4;
+    assign usable[i] = linkup[i] && active[i] && !draining[i];   // §5.2 for data
     assign power_on_o[i] = ph == PhPolling || ph == PhTraining || ph == PhLinkUp || ph == PhLer;
     assign port_state_o[3*i +: 3] = pst[i];
     assign phys_state_o[3*i +: 3] = ph;
@@ -474,4 +494,13 @@ module ibsw #(
   ibsw_power #(.NumPorts(P), .LinkSpeed(LinkSpeed)) u_power (
     .clk_i, .rst_ni, .on_i(power_on_o), .power_mw_o, .energy_o
   );
+
+`ifndef SYNTHESIS
+  // the drop mark's short path (the LFT's entry_ok) agrees with the routing code
+  always_ff @(posedge clk_i) begin
+    for (int unsigned n = 0; n < NIn; n++) begin
+      ib_route_drop_is_err: assert (r_drop[n] == (r_err[n] != 4'd0));
+    end
+  end
+`endif
 endmodule

@@ -6,8 +6,7 @@ module ibsw_crossbar #(
   parameter int unsigned NumDataVls = 2,
   localparam int unsigned LanW = NumDataVls + 1,
   localparam int unsigned NIn  = NumPorts + 1,
-  localparam int unsigned N    = NIn * LanW,
-  localparam int unsigned SW   = $clog2(N)
+  localparam int unsigned N    = NIn * LanW
 ) (
   input  logic [N-1:0]    busy_i,
   input  logic [5*N-1:0]  owner_i,
@@ -23,24 +22,42 @@ module ibsw_crossbar #(
   output logic [2*N-1:0]  kind_o,
   output logic [64*N-1:0] data_o
 );
-  // the owner's lane (n, l) at n*LanW + l, read by index (one mux per output lane)
-  logic [63:0] dat [N];
-  logic [1:0]  knd [N];
-  for (genvar s = 0; s < N; s++) begin : gen_arr
-    assign dat[s] = data_i[64*s +: 64];
-    assign knd[s] = kind_i[2*s +: 2];
+  // per lane l, the inputs' fronts indexed by input n (32 entries, the owner's
+  // width; unused ones 0): the owner selects directly, no owner * LanW + l
+  // index arithmetic in front of the multiplexer (docs/ibsw.md Status)
+  logic [63:0] dat [LanW][32];
+  logic [1:0]  knd [LanW][32];
+  logic [31:0] ane [LanW];
+  logic [31:0] hs [LanW];
+  logic [31:0] dr [LanW];
+  always_comb begin
+    for (int unsigned l = 0; l < LanW; l++) begin
+      ane[l] = '0;
+      hs[l]  = '0;
+      dr[l]  = '0;
+      for (int unsigned n = 0; n < 32; n++) begin
+        dat[l][n] = '0;
+        knd[l][n] = '0;
+      end
+      for (int unsigned n = 0; n < NIn; n++) begin
+        ane[l][n] = active_i[n*LanW + l] && nonempty_i[n*LanW + l];
+        hs[l][n]  = hsent_i[n*LanW + l];
+        dr[l][n]  = drop_i[n*LanW + l];
+        dat[l][n] = data_i[64*(n*LanW + l) +: 64];
+        knd[l][n] = kind_i[2*(n*LanW + l) +: 2];
+      end
+    end
   end
   always_comb begin
-    logic [SW-1:0] s;
-    s = '0;
+    logic [4:0] w;
     for (int unsigned o = 0; o < NIn; o++) begin
       for (int unsigned l = 0; l < LanW; l++) begin
-        s = SW'(32'(owner_i[5*(o*LanW + l) +: 5]) * LanW + l);
-        ready_o[o*LanW + l] = busy_i[o*LanW + l] && active_i[s] && nonempty_i[s];
-        hsent_o[o*LanW + l] = hsent_i[s];
-        drop_o[o*LanW + l]  = drop_i[s];
-        kind_o[2*(o*LanW + l) +: 2]  = knd[s];
-        data_o[64*(o*LanW + l) +: 64] = dat[s];
+        w = owner_i[5*(o*LanW + l) +: 5];
+        ready_o[o*LanW + l] = busy_i[o*LanW + l] && ane[l][w];
+        hsent_o[o*LanW + l] = hs[l][w];
+        drop_o[o*LanW + l]  = dr[l][w];
+        kind_o[2*(o*LanW + l) +: 2]  = knd[l][w];
+        data_o[64*(o*LanW + l) +: 64] = dat[l][w];
       end
     end
   end

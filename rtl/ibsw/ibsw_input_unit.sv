@@ -22,6 +22,7 @@ module ibsw_input_unit #(
   input  logic              arr_init_i,     // pstate Init: data-lane flits drop-marked (error 11)
   input  logic [4:0]        route_egr_i,
   input  logic [3:0]        route_err_i,    // 0 = routed
+  input  logic              route_drop_i,   // route_err_i != 0, by a shorter path
   output logic              push_live_head_o, // pend[route_egr] + 1
   output logic [15:0]       err_o,          // bit k: error k in this cycle
   output logic              full_at_start_o, // lane V full (the SMA pushes only when not)
@@ -150,7 +151,7 @@ module ibsw_input_unit #(
           ev[11] = 1'b1;
         end else if (hd) begin
           if (rxs_q[l] != RxIdle) ev[8] = 1'b1;
-          if (route_err_i != 4'd0) begin
+          if (route_drop_i) begin
             drop = 1'b1;
             for (int unsigned k = 1; k <= 4; k++) if (32'(route_err_i) == k) ev[k] = 1'b1;
             rx = RxDrop;
@@ -182,7 +183,8 @@ module ibsw_input_unit #(
         end
       end
     end
-    push_ent = {drop, (arr_kind_i == KHead && !drop) ? route_egr_i : 5'd0, arr_kind_i, arr_data_i};
+    // egr as routed whatever the outcome: VA reads it only for a live HEAD (wait_o)
+    push_ent = {drop, route_egr_i, arr_kind_i, arr_data_i};
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -3,6 +3,11 @@
 // one block read for the SMA's snapshot (§7.3); writes at the end of the cycle:
 // a SubnSet block (64 entries) and the configuration port (one entry or the
 // top), the configuration port's value kept when both hit one entry.
+// rd_ok_o: LFT[DLID] names a port 1..P usable for data now (usable_i), for
+// ibsw_route's drop mark. In a small table (Entries * NumPorts <= 4096, every
+// target but ibsw_p24 and ibsw_p2_max) it is worked out for every entry from
+// the registers and read like the entry, so the arrival's path is the read
+// alone *(ours, docs/ibsw.md Status)*; a large one works it out after the read.
 module ibsw_lft #(
   parameter int unsigned NumPorts  = 4,
   parameter int unsigned LftBlocks = 1,
@@ -14,6 +19,8 @@ module ibsw_lft #(
   input  logic                  rst_ni,
   input  logic [16*NumPorts-1:0] rd_dlid_i,   // port n-1's DLID
   output logic [8*NumPorts-1:0]  rd_entry_o,
+  input  logic [NumPorts-1:0]    usable_i,    // port n-1 LinkUp, Active, not draining
+  output logic [NumPorts-1:0]    rd_ok_o,
   output logic [15:0]            top_o,
   input  logic [BW-1:0]          blk_i,       // SMA block read and write
   output logic [511:0]           blk_rdata_o,
@@ -35,6 +42,26 @@ module ibsw_lft #(
   function automatic logic [7:0] rd(input logic [AW-1:0] a);
     rd = wr_q[a] ? mem_q[a] : 8'hFF;
   endfunction
+
+  // an entry value names a usable data port
+  function automatic logic ok_of(input logic [7:0] e);
+    ok_of = 1'b0;
+    for (int unsigned p = 1; p <= NumPorts; p++) if (32'(e) == p) ok_of = usable_i[p-1];
+  endfunction
+  if (Entries * NumPorts <= 4096) begin : gen_ok_pre
+    logic [Entries-1:0] ok;
+    always_comb begin
+      for (int unsigned a = 0; a < Entries; a++) ok[a] = wr_q[a] && ok_of(mem_q[a]);
+      for (int unsigned n = 0; n < NumPorts; n++) begin
+        rd_ok_o[n] = 1'b0;
+        if (32'(rd_dlid_i[16*n +: 16]) < Entries) rd_ok_o[n] = ok[AW'(rd_dlid_i[16*n +: 16])];
+      end
+    end
+  end else begin : gen_ok_post
+    always_comb begin
+      for (int unsigned n = 0; n < NumPorts; n++) rd_ok_o[n] = ok_of(rd_entry_o[8*n +: 8]);
+    end
+  end
 
   always_comb begin
     for (int unsigned n = 0; n < NumPorts; n++) begin

@@ -1,6 +1,12 @@
 // ibsw_route: the routing decision of one HEAD at arrival (docs/ibsw.md §5.2),
 // from the state at the arrival cycle; the first matching rule decides.
-// err_o: 0 routed, else code 1..4.
+// err_o: 0 routed, else code 1..4; drop_o = (err_o != 0) by a shorter path:
+// entry_ok_i, the LFT's "this entry names a usable data egress" (§5.2 rules
+// 1, 3 and 4 but the U-turn), is read beside the entry, so the drop mark of
+// an arriving HEAD waits for one compare, not for the rules on the entry
+// read (LFT read -> route -> buffer entry was 3.66 ns in ibsw_p4).
+// egr_o is the entry (data) or the front tag (VL15) whatever the outcome: it
+// is looked at only for a live HEAD.
 module ibsw_route #(
   parameter int unsigned NumPorts = 4
 ) (
@@ -8,12 +14,14 @@ module ibsw_route #(
   input  logic                vl15_i,
   input  logic [63:0]         data_i,
   input  logic [7:0]          entry_i,     // LFT[DLID] (data lanes)
+  input  logic                entry_ok_i,  // 1 <= LFT[DLID] <= P and that port usable for data
   input  logic [15:0]         top_i,
   input  logic [NumPorts-1:0] linkup_i,    // phys = LinkUp, port n at bit n-1
   input  logic [NumPorts-1:0] active_i,    // pstate = Active
   input  logic [NumPorts-1:0] draining_i,
   output logic [4:0]          egr_o,
-  output logic [3:0]          err_o
+  output logic [3:0]          err_o,
+  output logic                drop_o
 );
   // port e (1..P) LinkUp, not draining and (data) Active; constant indices only
   function automatic logic usable(input logic [4:0] e, input logic data);
@@ -31,19 +39,20 @@ module ibsw_route #(
   always_comb begin
     d     = data_i[63:48];
     tag   = data_i[4:0];
-    egr_o = '0;
+    egr_o = vl15_i ? tag : entry_i[4:0];
     err_o = 4'd0;
+    drop_o = 1'b0;
     if (!vl15_i) begin
+      drop_o = d == 16'h0 || d == 16'hFFFF || d > top_i || !entry_ok_i || entry_i[4:0] == ingress_i;
       if (d == 16'h0 || d == 16'hFFFF || d > top_i) err_o = 4'd2;
       else if (entry_i == 8'hFF) err_o = 4'd1;
       else if (entry_i == 8'd0 || 32'(entry_i) > NumPorts || entry_i == {3'b0, ingress_i}) err_o = 4'd3;
       else if (!usable(entry_i[4:0], 1'b1)) err_o = 4'd4;
-      else egr_o = entry_i[4:0];
     end else begin
       if (d != 16'hFFFF) err_o = 4'd2;
       else if (!Legal[tag] || tag == ingress_i) err_o = 4'd3;
       else if (tag != 5'd0 && !usable(tag, 1'b0)) err_o = 4'd4;
-      else egr_o = tag;
+      drop_o = err_o != 4'd0;
     end
   end
 endmodule

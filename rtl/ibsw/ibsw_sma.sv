@@ -66,47 +66,86 @@ module ibsw_sma #(
 
   // attribute index: 1 SwitchInfo, 2 PortInfo, 3 LFT, 4 SamplesControl,
   // 5 SamplesResult, 6 PortCounters, 7 PortCountersExtended, 8 NcPowerMeter
-  logic [7:0]  cls, meth;
-  logic [15:0] aid, amod;
   logic [3:0]  attr;
   logic [4:0]  nlen;
   logic        mod_ok, bad, is_set;
   logic [15:0] status;
 
-  always_comb begin
-    cls  = w_q[2][63:56];
-    meth = w_q[2][55:48];
-    aid  = w_q[2][47:32];
-    amod = w_q[2][31:16];
-    is_set = meth == 8'h02;
-    attr = 4'd0;
-    nlen = 5'd0;
-    if (cls == 8'h81) begin
-      case (aid)
-        16'h0012: begin attr = 4'd1; nlen = 5'd4; end
-        16'h0015: begin attr = 4'd2; nlen = 5'd4; end
-        16'h0019: begin attr = 4'd3; nlen = 5'd11; end
+  // The MAD's decode (class, method, attribute, AttrMod range, bad length) is
+  // a function of w_q[2], nw_q and syn_q, which do not change in EXEC. It is
+  // registered from their next values, so in EXEC the strobes below come from
+  // registers: the decode feeding the Sets (sampler, port FSM) was 4.02 ns in
+  // ibsw_p4 (docs/ibsw.md Status). dec_q equals the decode of the current
+  // state in every cycle after the first (sma_dec_exact).
+  // decode: {attr[3:0], nlen[4:0], mod_ok, bad, is_set}
+  function automatic logic [11:0] decode(input logic [63:16] w2, input logic [4:0] nw, input logic syn);
+    logic [7:0]  c, m;
+    logic [15:0] a, am;
+    logic [3:0]  at;
+    logic [4:0]  nl;
+    logic        mok, bd, st;
+    c  = w2[63:56];
+    m  = w2[55:48];
+    a  = w2[47:32];
+    am = w2[31:16];
+    st = m == 8'h02;
+    at = 4'd0;
+    nl = 5'd0;
+    if (c == 8'h81) begin
+      case (a)
+        16'h0012: begin at = 4'd1; nl = 5'd4; end
+        16'h0015: begin at = 4'd2; nl = 5'd4; end
+        16'h0019: begin at = 4'd3; nl = 5'd11; end
         default: ;
       endcase
-    end else if (cls == 8'h04) begin
-      case (aid)
-        16'h0010: begin attr = 4'd4; nlen = 5'd5; end
-        16'h0011: begin attr = 4'd5; nlen = 5'd6; end
-        16'h0012: begin attr = 4'd6; nlen = 5'd7; end
-        16'h001D: begin attr = 4'd7; nlen = 5'd7; end
-        16'hFF01: begin attr = 4'd8; nlen = 5'd5; end
+    end else if (c == 8'h04) begin
+      case (a)
+        16'h0010: begin at = 4'd4; nl = 5'd5; end
+        16'h0011: begin at = 4'd5; nl = 5'd6; end
+        16'h0012: begin at = 4'd6; nl = 5'd7; end
+        16'h001D: begin at = 4'd7; nl = 5'd7; end
+        16'hFF01: begin at = 4'd8; nl = 5'd5; end
         default: ;
       endcase
     end
-    case (attr)
-      4'd1, 4'd8: mod_ok = amod == 16'd0;
-      4'd3:       mod_ok = 32'(amod) < LftBlocks;
-      default:    mod_ok = amod != 16'd0 && 32'(amod) <= NumPorts;
+    case (at)
+      4'd1, 4'd8: mok = am == 16'd0;
+      4'd3:       mok = 32'(am) < LftBlocks;
+      default:    mok = am != 16'd0 && 32'(am) <= NumPorts;
     endcase
-    bad = nw_q < 5'd3 || nw_q > 5'd16 || syn_q || (cls != 8'h81 && cls != 8'h04) ||
-          (meth != 8'h01 && meth != 8'h02) || (attr != 4'd0 && nw_q != nlen);
-    sel_port_o  = amod[4:0];
-    lft_blk_o   = BW'(amod);
+    bd = nw < 5'd3 || nw > 5'd16 || syn || (c != 8'h81 && c != 8'h04) ||
+            (m != 8'h01 && m != 8'h02) || (at != 4'd0 && nw != nl);
+    decode = {at, nl, mok, bd, st};
+  endfunction
+
+  logic [11:0] dec_q, dec_n;
+  logic [63:16] w2_n;
+  logic [4:0]  nw_n;
+  logic        syn_n;
+  // next values of w_q[2], nw_q, syn_q (the always_ff below)
+  always_comb begin
+    w2_n  = w_q[2][63:16];
+    nw_n  = nw_q;
+    syn_n = syn_q;
+    if (st_q == SIdle && grant_i) begin
+      nw_n  = '0;
+      syn_n = 1'b0;
+    end else if (st_q == SRecv && cap_valid_i) begin
+      if (nw_q == 5'd2) w2_n = cap_data_i[63:16];
+      if (nw_q < 5'd17) nw_n = nw_q + 5'd1;
+      if (cap_kind_i == 2'd2) syn_n = cap_syn_i;
+    end
+    dec_n = decode(w2_n, nw_n, syn_n);
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) dec_q <= '0;
+    else dec_q <= dec_n;
+  end
+
+  always_comb begin
+    {attr, nlen, mod_ok, bad, is_set} = dec_q;
+    sel_port_o  = w_q[2][20:16];   // AttrMod
+    lft_blk_o   = BW'(w_q[2][31:16]);
     lft_wdata_o = {w_q[10], w_q[9], w_q[8], w_q[7], w_q[6], w_q[5], w_q[4], w_q[3]};
     top_wdata_o = w_q[3][47:32];
     pi_pstate_o = w_q[3][63:60];
@@ -233,6 +272,7 @@ module ibsw_sma #(
     sma_state_legal: assert (st_q <= SResp);
     sma_grant_when_idle: assert (!(grant_i && st_q != SIdle));
     sma_len_legal: assert (!(st_q == SResp && (len_q < 5'd3 || len_q > 5'd16)));
+    sma_dec_exact: assert (!(st_q == SExec && dec_q != decode(w_q[2][63:16], nw_q, syn_q)));
   end
 `endif
 endmodule

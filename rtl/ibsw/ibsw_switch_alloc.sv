@@ -25,7 +25,8 @@ module ibsw_switch_alloc #(
   input  logic [LanW-1:0]   front_drop_i,
   input  logic [2*LanW-1:0] front_kind_i,
   input  logic [64*LanW-1:0] front_data_i,
-  input  logic [5:0]        pend_inc_i,      // live HEADs pushed for o this cycle
+  input  logic [5:0]        pend_inc_i,      // live HEADs pushed for o last cycle (from registers)
+  input  logic              pend_any_i,      // pend_inc_i != 0
   output logic [LanW-1:0]   serve_o,
   output logic [LanW-1:0]   close_o,
   output logic              drained_o,       // DRAINED chosen (sent_drained <- 1)
@@ -48,8 +49,9 @@ module ibsw_switch_alloc #(
   logic [CW-1:0] cred_d [LanW];
   logic [15:0]   pend_q, pend_d;
   logic [3:0]    pcls_d;
-  logic [5:0]    pinc_q;   // last cycle's pend increments: arrivals reach pend a cycle later
-  logic [3:0]    pcls_q;   // last cycle's closes, likewise (SA's choice -> pend was 5.1 ns)
+  logic [3:0]    pcls_q;   // last cycle's closes: SA's choice -> pend was 5.1 ns
+  logic [15:0]   pdelta, pend_s;
+  logic          pend_co;
   logic          pend_zero;
   logic [2:0]    srr_q, srr_d;
   logic          st_valid_q, st_valid_d, o_valid_q;
@@ -145,17 +147,30 @@ module ibsw_switch_alloc #(
     ev_pkt_o  = chosen_any && (close_o != '0);
     ev_wait_o = linkup && ready_i != '0 && !chosen_any;
   end
-  // pend apart from SA: its increments come from arrivals that depend on SA's pops
+  // pend apart from SA: its increments come from arrivals that depend on SA's pops.
+  // pend_q is pend (§5.0) of the previous cycle; the arrivals (pend_inc_i, counted
+  // by the parent from its registers) and closes (pcls_q) of that cycle reach it
+  // now, so pend = pend_q + pend_inc_i - pcls_q, one small delta added on a
+  // Kogge-Stone tree (cp's cp_ks_add, as the counters).
   always_comb begin
     logic [3:0] nc;
     nc = '0;
     for (int unsigned l = 0; l < LanW; l++) nc = nc + 4'(close_o[l]);
-    pend_d = pend_q + 16'(pinc_q) - 16'(pcls_q);
     pcls_d = nc;
+    pdelta = 16'(pend_inc_i) - 16'(pcls_q);
   end
-  // pend as §5.0 counts it is pend_q + pinc_q - pcls_q, from registers only:
-  // neither an arriving HEAD nor SA's choice reaches the pend adder
-  assign pend_zero = pend_q + 16'(pinc_q) == 16'(pcls_q);
+  cp_ks_add #(.W(16), .Keep(1)) u_pend_add (
+    .a_i(pend_q), .b_i(pdelta), .ci_i(1'b0), .s_o(pend_s), .co_o(pend_co)
+  );
+  assign pend_d = pend_s;
+  logic unused_pend_co;
+  assign unused_pend_co = pend_co;   // pend never underflows (sa_pend_no_underflow): the carry is the sign
+  // pend = 0 without the adder: a close of the previous cycle ended a packet
+  // counted in pend_q, so pend_q + inc - pcls_q = 0 exactly when nothing was
+  // pushed for o and pend_q equals the closes. The add-and-compare from the
+  // registers into the drain condition and the port FSM was ibsw_p4's worst
+  // path (4,166 ps, docs/ibsw.md Status).
+  assign pend_zero = !pend_any_i && pend_q == 16'(pcls_q);
 
   // Credits (§5.6): returns only in LinkUp; a return to a full counter with
   // no consume is error 14.
@@ -181,7 +196,6 @@ module ibsw_switch_alloc #(
     if (!rst_ni) begin
       for (int unsigned l = 0; l < LanW; l++) cred_q[l] <= cmax(l);
       pend_q <= '0;
-      pinc_q <= '0;
       pcls_q <= '0;
       srr_q <= '0;
       st_valid_q <= 1'b0; st_kind_q <= '0; st_vl_q <= '0; st_data_q <= '0;
@@ -189,7 +203,6 @@ module ibsw_switch_alloc #(
     end else begin
       for (int unsigned l = 0; l < LanW; l++) cred_q[l] <= cred_d[l];
       pend_q <= pend_d;
-      pinc_q <= pend_inc_i;
       pcls_q <= pcls_d;
       srr_q <= srr_d;
       st_valid_q <= st_valid_d; st_kind_q <= st_kind_d; st_vl_q <= st_vl_d; st_data_q <= st_data_d;
@@ -205,7 +218,11 @@ module ibsw_switch_alloc #(
   always_ff @(posedge clk_i) begin
     sa_one_flit: assert (!(linkup && !$onehot0(serve_o)));
     sa_serve_ready: assert ((serve_o & ~ready_i) == '0);
-    sa_pend_no_underflow: assert (!(pend_q + 16'(pinc_q) < 16'(pcls_q) + 16'(close_o != '0)));
+    sa_pend_no_underflow: assert (!(pend_q + 16'(pend_inc_i) < 16'(pcls_q) + 16'(close_o != '0)));
+    sa_pend_q_covers_closes: assert (pend_q >= 16'(pcls_q));
+    sa_pend_zero_exact: assert (pend_zero == (pend_q + 16'(pend_inc_i) == 16'(pcls_q)));
+    sa_pend_any: assert (pend_any_i == (pend_inc_i != '0));
+    sa_pend_add: assert (pend_d == pend_q + 16'(pend_inc_i) - 16'(pcls_q));
     for (int unsigned l = 0; l < LanW; l++) begin
       sa_cred_le_max: assert (cred_q[l] <= cmax(l));
       sa_consume_has_credit: assert (!(consume[l] && cred_q[l] == '0));

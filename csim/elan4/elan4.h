@@ -1,0 +1,356 @@
+/*
+ * elan4 -- cycle-accurate C model of the Quadrics Elan4 NIC. Spec: docs/elan4.md
+ * (section 6 is the per-cycle behaviour, section 9.1 the latency contracts).
+ *
+ * One elan4_eval + elan4_commit pair is one clock cycle. elan4_eval is pure with
+ * respect to the current state: it returns this cycle's outputs (every output is a
+ * function of start-of-cycle state, i.e. a register) and builds the next state;
+ * elan4_commit is the clock edge. Files follow the units of docs/elan4.md §11:
+ * elan4_cq.c (host port, queue intake, descriptor cache), elan4_cmd_proc.c,
+ * elan4_sten.c (STEN), elan4_link_tx.c (transmitter, outstanding lists, tokens),
+ * elan4_link_rx.c (receiver), elan4_irq.c (interrupts, counters, trace), elan4.c
+ * (top: parameters, reset, local-memory arbiter, commit).
+ *
+ * Status (docs/elan4.md "C model status"): the input processor, reply unit, MMU
+ * fill, event processor and DMA engine are not modelled yet.
+ */
+#ifndef ELAN4_H
+#define ELAN4_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Parameter maxima (§2), sizing the model's fixed arrays. */
+#define ELAN4_MAX_CQ       32
+#define ELAN4_MAX_WINDOW   64
+#define ELAN4_MAX_HEAD     64
+#define ELAN4_MAX_VCS      4
+#define ELAN4_MAX_OUTST    64
+#define ELAN4_MAX_IRQ      64
+#define ELAN4_MAX_EPFIFO   16
+#define ELAN4_MAX_DMAQ     16
+#define ELAN4_MAX_TLB      128
+#define ELAN4_NCNT         28
+#define ELAN4_MAX_BODY     22 /* body words of the longest packet (§4.6) */
+#define ELAN4_IBUF         128 /* intake ring: undrained + out-of-order, < 2 windows */
+#define ELAN4_MAX_RESEND   (ELAN4_MAX_CQ * 2)
+#define ELAN4_LMQ          16 /* local-memory read pipeline (LmLatency + 1 <= 9) */
+#define ELAN4_POS_MASK     0xFFFFFu /* positions are kept mod 2^20 (§6.2) */
+
+/* Queue states and error codes (§7). */
+enum { ELAN4_Q_CLOSED = 0, ELAN4_Q_OK = 1, ELAN4_Q_ERROR = 2 };
+enum {
+  ELAN4_E_CONFIG = 1,
+  ELAN4_E_PARTIAL,
+  ELAN4_E_WINDOW,
+  ELAN4_E_OVERFLOW,
+  ELAN4_E_DUP,
+  ELAN4_E_OPCODE,
+  ELAN4_E_DISABLED,
+  ELAN4_E_FORMAT,
+  ELAN4_E_ROUTE,
+  ELAN4_E_NOROUTE,
+  ELAN4_E_RETRY,
+  ELAN4_E_GAP
+};
+/* Command opcodes (§4.3). */
+enum {
+  ELAN4_OP_NOP = 0,
+  ELAN4_OP_WRITE,
+  ELAN4_OP_READ,
+  ELAN4_OP_SETEVENT,
+  ELAN4_OP_WAITEVENT,
+  ELAN4_OP_RUN_DMA,
+  ELAN4_OP_GUARD,
+  ELAN4_OP_INTERRUPT,
+  ELAN4_OP_ATOMIC
+};
+/* Counter lanes of cnt_o (§6.10). */
+enum {
+  ELAN4_CNT_PIO_WR = 0,
+  ELAN4_CNT_PIO_RD,
+  ELAN4_CNT_PIO_BAD,
+  ELAN4_CNT_CQ_DISCARD,
+  ELAN4_CNT_CQ_ERROR,
+  ELAN4_CNT_CQ_LOAD,
+  ELAN4_CNT_CQ_SPILL,
+  ELAN4_CNT_CMDS,
+  ELAN4_CNT_TX_PKTS,
+  ELAN4_CNT_TX_TOKENS,
+  ELAN4_CNT_RX_PKTS,
+  ELAN4_CNT_RX_TOKENS,
+  ELAN4_CNT_ACKS_RX,
+  ELAN4_CNT_NACKS_RX,
+  ELAN4_CNT_RESENDS,
+  ELAN4_CNT_TIMEOUTS,
+  ELAN4_CNT_NACKS_TX,
+  ELAN4_CNT_CRC_ERR,
+  ELAN4_CNT_BAD_PKTS,
+  ELAN4_CNT_TLB_HIT,
+  ELAN4_CNT_TLB_MISS,
+  ELAN4_CNT_XLATE_FAULT,
+  ELAN4_CNT_PROT_FAULT,
+  ELAN4_CNT_NACK_BUSY,
+  ELAN4_CNT_EVENTS_SET,
+  ELAN4_CNT_EVENTS_FIRED,
+  ELAN4_CNT_IRQ_LOST,
+  ELAN4_CNT_PROTO_ERR
+};
+enum { ELAN4_HEAD = 0, ELAN4_BODY = 1, ELAN4_TAIL = 2, ELAN4_TOKEN = 3 };
+
+/* Planted bugs (docs/elan4.md §10 "Negatives"); index into elan4_bug_names. */
+enum {
+  ELAN4_BUG_NONE = 0,
+  ELAN4_BUG_OOO_RELEASE_EARLY,   /* "ooo_release_early": wp jumps over a gap */
+  ELAN4_BUG_EMPTY_EXTRA_CYCLE,   /* "empty_extra_cycle": a drained dword reaches the head buffer a cycle late */
+  ELAN4_BUG_STEN_THREE_INFLIGHT, /* "sten_three_inflight": out(q) < 3 instead of < 2 */
+  ELAN4_BUG_GUARD_IGNORED,       /* "guard_ignored": GUARD dispatches with packets in flight */
+  ELAN4_BUG_IRQ_CODE_SWAPPED,    /* "irq_code_swapped": cause-3 data has code and position swapped */
+  ELAN4_BUG_RESET_KEEPS_IRQ,     /* "reset_keeps_irq": reset forgets the irq output registers */
+  ELAN4_BUG_COUNT
+};
+extern const char *const elan4_bug_names[]; /* NULL-terminated, [0] = "none" */
+
+typedef struct {
+  unsigned num_cq, num_queues, depth_kb[4], ooo_window, head_dwords, gap_timeout;
+  unsigned num_nodes, num_vcs, link_buf, vc_sten, vc_dma, vc_reply, max_outstanding;
+  unsigned retry_limit, retry_backoff, ack_timeout, tlb_entries, pt_bits;
+  uint32_t desc_base, rt_base, pt_base;
+  unsigned lm_latency, host_read_tags, reply_slots, ep_fifo, dma_queue, dma_buf_dw, irq_depth;
+  unsigned bug;
+} elan4_cfg_t;
+
+/* §2's defaults. */
+void elan4_cfg_default(elan4_cfg_t *c);
+
+/* Ports (§3), one cycle. */
+typedef struct {
+  bool ht_valid, ht_write;
+  uint32_t ht_addr;
+  uint64_t ht_data;
+  uint8_t ht_be, ht_tag;
+  bool hm_ready, hm_rvalid;
+  uint64_t hm_rdata;
+  uint8_t hm_rtag;
+  bool lm_rvalid;
+  uint64_t lm_rdata;
+  bool in_valid;
+  uint8_t in_kind, in_vc;
+  uint32_t in_data;
+  uint8_t in_credit; /* bit per VC */
+  uint16_t node;
+} elan4_in_t;
+
+typedef struct {
+  bool ht_ready, ht_rvalid;
+  uint64_t ht_rdata;
+  uint8_t ht_rtag;
+  bool hm_valid, hm_write;
+  uint64_t hm_addr, hm_data;
+  uint8_t hm_be, hm_len, hm_tag;
+  bool lm_valid, lm_write;
+  uint32_t lm_addr; /* dword address */
+  uint64_t lm_wdata;
+  uint8_t lm_be;
+  bool out_valid;
+  uint8_t out_kind, out_vc;
+  uint32_t out_data;
+  uint8_t out_credit;
+  bool irq_valid;
+  uint8_t irq_cause;
+  uint16_t irq_info;
+  uint64_t irq_data;
+  uint32_t cnt[ELAN4_NCNT];
+  bool tr_cmd, tr_form, tr_fire;
+  uint16_t tr_cmd_q, tr_form_q;
+  uint32_t tr_fire_addr;
+} elan4_out_t;
+
+/* One cached queue descriptor (§6.2). Positions are mod 2^20. */
+typedef struct {
+  bool used;  /* holds a queue */
+  bool ever;  /* used since reset (victim choice) */
+  uint16_t q;
+  uint32_t gen; /* incarnation: bumped by CQCTL and ERROR, so old packets are abandoned */
+  uint64_t d0;  /* configuration (the CQCTL value) */
+  uint8_t state, code;
+  uint32_t epos;
+  uint32_t wp, dp, hend, rp, fp;
+  uint8_t out;       /* STEN packets not yet acked */
+  uint8_t refill_f;  /* refill reads granted, data not yet arrived */
+  uint32_t gap_cnt;  /* consecutive cycles holding an out-of-order dword */
+  bool late;         /* planted bug empty_extra_cycle: a drained dword's hend step is pending */
+  bool have[ELAN4_IBUF];
+  uint64_t ibuf[ELAN4_IBUF]; /* by position mod ELAN4_IBUF: [dp, wp) in order, >= wp held out of order */
+  uint64_t head[ELAN4_MAX_HEAD]; /* by position mod ELAN4_MAX_HEAD: [rp, hend) */
+} elan4_slot_t;
+
+/* A held PIO operation or descriptor-miss sequence (§6.1, §6.2). */
+enum { PIO_NONE = 0, PIO_BAD, PIO_ZERO, PIO_CQCTL_WR, PIO_CQCTL_RD, PIO_TLBFLUSH, PIO_WIN_WR, PIO_WIN_RD, PIO_MISS };
+typedef struct {
+  uint8_t kind, step;
+  bool write, wait;   /* wait: a read granted, data not yet in */
+  uint32_t addr;
+  uint64_t data;
+  uint8_t be, tag;
+  uint16_t q;
+  uint8_t victim;
+  bool victim_ok;
+  uint64_t d0;       /* miss: loaded d0 */
+} elan4_pio_t;
+
+/* A queue-page write on its way to the intake (accepted last cycle, or after an install). */
+typedef struct {
+  bool valid;
+  uint16_t q;
+  uint16_t k;
+  uint64_t data;
+  uint8_t be;
+} elan4_arr_t;
+
+/* A local-memory read in flight, by data cycle mod ELAN4_LMQ. */
+enum { LMR_NONE = 0, LMR_PIO, LMR_REFILL, LMR_STEN };
+typedef struct {
+  uint8_t owner, slot;
+  uint32_t gen, pos;
+  uint64_t due; /* data cycle */
+} elan4_lmr_t;
+
+/* STEN's job (§6.4). */
+enum { ST_IDLE = 0, ST_ROUTE, ST_RSREAD, ST_SEND, ST_TX }; /* SEND: formed, HEAD not decided; TX: sending */
+typedef struct {
+  uint8_t st;
+  bool resend;
+  uint8_t slot;
+  uint32_t gen, pos, len, tries;
+  uint16_t q;
+  uint64_t cmd[11];
+  uint32_t nread; /* resend: dwords read from the backing store (granted) */
+  uint32_t narr;  /* resend: dwords arrived */
+  bool wait;      /* a read granted, data not yet in */
+  uint32_t route;
+  uint32_t seq; /* job number: tags its local-memory reads */
+  uint16_t dest; /* kept with the packet so a resend reads its route without waiting for dword 0 */
+} elan4_sten_t;
+
+/* A packet sent (HEAD out) and awaiting its token, per VC (§6.4). */
+typedef struct {
+  uint8_t owner; /* 1 STEN */
+  uint8_t slot;
+  uint32_t gen, pos, len, tries;
+  uint16_t q, dest;
+  bool tail_sent;
+  uint64_t t0; /* the timeout's reference cycle T */
+} elan4_outst_t;
+
+typedef struct {
+  uint8_t slot;
+  uint32_t gen, pos, len, tries;
+  uint16_t q, dest;
+  uint64_t eligible;
+} elan4_resend_t;
+
+/* The packet in progress on the transmitter. */
+typedef struct {
+  bool active;
+  uint8_t vc;
+  uint8_t nbody, sent; /* sent: body words sent; TAIL after nbody */
+  uint32_t body[ELAN4_MAX_BODY];
+  uint32_t crc;
+} elan4_txp_t;
+
+typedef struct {
+  uint8_t cause;
+  uint16_t info;
+  uint64_t data;
+} elan4_irq_t;
+
+/* Receiver packet register per VC (§6.5). */
+enum { RX_FREE = 0, RX_OPEN, RX_FULL };
+typedef struct {
+  uint8_t st;
+  bool dropping; /* a neighbour's HEAD on a busy register: dropped up to its TAIL */
+  uint8_t nbody;
+  bool overlength;
+  uint32_t route, crc;
+  uint32_t body[ELAN4_MAX_BODY];
+} elan4_rxp_t;
+
+/* Registered outputs, decided in cycle t, on the ports in t+1. */
+typedef struct {
+  bool ht_rvalid;
+  uint64_t ht_rdata;
+  uint8_t ht_rtag;
+  bool lm_valid, lm_write;
+  uint32_t lm_addr;
+  uint64_t lm_wdata;
+  bool out_valid;
+  uint8_t out_kind, out_vc;
+  uint32_t out_data;
+  uint8_t out_credit;
+  bool irq_valid;
+  uint8_t irq_cause;
+  uint16_t irq_info;
+  uint64_t irq_data;
+  uint32_t cnt_shown[ELAN4_NCNT];
+  bool tr_cmd, tr_form, tr_fire;
+  uint16_t tr_cmd_q, tr_form_q;
+  uint32_t tr_fire_addr;
+} elan4_reg_t;
+
+/* The whole state: every register of the NIC. */
+typedef struct {
+  uint64_t cyc; /* cycles since reset (the model's clock for eligibility and timeouts) */
+  elan4_reg_t r;
+  elan4_slot_t slot[ELAN4_MAX_CQ];
+  uint8_t cp_rr, refill_rr, drain_rr, victim_rr;
+  elan4_pio_t pio;
+  elan4_arr_t arr;
+  elan4_lmr_t lmr[ELAN4_LMQ];
+  elan4_sten_t st;
+  elan4_resend_t resend[ELAN4_MAX_RESEND];
+  uint8_t n_resend;
+  elan4_outst_t outst[ELAN4_MAX_VCS][ELAN4_MAX_OUTST];
+  uint8_t n_outst[ELAN4_MAX_VCS];
+  uint64_t last_leave[ELAN4_MAX_VCS]; /* the cycle the previous oldest left v's list */
+  uint8_t credits[ELAN4_MAX_VCS];
+  elan4_txp_t txp;
+  uint8_t tok_vc[ELAN4_MAX_VCS * 2], tok_ack[ELAN4_MAX_VCS * 2]; /* token queue, oldest first */
+  uint8_t n_tok;
+  elan4_rxp_t rx[ELAN4_MAX_VCS];
+  uint8_t ipq[ELAN4_MAX_VCS]; /* FULL packets in TAIL order (VC numbers) */
+  uint8_t n_ipq;
+  /* event FIFO and DMA queue: filled by the command processor; their consumers
+     (event processor, DMA engine) are not modelled yet */
+  uint64_t epf_a[ELAN4_MAX_EPFIFO], epf_b[ELAN4_MAX_EPFIFO];
+  uint8_t n_epf;
+  uint8_t n_dmaq;
+  /* MMU: TLB valid bits and replacement pointer (lookups not modelled yet) */
+  bool tlb_valid[ELAN4_MAX_TLB];
+  uint8_t tlb_repl;
+  elan4_irq_t irq[ELAN4_MAX_IRQ];
+  uint8_t irq_head, n_irq;
+  uint32_t cnt[ELAN4_NCNT];
+} elan4_state_t;
+
+typedef struct {
+  elan4_cfg_t cfg;
+  elan4_state_t s, nx;
+} elan4_t;
+
+/* Checks every parameter's legal range (§2); 0, or -EINVAL after a message on
+   stderr naming the field. */
+int elan4_init(elan4_t *m, const elan4_cfg_t *cfg);
+void elan4_reset(elan4_t *m);
+void elan4_eval(elan4_t *m, const elan4_in_t *in, elan4_out_t *out);
+void elan4_commit(elan4_t *m);
+void elan4_free(elan4_t *m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

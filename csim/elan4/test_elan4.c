@@ -1,0 +1,536 @@
+/* Unit tests of the elan4 model (docs/elan4.md): parameter checks (§2), the
+ * latency contracts (§9.1), §4.7's golden flits, out-of-order reassembly and
+ * its errors (§6.1, §7), two STEN packets per queue (§6.4), GUARD, resend on a
+ * nack and E_RETRY, dword-0 error codes, interrupts (§6.9), counters (§6.10),
+ * reset. Every expected number is from the spec, none from the model. Each
+ * planted bug of elan4_bug_names is run against the test that must catch it.
+ * Usage: test_elan4 [seed]; a failure prints a rerun line. */
+#define _POSIX_C_SOURCE 200809L /* dup, dup2, fileno: capture the model's stderr, silence the negatives */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../unit.h"
+#include "elan4.h"
+
+#define MEMDW  (1u << 19)
+#define QBASE  0x100000u
+#define ROUTE5 0xFFFFFF31u
+#define MAXF   256
+
+typedef struct {
+  uint64_t cyc;
+  uint8_t kind, vc;
+  uint32_t data;
+} flit_t;
+
+typedef struct {
+  elan4_t m;
+  uint64_t *mem;
+  elan4_in_t in; /* held inputs: the test sets, step() applies and clears the one-shot ones */
+  elan4_out_t out;
+  uint64_t cyc;
+  bool rd_due[16];
+  uint32_t rd_addr[16];
+  uint8_t credit_back;
+  flit_t f[MAXF];
+  unsigned nf;
+  uint64_t tr_cmd[32], tr_form[32];
+  unsigned ncmd, nform;
+  elan4_irq_t irq[32];
+  unsigned nirq;
+  uint64_t lmw_cyc[64];
+  uint32_t lmw_addr[64];
+  unsigned nlmw;
+  bool accepted; /* the ht request of the last step was accepted */
+  uint64_t rdata;
+  bool rvalid;
+} h_t;
+
+static void h_init(h_t *h, const elan4_cfg_t *c) {
+  memset(h, 0, sizeof *h);
+  h->mem = calloc(MEMDW, sizeof *h->mem);
+  if (elan4_init(&h->m, c)) abort();
+  h->mem[(c->rt_base + 8u * 5) / 8u] = 1ull << 32 | ROUTE5;
+  h->mem[(c->rt_base + 8u * 6) / 8u] = 0; /* node 6: no route */
+}
+static void h_free(h_t *h) {
+  elan4_free(&h->m);
+  free(h->mem);
+}
+
+static void step(h_t *h) {
+  elan4_in_t in = h->in;
+  in.node = 3;
+  const unsigned i = (unsigned)(h->cyc % 16);
+  if (h->rd_due[i]) {
+    h->rd_due[i] = false;
+    in.lm_rvalid = true;
+    in.lm_rdata = h->rd_addr[i] < MEMDW ? h->mem[h->rd_addr[i]] : 0;
+  }
+  in.in_credit |= h->credit_back;
+  h->credit_back = 0;
+  elan4_eval(&h->m, &in, &h->out);
+  const elan4_out_t *o = &h->out;
+  h->accepted = in.ht_valid && o->ht_ready;
+  if (h->accepted) h->in.ht_valid = false;
+  h->in.in_valid = false;
+  h->in.in_credit = 0;
+  if (o->lm_valid && o->lm_write) {
+    if (o->lm_addr < MEMDW) h->mem[o->lm_addr] = o->lm_wdata;
+    if (h->nlmw < 64) {
+      h->lmw_cyc[h->nlmw] = h->cyc;
+      h->lmw_addr[h->nlmw++] = o->lm_addr;
+    }
+  } else if (o->lm_valid) {
+    h->rd_due[(h->cyc + h->m.cfg.lm_latency) % 16] = true;
+    h->rd_addr[(h->cyc + h->m.cfg.lm_latency) % 16] = o->lm_addr;
+  }
+  if (o->out_valid && h->nf < MAXF) h->f[h->nf++] = (flit_t){h->cyc, o->out_kind, o->out_vc, o->out_data};
+  if (o->out_valid && o->out_kind != ELAN4_TOKEN) h->credit_back |= (uint8_t)(1u << o->out_vc);
+  if (o->tr_cmd && h->ncmd < 32) h->tr_cmd[h->ncmd++] = h->cyc;
+  if (o->tr_form && h->nform < 32) h->tr_form[h->nform++] = h->cyc;
+  if (o->irq_valid && h->nirq < 32) h->irq[h->nirq++] = (elan4_irq_t){o->irq_cause, o->irq_info, o->irq_data};
+  h->rvalid = o->ht_rvalid;
+  if (o->ht_rvalid) h->rdata = o->ht_rdata;
+  elan4_commit(&h->m);
+  h->cyc++;
+}
+static void run(h_t *h, unsigned n) {
+  for (unsigned k = 0; k < n; k++) step(h);
+}
+/* a PIO request presented until accepted; returns its acceptance cycle */
+static uint64_t pio(h_t *h, bool wr, uint32_t addr, uint64_t data, uint8_t be) {
+  h->in.ht_valid = true;
+  h->in.ht_write = wr;
+  h->in.ht_addr = addr;
+  h->in.ht_data = data;
+  h->in.ht_be = be;
+  h->in.ht_tag = 0x11;
+  for (unsigned k = 0; k < 1000; k++) {
+    step(h);
+    if (h->accepted) return h->cyc - 1;
+  }
+  abort();
+}
+static uint64_t qwrite(h_t *h, unsigned q, unsigned k, uint64_t v) { return pio(h, true, q * 0x1000u + 8u * k, v, 0xFF); }
+static uint64_t status(h_t *h, unsigned q) {
+  pio(h, false, 0x02000000u + 8u * q, 0, 0);
+  for (unsigned k = 0; k < 100; k++) {
+    if (h->rvalid) return h->rdata;
+    step(h);
+  }
+  abort();
+}
+static void token(h_t *h, unsigned vc, bool ack) {
+  h->in.in_valid = true;
+  h->in.in_kind = ELAN4_TOKEN;
+  h->in.in_vc = (uint8_t)vc;
+  h->in.in_data = ack;
+  step(h);
+}
+#define EN_ALL (0x7Full << 47)
+static uint64_t cqctl_val(uint32_t base, unsigned ctx, uint64_t en) {
+  return base | (uint64_t)ctx << 33 | en | 1ull << 63;
+}
+/* open queue q and make it cached (a NOP loads it); settle */
+static void open_q(h_t *h, unsigned q, uint32_t base, unsigned ctx) {
+  pio(h, true, 0x02000000u + 8u * q, cqctl_val(base, ctx, EN_ALL), 0xFF);
+  qwrite(h, q, 0, 0); /* NOP at position 0 */
+  run(h, 40);
+}
+static unsigned st_state(uint64_t s) { return (unsigned)((s >> 8) & 3u); }
+static unsigned st_code(uint64_t s) { return (unsigned)(s & 0xFFu); }
+static uint32_t st_pos(uint64_t s) { return (uint32_t)((s >> 12) & 0xFFFFFu); }
+static uint32_t st_wp(uint64_t s) { return (uint32_t)((s >> 32) & 0xFFFFFu); }
+
+static unsigned count_kind(const h_t *h, unsigned kind) {
+  unsigned n = 0;
+  for (unsigned i = 0; i < h->nf; i++) n += h->f[i].kind == kind;
+  return n;
+}
+
+/* --- tests ----------------------------------------------------------------- */
+
+/* §2: every parameter's legal extremes pass, one past fails naming the field */
+static void try_bad(tctx_t *t, const elan4_cfg_t *c, const char *field) {
+  elan4_t m;
+  capture_t cap;
+  char buf[512] = "";
+  capture_begin(&cap);
+  int rc = elan4_init(&m, c);
+  capture_end(&cap, buf, sizeof buf);
+  CHECK(t, rc == -EINVAL && strstr(buf, field), "illegal %s refused with -EINVAL naming it (rc %d, '%s')", field, rc, buf);
+}
+#define BAD(field, stmt)      \
+  do {                        \
+    elan4_cfg_t c_ = d;       \
+    stmt;                     \
+    try_bad(t, &c_, field);   \
+  } while (0)
+#define GOOD(what, stmt)                                                       \
+  do {                                                                         \
+    elan4_cfg_t c_ = d;                                                        \
+    elan4_t m_;                                                                \
+    stmt;                                                                      \
+    CHECK(t, elan4_init(&m_, &c_) == 0, "legal extreme %s accepted", what);    \
+  } while (0)
+
+static void t_params(tctx_t *t) {
+  elan4_cfg_t d;
+  elan4_cfg_default(&d);
+  GOOD("defaults", (void)0);
+  GOOD("min", (c_.num_cq = 1, c_.num_queues = 1, c_.depth_kb[0] = 1, c_.depth_kb[1] = 2, c_.depth_kb[2] = 4,
+               c_.depth_kb[3] = 8, c_.ooo_window = 1, c_.head_dwords = 12, c_.gap_timeout = 16, c_.num_nodes = 2,
+               c_.link_buf = 4, c_.max_outstanding = 2, c_.retry_limit = 0, c_.retry_backoff = 0,
+               c_.ack_timeout = 256, c_.tlb_entries = 2, c_.pt_bits = 4, c_.lm_latency = 1, c_.host_read_tags = 1,
+               c_.reply_slots = 1, c_.ep_fifo = 2, c_.dma_queue = 1, c_.dma_buf_dw = 64, c_.irq_depth = 2));
+  GOOD("max", (c_.num_cq = 32, c_.num_queues = 8192, c_.depth_kb[0] = 64, c_.depth_kb[1] = 128,
+               c_.depth_kb[2] = 256, c_.depth_kb[3] = 512, c_.ooo_window = 64, c_.head_dwords = 64,
+               c_.gap_timeout = 1u << 20, c_.num_nodes = 4096, c_.num_vcs = 4, c_.link_buf = 64,
+               c_.max_outstanding = 64, c_.retry_limit = 255, c_.retry_backoff = 1024, c_.ack_timeout = 1u << 24,
+               c_.tlb_entries = 128, c_.pt_bits = 16, c_.lm_latency = 8, c_.host_read_tags = 16, c_.reply_slots = 16,
+               c_.ep_fifo = 16, c_.dma_queue = 16, c_.dma_buf_dw = 1024, c_.irq_depth = 64, c_.vc_sten = 3,
+               c_.vc_dma = 2, c_.vc_reply = 1));
+  BAD("NumCq", c_.num_cq = 0);
+  BAD("NumCq", c_.num_cq = 33);
+  BAD("NumQueues", c_.num_queues = 7);
+  BAD("NumQueues", c_.num_queues = 8193);
+  BAD("DepthKb0", c_.depth_kb[0] = 3);
+  BAD("DepthKb2", c_.depth_kb[2] = 8);
+  BAD("DepthKb3", c_.depth_kb[3] = 1024);
+  BAD("OooWindow", c_.ooo_window = 0);
+  BAD("OooWindow", c_.ooo_window = 65);
+  BAD("HeadDwords", c_.head_dwords = 11);
+  BAD("HeadDwords", c_.head_dwords = 65);
+  BAD("GapTimeout", c_.gap_timeout = 15);
+  BAD("GapTimeout", c_.gap_timeout = (1u << 20) + 1);
+  BAD("NumNodes", c_.num_nodes = 1);
+  BAD("NumNodes", c_.num_nodes = 4097);
+  BAD("NumVcs", c_.num_vcs = 3);
+  BAD("LinkBuf", c_.link_buf = 3);
+  BAD("LinkBuf", c_.link_buf = 65);
+  BAD("VcSten", c_.vc_sten = 2);
+  BAD("VcDma", c_.vc_dma = 2);
+  BAD("VcReply", c_.vc_reply = 2);
+  BAD("MaxOutstanding", c_.max_outstanding = 1);
+  BAD("MaxOutstanding", c_.max_outstanding = 65);
+  BAD("RetryLimit", c_.retry_limit = 256);
+  BAD("RetryBackoff", c_.retry_backoff = 1025);
+  BAD("AckTimeout", c_.ack_timeout = 255);
+  BAD("AckTimeout", c_.ack_timeout = (1u << 24) + 1);
+  BAD("TlbEntries", c_.tlb_entries = 1);
+  BAD("TlbEntries", c_.tlb_entries = 129);
+  BAD("PtBits", c_.pt_bits = 3);
+  BAD("PtBits", c_.pt_bits = 17);
+  BAD("DescBase", c_.desc_base = 8);
+  BAD("RtBase", c_.rt_base = 0x200);    /* overlaps the 64 descriptors at 0 */
+  BAD("PtBase", c_.pt_base = 0x20100);  /* overlaps the route table */
+  BAD("PtBase", c_.pt_base = 0x80000000u);
+  BAD("LmLatency", c_.lm_latency = 0);
+  BAD("LmLatency", c_.lm_latency = 9);
+  BAD("HostReadTags", c_.host_read_tags = 17);
+  BAD("ReplySlots", c_.reply_slots = 0);
+  BAD("EpFifo", c_.ep_fifo = 1);
+  BAD("DmaQueue", c_.dma_queue = 17);
+  BAD("DmaBufDw", c_.dma_buf_dw = 96);
+  BAD("DmaBufDw", c_.dma_buf_dw = 1088);
+  BAD("IrqDepth", c_.irq_depth = 1);
+  BAD("IrqDepth", c_.irq_depth = 65);
+}
+
+/* §4.7 + §9.1: the 8-byte WRITE's flits and its cycles for LmLatency L, E = 0 and 1 */
+static void t_golden(tctx_t *t, unsigned bug, unsigned L, bool ev) {
+  elan4_cfg_t c;
+  elan4_cfg_default(&c);
+  c.lm_latency = L;
+  c.bug = bug;
+  h_t *h = malloc(sizeof *h);
+  h_init(h, &c);
+  open_q(h, 0, QBASE, 0x123);
+  const unsigned f0 = h->nf, c0 = h->ncmd, fo0 = h->nform, w0 = h->nlmw;
+  const uint64_t d0 = 0x0000000000050011ull | (ev ? 1ull << 8 : 0);
+  uint64_t t0 = qwrite(h, 0, 1, d0);
+  qwrite(h, 0, 2, 0x00007F0000001000ull);
+  qwrite(h, 0, 3, 0x1122334455667788ull);
+  if (ev) qwrite(h, 0, 4, 0x00007F0000002020ull);
+  run(h, 40);
+  /* backing-store writes at t0+3.. (§9.1 row 2) */
+  CHECK(t, h->nlmw >= w0 + 3 && h->lmw_cyc[w0] == t0 + 3 && h->lmw_addr[w0] == QBASE / 8 + 1,
+        "L=%u: first backing-store write at t0+3 (got %+lld)", L, (long long)(h->lmw_cyc[w0] - t0));
+  CHECK(t, h->ncmd == c0 + 1 && h->tr_cmd[c0] == t0 + 6 + ev, "L=%u E=%d: tr_cmd_o at t0+%d (got %+lld)", L, ev,
+        6 + ev, (long long)(h->tr_cmd[c0] - t0));
+  CHECK(t, h->nform == fo0 + 1 && h->tr_form[fo0] == t0 + 8 + ev + L, "L=%u: tr_form_o at t0+8+L (got %+lld)", L,
+        (long long)(h->tr_form[fo0] - t0));
+  const unsigned nb = ev ? 8 : 6;
+  CHECK(t, h->nf == f0 + nb + 2, "L=%u: %u flits (want %u)", L, h->nf - f0, nb + 2);
+  if (h->nf != f0 + nb + 2) goto out;
+  const flit_t *f = &h->f[f0];
+  CHECK(t, f[0].kind == ELAN4_HEAD && f[0].data == ROUTE5 && f[0].vc == 0, "HEAD = route word 5 on VC 0");
+  CHECK(t, f[0].cyc == t0 + 9 + L + ev, "L=%u E=%d: HEAD at t0+%u (got %+lld)", L, ev, 9 + L + ev,
+        (long long)(f[0].cyc - t0));
+  CHECK(t, f[nb + 1].cyc == t0 + (ev ? 19 : 16) + L, "L=%u E=%d: TAIL at t0+%u (got %+lld)", L, ev,
+        (ev ? 19 : 16) + L, (long long)(f[nb + 1].cyc - t0));
+  static const uint32_t w[6] = {0x01230011u, 3, 0x00001000u, 0x00007F00u, 0x55667788u, 0x11223344u};
+  for (unsigned i = 0; i < 6; i++)
+    CHECK(t, f[1 + i].kind == ELAN4_BODY && f[1 + i].data == (i == 0 && ev ? (w[0] | 1u << 8) : w[i]),
+          "W%u = 0x%08x (got 0x%08x)", i, w[i], f[1 + i].data);
+  if (!ev) CHECK(t, f[7].kind == ELAN4_TAIL && f[7].data == 0x8DB536D0u, "TAIL = §4.7's CRC 0x8DB536D0 (got 0x%08x)", f[7].data);
+out:
+  h_free(h);
+  free(h);
+}
+
+/* §9.1 row 1: a 1-dword command (INTERRUPT) into an empty cached queue is
+   accepted 3 cycles after its dword: tr_cmd_o at t+4; its record on irq_* 2
+   cycles after it is raised (t+5); cnt_cmds shows it at t+5 */
+static void t_empty(tctx_t *t, unsigned bug) {
+  elan4_cfg_t c;
+  elan4_cfg_default(&c);
+  c.bug = bug;
+  h_t *h = malloc(sizeof *h);
+  h_init(h, &c);
+  open_q(h, 2, QBASE, 7);
+  const unsigned c0 = h->ncmd, i0 = h->nirq;
+  uint64_t tw = qwrite(h, 2, 1, 0xABCD000000000007ull); /* INTERRUPT, cookie 0xABCD0000 */
+  bool cnt_ok = false;
+  for (unsigned k = 0; k < 10; k++) {
+    step(h);
+    if (h->cyc - 1 == tw + 4) cnt_ok = h->out.cnt[ELAN4_CNT_CMDS] == 1; /* the NOP only */
+    if (h->cyc - 1 == tw + 5) cnt_ok = cnt_ok && h->out.cnt[ELAN4_CNT_CMDS] == 2;
+  }
+  CHECK(t, h->ncmd == c0 + 1 && h->tr_cmd[c0] == tw + 4, "empty queue: tr_cmd_o at t+4 (got %+lld)",
+        (long long)(h->tr_cmd[c0] - tw));
+  CHECK(t, cnt_ok, "cnt_cmds shows the command accepted in t+3 at t+5");
+  CHECK(t, h->nirq == i0 + 1 && h->irq[i0].cause == 1 && h->irq[i0].info == 2 && h->irq[i0].data == 0xABCD0000u,
+        "INTERRUPT: record cause 1, info queue 2, data the cookie");
+  h_free(h);
+  free(h);
+}
+
+/* §6.1: a permuted command runs once, at the cycle its gap fills; a write one
+   beyond the window is E_WINDOW at its position, interrupt cause 3 (§6.9) */
+static void t_ooo(tctx_t *t, unsigned bug) {
+  elan4_cfg_t c;
+  elan4_cfg_default(&c);
+  c.bug = bug;
+  h_t *h = malloc(sizeof *h);
+  h_init(h, &c);
+  open_q(h, 1, QBASE, 0x55);
+  const unsigned c0 = h->ncmd, f0 = h->nf;
+  qwrite(h, 1, 3, 0x1122334455667788ull); /* data first, then dword 0: position 2 is a gap */
+  qwrite(h, 1, 1, 0x0000000000050011ull);
+  run(h, 30);
+  CHECK(t, h->ncmd == c0 && h->nf == f0, "nothing runs while position 2 is missing");
+  uint64_t s = status(h, 1);
+  CHECK(t, st_wp(s) == 2 && (s >> 11 & 1u), "wp stops at the gap (2), busy (status 0x%llx)", (unsigned long long)s);
+  uint64_t tg = qwrite(h, 1, 2, 0x00007F0000001000ull); /* the gap */
+  run(h, 40);
+  /* arrives tg+1 (wp 2 -> 4), drains of 2 and 3 granted tg+2, tg+3, accepted tg+4 */
+  CHECK(t, h->ncmd == c0 + 1 && h->tr_cmd[c0] == tg + 5, "runs once when the gap fills: tr_cmd_o at t+5 (got %+lld)",
+        (long long)(h->tr_cmd[c0] - tg));
+  CHECK(t, h->nf == f0 + 8, "one packet (%u flits)", h->nf - f0);
+  /* one beyond the window: wp = 4 now, position 4 + 16 */
+  const unsigned i0 = h->nirq;
+  qwrite(h, 1, 4 + c.ooo_window, 0);
+  run(h, 6);
+  s = status(h, 1);
+  CHECK(t, st_state(s) == ELAN4_Q_ERROR && st_code(s) == ELAN4_E_WINDOW && st_pos(s) == 4 + c.ooo_window,
+        "E_WINDOW at position 20 (status 0x%llx)", (unsigned long long)s);
+  CHECK(t, h->nirq == i0 + 1 && h->irq[i0].cause == 3 && h->irq[i0].info == 1 &&
+               h->irq[i0].data == (ELAN4_E_WINDOW | (uint64_t)(4 + c.ooo_window) << 8),
+        "interrupt cause 3, queue 1, data code | position << 8 (got cause %u data 0x%llx)", h->irq[i0].cause,
+        (unsigned long long)h->irq[i0].data);
+  h_free(h);
+  free(h);
+}
+
+/* §6.4: at most 2 STEN packets of a queue await tokens; GUARD waits for both
+   acks; a nack resends the packet from the backing store, identical */
+static void t_inflight(tctx_t *t, unsigned bug) {
+  elan4_cfg_t c;
+  elan4_cfg_default(&c);
+  c.bug = bug;
+  c.retry_backoff = 0;
+  h_t *h = malloc(sizeof *h);
+  h_init(h, &c);
+  open_q(h, 0, QBASE, 0x123);
+  const unsigned f0 = h->nf;
+  unsigned k = 1;
+  for (unsigned i = 0; i < 3; i++) { /* three WRITEs */
+    qwrite(h, 0, k++, 0x0000000000050011ull);
+    qwrite(h, 0, k++, 0x00007F0000001000ull + 8u * i);
+    qwrite(h, 0, k++, 0x1000 + i);
+  }
+  qwrite(h, 0, k++, 6); /* GUARD */
+  qwrite(h, 0, k++, 0x0000000000050011ull);
+  qwrite(h, 0, k++, 0x00007F0000003000ull);
+  qwrite(h, 0, k++, 0x4444);
+  run(h, 80);
+  CHECK(t, count_kind(h, ELAN4_HEAD) == 2, "2 packets in flight, never 3 (%u HEADs)", count_kind(h, ELAN4_HEAD));
+  const unsigned f1 = h->nf;
+  token(h, 0, false); /* nack the first: resent after the second */
+  run(h, 40);
+  CHECK(t, h->nf == f1 + 8, "the nacked packet is resent (%u flits)", h->nf - f1);
+  if (h->nf == f1 + 8)
+    for (unsigned i = 0; i < 8; i++)
+      CHECK(t, h->f[f1 + i].data == h->f[f0 + i].data && h->f[f1 + i].kind == h->f[f0 + i].kind,
+            "resent flit %u identical to the first try", i);
+  token(h, 0, true); /* ack packet 2 (the second sent) */
+  run(h, 40);
+  CHECK(t, count_kind(h, ELAN4_HEAD) == 4, "third WRITE sent once out(q) < 2 (%u HEADs)", count_kind(h, ELAN4_HEAD));
+  token(h, 0, true); /* ack the resent first */
+  run(h, 40);
+  CHECK(t, count_kind(h, ELAN4_HEAD) == 4, "GUARD holds the fourth WRITE while the third awaits its ack");
+  token(h, 0, true);
+  run(h, 40);
+  CHECK(t, count_kind(h, ELAN4_HEAD) == 5, "after the last ack GUARD passes (%u HEADs)", count_kind(h, ELAN4_HEAD));
+  h_free(h);
+  free(h);
+}
+
+/* §6.4, §7: RetryLimit + 1 nacks: E_RETRY at the command's position */
+static void t_retry(tctx_t *t) {
+  elan4_cfg_t c;
+  elan4_cfg_default(&c);
+  c.retry_limit = 2;
+  c.retry_backoff = 3;
+  h_t *h = malloc(sizeof *h);
+  h_init(h, &c);
+  open_q(h, 0, QBASE, 0x123);
+  qwrite(h, 0, 1, 0x0000000000050011ull);
+  qwrite(h, 0, 2, 0x00007F0000001000ull);
+  qwrite(h, 0, 3, 7);
+  run(h, 40);
+  for (unsigned i = 0; i < 3; i++) {
+    CHECK(t, count_kind(h, ELAN4_TAIL) == i + 1, "try %u sent", i);
+    token(h, 0, false);
+    run(h, 60);
+  }
+  CHECK(t, count_kind(h, ELAN4_TAIL) == 3, "no fourth try (RetryLimit 2)");
+  uint64_t s = status(h, 0);
+  CHECK(t, st_state(s) == ELAN4_Q_ERROR && st_code(s) == ELAN4_E_RETRY && st_pos(s) == 1,
+        "E_RETRY at the command's position 1 (status 0x%llx)", (unsigned long long)s);
+  CHECK(t, h->out.cnt[ELAN4_CNT_RESENDS] == 2 && h->out.cnt[ELAN4_CNT_NACKS_RX] == 3, "2 resends, 3 nacks counted");
+  h_free(h);
+  free(h);
+}
+
+/* §4.3, §7: the dword-0 codes in their order, each at the command's position */
+static void t_codes(tctx_t *t) {
+  static const struct {
+    uint64_t dw0;
+    uint64_t en;
+    unsigned code;
+  } v[] = {
+      {0x9, EN_ALL, ELAN4_E_OPCODE},
+      {0x0000000000050011ull, EN_ALL & ~(1ull << 47), ELAN4_E_DISABLED},
+      {0x0000000000050001ull, EN_ALL, ELAN4_E_FORMAT}, /* WRITE n = 0 */
+      {0x1, EN_ALL & ~(1ull << 47), ELAN4_E_DISABLED}, /* disabled before format */
+      {0x0000000000400011ull, EN_ALL, ELAN4_E_ROUTE},  /* dest 64 >= NumNodes */
+      {0x0000000000060011ull, EN_ALL, ELAN4_E_NOROUTE}, /* node 6: route invalid */
+  };
+  for (unsigned i = 0; i < sizeof v / sizeof v[0]; i++) {
+    elan4_cfg_t c;
+    elan4_cfg_default(&c);
+    h_t *h = malloc(sizeof *h);
+    h_init(h, &c);
+    pio(h, true, 0x02000000u, cqctl_val(QBASE, 1, v[i].en), 0xFF);
+    qwrite(h, 0, 0, 0);
+    run(h, 30);
+    qwrite(h, 0, 1, v[i].dw0);
+    qwrite(h, 0, 2, 0x2000);
+    qwrite(h, 0, 3, 1);
+    run(h, 30);
+    uint64_t s = status(h, 0);
+    CHECK(t, st_state(s) == ELAN4_Q_ERROR && st_code(s) == v[i].code && st_pos(s) == 1,
+          "dw0 0x%llx: code %u at position 1 (status 0x%llx)", (unsigned long long)v[i].dw0, v[i].code,
+          (unsigned long long)s);
+    h_free(h);
+    free(h);
+  }
+  /* E_CONFIG: base not aligned to the class */
+  elan4_cfg_t c;
+  elan4_cfg_default(&c);
+  h_t *h = malloc(sizeof *h);
+  h_init(h, &c);
+  pio(h, true, 0x02000000u + 8u * 9, cqctl_val(QBASE + 8, 1, EN_ALL), 0xFF);
+  run(h, 4);
+  uint64_t s = status(h, 9);
+  CHECK(t, st_state(s) == ELAN4_Q_ERROR && st_code(s) == ELAN4_E_CONFIG && !(s >> 10 & 1u),
+        "E_CONFIG, not cached (status 0x%llx)", (unsigned long long)s);
+  h_free(h);
+  free(h);
+}
+
+/* §3: after reset every output is 0 but ht_ready_o, whatever the registers held */
+static void t_reset(tctx_t *t, unsigned bug) {
+  elan4_cfg_t c;
+  elan4_cfg_default(&c);
+  c.bug = bug;
+  h_t *h = malloc(sizeof *h);
+  h_init(h, &c);
+  memset(&h->m.s.r, 0x5A, sizeof h->m.s.r); /* garbage in every output register */
+  h->m.s.r.ht_rvalid = h->m.s.r.lm_valid = h->m.s.r.lm_write = h->m.s.r.out_valid = h->m.s.r.irq_valid = true;
+  h->m.s.r.tr_cmd = h->m.s.r.tr_form = h->m.s.r.tr_fire = true;
+  elan4_reset(&h->m);
+  step(h);
+  const elan4_out_t *o = &h->out;
+  bool zero = !o->ht_rvalid && !o->ht_rdata && !o->lm_valid && !o->lm_addr && !o->out_valid && !o->out_data &&
+              !o->irq_valid && !o->irq_cause && !o->irq_info && !o->irq_data && !o->tr_cmd && !o->tr_form;
+  for (unsigned k = 0; k < ELAN4_NCNT; k++) zero = zero && !o->cnt[k];
+  CHECK(t, zero && o->ht_ready, "cycle 0 after reset: outputs 0, ht_ready_o 1");
+  h_free(h);
+  free(h);
+}
+
+/* each planted bug is caught by the test named for it */
+static unsigned run_case(unsigned which, unsigned bug) {
+  tctx_t q = {0, 0, 0};
+  switch (which) {
+    case 0: t_golden(&q, bug, 2, false); break;
+    case 1: t_empty(&q, bug); break;
+    case 2: t_ooo(&q, bug); break;
+    case 3: t_inflight(&q, bug); break;
+    default: t_reset(&q, bug); break;
+  }
+  return (unsigned)q.failed;
+}
+
+int main(int argc, char **argv) {
+  uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : 1;
+  printf("seed: %llu\n", (unsigned long long)seed);
+  tctx_t t = {0, 0, seed};
+  t_params(&t);
+  for (unsigned L = 1; L <= 8; L++) {
+    t_golden(&t, 0, L, false);
+    t_golden(&t, 0, L, true);
+  }
+  t_empty(&t, 0);
+  t_ooo(&t, 0);
+  t_inflight(&t, 0);
+  t_retry(&t);
+  t_codes(&t);
+  t_reset(&t, 0);
+  /* negatives: capture the planted bug's failures quietly, expect at least one */
+  static const struct {
+    unsigned bug, test;
+  } neg[] = {
+      {ELAN4_BUG_OOO_RELEASE_EARLY, 2}, {ELAN4_BUG_EMPTY_EXTRA_CYCLE, 1}, {ELAN4_BUG_STEN_THREE_INFLIGHT, 3},
+      {ELAN4_BUG_GUARD_IGNORED, 3},     {ELAN4_BUG_IRQ_CODE_SWAPPED, 2},  {ELAN4_BUG_RESET_KEEPS_IRQ, 4},
+  };
+  for (unsigned i = 0; i < sizeof neg / sizeof neg[0]; i++) {
+    fflush(stdout);
+    int saved = dup(1), null = open("/dev/null", O_WRONLY);
+    if (saved >= 0 && null >= 0) dup2(null, 1);
+    unsigned f = run_case(neg[i].test, neg[i].bug);
+    fflush(stdout);
+    if (saved >= 0 && null >= 0) dup2(saved, 1);
+    if (saved >= 0) close(saved);
+    if (null >= 0) close(null);
+    CHECK(&t, f > 0, "planted bug %s is caught", elan4_bug_names[neg[i].bug]);
+  }
+  if (t.failed) printf("rerun: build/asan/bin/test_elan4 %llu\n", (unsigned long long)seed);
+  return unit_summary(&t);
+}

@@ -7,7 +7,7 @@
 
 const char *const elan4_bug_names[] = {"none",           "ooo_release_early", "empty_extra_cycle",
                                        "sten_three_inflight", "guard_ignored",  "irq_code_swapped",
-                                       "reset_keeps_irq", NULL};
+                                       "reset_keeps_irq", "tlb_ignores_ctx", NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {
   *c = (elan4_cfg_t){.num_cq = 8,
@@ -197,7 +197,9 @@ void elan4_eval(elan4_t *m, const elan4_in_t *in, elan4_out_t *out) {
 
   /* outputs: registers of the previous cycle; ht_ready_o from start-of-cycle state */
   memset(out, 0, sizeof *out);
-  out->ht_ready = elan4_intake_ok(c, s);
+  uint16_t iq_q, iq_k;
+  uint64_t iq_d;
+  out->ht_ready = elan4_intake_ok(c, s) && !elan4_ip_iqw(c, s, &iq_q, &iq_k, &iq_d);
   out->ht_rvalid = s->r.ht_rvalid;
   out->ht_rdata = s->r.ht_rdata;
   out->ht_rtag = s->r.ht_rtag;
@@ -211,6 +213,13 @@ void elan4_eval(elan4_t *m, const elan4_in_t *in, elan4_out_t *out) {
   out->out_vc = s->r.out_vc;
   out->out_data = s->r.out_data;
   out->out_credit = s->r.out_credit;
+  out->hm_valid = s->hm.busy;
+  out->hm_write = s->hm.busy && s->hm.write;
+  out->hm_addr = s->hm.busy ? s->hm.addr : 0;
+  out->hm_data = s->hm.busy ? s->hm.data : 0;
+  out->hm_be = s->hm.busy && s->hm.write ? 0xFF : 0;
+  out->hm_len = s->hm.busy ? s->hm.len : 0;
+  out->hm_tag = s->hm.busy ? s->hm.tag : 0;
   out->irq_valid = s->r.irq_valid;
   out->irq_cause = s->r.irq_cause;
   out->irq_info = s->r.irq_info;
@@ -254,12 +263,17 @@ void elan4_eval(elan4_t *m, const elan4_in_t *in, elan4_out_t *out) {
 
   elan4_cq_present(&y);
   elan4_st_present(&y);
+  elan4_ip_present(&y);
+  elan4_mmu_present(&y);
   lm_arbitrate(&y);
+  elan4_hm_cycle(&y);
+  elan4_mmu_cycle(&y);
   elan4_link_rx(&y);
   elan4_cq_cycle(&y);
   elan4_cp_cycle(&y);
   elan4_st_cycle(&y);
-  elan4_tx_cycle(&y);
+  elan4_tx_cycle(&y); /* before the IP: the IP appends its token to the queue tx has shifted */
+  elan4_ip_cycle(&y);
 
   /* queue errors of the cycle, then a CQCTL re-initialisation over everything */
   for (unsigned k = 0; k < c->num_cq; k++)

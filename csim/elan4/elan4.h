@@ -111,6 +111,7 @@ enum {
   ELAN4_BUG_GUARD_IGNORED,       /* "guard_ignored": GUARD dispatches with packets in flight */
   ELAN4_BUG_IRQ_CODE_SWAPPED,    /* "irq_code_swapped": cause-3 data has code and position swapped */
   ELAN4_BUG_RESET_KEEPS_IRQ,     /* "reset_keeps_irq": reset forgets the irq output registers */
+  ELAN4_BUG_TLB_IGNORES_CTX,     /* "tlb_ignores_ctx": a TLB hit does not compare the context */
   ELAN4_BUG_COUNT
 };
 extern const char *const elan4_bug_names[]; /* NULL-terminated, [0] = "none" */
@@ -213,7 +214,7 @@ typedef struct {
 } elan4_arr_t;
 
 /* A local-memory read in flight, by data cycle mod ELAN4_LMQ. */
-enum { LMR_NONE = 0, LMR_PIO, LMR_REFILL, LMR_STEN };
+enum { LMR_NONE = 0, LMR_PIO, LMR_REFILL, LMR_STEN, LMR_MMU, LMR_IP };
 typedef struct {
   uint8_t owner, slot;
   uint32_t gen, pos;
@@ -280,6 +281,51 @@ typedef struct {
   uint32_t body[ELAN4_MAX_BODY];
 } elan4_rxp_t;
 
+/* MMU (§6.6): one TLB entry = a matching PTE of §4.5. */
+typedef struct {
+  bool valid;
+  uint64_t p0, p1;
+} elan4_tlbe_t;
+/* A lookup's result, the requester's at the end of the result cycle. */
+typedef struct {
+  bool ok;       /* a matching PTE */
+  uint64_t p0, p1;
+} elan4_xlate_t;
+typedef struct {
+  bool active;   /* a fill in progress: cycles c+1 .. c+3+L */
+  uint8_t who;   /* requester: 1 IP */
+  uint16_t ctx;
+  uint64_t va, p0;
+  uint64_t c;    /* the lookup's grant cycle */
+} elan4_fill_t;
+
+/* Input processor (§6.5). */
+enum { IP_IDLE = 0, IP_XLATE, IP_EXEC };
+typedef struct {
+  uint8_t st, vc, kind, n, e, a, phase, nlook, i;
+  bool wait; /* a lookup or a read granted, its result not yet in */
+  uint16_t ctx, src;
+  uint64_t va, ev_va;
+  uint64_t dw[12];      /* the dwords after W3 (SETEVENT: dw[0] = the increment) */
+  elan4_xlate_t x[2];   /* target, event */
+  uint64_t old;
+  uint8_t rslot;
+} elan4_ip_t;
+/* A reply slot (§6.5): reserved by READ/ATOMIC; the gatherer is not modelled yet. */
+typedef struct {
+  bool used;
+  uint8_t kind, n, e;
+  uint16_t src, ctx;
+  uint64_t addr, reply_va, ev_va, old;
+  uint8_t space;
+} elan4_rslot_t;
+/* Host master port (§3.2, §5.1 rule 5). */
+typedef struct {
+  bool busy, write;
+  uint64_t addr, data;
+  uint8_t len, tag;
+} elan4_hm_t;
+
 /* Registered outputs, decided in cycle t, on the ports in t+1. */
 typedef struct {
   bool ht_rvalid;
@@ -329,9 +375,14 @@ typedef struct {
   uint64_t epf_a[ELAN4_MAX_EPFIFO], epf_b[ELAN4_MAX_EPFIFO];
   uint8_t n_epf;
   uint8_t n_dmaq;
-  /* MMU: TLB valid bits and replacement pointer (lookups not modelled yet) */
-  bool tlb_valid[ELAN4_MAX_TLB];
-  uint8_t tlb_repl;
+  uint8_t tlb_repl; /* MMU replacement pointer */
+  elan4_tlbe_t tlb[ELAN4_MAX_TLB];
+  elan4_fill_t fill;
+  elan4_ip_t ip;
+  elan4_rslot_t rs[16];
+  elan4_hm_t hm;
+  bool tag_busy[16];
+  uint8_t tag_len[16], tag_got[16], tag_owner[16];
   elan4_irq_t irq[ELAN4_MAX_IRQ];
   uint8_t irq_head, n_irq;
   uint32_t cnt[ELAN4_NCNT];

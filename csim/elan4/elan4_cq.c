@@ -170,6 +170,14 @@ static void accept(elan4_cyc_t *y) {
   const elan4_cfg_t *c = y->c;
   const elan4_in_t *in = y->in;
   elan4_state_t *n = y->nx;
+  if (y->iqw) { /* an internal queue write: exactly a host write of that dword (§6.1) */
+    if (elan4_slot_of(c, y->s, y->iqw_q) >= 0)
+      n->arr = (elan4_arr_t){true, y->iqw_q, y->iqw_k, y->iqw_data, 0xFF};
+    else
+      n->pio = (elan4_pio_t){.kind = PIO_MISS, .write = true, .addr = y->iqw_q * 0x1000u + 8u * y->iqw_k,
+                             .data = y->iqw_data, .be = 0xFF, .q = y->iqw_q};
+    return;
+  }
   if (!in->ht_valid || !elan4_intake_ok(c, y->s)) return;
   const uint32_t a = in->ht_addr;
   const bool wr = in->ht_write;
@@ -276,8 +284,9 @@ static void pio_cycle(elan4_cyc_t *y) {
       }
       break;
     }
-    case PIO_TLBFLUSH: /* no fill is ever in progress in this model (MMU fill not modelled yet) */
-      memset(n->tlb_valid, 0, sizeof n->tlb_valid);
+    case PIO_TLBFLUSH: /* at the end of the first cycle with no MMU fill in progress */
+      if (s->fill.active) break;
+      for (unsigned e = 0; e < ELAN4_MAX_TLB; e++) n->tlb[e].valid = false;
       n->tlb_repl = 0;
       n->pio.kind = PIO_NONE;
       break;

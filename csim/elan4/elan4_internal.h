@@ -30,6 +30,27 @@ typedef struct {
   uint8_t cq_slot;
   uint32_t cq_pos;
   uint64_t cqctl_val;
+  /* MMU lookups: presented by IP (0), EP (1), DMA (2); result this cycle */
+  bool look_req[3];
+  uint16_t look_ctx[3];
+  uint64_t look_va[3];
+  bool look_done[3];
+  elan4_xlate_t look_res[3];
+  /* host master: presented requests by IP (0), RP, EP, DMA; granted one */
+  bool hm_req[4], hm_wr[4];
+  uint64_t hm_addr[4], hm_data[4];
+  uint8_t hm_len[4];
+  int hm_granted;
+  uint8_t hm_tag; /* the tag given to a granted read */
+  /* host read data this cycle */
+  bool hm_rd_due;
+  uint8_t hm_rd_owner;
+  uint64_t hm_rd_data;
+  /* an internal queue write presented this cycle (IP first, then EP) */
+  bool iqw;
+  uint16_t iqw_q, iqw_k;
+  uint64_t iqw_data;
+  bool iqw_ip;
   /* the local-memory read answered this cycle */
   bool rd_due;
   elan4_lmr_t rd;
@@ -90,6 +111,13 @@ unsigned elan4_check_body(const uint64_t *cmd, unsigned len);
 
 /* units, called in this order by elan4_eval */
 void elan4_cq_present(elan4_cyc_t *y);
+void elan4_ip_present(elan4_cyc_t *y);
+void elan4_mmu_present(elan4_cyc_t *y);
+void elan4_mmu_cycle(elan4_cyc_t *y);
+void elan4_hm_cycle(elan4_cyc_t *y);
+void elan4_ip_cycle(elan4_cyc_t *y);
+bool elan4_ip_iqw(const elan4_cfg_t *c, const elan4_state_t *s, uint16_t *q, uint16_t *k, uint64_t *data);
+bool elan4_pte_match(const elan4_cfg_t *c, uint64_t p0, uint64_t p1, unsigned ctx, uint64_t va);
 void elan4_st_present(elan4_cyc_t *y);
 void elan4_link_rx(elan4_cyc_t *y);
 void elan4_cq_cycle(elan4_cyc_t *y);

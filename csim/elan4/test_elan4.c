@@ -485,6 +485,88 @@ static void t_reset(tctx_t *t, unsigned bug) {
   free(h);
 }
 
+/* the test's own CRC-32 (table-driven, apart from the model's bitwise one) */
+static uint32_t ref_crc(const uint32_t *w, unsigned n) {
+  static uint32_t tab[256];
+  if (!tab[1])
+    for (uint32_t i = 0; i < 256; i++) {
+      uint32_t x = i;
+      for (int k = 0; k < 8; k++) x = (x & 1u) ? 0xEDB88320u ^ (x >> 1) : x >> 1;
+      tab[i] = x;
+    }
+  uint32_t c = 0xFFFFFFFFu;
+  for (unsigned i = 0; i < n; i++)
+    for (unsigned b = 0; b < 4; b++) c = tab[(c ^ (w[i] >> (8 * b))) & 0xFFu] ^ (c >> 8);
+  return ~c;
+}
+static void send_flit(h_t *h, unsigned kind, uint32_t data) {
+  h->in.in_valid = true;
+  h->in.in_kind = (uint8_t)kind;
+  h->in.in_vc = 0;
+  h->in.in_data = data;
+  step(h);
+}
+/* §4.7's packet arriving at node 5 (HEAD in cycle h returned) */
+static uint64_t send_golden(h_t *h, bool bad_crc) {
+  static const uint32_t w[6] = {0x01230011u, 3, 0x00001000u, 0x00007F00u, 0x55667788u, 0x11223344u};
+  uint64_t t0 = h->cyc;
+  send_flit(h, ELAN4_HEAD, 0xFFFFFFFFu);
+  for (unsigned i = 0; i < 6; i++) send_flit(h, ELAN4_BODY, w[i]);
+  send_flit(h, ELAN4_TAIL, ref_crc(w, 6) ^ (bad_crc ? 1u : 0u));
+  return t0;
+}
+
+/* §6.5, §6.6, §9.1: HEAD in -> data on lm_* in 11 cycles (TLB hit), 14 + L on a
+   miss; TOKEN (ack) on out_* at h+12 for a hit; a CRC error is nacked and not
+   executed; an unmapped VA is nacked with interrupt 4 */
+static void t_rx(tctx_t *t, unsigned bug) {
+  elan4_cfg_t c;
+  elan4_cfg_default(&c);
+  c.bug = bug;
+  h_t *h = malloc(sizeof *h);
+  h_init(h, &c);
+  const uint64_t va = 0x00007F0000001000ull;
+  const uint32_t bkt = (c.pt_base + 16u * (((uint32_t)(va >> 13) ^ 0x123u) & ((1u << c.pt_bits) - 1))) / 8u;
+  h->mem[bkt] = 1u | 2u | 1u << 3 | (va & ~0x1FFFull); /* V, W, local */
+  h->mem[bkt + 1] = 0x200000ull | 0x123ull << 50;
+  const uint32_t want = (0x200000u + 0x1000u) / 8u;
+  for (unsigned pass = 0; pass < 2; pass++) { /* miss, then hit */
+    const unsigned w0 = h->nlmw, f0 = h->nf;
+    uint64_t hh = send_golden(h, false);
+    run(h, 30);
+    int at = -1;
+    for (unsigned i = w0; i < h->nlmw; i++)
+      if (h->lmw_addr[i] == want) at = (int)(h->lmw_cyc[i] - hh);
+    CHECK(t, at == (pass ? 11 : 14 + (int)c.lm_latency), "%s: data on lm_* at h+%d (got h+%d)", pass ? "hit" : "miss",
+          pass ? 11 : 14 + (int)c.lm_latency, at);
+    CHECK(t, h->mem[want] == 0x1122334455667788ull, "the dword written");
+    CHECK(t, h->nf == f0 + 1 && h->f[f0].kind == ELAN4_TOKEN && h->f[f0].data == 1 &&
+                 (!pass || h->f[f0].cyc == hh + 12),
+          "%s: one ack TOKEN%s", pass ? "hit" : "miss", pass ? " at h+12" : "");
+    h->mem[want] = 0;
+  }
+  const unsigned f0 = h->nf, w0 = h->nlmw;
+  send_golden(h, true);
+  run(h, 30);
+  CHECK(t, h->nf == f0 + 1 && h->f[f0].kind == ELAN4_TOKEN && h->f[f0].data == 0 && h->nlmw == w0,
+        "a CRC error: nacked, nothing written");
+  /* the same VA in another context: no translation (a TLB that ignores ctx would hit) */
+  static const uint32_t w2[6] = {0x01240011u, 3, 0x00001000u, 0x00007F00u, 1, 2};
+  const unsigned i0 = h->nirq, f1 = h->nf;
+  send_flit(h, ELAN4_HEAD, 0xFFFFFFFFu);
+  for (unsigned i = 0; i < 6; i++) send_flit(h, ELAN4_BODY, w2[i]);
+  send_flit(h, ELAN4_TAIL, ref_crc(w2, 6));
+  run(h, 30);
+  CHECK(t, h->nf == f1 + 1 && h->f[f1].data == 0, "ctx 0x124: nacked");
+  CHECK(t, h->nirq == i0 + 1 && h->irq[i0].cause == 4 && h->irq[i0].info == 0x124 && h->irq[i0].data == va,
+        "translation fault: interrupt 4, info ctx, data the VA");
+  CHECK(t, h->out.cnt[ELAN4_CNT_TLB_MISS] == 2 && h->out.cnt[ELAN4_CNT_TLB_HIT] == 1 &&
+               h->out.cnt[ELAN4_CNT_CRC_ERR] == 1 && h->out.cnt[ELAN4_CNT_XLATE_FAULT] == 1,
+        "counters: 2 misses, 1 hit, 1 CRC error, 1 translation fault");
+  h_free(h);
+  free(h);
+}
+
 /* each planted bug is caught by the test named for it */
 static unsigned run_case(unsigned which, unsigned bug) {
   tctx_t q = {0, 0, 0};
@@ -493,6 +575,7 @@ static unsigned run_case(unsigned which, unsigned bug) {
     case 1: t_empty(&q, bug); break;
     case 2: t_ooo(&q, bug); break;
     case 3: t_inflight(&q, bug); break;
+    case 5: t_rx(&q, bug); break;
     default: t_reset(&q, bug); break;
   }
   return (unsigned)q.failed;
@@ -513,12 +596,14 @@ int main(int argc, char **argv) {
   t_retry(&t);
   t_codes(&t);
   t_reset(&t, 0);
+  t_rx(&t, 0);
   /* negatives: capture the planted bug's failures quietly, expect at least one */
   static const struct {
     unsigned bug, test;
   } neg[] = {
       {ELAN4_BUG_OOO_RELEASE_EARLY, 2}, {ELAN4_BUG_EMPTY_EXTRA_CYCLE, 1}, {ELAN4_BUG_STEN_THREE_INFLIGHT, 3},
       {ELAN4_BUG_GUARD_IGNORED, 3},     {ELAN4_BUG_IRQ_CODE_SWAPPED, 2},  {ELAN4_BUG_RESET_KEEPS_IRQ, 4},
+      {ELAN4_BUG_TLB_IGNORES_CTX, 5},
   };
   for (unsigned i = 0; i < sizeof neg / sizeof neg[0]; i++) {
     fflush(stdout);

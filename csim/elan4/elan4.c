@@ -7,7 +7,7 @@
 
 const char *const elan4_bug_names[] = {"none",           "ooo_release_early", "empty_extra_cycle",
                                        "sten_three_inflight", "guard_ignored",  "irq_code_swapped",
-                                       "reset_keeps_irq", "tlb_ignores_ctx", NULL};
+                                       "reset_keeps_irq", "tlb_ignores_ctx", "copy_reversed", "fire_on_equal", NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {
   *c = (elan4_cfg_t){.num_cq = 8,
@@ -199,7 +199,8 @@ void elan4_eval(elan4_t *m, const elan4_in_t *in, elan4_out_t *out) {
   memset(out, 0, sizeof *out);
   uint16_t iq_q, iq_k;
   uint64_t iq_d;
-  out->ht_ready = elan4_intake_ok(c, s) && !elan4_ip_iqw(c, s, &iq_q, &iq_k, &iq_d);
+  out->ht_ready = elan4_intake_ok(c, s) && !elan4_ip_iqw(c, s, &iq_q, &iq_k, &iq_d) &&
+                  !elan4_ep_iqw(c, s, &iq_q, &iq_k, &iq_d);
   out->ht_rvalid = s->r.ht_rvalid;
   out->ht_rdata = s->r.ht_rdata;
   out->ht_rtag = s->r.ht_rtag;
@@ -264,6 +265,7 @@ void elan4_eval(elan4_t *m, const elan4_in_t *in, elan4_out_t *out) {
   elan4_cq_present(&y);
   elan4_st_present(&y);
   elan4_ip_present(&y);
+  elan4_ep_present(&y);
   elan4_mmu_present(&y);
   lm_arbitrate(&y);
   elan4_hm_cycle(&y);
@@ -274,6 +276,9 @@ void elan4_eval(elan4_t *m, const elan4_in_t *in, elan4_out_t *out) {
   elan4_st_cycle(&y);
   elan4_tx_cycle(&y); /* before the IP: the IP appends its token to the queue tx has shifted */
   elan4_ip_cycle(&y);
+  elan4_ep_cycle(&y);
+  for (unsigned k = 0; k < 3; k++) /* event FIFO pushes: IP, DMA, CP (§6.7) */
+    if (y.push_v[k] && n->n_epf < ELAN4_MAX_EPFIFO) n->epf[n->n_epf++] = y.push[k];
 
   /* queue errors of the cycle, then a CQCTL re-initialisation over everything */
   for (unsigned k = 0; k < c->num_cq; k++)

@@ -112,6 +112,8 @@ enum {
   ELAN4_BUG_IRQ_CODE_SWAPPED,    /* "irq_code_swapped": cause-3 data has code and position swapped */
   ELAN4_BUG_RESET_KEEPS_IRQ,     /* "reset_keeps_irq": reset forgets the irq output registers */
   ELAN4_BUG_TLB_IGNORES_CTX,     /* "tlb_ignores_ctx": a TLB hit does not compare the context */
+  ELAN4_BUG_COPY_REVERSED,       /* "copy_reversed": an event COPY moves its dwords last first */
+  ELAN4_BUG_FIRE_ON_EQUAL,       /* "fire_on_equal": a set fires from count 0 too (count <= 0, not < 0) */
   ELAN4_BUG_COUNT
 };
 extern const char *const elan4_bug_names[]; /* NULL-terminated, [0] = "none" */
@@ -214,7 +216,7 @@ typedef struct {
 } elan4_arr_t;
 
 /* A local-memory read in flight, by data cycle mod ELAN4_LMQ. */
-enum { LMR_NONE = 0, LMR_PIO, LMR_REFILL, LMR_STEN, LMR_MMU, LMR_IP };
+enum { LMR_NONE = 0, LMR_PIO, LMR_REFILL, LMR_STEN, LMR_MMU, LMR_IP, LMR_EP };
 typedef struct {
   uint8_t owner, slot;
   uint32_t gen, pos;
@@ -326,6 +328,25 @@ typedef struct {
   uint8_t len, tag;
 } elan4_hm_t;
 
+/* An event FIFO request (§6.7): a set or a prime, by address or by VA. */
+typedef struct {
+  bool prime, va_given; /* va_given: a VA with its ctx (CP, DMA); else a translated local address (IP) */
+  uint16_t ctx;
+  uint64_t addr; /* VA or local byte address */
+  uint32_t inc;
+  uint64_t e0, p0, p1; /* prime */
+} elan4_epreq_t;
+/* The event processor's job. */
+typedef struct {
+  bool busy, wait;
+  uint8_t step;
+  elan4_epreq_t r;
+  uint64_t ev;  /* the event's local byte address */
+  uint64_t e0, e1, e2, e3, data;
+  elan4_xlate_t xs, xd;
+  uint16_t i;
+} elan4_ep_t;
+
 /* Registered outputs, decided in cycle t, on the ports in t+1. */
 typedef struct {
   bool ht_rvalid;
@@ -370,10 +391,11 @@ typedef struct {
   elan4_rxp_t rx[ELAN4_MAX_VCS];
   uint8_t ipq[ELAN4_MAX_VCS]; /* FULL packets in TAIL order (VC numbers) */
   uint8_t n_ipq;
-  /* event FIFO and DMA queue: filled by the command processor; their consumers
-     (event processor, DMA engine) are not modelled yet */
-  uint64_t epf_a[ELAN4_MAX_EPFIFO], epf_b[ELAN4_MAX_EPFIFO];
+  /* event FIFO (§6.7) and the event processor; the DMA queue is filled by the
+     command processor, its engine is not modelled yet */
+  elan4_epreq_t epf[ELAN4_MAX_EPFIFO];
   uint8_t n_epf;
+  elan4_ep_t ep;
   uint8_t n_dmaq;
   uint8_t tlb_repl; /* MMU replacement pointer */
   elan4_tlbe_t tlb[ELAN4_MAX_TLB];

@@ -129,9 +129,11 @@ void elan4_cp_cycle(elan4_cyc_t *y) {
         memcpy(j->cmd, w, sizeof j->cmd);
         n->slot[k].out = (uint8_t)(q->out + 1);
       } else if (op == ELAN4_OP_SETEVENT || op == ELAN4_OP_WAITEVENT) {
-        n->epf_a[s->n_epf] = w[1];
-        n->epf_b[s->n_epf] = w[0];
-        n->n_epf = (uint8_t)(s->n_epf + 1);
+        y->push_v[2] = true;
+        if (op == ELAN4_OP_SETEVENT)
+          y->push[2] = (elan4_epreq_t){.va_given = true, .ctx = (uint16_t)d0_ctx(q->d0), .addr = w[1], .inc = imm_of(w[0])};
+        else
+          y->push[2] = (elan4_epreq_t){true, true, (uint16_t)d0_ctx(q->d0), w[1], 0, w[2], w[3], w[4]};
       } else if (op == ELAN4_OP_RUN_DMA) {
         n->n_dmaq = (uint8_t)(s->n_dmaq + 1);
       } else if (op == ELAN4_OP_INTERRUPT) {

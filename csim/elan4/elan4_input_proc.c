@@ -120,10 +120,8 @@ static bool permitted(const elan4_xlate_t *x, unsigned kind, bool event) {
 }
 
 static void push_event(elan4_cyc_t *y, uint64_t addr, uint32_t inc) {
-  elan4_state_t *n = y->nx;
-  n->epf_a[n->n_epf] = addr;
-  n->epf_b[n->n_epf] = inc;
-  n->n_epf++;
+  y->push_v[0] = true;
+  y->push[0] = (elan4_epreq_t){.addr = addr & 0x7FFFFFFFu, .inc = inc};
 }
 
 void elan4_ip_cycle(elan4_cyc_t *y) {

@@ -50,7 +50,10 @@ typedef struct {
   bool iqw;
   uint16_t iqw_q, iqw_k;
   uint64_t iqw_data;
-  bool iqw_ip;
+  bool iqw_ip, iqw_ep;
+  /* event FIFO pushes of the cycle, applied in the order IP, DMA, CP (§6.7) */
+  elan4_epreq_t push[3];
+  bool push_v[3];
   /* the local-memory read answered this cycle */
   bool rd_due;
   elan4_lmr_t rd;
@@ -116,6 +119,9 @@ void elan4_mmu_present(elan4_cyc_t *y);
 void elan4_mmu_cycle(elan4_cyc_t *y);
 void elan4_hm_cycle(elan4_cyc_t *y);
 void elan4_ip_cycle(elan4_cyc_t *y);
+void elan4_ep_present(elan4_cyc_t *y);
+void elan4_ep_cycle(elan4_cyc_t *y);
+bool elan4_ep_iqw(const elan4_cfg_t *c, const elan4_state_t *s, uint16_t *q, uint16_t *k, uint64_t *data);
 bool elan4_ip_iqw(const elan4_cfg_t *c, const elan4_state_t *s, uint16_t *q, uint16_t *k, uint64_t *data);
 bool elan4_pte_match(const elan4_cfg_t *c, uint64_t p0, uint64_t p1, unsigned ctx, uint64_t va);
 void elan4_st_present(elan4_cyc_t *y);

@@ -567,6 +567,98 @@ static void t_rx(tctx_t *t, unsigned bug) {
   free(h);
 }
 
+static void put_pte(h_t *h, unsigned ctx, uint64_t va, uint64_t pa, unsigned space, unsigned rw) {
+  const elan4_cfg_t *c = &h->m.cfg;
+  const uint32_t b = (c->pt_base + 16u * (((uint32_t)(va >> 13) ^ ctx) & ((1u << c->pt_bits) - 1))) / 8u;
+  h->mem[b] = 1u | rw << 1 | space << 3 | (va & ~0x1FFFull);
+  h->mem[b + 1] = pa | (uint64_t)ctx << 50;
+}
+static uint64_t send_setevent(h_t *h, uint64_t va, uint32_t inc) {
+  const uint32_t w[5] = {0x01230003u, 3, (uint32_t)va, (uint32_t)(va >> 32), inc};
+  uint64_t t0 = h->cyc;
+  send_flit(h, ELAN4_HEAD, 0xFFFFFFFFu);
+  for (unsigned i = 0; i < 5; i++) send_flit(h, ELAN4_BODY, w[i]);
+  send_flit(h, ELAN4_TAIL, ref_crc(w, 5));
+  return t0;
+}
+#define E0(count, len, type) ((uint32_t)(count) | (uint64_t)(len) << 32 | (uint64_t)(type) << 41)
+
+/* §4.4, §6.7, §9.1: a remote SETEVENT fires its event (tr_fire_o h+13+L with a
+   hit), a COPY moves its dwords in ascending order, a COPY into a queue page
+   chains a command (it runs and its packet leaves), an INTERRUPT event raises
+   cause 2; an event at count 0 does not fire on a set of 1 */
+static void t_event(tctx_t *t, unsigned bug) {
+  elan4_cfg_t c;
+  elan4_cfg_default(&c);
+  c.bug = bug;
+  h_t *h = malloc(sizeof *h);
+  h_init(h, &c);
+  const uint64_t evva = 0x00007F0000004000ull, qva = 0x00007F0000006000ull, srcva = 0x00007F0000008000ull;
+  put_pte(h, 0x123, evva, 0x300000, 1, 3);
+  put_pte(h, 0x123, srcva, 0x302000, 1, 3);
+  put_pte(h, 0x123, qva, 0, 2, 3); /* queue 0's page */
+  open_q(h, 0, QBASE, 0x123);
+  const uint32_t ev = 0x300000u / 8u, src = 0x302000u / 8u;
+  /* event 0: COPY of 3 dwords local -> local (src -> src + 0x100) */
+  h->mem[ev] = E0(-1, 3, 0);
+  h->mem[ev + 1] = srcva;
+  h->mem[ev + 2] = srcva + 0x100;
+  h->mem[ev + 3] = 0x123;
+  for (unsigned i = 0; i < 3; i++) h->mem[src + i] = 0xA0 + i;
+  send_setevent(h, evva, 1); /* a miss: fills the TLB */
+  run(h, 60);
+  const unsigned w0 = h->nlmw;
+  h->mem[ev] = E0(-1, 3, 0);
+  const unsigned f0 = h->nf;
+  uint64_t hh = send_setevent(h, evva, 1);
+  uint64_t fire = 0;
+  for (unsigned k = 0; k < 60; k++) {
+    step(h);
+    if (h->out.tr_fire && !fire) fire = h->cyc - 1;
+  }
+  CHECK(t, fire == hh + 13 + c.lm_latency, "tr_fire_o at h+13+L (got %+lld)", (long long)(fire - hh));
+  CHECK(t, h->nf > f0 && h->f[f0].kind == ELAN4_TOKEN && h->f[f0].data == 1 && h->f[f0].cyc == hh + 11,
+        "SETEVENT acked: TOKEN at h+11");
+  unsigned seen = 0;
+  bool asc = true;
+  for (unsigned i = w0; i < h->nlmw; i++)
+    if (h->lmw_addr[i] >= src + 32 && h->lmw_addr[i] < src + 35) asc = asc && h->lmw_addr[i] == src + 32 + seen++;
+  CHECK(t, seen == 3 && asc && h->mem[src + 34] == 0xA2, "COPY: 3 dwords written in ascending order");
+  CHECK(t, (uint32_t)h->mem[ev] == 0, "count -1 + 1 = 0 written back");
+  /* event 1: COPY into queue 0's page at dword 1: a WRITE command to node 5 */
+  h->mem[ev + 4] = E0(-2, 3, 0);
+  h->mem[ev + 5] = srcva + 0x200;
+  h->mem[ev + 6] = qva + 8;
+  h->mem[ev + 7] = 0x123;
+  h->mem[src + 64] = 0x0000000000050011ull;
+  h->mem[src + 65] = 0x00007F0000001000ull;
+  h->mem[src + 66] = 0x5151;
+  const unsigned f1 = h->nf;
+  send_setevent(h, evva + 32, 1);
+  run(h, 40);
+  CHECK(t, count_kind(h, ELAN4_HEAD) == 0, "count -2 + 1: no fire, no packet");
+  send_setevent(h, evva + 32, 1);
+  run(h, 80);
+  unsigned heads = 0;
+  for (unsigned i = f1; i < h->nf; i++) heads += h->f[i].kind == ELAN4_HEAD;
+  CHECK(t, heads == 1, "the chained WRITE runs once (%u packets)", heads);
+  /* event 2: INTERRUPT, count 0 (primed at 0: must not fire on +1) then -1 */
+  const unsigned i0 = h->nirq;
+  h->mem[ev + 8] = E0(0, 0, 2);
+  h->mem[ev + 9] = 0xC00C1E;
+  h->mem[ev + 11] = 0x77;
+  send_setevent(h, evva + 64, 1);
+  run(h, 40);
+  CHECK(t, h->nirq == i0, "count 0 -> 1: no fire");
+  h->mem[ev + 8] = E0(-1, 0, 2);
+  send_setevent(h, evva + 64, 1);
+  run(h, 40);
+  CHECK(t, h->nirq == i0 + 1 && h->irq[i0].cause == 2 && h->irq[i0].info == 0x77 && h->irq[i0].data == 0xC00C1E,
+        "INTERRUPT event: cause 2, info e3.ctx, data param0");
+  h_free(h);
+  free(h);
+}
+
 /* each planted bug is caught by the test named for it */
 static unsigned run_case(unsigned which, unsigned bug) {
   tctx_t q = {0, 0, 0};
@@ -576,6 +668,7 @@ static unsigned run_case(unsigned which, unsigned bug) {
     case 2: t_ooo(&q, bug); break;
     case 3: t_inflight(&q, bug); break;
     case 5: t_rx(&q, bug); break;
+    case 6: t_event(&q, bug); break;
     default: t_reset(&q, bug); break;
   }
   return (unsigned)q.failed;
@@ -597,13 +690,14 @@ int main(int argc, char **argv) {
   t_codes(&t);
   t_reset(&t, 0);
   t_rx(&t, 0);
+  t_event(&t, 0);
   /* negatives: capture the planted bug's failures quietly, expect at least one */
   static const struct {
     unsigned bug, test;
   } neg[] = {
       {ELAN4_BUG_OOO_RELEASE_EARLY, 2}, {ELAN4_BUG_EMPTY_EXTRA_CYCLE, 1}, {ELAN4_BUG_STEN_THREE_INFLIGHT, 3},
       {ELAN4_BUG_GUARD_IGNORED, 3},     {ELAN4_BUG_IRQ_CODE_SWAPPED, 2},  {ELAN4_BUG_RESET_KEEPS_IRQ, 4},
-      {ELAN4_BUG_TLB_IGNORES_CTX, 5},
+      {ELAN4_BUG_TLB_IGNORES_CTX, 5},   {ELAN4_BUG_COPY_REVERSED, 6},     {ELAN4_BUG_FIRE_ON_EQUAL, 6},
   };
   for (unsigned i = 0; i < sizeof neg / sizeof neg[0]; i++) {
     fflush(stdout);

@@ -155,6 +155,11 @@ static void scr_state(cosim_rng_t *r, elan4_state_t *s, const elan4_cfg_t *c) {
   s->pio.kind = (uint8_t)(1 + cosim_rng_below(r, PIO_MISS));
   s->st.st = (uint8_t)(1 + cosim_rng_below(r, ST_TX));
   s->txp.active = true;
+  s->ep.busy = true;
+  s->ep.step = (uint8_t)(1 + cosim_rng_below(r, 12));
+  s->ip.st = (uint8_t)(1 + cosim_rng_below(r, 2));
+  s->hm.busy = true;
+  s->fill.active = true;
   for (unsigned v = 0; v < c->num_vcs; v++) {
     s->credits[v] = (uint8_t)cosim_rng_below(r, c->link_buf); /* never LinkBuf */
     s->n_outst[v] = (uint8_t)(1 + cosim_rng_below(r, c->max_outstanding));

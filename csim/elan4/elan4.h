@@ -114,6 +114,8 @@ enum {
   ELAN4_BUG_TLB_IGNORES_CTX,     /* "tlb_ignores_ctx": a TLB hit does not compare the context */
   ELAN4_BUG_COPY_REVERSED,       /* "copy_reversed": an event COPY moves its dwords last first */
   ELAN4_BUG_FIRE_ON_EQUAL,       /* "fire_on_equal": a set fires from count 0 too (count <= 0, not < 0) */
+  ELAN4_BUG_FADD_NO_CARRY,       /* "fadd_no_carry": fetch-and-add loses the carry out of bit 31 */
+  ELAN4_BUG_CAS_ALWAYS_SWAPS,    /* "cas_always_swaps": compare-and-swap writes b whatever the old value */
   ELAN4_BUG_COUNT
 };
 extern const char *const elan4_bug_names[]; /* NULL-terminated, [0] = "none" */
@@ -216,7 +218,7 @@ typedef struct {
 } elan4_arr_t;
 
 /* A local-memory read in flight, by data cycle mod ELAN4_LMQ. */
-enum { LMR_NONE = 0, LMR_PIO, LMR_REFILL, LMR_STEN, LMR_MMU, LMR_IP, LMR_EP };
+enum { LMR_NONE = 0, LMR_PIO, LMR_REFILL, LMR_STEN, LMR_MMU, LMR_IP, LMR_EP, LMR_RP };
 typedef struct {
   uint8_t owner, slot;
   uint32_t gen, pos;
@@ -242,7 +244,7 @@ typedef struct {
 
 /* A packet sent (HEAD out) and awaiting its token, per VC (§6.4). */
 typedef struct {
-  uint8_t owner; /* 1 STEN */
+  uint8_t owner; /* 1 STEN, 2 RP */
   uint8_t slot;
   uint32_t gen, pos, len, tries;
   uint16_t q, dest;
@@ -260,7 +262,7 @@ typedef struct {
 /* The packet in progress on the transmitter. */
 typedef struct {
   bool active;
-  uint8_t vc;
+  uint8_t vc, owner; /* owner: 1 STEN, 2 RP */
   uint8_t nbody, sent; /* sent: body words sent; TAIL after nbody */
   uint32_t body[ELAN4_MAX_BODY];
   uint32_t crc;
@@ -320,7 +322,20 @@ typedef struct {
   uint16_t src, ctx;
   uint64_t addr, reply_va, ev_va, old;
   uint8_t space;
+  bool have_old; /* ATOMIC: the IP has put the old value in */
+  uint64_t data[8];
+  uint32_t route, tries;
 } elan4_rslot_t;
+/* The reply unit's gatherer (§6.5): one reserved slot at a time. */
+typedef struct {
+  bool active, wait;
+  uint8_t slot, nread, narr;
+  bool route_asked;
+} elan4_gather_t;
+typedef struct {
+  uint8_t slot;
+  uint64_t eligible;
+} elan4_rpsend_t;
 /* Host master port (§3.2, §5.1 rule 5). */
 typedef struct {
   bool busy, write;
@@ -402,6 +417,10 @@ typedef struct {
   elan4_fill_t fill;
   elan4_ip_t ip;
   elan4_rslot_t rs[16];
+  uint8_t rp_order[16], n_rp_order; /* reserved slots not yet gathered, in reservation order */
+  elan4_gather_t gat;
+  elan4_rpsend_t rp_send[16];
+  uint8_t n_rp_send;
   elan4_hm_t hm;
   bool tag_busy[16];
   uint8_t tag_len[16], tag_got[16], tag_owner[16];

@@ -2,7 +2,7 @@
  * TAIL order: check, translate (MMU), execute (WRITE to local memory, host or a
  * queue page; SETEVENT and a WRITE's event pushed to the event FIFO; READ and
  * ATOMIC reserve a reply slot; ATOMIC's read-modify-write), then its token.
- * The reply unit's gatherer is not modelled yet: a reserved slot stays reserved. */
+ * The reply unit (elan4_reply.c) answers the reserved slots. */
 #include "elan4_internal.h"
 
 enum { K_WRITE = 1, K_READ = 2, K_SETEVENT = 3, K_ATOMIC = 4 };
@@ -214,7 +214,8 @@ void elan4_ip_cycle(elan4_cyc_t *y) {
       }
       n->rs[k] = (elan4_rslot_t){true, ip->kind, ip->kind == K_READ ? ip->n : 1, ip->e, ip->src, ip->ctx,
                                  pa_of(&ip->x[0], ip->va), ip->dw[ip->kind == K_READ ? 0 : 2],
-                                 ip->e ? ip->dw[ip->kind == K_READ ? 1 : 3] : 0, 0, (uint8_t)sp};
+                                 ip->e ? ip->dw[ip->kind == K_READ ? 1 : 3] : 0, 0, (uint8_t)sp, false, {0}, 0, 0};
+      n->rp_order[n->n_rp_order++] = (uint8_t)k;
       n->ip.rslot = (uint8_t)k;
       if (ip->kind == K_READ)
         token(y, true);
@@ -230,9 +231,13 @@ void elan4_ip_cycle(elan4_cyc_t *y) {
       const uint64_t old = y->rd_due && y->rd.owner == LMR_IP ? y->rd_data : y->hm_rd_data;
       n->ip.wait = false;
       n->rs[ip->rslot].old = old;
+      n->rs[ip->rslot].data[0] = old;
+      n->rs[ip->rslot].have_old = true;
       if (!ip->a) {
         n->ip.old = old + ip->dw[0];
-      } else if (old == ip->dw[0]) {
+        if (c->bug == ELAN4_BUG_FADD_NO_CARRY) /* planted: the halves added apart */
+          n->ip.old = ((old >> 32) + (ip->dw[0] >> 32)) << 32 | (uint32_t)((uint32_t)old + (uint32_t)ip->dw[0]);
+      } else if (old == ip->dw[0] || c->bug == ELAN4_BUG_CAS_ALWAYS_SWAPS) {
         n->ip.old = ip->dw[1];
       } else { /* a failed CAS writes nothing */
         token(y, true);

@@ -20,6 +20,10 @@ static void nacked(elan4_cyc_t *y, const elan4_outst_t *e) {
   const elan4_cfg_t *c = y->c;
   const elan4_state_t *s = y->s;
   elan4_state_t *n = y->nx;
+  if (e->owner == 2) {
+    elan4_rp_token(y, e->slot, false);
+    return;
+  }
   const elan4_slot_t *q = &s->slot[e->slot];
   if (e->owner != 1 || !q->used || q->gen != e->gen || q->state != ELAN4_Q_OK) return; /* abandoned */
   if (e->tries < c->retry_limit) {
@@ -69,6 +73,7 @@ void elan4_tx_cycle(elan4_cyc_t *y) {
       if (in->in_data & 1u) {
         cyc_count(y, ELAN4_CNT_ACKS_RX);
         const elan4_slot_t *q = &s->slot[e.slot];
+        if (e.owner == 2) elan4_rp_token(y, e.slot, true);
         if (e.owner == 1 && q->used && q->gen == e.gen && q->state == ELAN4_Q_OK && n->slot[e.slot].out)
           n->slot[e.slot].out--;
       } else {
@@ -120,27 +125,43 @@ void elan4_tx_cycle(elan4_cyc_t *y) {
             n->outst[v][i].t0 = s->cyc;
             break;
           }
-        if (s->st.st == ST_TX) n->st.st = ST_IDLE; /* STEN idle in the cycle after its TAIL */
+        if (s->st.st == ST_TX && s->txp.owner == 1) n->st.st = ST_IDLE; /* STEN idle in the cycle after its TAIL */
       }
     }
-  } else if (s->st.st == ST_SEND && !y->st_drop) { /* new packet: RP and DMA not modelled yet */
-    const unsigned v = c->vc_sten;
-    if (s->credits[v] && s->n_outst[v] < c->max_outstanding) {
+  } else {
+    /* a new packet: RP > ST (> DMA, not modelled yet), on a VC with a credit and room in its list */
+    const int rpi = elan4_rp_eligible(s);
+    const unsigned vr = c->vc_reply, vs = c->vc_sten;
+    const bool rp_ok = rpi >= 0 && s->credits[vr] && s->n_outst[vr] < c->max_outstanding;
+    const bool st_ok = s->st.st == ST_SEND && !y->st_drop && s->credits[vs] && s->n_outst[vs] < c->max_outstanding;
+    if (rp_ok || st_ok) {
+      const unsigned v = rp_ok ? vr : vs;
       used[v]++;
       r->out_valid = true;
       r->out_kind = ELAN4_HEAD;
       r->out_vc = (uint8_t)v;
-      r->out_data = s->st.route;
       elan4_txp_t *p = &n->txp;
       memset(p, 0, sizeof *p);
       p->active = true;
       p->vc = (uint8_t)v;
-      p->nbody = (uint8_t)elan4_sten_body(y, p->body);
-      const elan4_sten_t *j = &s->st;
-      n->outst[v][n->n_outst[v]++] =
-          (elan4_outst_t){1, j->slot, j->gen, j->pos, j->len, j->tries, j->q, j->dest, false, 0};
-      n->st.st = ST_TX;
-      if (j->resend) cyc_count(y, ELAN4_CNT_RESENDS);
+      p->owner = rp_ok ? 2 : 1;
+      if (rp_ok) {
+        const unsigned sl = s->rp_send[rpi].slot;
+        r->out_data = s->rs[sl].route;
+        p->nbody = (uint8_t)elan4_rp_body(y, sl, p->body);
+        n->outst[v][n->n_outst[v]++] = (elan4_outst_t){2, (uint8_t)sl, 0, 0, 0, s->rs[sl].tries, 0, 0, false, 0};
+        for (unsigned i = (unsigned)rpi; i + 1 < n->n_rp_send; i++) n->rp_send[i] = n->rp_send[i + 1];
+        n->n_rp_send--;
+        if (s->rs[sl].tries) cyc_count(y, ELAN4_CNT_RESENDS);
+      } else {
+        r->out_data = s->st.route;
+        p->nbody = (uint8_t)elan4_sten_body(y, p->body);
+        const elan4_sten_t *j = &s->st;
+        n->outst[v][n->n_outst[v]++] =
+            (elan4_outst_t){1, j->slot, j->gen, j->pos, j->len, j->tries, j->q, j->dest, false, 0};
+        n->st.st = ST_TX;
+        if (j->resend) cyc_count(y, ELAN4_CNT_RESENDS);
+      }
     }
   }
 

@@ -659,6 +659,93 @@ static void t_event(tctx_t *t, unsigned bug) {
   free(h);
 }
 
+static void send_words(h_t *h, const uint32_t *w, unsigned n) {
+  send_flit(h, ELAN4_HEAD, 0xFFFFFFFFu);
+  for (unsigned i = 0; i < n; i++) send_flit(h, ELAN4_BODY, w[i]);
+  send_flit(h, ELAN4_TAIL, ref_crc(w, n));
+}
+/* the packet (HEAD..TAIL) starting at flit index i: its body words; returns their number */
+static unsigned packet_at(const h_t *h, unsigned i, uint32_t *route, uint32_t *b, bool *crc_ok) {
+  unsigned nb = 0;
+  *route = h->f[i].data;
+  for (i++; i < h->nf && h->f[i].kind == ELAN4_BODY; i++) b[nb++] = h->f[i].data;
+  *crc_ok = i < h->nf && h->f[i].kind == ELAN4_TAIL && h->f[i].data == ref_crc(b, nb);
+  return nb;
+}
+static int find_head(const h_t *h, unsigned from) {
+  for (unsigned i = from; i < h->nf; i++)
+    if (h->f[i].kind == ELAN4_HEAD) return (int)i;
+  return -1;
+}
+
+/* §6.5: a READ of 2 dwords is acked, then answered by a WRITE reply to the
+   source's route with the data; ATOMIC fetch-add (with a carry) and
+   compare-and-swap (hit and miss) change memory as §6.5 says and reply with
+   the old value */
+static void t_reply(tctx_t *t, unsigned bug) {
+  elan4_cfg_t c;
+  elan4_cfg_default(&c);
+  c.bug = bug;
+  h_t *h = malloc(sizeof *h);
+  h_init(h, &c);
+  const uint64_t va = 0x00007F000000A000ull, rva = 0x0000123400000040ull;
+  put_pte(h, 0x123, va, 0x380000, 1, 3);
+  const uint32_t pa = 0x380000u / 8u;
+  h->mem[pa] = 0x1111222233334444ull;
+  h->mem[pa + 1] = 0x5555666677778888ull;
+  const uint32_t rd[6] = {0x01230022u, 5, (uint32_t)va, (uint32_t)(va >> 32), (uint32_t)rva, (uint32_t)(rva >> 32)};
+  unsigned f0 = h->nf;
+  send_words(h, rd, 6);
+  run(h, 60);
+  int hd = find_head(h, f0);
+  CHECK(t, h->nf > f0 && h->f[f0].kind == ELAN4_TOKEN && h->f[f0].data == 1, "READ acked");
+  CHECK(t, hd >= 0, "a reply packet");
+  if (hd >= 0) {
+    uint32_t route, b[32];
+    bool crc;
+    unsigned nb = packet_at(h, (unsigned)hd, &route, b, &crc);
+    const uint32_t want[8] = {0x01230021u, 3, 0x40, 0x1234, 0x33334444u, 0x11112222u, 0x77778888u, 0x55556666u};
+    bool same = nb == 8 && crc && route == ROUTE5 && h->f[hd].vc == c.vc_reply;
+    for (unsigned i = 0; same && i < 8; i++) same = b[i] == want[i];
+    CHECK(t, same, "reply: WRITE n 2 to the reply VA with the data, route 5, VC VcReply, CRC");
+  }
+  token(h, c.vc_reply, true);
+  /* ATOMICs on dword pa: FADD 1 on 0xFFFFFFFF (carry), CAS hit, CAS miss */
+  static const struct {
+    unsigned A;
+    uint64_t init, a, b, mem_after;
+  } at[] = {
+      {0, 0xFFFFFFFFull, 1, 0, 0x100000000ull},
+      {1, 7, 7, 9, 9},
+      {1, 7, 8, 9, 7},
+  };
+  for (unsigned k = 0; k < 3; k++) {
+    h->mem[pa] = at[k].init;
+    const uint32_t w[10] = {0x01230004u | at[k].A << 9, 5, (uint32_t)va, (uint32_t)(va >> 32),
+                            (uint32_t)at[k].a, (uint32_t)(at[k].a >> 32), (uint32_t)at[k].b, (uint32_t)(at[k].b >> 32),
+                            (uint32_t)rva, (uint32_t)(rva >> 32)};
+    f0 = h->nf;
+    send_words(h, w, 10);
+    run(h, 60);
+    CHECK(t, h->mem[pa] == at[k].mem_after, "atomic %u: memory 0x%llx (want 0x%llx)", k,
+          (unsigned long long)h->mem[pa], (unsigned long long)at[k].mem_after);
+    hd = find_head(h, f0);
+    if (hd >= 0) {
+      uint32_t route, b[32];
+      bool crc;
+      unsigned nb = packet_at(h, (unsigned)hd, &route, b, &crc);
+      CHECK(t, nb == 6 && crc && b[0] == 0x01230011u && b[4] == (uint32_t)at[k].init &&
+                   b[5] == (uint32_t)(at[k].init >> 32),
+            "atomic %u: reply carries the old value", k);
+    } else {
+      CHECK(t, false, "atomic %u: a reply packet", k);
+    }
+    token(h, c.vc_reply, true);
+  }
+  h_free(h);
+  free(h);
+}
+
 /* each planted bug is caught by the test named for it */
 static unsigned run_case(unsigned which, unsigned bug) {
   tctx_t q = {0, 0, 0};
@@ -669,6 +756,7 @@ static unsigned run_case(unsigned which, unsigned bug) {
     case 3: t_inflight(&q, bug); break;
     case 5: t_rx(&q, bug); break;
     case 6: t_event(&q, bug); break;
+    case 7: t_reply(&q, bug); break;
     default: t_reset(&q, bug); break;
   }
   return (unsigned)q.failed;
@@ -691,6 +779,7 @@ int main(int argc, char **argv) {
   t_reset(&t, 0);
   t_rx(&t, 0);
   t_event(&t, 0);
+  t_reply(&t, 0);
   /* negatives: capture the planted bug's failures quietly, expect at least one */
   static const struct {
     unsigned bug, test;
@@ -698,6 +787,7 @@ int main(int argc, char **argv) {
       {ELAN4_BUG_OOO_RELEASE_EARLY, 2}, {ELAN4_BUG_EMPTY_EXTRA_CYCLE, 1}, {ELAN4_BUG_STEN_THREE_INFLIGHT, 3},
       {ELAN4_BUG_GUARD_IGNORED, 3},     {ELAN4_BUG_IRQ_CODE_SWAPPED, 2},  {ELAN4_BUG_RESET_KEEPS_IRQ, 4},
       {ELAN4_BUG_TLB_IGNORES_CTX, 5},   {ELAN4_BUG_COPY_REVERSED, 6},     {ELAN4_BUG_FIRE_ON_EQUAL, 6},
+      {ELAN4_BUG_FADD_NO_CARRY, 7},     {ELAN4_BUG_CAS_ALWAYS_SWAPS, 7},
   };
   for (unsigned i = 0; i < sizeof neg / sizeof neg[0]; i++) {
     fflush(stdout);

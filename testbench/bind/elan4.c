@@ -160,6 +160,8 @@ static void scr_state(cosim_rng_t *r, elan4_state_t *s, const elan4_cfg_t *c) {
   s->ip.st = (uint8_t)(1 + cosim_rng_below(r, 2));
   s->hm.busy = true;
   s->fill.active = true;
+  s->gat.active = true;
+  s->gat.slot = (uint8_t)cosim_rng_below(r, c->reply_slots);
   for (unsigned v = 0; v < c->num_vcs; v++) {
     s->credits[v] = (uint8_t)cosim_rng_below(r, c->link_buf); /* never LinkBuf */
     s->n_outst[v] = (uint8_t)(1 + cosim_rng_below(r, c->max_outstanding));

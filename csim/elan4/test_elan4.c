@@ -655,6 +655,23 @@ static void t_event(tctx_t *t, unsigned bug) {
   run(h, 40);
   CHECK(t, h->nirq == i0 + 1 && h->irq[i0].cause == 2 && h->irq[i0].info == 0x77 && h->irq[i0].data == 0xC00C1E,
         "INTERRUPT event: cause 2, info e3.ctx, data param0");
+  /* WAITEVENT (command of queue 0, ctx 0x123) re-primes event 3: count -2, INTERRUPT */
+  qwrite(h, 0, 4, 4); /* position 4 after the chained WRITE at 1..3 */
+  qwrite(h, 0, 5, evva + 96);
+  qwrite(h, 0, 6, E0(-2, 0, 2));
+  qwrite(h, 0, 7, 0xBEEF);
+  qwrite(h, 0, 8, 0);
+  run(h, 40);
+  CHECK(t, h->mem[ev + 12] == E0(-2, 0, 2) && h->mem[ev + 13] == 0xBEEF && h->mem[ev + 15] == 0x123,
+        "WAITEVENT wrote e0, e1, e2 and e3 = the queue's ctx");
+  const unsigned i1 = h->nirq;
+  send_setevent(h, evva + 96, 1);
+  run(h, 40);
+  CHECK(t, h->nirq == i1, "primed -2: no fire on the first set");
+  send_setevent(h, evva + 96, 1);
+  run(h, 40);
+  CHECK(t, h->nirq == i1 + 1 && h->irq[i1].cause == 2 && h->irq[i1].info == 0x123 && h->irq[i1].data == 0xBEEF,
+        "re-primed event fires on the second set");
   h_free(h);
   free(h);
 }

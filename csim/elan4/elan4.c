@@ -8,7 +8,7 @@
 const char *const elan4_bug_names[] = {"none",           "ooo_release_early", "empty_extra_cycle",
                                        "sten_three_inflight", "guard_ignored",  "irq_code_swapped",
                                        "reset_keeps_irq", "tlb_ignores_ctx", "copy_reversed", "fire_on_equal", "fadd_no_carry",
-                                       "cas_always_swaps", NULL};
+                                       "cas_always_swaps", "dma_page_cross", NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {
   *c = (elan4_cfg_t){.num_cq = 8,
@@ -268,6 +268,7 @@ void elan4_eval(elan4_t *m, const elan4_in_t *in, elan4_out_t *out) {
   elan4_ip_present(&y);
   elan4_ep_present(&y);
   elan4_rp_present(&y);
+  elan4_dma_present(&y);
   elan4_mmu_present(&y);
   lm_arbitrate(&y);
   elan4_hm_cycle(&y);
@@ -276,6 +277,7 @@ void elan4_eval(elan4_t *m, const elan4_in_t *in, elan4_out_t *out) {
   elan4_cq_cycle(&y);
   elan4_cp_cycle(&y);
   elan4_st_cycle(&y);
+  elan4_dma_cycle(&y); /* before tx: tokens and sends of this cycle update it */
   elan4_tx_cycle(&y); /* before the IP: the IP appends its token to the queue tx has shifted */
   elan4_ip_cycle(&y);
   elan4_ep_cycle(&y);

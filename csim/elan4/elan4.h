@@ -116,6 +116,7 @@ enum {
   ELAN4_BUG_FIRE_ON_EQUAL,       /* "fire_on_equal": a set fires from count 0 too (count <= 0, not < 0) */
   ELAN4_BUG_FADD_NO_CARRY,       /* "fadd_no_carry": fetch-and-add loses the carry out of bit 31 */
   ELAN4_BUG_CAS_ALWAYS_SWAPS,    /* "cas_always_swaps": compare-and-swap writes b whatever the old value */
+  ELAN4_BUG_DMA_PAGE_CROSS,      /* "dma_page_cross": DMA packets ignore the destination's page boundary */
   ELAN4_BUG_COUNT
 };
 extern const char *const elan4_bug_names[]; /* NULL-terminated, [0] = "none" */
@@ -218,7 +219,7 @@ typedef struct {
 } elan4_arr_t;
 
 /* A local-memory read in flight, by data cycle mod ELAN4_LMQ. */
-enum { LMR_NONE = 0, LMR_PIO, LMR_REFILL, LMR_STEN, LMR_MMU, LMR_IP, LMR_EP, LMR_RP };
+enum { LMR_NONE = 0, LMR_PIO, LMR_REFILL, LMR_STEN, LMR_MMU, LMR_IP, LMR_EP, LMR_RP, LMR_DMA };
 typedef struct {
   uint8_t owner, slot;
   uint32_t gen, pos;
@@ -244,7 +245,7 @@ typedef struct {
 
 /* A packet sent (HEAD out) and awaiting its token, per VC (§6.4). */
 typedef struct {
-  uint8_t owner; /* 1 STEN, 2 RP */
+  uint8_t owner; /* 1 STEN, 2 RP, 3 DMA (slot: unused; pos: packet's first dword; gen: the DMA's) */
   uint8_t slot;
   uint32_t gen, pos, len, tries;
   uint16_t q, dest;
@@ -262,7 +263,7 @@ typedef struct {
 /* The packet in progress on the transmitter. */
 typedef struct {
   bool active;
-  uint8_t vc, owner; /* owner: 1 STEN, 2 RP */
+  uint8_t vc, owner; /* owner: 1 STEN, 2 RP, 3 DMA */
   uint8_t nbody, sent; /* sent: body words sent; TAIL after nbody */
   uint32_t body[ELAN4_MAX_BODY];
   uint32_t crc;
@@ -362,6 +363,40 @@ typedef struct {
   uint16_t i;
 } elan4_ep_t;
 
+/* A DMA descriptor in the DMA queue (§4.3 RUN_DMA, §6.8). */
+typedef struct {
+  uint16_t q, ctx, dest;
+  bool e, r;
+  uint64_t src, dst, rev, lev;
+  uint32_t n; /* dwords */
+} elan4_dmad_t;
+#define ELAN4_MAX_DMABUF 1024
+typedef struct {
+  uint32_t o;     /* first dword */
+  uint8_t m;      /* dwords */
+  bool acked, pending; /* pending: in the DMA's resend list */
+  uint32_t tries;
+  uint64_t eligible;
+} elan4_dmap_t;
+/* The DMA engine (§6.8): one DMA at a time. */
+typedef struct {
+  bool busy, push; /* push: done, the local event set waits to be pushed */
+  uint32_t gen;    /* bumped at each start: tokens of an abandoned DMA are ignored */
+  elan4_dmad_t d;
+  bool route_asked, route_in;
+  uint32_t route;
+  uint32_t rnext;          /* next chunk's first dword */
+  bool ck_on, ck_looked, ck_wait, ck_hm;
+  uint32_t ck_r, ck_s, ck_nreq;
+  elan4_xlate_t xs;
+  uint32_t arr;            /* dwords arrived (in order) */
+  uint32_t onext;          /* first dword of the next packet never sent */
+  elan4_dmap_t pk[ELAN4_MAX_DMABUF]; /* packets sent, by sending order from pk_head */
+  uint32_t pk_head, npk;   /* ring: the oldest not-acked packet first */
+  uint64_t buf[ELAN4_MAX_DMABUF];
+  bool discard_tag[16];    /* host reads of a failed DMA: data discarded */
+} elan4_dma_t;
+
 /* Registered outputs, decided in cycle t, on the ports in t+1. */
 typedef struct {
   bool ht_rvalid;
@@ -412,6 +447,8 @@ typedef struct {
   uint8_t n_epf;
   elan4_ep_t ep;
   uint8_t n_dmaq;
+  elan4_dmad_t dmaq[ELAN4_MAX_DMAQ];
+  elan4_dma_t dma;
   uint8_t tlb_repl; /* MMU replacement pointer */
   elan4_tlbe_t tlb[ELAN4_MAX_TLB];
   elan4_fill_t fill;

@@ -107,7 +107,7 @@ void elan4_cp_cycle(elan4_cyc_t *y) {
       if (to_sten(w[0]))
         go = q->out < max_out && sten_free;
       else if (op == ELAN4_OP_SETEVENT || op == ELAN4_OP_WAITEVENT)
-        go = s->n_epf + 1u < c->ep_fifo; /* the DMA never pushes: not modelled yet */
+        go = s->n_epf + 1u < c->ep_fifo && !(s->dma.push && s->n_epf + 1u < c->ep_fifo); /* not while the DMA pushes */
       else if (op == ELAN4_OP_RUN_DMA)
         go = s->n_dmaq < c->dma_queue;
       else if (op == ELAN4_OP_GUARD)
@@ -135,6 +135,8 @@ void elan4_cp_cycle(elan4_cyc_t *y) {
         else
           y->push[2] = (elan4_epreq_t){true, true, (uint16_t)d0_ctx(q->d0), w[1], 0, w[2], w[3], w[4]};
       } else if (op == ELAN4_OP_RUN_DMA) {
+        n->dmaq[s->n_dmaq] = (elan4_dmad_t){q->q,     (uint16_t)d0_ctx(q->d0), (uint16_t)dest_of(w[0]), e_of(w[0]),
+                                            r_of(w[0]), w[1], w[2], w[3], w[4], imm_of(w[0]) / 8u};
         n->n_dmaq = (uint8_t)(s->n_dmaq + 1);
       } else if (op == ELAN4_OP_INTERRUPT) {
         cyc_irq(y, IS_CP, 1, q->q, imm_of(w[0]));

@@ -44,7 +44,7 @@ typedef struct {
   uint8_t hm_tag; /* the tag given to a granted read */
   /* host read data this cycle */
   bool hm_rd_due;
-  uint8_t hm_rd_owner;
+  uint8_t hm_rd_owner, hm_rd_tag;
   uint64_t hm_rd_data;
   /* an internal queue write presented this cycle (IP first, then EP) */
   bool iqw;
@@ -54,6 +54,7 @@ typedef struct {
   /* event FIFO pushes of the cycle, applied in the order IP, DMA, CP (§6.7) */
   elan4_epreq_t push[3];
   bool push_v[3];
+  bool dma_pushes; /* the DMA pushes its done event this cycle (blocks the CP's push) */
   /* the local-memory read answered this cycle */
   bool rd_due;
   elan4_lmr_t rd;
@@ -121,6 +122,13 @@ void elan4_hm_cycle(elan4_cyc_t *y);
 void elan4_ip_cycle(elan4_cyc_t *y);
 void elan4_ep_present(elan4_cyc_t *y);
 void elan4_rp_present(elan4_cyc_t *y);
+void elan4_dma_present(elan4_cyc_t *y);
+void elan4_dma_cycle(elan4_cyc_t *y);
+int elan4_dma_sendable(const elan4_cfg_t *c, const elan4_state_t *s, uint32_t *o, uint8_t *m);
+unsigned elan4_dma_body(const elan4_cyc_t *y, uint32_t o, unsigned m, uint32_t *body);
+void elan4_dma_sent(elan4_cyc_t *y, int which, uint32_t o, unsigned m);
+void elan4_dma_token(elan4_cyc_t *y, uint32_t gen, uint32_t o, bool ack);
+unsigned elan4_dma_m(const elan4_cfg_t *c, const elan4_dmad_t *d, uint32_t o);
 void elan4_rp_cycle(elan4_cyc_t *y);
 int elan4_rp_eligible(const elan4_state_t *s);
 unsigned elan4_rp_body(const elan4_cyc_t *y, unsigned slot, uint32_t *body);

@@ -24,6 +24,10 @@ static void nacked(elan4_cyc_t *y, const elan4_outst_t *e) {
     elan4_rp_token(y, e->slot, false);
     return;
   }
+  if (e->owner == 3) {
+    elan4_dma_token(y, e->gen, e->pos, false);
+    return;
+  }
   const elan4_slot_t *q = &s->slot[e->slot];
   if (e->owner != 1 || !q->used || q->gen != e->gen || q->state != ELAN4_Q_OK) return; /* abandoned */
   if (e->tries < c->retry_limit) {
@@ -74,6 +78,7 @@ void elan4_tx_cycle(elan4_cyc_t *y) {
         cyc_count(y, ELAN4_CNT_ACKS_RX);
         const elan4_slot_t *q = &s->slot[e.slot];
         if (e.owner == 2) elan4_rp_token(y, e.slot, true);
+        if (e.owner == 3) elan4_dma_token(y, e.gen, e.pos, true);
         if (e.owner == 1 && q->used && q->gen == e.gen && q->state == ELAN4_Q_OK && n->slot[e.slot].out)
           n->slot[e.slot].out--;
       } else {
@@ -134,7 +139,26 @@ void elan4_tx_cycle(elan4_cyc_t *y) {
     const unsigned vr = c->vc_reply, vs = c->vc_sten;
     const bool rp_ok = rpi >= 0 && s->credits[vr] && s->n_outst[vr] < c->max_outstanding;
     const bool st_ok = s->st.st == ST_SEND && !y->st_drop && s->credits[vs] && s->n_outst[vs] < c->max_outstanding;
-    if (rp_ok || st_ok) {
+    uint32_t dmo = 0;
+    uint8_t dmm = 0;
+    const unsigned vd = c->vc_dma;
+    const int dmk = (rp_ok || st_ok) ? 0 : elan4_dma_sendable(c, s, &dmo, &dmm);
+    const bool dma_ok = dmk && s->credits[vd] && s->n_outst[vd] < c->max_outstanding;
+    if (dma_ok) {
+      used[vd]++;
+      r->out_valid = true;
+      r->out_kind = ELAN4_HEAD;
+      r->out_vc = (uint8_t)vd;
+      r->out_data = s->dma.route;
+      elan4_txp_t *p = &n->txp;
+      memset(p, 0, sizeof *p);
+      p->active = true;
+      p->vc = (uint8_t)vd;
+      p->owner = 3;
+      p->nbody = (uint8_t)elan4_dma_body(y, dmo, dmm, p->body);
+      n->outst[vd][n->n_outst[vd]++] = (elan4_outst_t){3, 0, s->dma.gen, dmo, dmm, 0, 0, 0, false, 0};
+      elan4_dma_sent(y, dmk, dmo, dmm);
+    } else if (rp_ok || st_ok) {
       const unsigned v = rp_ok ? vr : vs;
       used[v]++;
       r->out_valid = true;

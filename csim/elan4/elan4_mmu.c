@@ -91,6 +91,7 @@ void elan4_hm_cycle(elan4_cyc_t *y) {
     if (t < c->host_read_tags && s->tag_busy[t] && s->tag_got[t] < s->tag_len[t]) {
       y->hm_rd_due = true;
       y->hm_rd_owner = s->tag_owner[t];
+      y->hm_rd_tag = (uint8_t)t;
       y->hm_rd_data = in->hm_rdata;
       n->tag_got[t] = (uint8_t)(s->tag_got[t] + 1);
       if (n->tag_got[t] == s->tag_len[t]) n->tag_busy[t] = false;

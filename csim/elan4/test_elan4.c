@@ -17,7 +17,7 @@
 #define MEMDW  (1u << 19)
 #define QBASE  0x100000u
 #define ROUTE5 0xFFFFFF31u
-#define MAXF   256
+#define MAXF   2048
 
 typedef struct {
   uint64_t cyc;
@@ -44,6 +44,10 @@ typedef struct {
   uint32_t lmw_addr[64];
   unsigned nlmw;
   bool accepted; /* the ht request of the last step was accepted */
+  bool auto_ack;  /* the neighbour acks every packet 3 cycles after its TAIL */
+  uint64_t ack_at[64];
+  uint8_t ack_vc[64];
+  unsigned nack_q;
   uint64_t rdata;
   bool rvalid;
 } h_t;
@@ -70,6 +74,17 @@ static void step(h_t *h) {
     in.lm_rdata = h->rd_addr[i] < MEMDW ? h->mem[h->rd_addr[i]] : 0;
   }
   in.in_credit |= h->credit_back;
+  if (h->nack_q && h->ack_at[0] <= h->cyc && !in.in_valid) {
+    in.in_valid = true;
+    in.in_kind = ELAN4_TOKEN;
+    in.in_vc = h->ack_vc[0];
+    in.in_data = 1;
+    for (unsigned k = 0; k + 1 < h->nack_q; k++) {
+      h->ack_at[k] = h->ack_at[k + 1];
+      h->ack_vc[k] = h->ack_vc[k + 1];
+    }
+    h->nack_q--;
+  }
   h->credit_back = 0;
   elan4_eval(&h->m, &in, &h->out);
   const elan4_out_t *o = &h->out;
@@ -89,6 +104,10 @@ static void step(h_t *h) {
   }
   if (o->out_valid && h->nf < MAXF) h->f[h->nf++] = (flit_t){h->cyc, o->out_kind, o->out_vc, o->out_data};
   if (o->out_valid && o->out_kind != ELAN4_TOKEN) h->credit_back |= (uint8_t)(1u << o->out_vc);
+  if (o->out_valid && o->out_kind == ELAN4_TAIL && h->auto_ack && h->nack_q < 64) {
+    h->ack_at[h->nack_q] = h->cyc + 3;
+    h->ack_vc[h->nack_q++] = o->out_vc;
+  }
   if (o->tr_cmd && h->ncmd < 32) h->tr_cmd[h->ncmd++] = h->cyc;
   if (o->tr_form && h->nform < 32) h->tr_form[h->nform++] = h->cyc;
   if (o->irq_valid && h->nirq < 32) h->irq[h->nirq++] = (elan4_irq_t){o->irq_cause, o->irq_info, o->irq_data};
@@ -763,6 +782,63 @@ static void t_reply(tctx_t *t, unsigned bug) {
   free(h);
 }
 
+/* §6.8: RUN_DMA of 100 dwords whose source crosses a page after 32 dwords and
+   whose destination after 6: WRITE packets of <= 8 dwords crossing no page on
+   either side, every dword delivered once to its address, on VC VcDma; all
+   acked: the local event is set (an INTERRUPT event fires: cause 2) */
+static void t_dma(tctx_t *t, unsigned bug) {
+  elan4_cfg_t c;
+  elan4_cfg_default(&c);
+  c.bug = bug;
+  h_t *h = malloc(sizeof *h);
+  h_init(h, &c);
+  h->auto_ack = true;
+  const uint64_t s1 = 0x00007F000000C000ull, s2 = s1 + 0x2000, evva = 0x00007F0000004000ull;
+  put_pte(h, 0x123, s1, 0x360000, 1, 3);
+  put_pte(h, 0x123, s2, 0x362000, 1, 3);
+  put_pte(h, 0x123, evva, 0x300000, 1, 3);
+  const uint64_t src = s1 + 0x1F00, dst = 0x0000555500001FD0ull; /* 6 dwords to the page end */
+  const unsigned N = 100;
+  for (unsigned i = 0; i < N; i++) {
+    uint64_t pa = i < 32 ? 0x360000u + 0x1F00u + 8u * i : 0x362000u + 8u * (i - 32);
+    h->mem[pa / 8u] = 0xD00000000ull + i;
+  }
+  h->mem[0x300000u / 8u] = E0(-1, 0, 2);
+  h->mem[0x300000u / 8u + 1] = 0xD0DE;
+  h->mem[0x300000u / 8u + 3] = 0x123;
+  open_q(h, 0, QBASE, 0x123);
+  const unsigned f0 = h->nf, i0 = h->nirq;
+  const uint64_t cmd[8] = {0x0000000000050005ull | 1u << 9 | (uint64_t)(8 * N) << 32, src, dst, 0, evva, 0, 0, 0};
+  for (unsigned k = 0; k < 8; k++) qwrite(h, 0, 1 + k, cmd[k]);
+  run(h, 1200);
+  unsigned got[100] = {0}, pkts = 0;
+  bool ok = true;
+  for (int i = find_head(h, f0); i >= 0; i = find_head(h, (unsigned)i + 1)) {
+    uint32_t route, b[32];
+    bool crc;
+    unsigned nb = packet_at(h, (unsigned)i, &route, b, &crc);
+    pkts++;
+    const unsigned m = (b[0] >> 4) & 15u;
+    const uint64_t va = b[2] | (uint64_t)b[3] << 32;
+    ok = ok && crc && route == ROUTE5 && h->f[i].vc == c.vc_dma && nb == 4 + 2 * m && m >= 1 && m <= 8 &&
+         (b[0] & 0xFFFF010Fu) == 0x01230001u && (va & 7u) == 0 && va >= dst;
+    const unsigned o = (unsigned)((va - dst) / 8u);
+    ok = ok && (va & 0x1FFFu) + 8u * m <= 0x2000u && ((src + 8u * o) & 0x1FFFu) + 8u * m <= 0x2000u;
+    for (unsigned k = 0; k < m && o + k < N; k++) {
+      got[o + k]++;
+      ok = ok && (b[4 + 2 * k] | (uint64_t)b[5 + 2 * k] << 32) == 0xD00000000ull + o + k;
+    }
+  }
+  bool once = true;
+  for (unsigned i = 0; i < N; i++) once = once && got[i] == 1;
+  CHECK(t, ok, "DMA packets: route, VC, format, data, no page crossed on either side");
+  CHECK(t, once && pkts == 14, "every dword delivered exactly once in 14 packets (%u)", pkts);
+  CHECK(t, h->nirq == i0 + 1 && h->irq[i0].cause == 2 && h->irq[i0].data == 0xD0DE,
+        "all acked: the local event fired (interrupt cause 2)");
+  h_free(h);
+  free(h);
+}
+
 /* each planted bug is caught by the test named for it */
 static unsigned run_case(unsigned which, unsigned bug) {
   tctx_t q = {0, 0, 0};
@@ -774,6 +850,7 @@ static unsigned run_case(unsigned which, unsigned bug) {
     case 5: t_rx(&q, bug); break;
     case 6: t_event(&q, bug); break;
     case 7: t_reply(&q, bug); break;
+    case 8: t_dma(&q, bug); break;
     default: t_reset(&q, bug); break;
   }
   return (unsigned)q.failed;
@@ -797,6 +874,7 @@ int main(int argc, char **argv) {
   t_rx(&t, 0);
   t_event(&t, 0);
   t_reply(&t, 0);
+  t_dma(&t, 0);
   /* negatives: capture the planted bug's failures quietly, expect at least one */
   static const struct {
     unsigned bug, test;
@@ -805,6 +883,7 @@ int main(int argc, char **argv) {
       {ELAN4_BUG_GUARD_IGNORED, 3},     {ELAN4_BUG_IRQ_CODE_SWAPPED, 2},  {ELAN4_BUG_RESET_KEEPS_IRQ, 4},
       {ELAN4_BUG_TLB_IGNORES_CTX, 5},   {ELAN4_BUG_COPY_REVERSED, 6},     {ELAN4_BUG_FIRE_ON_EQUAL, 6},
       {ELAN4_BUG_FADD_NO_CARRY, 7},     {ELAN4_BUG_CAS_ALWAYS_SWAPS, 7},
+      {ELAN4_BUG_DMA_PAGE_CROSS, 8},
   };
   for (unsigned i = 0; i < sizeof neg / sizeof neg[0]; i++) {
     fflush(stdout);

@@ -8,7 +8,8 @@
 const char *const elan4_bug_names[] = {"none",           "ooo_release_early", "empty_extra_cycle",
                                        "sten_three_inflight", "guard_ignored",  "irq_code_swapped",
                                        "reset_keeps_irq", "tlb_ignores_ctx", "copy_reversed", "fire_on_equal", "fadd_no_carry",
-                                       "cas_always_swaps", "dma_page_cross", NULL};
+                                       "cas_always_swaps", "dma_page_cross", "resend_from_new_data",
+                                       "error_spills_to_next_queue", "spill_wrong_position", NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {
   *c = (elan4_cfg_t){.num_cq = 8,
@@ -286,6 +287,19 @@ void elan4_eval(elan4_t *m, const elan4_in_t *in, elan4_out_t *out) {
     if (y.push_v[k] && n->n_epf < ELAN4_MAX_EPFIFO) n->epf[n->n_epf++] = y.push[k];
 
   /* queue errors of the cycle, then a CQCTL re-initialisation over everything */
+  if (c->bug == ELAN4_BUG_ERROR_SPILLS && c->num_cq > 1) { /* planted: each error moves to the next slot */
+    uint8_t code[ELAN4_MAX_CQ], src[ELAN4_MAX_CQ];
+    uint32_t pos[ELAN4_MAX_CQ];
+    for (unsigned k = 0; k < c->num_cq; k++) {
+      unsigned to = (k + 1) % c->num_cq;
+      code[to] = y.err_code[k];
+      src[to] = y.err_src[k];
+      pos[to] = y.err_pos[k];
+    }
+    memcpy(y.err_code, code, c->num_cq);
+    memcpy(y.err_src, src, c->num_cq);
+    memcpy(y.err_pos, pos, sizeof(uint32_t) * c->num_cq);
+  }
   for (unsigned k = 0; k < c->num_cq; k++)
     if (y.err_code[k] && (int)k != y.cqctl_slot && s->slot[k].state == ELAN4_Q_OK) enter_error(&y, k);
   if (y.cqctl_slot >= 0) elan4_cq_reinit(&y);

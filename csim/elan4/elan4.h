@@ -117,6 +117,9 @@ enum {
   ELAN4_BUG_FADD_NO_CARRY,       /* "fadd_no_carry": fetch-and-add loses the carry out of bit 31 */
   ELAN4_BUG_CAS_ALWAYS_SWAPS,    /* "cas_always_swaps": compare-and-swap writes b whatever the old value */
   ELAN4_BUG_DMA_PAGE_CROSS,      /* "dma_page_cross": DMA packets ignore the destination's page boundary */
+  ELAN4_BUG_RESEND_FROM_NEW_DATA, /* "resend_from_new_data": a resend reads the dwords after the command */
+  ELAN4_BUG_ERROR_SPILLS,        /* "error_spills_to_next_queue": a queue error lands on the next slot's queue */
+  ELAN4_BUG_SPILL_WRONG_POSITION, /* "spill_wrong_position": a spill writes wp + 1 into d1 */
   ELAN4_BUG_COUNT
 };
 extern const char *const elan4_bug_names[]; /* NULL-terminated, [0] = "none" */

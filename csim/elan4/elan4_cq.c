@@ -92,7 +92,9 @@ void elan4_cq_present(elan4_cyc_t *y) {
     case PIO_MISS:
       if (p->step == 1) {
         const elan4_slot_t *v = &s->slot[p->victim];
-        *r = (elan4_lmreq_t){true, true, c->desc_base / 8u + 2u * v->q + 1, slot_d1(v)};
+        uint64_t d1 = slot_d1(v);
+        if (c->bug == ELAN4_BUG_SPILL_WRONG_POSITION) d1 += 1ull << 12; /* planted: wp + 1 */
+        *r = (elan4_lmreq_t){true, true, c->desc_base / 8u + 2u * v->q + 1, d1};
       } else if (p->step == 2 || p->step == 3) {
         *r = (elan4_lmreq_t){true, false, desc + (p->step - 2u), 0};
       }

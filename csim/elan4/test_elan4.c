@@ -839,6 +839,85 @@ static void t_dma(tctx_t *t, unsigned bug) {
   free(h);
 }
 
+/* §6.2: three queues on two slots: victims, spills (d1 in local memory),
+   reloads with the positions kept, the commands still right */
+static void t_cache(tctx_t *t, unsigned bug) {
+  elan4_cfg_t c;
+  elan4_cfg_default(&c);
+  c.num_cq = 2;
+  c.bug = bug;
+  h_t *h = malloc(sizeof *h);
+  h_init(h, &c);
+  open_q(h, 0, QBASE, 0x123);
+  open_q(h, 1, QBASE + 0x400, 0x123);
+  open_q(h, 2, QBASE + 0x800, 0x123); /* evicts queue 0 (slot 0) */
+  const uint32_t d1 = (c.desc_base + 16u * 0 + 8u) / 8u;
+  CHECK(t, h->mem[d1] == (1ull << 8 | 1ull << 12 | 1ull << 32), "queue 0 spilled: OK, wp 1, rp 1 (d1 0x%llx)",
+        (unsigned long long)h->mem[d1]);
+  const unsigned f0 = h->nf;
+  qwrite(h, 0, 1, 0x0000000000050011ull); /* queue 0 again: evicts queue 1 */
+  qwrite(h, 0, 2, 0x00007F0000001000ull);
+  qwrite(h, 0, 3, 0x77);
+  run(h, 40);
+  CHECK(t, h->nf == f0 + 8 && h->f[f0 + 5].data == 0x77, "queue 0's command after its reload: one packet, its data");
+  CHECK(t, h->out.cnt[ELAN4_CNT_CQ_LOAD] == 4 && h->out.cnt[ELAN4_CNT_CQ_SPILL] == 2, "4 loads, 2 spills (%u, %u)",
+        h->out.cnt[ELAN4_CNT_CQ_LOAD], h->out.cnt[ELAN4_CNT_CQ_SPILL]);
+  uint64_t s = status(h, 1); /* not cached: from d1 */
+  CHECK(t, st_state(s) == ELAN4_Q_OK && !(s >> 10 & 1u) && st_wp(s) == 1, "queue 1 uncached, OK, wp 1 (0x%llx)",
+        (unsigned long long)s);
+  h_free(h);
+  free(h);
+}
+
+/* §4.1, §6.1, §7: bad PIO, the window, E_PARTIAL, E_DUP, E_GAP, E_OVERFLOW */
+static void t_intake(tctx_t *t) {
+  elan4_cfg_t c;
+  elan4_cfg_default(&c);
+  c.gap_timeout = 16;
+  h_t *h = malloc(sizeof *h);
+  h_init(h, &c);
+  pio(h, true, 0x80000000u + 0x3F0000u, 0xFEEDull, 0xFF);
+  pio(h, false, 0x80000000u + 0x3F0000u, 0, 0);
+  run(h, 6);
+  CHECK(t, h->mem[0x3F0000u / 8u] == 0xFEED && h->rdata == 0xFEED, "window write then read");
+  pio(h, true, 0x80000004u, 1, 0xFF); /* misaligned */
+  pio(h, true, 0x01000000u, 1, 0xFF); /* no row */
+  run(h, 4);
+  CHECK(t, h->out.cnt[ELAN4_CNT_PIO_BAD] == 2, "2 bad PIOs counted (%u)", h->out.cnt[ELAN4_CNT_PIO_BAD]);
+  open_q(h, 0, QBASE, 1);
+  open_q(h, 1, QBASE + 0x400, 1);
+  open_q(h, 2, QBASE + 0x800, 1);
+  open_q(h, 3, QBASE + 0xC00, 1);
+  pio(h, true, 0x0008, 0, 0x0F);     /* queue 0: partial */
+  qwrite(h, 1, 3, 0);                 /* queue 1: out of order ... */
+  qwrite(h, 1, 3, 0);                 /* ... twice */
+  qwrite(h, 2, 5, 0);                 /* queue 2: a gap never filled */
+  run(h, 30);
+  uint64_t s0 = status(h, 0), s1 = status(h, 1), s2 = status(h, 2);
+  CHECK(t, st_code(s0) == ELAN4_E_PARTIAL && st_pos(s0) == 1, "E_PARTIAL at wp 1 (0x%llx)", (unsigned long long)s0);
+  CHECK(t, st_code(s1) == ELAN4_E_DUP && st_pos(s1) == 3, "E_DUP at 3 (0x%llx)", (unsigned long long)s1);
+  CHECK(t, st_code(s2) == ELAN4_E_GAP && st_pos(s2) == 1, "E_GAP at wp 1 (0x%llx)", (unsigned long long)s2);
+  /* queue 3 (class 0: 128 dwords): two WRITEs unacked keep fp at 1; NOPs fill to fp + 127 */
+  for (unsigned i = 0; i < 2; i++) {
+    qwrite(h, 3, 1 + 3 * i, 0x0000000000050011ull);
+    qwrite(h, 3, 2 + 3 * i, 0x00007F0000001000ull);
+    qwrite(h, 3, 3 + 3 * i, 5);
+  }
+  for (unsigned p = 7; p < 129; p++) qwrite(h, 3, p, 0);
+  run(h, 20);
+  uint64_t s3 = status(h, 3);
+  CHECK(t, st_state(s3) == ELAN4_Q_OK && st_pos(s3) == 1, "fp held at 1 by unacked packets (0x%llx)",
+        (unsigned long long)s3);
+  qwrite(h, 3, 129, 0);
+  run(h, 4);
+  s3 = status(h, 3);
+  CHECK(t, st_code(s3) == ELAN4_E_OVERFLOW && st_pos(s3) == 129, "E_OVERFLOW at fp + 128 (0x%llx)",
+        (unsigned long long)s3);
+  CHECK(t, h->out.cnt[ELAN4_CNT_CQ_ERROR] == 4, "4 queue errors counted");
+  h_free(h);
+  free(h);
+}
+
 /* each planted bug is caught by the test named for it */
 static unsigned run_case(unsigned which, unsigned bug) {
   tctx_t q = {0, 0, 0};
@@ -851,6 +930,7 @@ static unsigned run_case(unsigned which, unsigned bug) {
     case 6: t_event(&q, bug); break;
     case 7: t_reply(&q, bug); break;
     case 8: t_dma(&q, bug); break;
+    case 9: t_cache(&q, bug); break;
     default: t_reset(&q, bug); break;
   }
   return (unsigned)q.failed;
@@ -875,6 +955,8 @@ int main(int argc, char **argv) {
   t_event(&t, 0);
   t_reply(&t, 0);
   t_dma(&t, 0);
+  t_cache(&t, 0);
+  t_intake(&t);
   /* negatives: capture the planted bug's failures quietly, expect at least one */
   static const struct {
     unsigned bug, test;
@@ -883,7 +965,8 @@ int main(int argc, char **argv) {
       {ELAN4_BUG_GUARD_IGNORED, 3},     {ELAN4_BUG_IRQ_CODE_SWAPPED, 2},  {ELAN4_BUG_RESET_KEEPS_IRQ, 4},
       {ELAN4_BUG_TLB_IGNORES_CTX, 5},   {ELAN4_BUG_COPY_REVERSED, 6},     {ELAN4_BUG_FIRE_ON_EQUAL, 6},
       {ELAN4_BUG_FADD_NO_CARRY, 7},     {ELAN4_BUG_CAS_ALWAYS_SWAPS, 7},
-      {ELAN4_BUG_DMA_PAGE_CROSS, 8},
+      {ELAN4_BUG_DMA_PAGE_CROSS, 8},     {ELAN4_BUG_RESEND_FROM_NEW_DATA, 3}, {ELAN4_BUG_ERROR_SPILLS, 2},
+      {ELAN4_BUG_SPILL_WRONG_POSITION, 9},
   };
   for (unsigned i = 0; i < sizeof neg / sizeof neg[0]; i++) {
     fflush(stdout);

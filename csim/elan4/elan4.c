@@ -5,11 +5,23 @@
 #include <errno.h>
 #include <stdio.h>
 
-const char *const elan4_bug_names[] = {"none",           "ooo_release_early", "empty_extra_cycle",
-                                       "sten_three_inflight", "guard_ignored",  "irq_code_swapped",
-                                       "reset_keeps_irq", "tlb_ignores_ctx", "copy_reversed", "fire_on_equal", "fadd_no_carry",
-                                       "cas_always_swaps", "dma_page_cross", "resend_from_new_data",
-                                       "error_spills_to_next_queue", "spill_wrong_position", NULL};
+const char *const elan4_bug_names[] = {"none",
+                                       "ooo_release_early",
+                                       "empty_extra_cycle",
+                                       "sten_three_inflight",
+                                       "guard_ignored",
+                                       "irq_code_swapped",
+                                       "reset_keeps_irq",
+                                       "tlb_ignores_ctx",
+                                       "copy_reversed",
+                                       "fire_on_equal",
+                                       "fadd_no_carry",
+                                       "cas_always_swaps",
+                                       "dma_page_cross",
+                                       "resend_from_new_data",
+                                       "error_spills_to_next_queue",
+                                       "spill_wrong_position",
+                                       NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {
   *c = (elan4_cfg_t){.num_cq = 8,
@@ -84,9 +96,12 @@ int elan4_init(elan4_t *m, const elan4_cfg_t *c) {
     return bad("RtBase", c->rt_base, "16-byte aligned, the region below 2^31");
   if ((c->pt_base & 15u) || c->pt_base >= lim || c->pt_base + psz > lim)
     return bad("PtBase", c->pt_base, "16-byte aligned, the region below 2^31");
-  if (overlap(c->desc_base, dsz, c->rt_base, rsz)) return bad("RtBase", c->rt_base, "not overlapping DescBase's region");
-  if (overlap(c->desc_base, dsz, c->pt_base, psz)) return bad("PtBase", c->pt_base, "not overlapping DescBase's region");
-  if (overlap(c->rt_base, rsz, c->pt_base, psz)) return bad("PtBase", c->pt_base, "not overlapping RtBase's region");
+  if (overlap(c->desc_base, dsz, c->rt_base, rsz))
+    return bad("RtBase", c->rt_base, "not overlapping DescBase's region");
+  if (overlap(c->desc_base, dsz, c->pt_base, psz))
+    return bad("PtBase", c->pt_base, "not overlapping DescBase's region");
+  if (overlap(c->rt_base, rsz, c->pt_base, psz))
+    return bad("PtBase", c->pt_base, "not overlapping RtBase's region");
   RANGE(c->lm_latency, "LmLatency", 1, 8);
   RANGE(c->host_read_tags, "HostReadTags", 1, 16);
   RANGE(c->reply_slots, "ReplySlots", 1, 16);
@@ -153,14 +168,14 @@ static void update_fp(elan4_cyc_t *y) {
   elan4_state_t *n = y->nx;
   uint32_t age[ELAN4_MAX_CQ] = {0};
   bool any[ELAN4_MAX_CQ] = {false};
-#define AGE(slot_, gen_, pos_)                                           \
-  do {                                                                   \
-    const elan4_slot_t *q_ = &n->slot[slot_];                            \
-    if (q_->used && q_->gen == (gen_)) {                                 \
-      uint32_t a_ = pos_sub(q_->rp, (pos_));                             \
-      if (!any[slot_] || a_ > age[slot_]) age[slot_] = a_;               \
-      any[slot_] = true;                                                 \
-    }                                                                    \
+#define AGE(slot_, gen_, pos_)                             \
+  do {                                                     \
+    const elan4_slot_t *q_ = &n->slot[slot_];              \
+    if (q_->used && q_->gen == (gen_)) {                   \
+      uint32_t a_ = pos_sub(q_->rp, (pos_));               \
+      if (!any[slot_] || a_ > age[slot_]) age[slot_] = a_; \
+      any[slot_] = true;                                   \
+    }                                                      \
   } while (0)
   for (unsigned v = 0; v < c->num_vcs; v++)
     for (unsigned i = 0; i < n->n_outst[v]; i++)
@@ -279,7 +294,7 @@ void elan4_eval(elan4_t *m, const elan4_in_t *in, elan4_out_t *out) {
   elan4_cp_cycle(&y);
   elan4_st_cycle(&y);
   elan4_dma_cycle(&y); /* before tx: tokens and sends of this cycle update it */
-  elan4_tx_cycle(&y); /* before the IP: the IP appends its token to the queue tx has shifted */
+  elan4_tx_cycle(&y);  /* before the IP: the IP appends its token to the queue tx has shifted */
   elan4_ip_cycle(&y);
   elan4_ep_cycle(&y);
   elan4_rp_cycle(&y);

@@ -25,21 +25,21 @@ extern "C" {
 #endif
 
 /* Parameter maxima (§2), sizing the model's fixed arrays. */
-#define ELAN4_MAX_CQ       32
-#define ELAN4_MAX_WINDOW   64
-#define ELAN4_MAX_HEAD     64
-#define ELAN4_MAX_VCS      4
-#define ELAN4_MAX_OUTST    64
-#define ELAN4_MAX_IRQ      64
-#define ELAN4_MAX_EPFIFO   16
-#define ELAN4_MAX_DMAQ     16
-#define ELAN4_MAX_TLB      128
-#define ELAN4_NCNT         28
-#define ELAN4_MAX_BODY     22 /* body words of the longest packet (§4.6) */
-#define ELAN4_IBUF         128 /* intake ring: undrained + out-of-order, < 2 windows */
-#define ELAN4_MAX_RESEND   (ELAN4_MAX_CQ * 2)
-#define ELAN4_LMQ          16 /* local-memory read pipeline (LmLatency + 1 <= 9) */
-#define ELAN4_POS_MASK     0xFFFFFu /* positions are kept mod 2^20 (§6.2) */
+#define ELAN4_MAX_CQ     32
+#define ELAN4_MAX_WINDOW 64
+#define ELAN4_MAX_HEAD   64
+#define ELAN4_MAX_VCS    4
+#define ELAN4_MAX_OUTST  64
+#define ELAN4_MAX_IRQ    64
+#define ELAN4_MAX_EPFIFO 16
+#define ELAN4_MAX_DMAQ   16
+#define ELAN4_MAX_TLB    128
+#define ELAN4_NCNT       28
+#define ELAN4_MAX_BODY   22  /* body words of the longest packet (§4.6) */
+#define ELAN4_IBUF       128 /* intake ring: undrained + out-of-order, < 2 windows */
+#define ELAN4_MAX_RESEND (ELAN4_MAX_CQ * 2)
+#define ELAN4_LMQ        16       /* local-memory read pipeline (LmLatency + 1 <= 9) */
+#define ELAN4_POS_MASK   0xFFFFFu /* positions are kept mod 2^20 (§6.2) */
 
 /* Queue states and error codes (§7). */
 enum { ELAN4_Q_CLOSED = 0, ELAN4_Q_OK = 1, ELAN4_Q_ERROR = 2 };
@@ -105,20 +105,20 @@ enum { ELAN4_HEAD = 0, ELAN4_BODY = 1, ELAN4_TAIL = 2, ELAN4_TOKEN = 3 };
 /* Planted bugs (docs/elan4.md §10 "Negatives"); index into elan4_bug_names. */
 enum {
   ELAN4_BUG_NONE = 0,
-  ELAN4_BUG_OOO_RELEASE_EARLY,   /* "ooo_release_early": wp jumps over a gap */
-  ELAN4_BUG_EMPTY_EXTRA_CYCLE,   /* "empty_extra_cycle": a drained dword reaches the head buffer a cycle late */
-  ELAN4_BUG_STEN_THREE_INFLIGHT, /* "sten_three_inflight": out(q) < 3 instead of < 2 */
-  ELAN4_BUG_GUARD_IGNORED,       /* "guard_ignored": GUARD dispatches with packets in flight */
-  ELAN4_BUG_IRQ_CODE_SWAPPED,    /* "irq_code_swapped": cause-3 data has code and position swapped */
-  ELAN4_BUG_RESET_KEEPS_IRQ,     /* "reset_keeps_irq": reset forgets the irq output registers */
-  ELAN4_BUG_TLB_IGNORES_CTX,     /* "tlb_ignores_ctx": a TLB hit does not compare the context */
-  ELAN4_BUG_COPY_REVERSED,       /* "copy_reversed": an event COPY moves its dwords last first */
-  ELAN4_BUG_FIRE_ON_EQUAL,       /* "fire_on_equal": a set fires from count 0 too (count <= 0, not < 0) */
-  ELAN4_BUG_FADD_NO_CARRY,       /* "fadd_no_carry": fetch-and-add loses the carry out of bit 31 */
-  ELAN4_BUG_CAS_ALWAYS_SWAPS,    /* "cas_always_swaps": compare-and-swap writes b whatever the old value */
-  ELAN4_BUG_DMA_PAGE_CROSS,      /* "dma_page_cross": DMA packets ignore the destination's page boundary */
+  ELAN4_BUG_OOO_RELEASE_EARLY, /* "ooo_release_early": wp jumps over a gap */
+  ELAN4_BUG_EMPTY_EXTRA_CYCLE, /* "empty_extra_cycle": a drained dword reaches the head buffer a cycle late */
+  ELAN4_BUG_STEN_THREE_INFLIGHT,  /* "sten_three_inflight": out(q) < 3 instead of < 2 */
+  ELAN4_BUG_GUARD_IGNORED,        /* "guard_ignored": GUARD dispatches with packets in flight */
+  ELAN4_BUG_IRQ_CODE_SWAPPED,     /* "irq_code_swapped": cause-3 data has code and position swapped */
+  ELAN4_BUG_RESET_KEEPS_IRQ,      /* "reset_keeps_irq": reset forgets the irq output registers */
+  ELAN4_BUG_TLB_IGNORES_CTX,      /* "tlb_ignores_ctx": a TLB hit does not compare the context */
+  ELAN4_BUG_COPY_REVERSED,        /* "copy_reversed": an event COPY moves its dwords last first */
+  ELAN4_BUG_FIRE_ON_EQUAL,        /* "fire_on_equal": a set fires from count 0 too (count <= 0, not < 0) */
+  ELAN4_BUG_FADD_NO_CARRY,        /* "fadd_no_carry": fetch-and-add loses the carry out of bit 31 */
+  ELAN4_BUG_CAS_ALWAYS_SWAPS,     /* "cas_always_swaps": compare-and-swap writes b whatever the old value */
+  ELAN4_BUG_DMA_PAGE_CROSS,       /* "dma_page_cross": DMA packets ignore the destination's page boundary */
   ELAN4_BUG_RESEND_FROM_NEW_DATA, /* "resend_from_new_data": a resend reads the dwords after the command */
-  ELAN4_BUG_ERROR_SPILLS,        /* "error_spills_to_next_queue": a queue error lands on the next slot's queue */
+  ELAN4_BUG_ERROR_SPILLS, /* "error_spills_to_next_queue": a queue error lands on the next slot's queue */
   ELAN4_BUG_SPILL_WRONG_POSITION, /* "spill_wrong_position": a spill writes wp + 1 into d1 */
   ELAN4_BUG_COUNT
 };
@@ -181,35 +181,45 @@ typedef struct {
 
 /* One cached queue descriptor (§6.2). Positions are mod 2^20. */
 typedef struct {
-  bool used;  /* holds a queue */
-  bool ever;  /* used since reset (victim choice) */
+  bool used; /* holds a queue */
+  bool ever; /* used since reset (victim choice) */
   uint16_t q;
   uint32_t gen; /* incarnation: bumped by CQCTL and ERROR, so old packets are abandoned */
   uint64_t d0;  /* configuration (the CQCTL value) */
   uint8_t state, code;
   uint32_t epos;
   uint32_t wp, dp, hend, rp, fp;
-  uint8_t out;       /* STEN packets not yet acked */
-  uint8_t refill_f;  /* refill reads granted, data not yet arrived */
-  uint32_t gap_cnt;  /* consecutive cycles holding an out-of-order dword */
-  bool late;         /* planted bug empty_extra_cycle: a drained dword's hend step is pending */
+  uint8_t out;      /* STEN packets not yet acked */
+  uint8_t refill_f; /* refill reads granted, data not yet arrived */
+  uint32_t gap_cnt; /* consecutive cycles holding an out-of-order dword */
+  bool late;        /* planted bug empty_extra_cycle: a drained dword's hend step is pending */
   bool have[ELAN4_IBUF];
-  uint64_t ibuf[ELAN4_IBUF]; /* by position mod ELAN4_IBUF: [dp, wp) in order, >= wp held out of order */
+  uint64_t ibuf[ELAN4_IBUF];     /* by position mod ELAN4_IBUF: [dp, wp) in order, >= wp held out of order */
   uint64_t head[ELAN4_MAX_HEAD]; /* by position mod ELAN4_MAX_HEAD: [rp, hend) */
 } elan4_slot_t;
 
 /* A held PIO operation or descriptor-miss sequence (§6.1, §6.2). */
-enum { PIO_NONE = 0, PIO_BAD, PIO_ZERO, PIO_CQCTL_WR, PIO_CQCTL_RD, PIO_TLBFLUSH, PIO_WIN_WR, PIO_WIN_RD, PIO_MISS };
+enum {
+  PIO_NONE = 0,
+  PIO_BAD,
+  PIO_ZERO,
+  PIO_CQCTL_WR,
+  PIO_CQCTL_RD,
+  PIO_TLBFLUSH,
+  PIO_WIN_WR,
+  PIO_WIN_RD,
+  PIO_MISS
+};
 typedef struct {
   uint8_t kind, step;
-  bool write, wait;   /* wait: a read granted, data not yet in */
+  bool write, wait; /* wait: a read granted, data not yet in */
   uint32_t addr;
   uint64_t data;
   uint8_t be, tag;
   uint16_t q;
   uint8_t victim;
   bool victim_ok;
-  uint64_t d0;       /* miss: loaded d0 */
+  uint64_t d0; /* miss: loaded d0 */
 } elan4_pio_t;
 
 /* A queue-page write on its way to the intake (accepted last cycle, or after an install). */
@@ -242,7 +252,7 @@ typedef struct {
   uint32_t narr;  /* resend: dwords arrived */
   bool wait;      /* a read granted, data not yet in */
   uint32_t route;
-  uint32_t seq; /* job number: tags its local-memory reads */
+  uint32_t seq;  /* job number: tags its local-memory reads */
   uint16_t dest; /* kept with the packet so a resend reads its route without waiting for dword 0 */
 } elan4_sten_t;
 
@@ -266,7 +276,7 @@ typedef struct {
 /* The packet in progress on the transmitter. */
 typedef struct {
   bool active;
-  uint8_t vc, owner; /* owner: 1 STEN, 2 RP, 3 DMA */
+  uint8_t vc, owner;   /* owner: 1 STEN, 2 RP, 3 DMA */
   uint8_t nbody, sent; /* sent: body words sent; TAIL after nbody */
   uint32_t body[ELAN4_MAX_BODY];
   uint32_t crc;
@@ -296,15 +306,15 @@ typedef struct {
 } elan4_tlbe_t;
 /* A lookup's result, the requester's at the end of the result cycle. */
 typedef struct {
-  bool ok;       /* a matching PTE */
+  bool ok; /* a matching PTE */
   uint64_t p0, p1;
 } elan4_xlate_t;
 typedef struct {
-  bool active;   /* a fill in progress: cycles c+1 .. c+3+L */
-  uint8_t who;   /* requester: 1 IP */
+  bool active; /* a fill in progress: cycles c+1 .. c+3+L */
+  uint8_t who; /* requester: 1 IP */
   uint16_t ctx;
   uint64_t va, p0;
-  uint64_t c;    /* the lookup's grant cycle */
+  uint64_t c; /* the lookup's grant cycle */
 } elan4_fill_t;
 
 /* Input processor (§6.5). */
@@ -314,8 +324,8 @@ typedef struct {
   bool wait; /* a lookup or a read granted, its result not yet in */
   uint16_t ctx, src;
   uint64_t va, ev_va;
-  uint64_t dw[12];      /* the dwords after W3 (SETEVENT: dw[0] = the increment) */
-  elan4_xlate_t x[2];   /* target, event */
+  uint64_t dw[12];    /* the dwords after W3 (SETEVENT: dw[0] = the increment) */
+  elan4_xlate_t x[2]; /* target, event */
   uint64_t old;
   uint8_t rslot;
 } elan4_ip_t;
@@ -360,7 +370,7 @@ typedef struct {
   bool busy, wait;
   uint8_t step;
   elan4_epreq_t r;
-  uint64_t ev;  /* the event's local byte address */
+  uint64_t ev; /* the event's local byte address */
   uint64_t e0, e1, e2, e3, data;
   elan4_xlate_t xs, xd;
   uint16_t i;
@@ -375,8 +385,8 @@ typedef struct {
 } elan4_dmad_t;
 #define ELAN4_MAX_DMABUF 1024
 typedef struct {
-  uint32_t o;     /* first dword */
-  uint8_t m;      /* dwords */
+  uint32_t o;          /* first dword */
+  uint8_t m;           /* dwords */
   bool acked, pending; /* pending: in the DMA's resend list */
   uint32_t tries;
   uint64_t eligible;
@@ -388,16 +398,16 @@ typedef struct {
   elan4_dmad_t d;
   bool route_asked, route_in;
   uint32_t route;
-  uint32_t rnext;          /* next chunk's first dword */
+  uint32_t rnext; /* next chunk's first dword */
   bool ck_on, ck_looked, ck_wait, ck_hm;
   uint32_t ck_r, ck_s, ck_nreq;
   elan4_xlate_t xs;
-  uint32_t arr;            /* dwords arrived (in order) */
-  uint32_t onext;          /* first dword of the next packet never sent */
+  uint32_t arr;                      /* dwords arrived (in order) */
+  uint32_t onext;                    /* first dword of the next packet never sent */
   elan4_dmap_t pk[ELAN4_MAX_DMABUF]; /* packets sent, by sending order from pk_head */
-  uint32_t pk_head, npk;   /* ring: the oldest not-acked packet first */
+  uint32_t pk_head, npk;             /* ring: the oldest not-acked packet first */
   uint64_t buf[ELAN4_MAX_DMABUF];
-  bool discard_tag[16];    /* host reads of a failed DMA: data discarded */
+  bool discard_tag[16]; /* host reads of a failed DMA: data discarded */
 } elan4_dma_t;
 
 /* Registered outputs, decided in cycle t, on the ports in t+1. */

@@ -30,7 +30,8 @@ unsigned elan4_check_dw0(const elan4_cfg_t *c, uint64_t cfg, uint64_t d) {
   const bool rw = op == ELAN4_OP_WRITE || op == ELAN4_OP_READ;
   const bool e_ok = rw || op == ELAN4_OP_ATOMIC || op == ELAN4_OP_RUN_DMA;
   const bool r_ok = op == ELAN4_OP_SETEVENT || op == ELAN4_OP_RUN_DMA;
-  const bool remote = rw || op == ELAN4_OP_RUN_DMA || op == ELAN4_OP_ATOMIC || (op == ELAN4_OP_SETEVENT && r_of(d));
+  const bool remote =
+      rw || op == ELAN4_OP_RUN_DMA || op == ELAN4_OP_ATOMIC || (op == ELAN4_OP_SETEVENT && r_of(d));
   const bool imm_zero = rw || op == ELAN4_OP_WAITEVENT || op == ELAN4_OP_ATOMIC;
   if ((d >> 11) & 0x1Fu || (d >> 28) & 0xFu) return ELAN4_E_FORMAT;
   if (op == ELAN4_OP_NOP && d != 0) return ELAN4_E_FORMAT;
@@ -55,19 +56,18 @@ unsigned elan4_check_body(const uint64_t *w, unsigned len) {
   bool ok = true;
   (void)len;
   switch (op_of(d)) {
-    case ELAN4_OP_WRITE:
-      ok = !(w[1] & 7u) && in_page(w[1], 8ull * n) && (!e || !(w[2 + n] & 31u));
-      break;
+    case ELAN4_OP_WRITE: ok = !(w[1] & 7u) && in_page(w[1], 8ull * n) && (!e || !(w[2 + n] & 31u)); break;
     case ELAN4_OP_READ:
-      ok = !(w[1] & 7u) && !(w[2] & 7u) && in_page(w[1], 8ull * n) && in_page(w[2], 8ull * n) && (!e || !(w[3] & 31u));
+      ok = !(w[1] & 7u) && !(w[2] & 7u) && in_page(w[1], 8ull * n) && in_page(w[2], 8ull * n) &&
+           (!e || !(w[3] & 31u));
       break;
     case ELAN4_OP_SETEVENT: ok = !(w[1] & 31u); break;
     case ELAN4_OP_WAITEVENT:
       ok = !(w[1] & 31u) && ((w[2] >> 32) & 0x1FFu) <= 256 && ((w[2] >> 41) & 3u) != 3 && !(w[2] >> 43);
       break;
     case ELAN4_OP_RUN_DMA:
-      ok = !(w[1] & 7u) && !(w[2] & 7u) && (e ? !(w[3] & 31u) : w[3] == 0) && (r_of(d) ? !(w[4] & 31u) : w[4] == 0) &&
-           w[5] == 0 && w[6] == 0 && w[7] == 0;
+      ok = !(w[1] & 7u) && !(w[2] & 7u) && (e ? !(w[3] & 31u) : w[3] == 0) &&
+           (r_of(d) ? !(w[4] & 31u) : w[4] == 0) && w[5] == 0 && w[6] == 0 && w[7] == 0;
       break;
     case ELAN4_OP_ATOMIC:
       ok = !(w[1] & 7u) && !(w[4] & 7u) && (a_of(d) || w[3] == 0) && (!e || !(w[5] & 31u));
@@ -79,7 +79,8 @@ unsigned elan4_check_body(const uint64_t *w, unsigned len) {
 
 static bool to_sten(uint64_t d) {
   unsigned op = op_of(d);
-  return op == ELAN4_OP_WRITE || op == ELAN4_OP_READ || op == ELAN4_OP_ATOMIC || (op == ELAN4_OP_SETEVENT && r_of(d));
+  return op == ELAN4_OP_WRITE || op == ELAN4_OP_READ || op == ELAN4_OP_ATOMIC ||
+         (op == ELAN4_OP_SETEVENT && r_of(d));
 }
 
 void elan4_cp_cycle(elan4_cyc_t *y) {
@@ -107,7 +108,8 @@ void elan4_cp_cycle(elan4_cyc_t *y) {
       if (to_sten(w[0]))
         go = q->out < max_out && sten_free;
       else if (op == ELAN4_OP_SETEVENT || op == ELAN4_OP_WAITEVENT)
-        go = s->n_epf + 1u < c->ep_fifo && !(s->dma.push && s->n_epf + 1u < c->ep_fifo); /* not while the DMA pushes */
+        go = s->n_epf + 1u < c->ep_fifo &&
+             !(s->dma.push && s->n_epf + 1u < c->ep_fifo); /* not while the DMA pushes */
       else if (op == ELAN4_OP_RUN_DMA)
         go = s->n_dmaq < c->dma_queue;
       else if (op == ELAN4_OP_GUARD)
@@ -131,12 +133,14 @@ void elan4_cp_cycle(elan4_cyc_t *y) {
       } else if (op == ELAN4_OP_SETEVENT || op == ELAN4_OP_WAITEVENT) {
         y->push_v[2] = true;
         if (op == ELAN4_OP_SETEVENT)
-          y->push[2] = (elan4_epreq_t){.va_given = true, .ctx = (uint16_t)d0_ctx(q->d0), .addr = w[1], .inc = imm_of(w[0])};
+          y->push[2] = (elan4_epreq_t){
+              .va_given = true, .ctx = (uint16_t)d0_ctx(q->d0), .addr = w[1], .inc = imm_of(w[0])};
         else
           y->push[2] = (elan4_epreq_t){true, true, (uint16_t)d0_ctx(q->d0), w[1], 0, w[2], w[3], w[4]};
       } else if (op == ELAN4_OP_RUN_DMA) {
-        n->dmaq[s->n_dmaq] = (elan4_dmad_t){q->q,     (uint16_t)d0_ctx(q->d0), (uint16_t)dest_of(w[0]), e_of(w[0]),
-                                            r_of(w[0]), w[1], w[2], w[3], w[4], imm_of(w[0]) / 8u};
+        n->dmaq[s->n_dmaq] = (elan4_dmad_t){
+            q->q, (uint16_t)d0_ctx(q->d0), (uint16_t)dest_of(w[0]), e_of(w[0]), r_of(w[0]), w[1], w[2], w[3],
+            w[4], imm_of(w[0]) / 8u};
         n->n_dmaq = (uint8_t)(s->n_dmaq + 1);
       } else if (op == ELAN4_OP_INTERRUPT) {
         cyc_irq(y, IS_CP, 1, q->q, imm_of(w[0]));

@@ -44,7 +44,8 @@ static uint64_t status_cached(const elan4_cfg_t *c, const elan4_slot_t *q) {
   bool busy = ok && (q->rp != q->wp || slot_has_ooo(c, q) || q->out);
   uint32_t pos = q->state == ELAN4_Q_ERROR ? q->epos : q->fp;
   return (uint64_t)(q->state == ELAN4_Q_ERROR ? q->code : 0) | (uint64_t)q->state << 8 | 1ull << 10 |
-         (uint64_t)busy << 11 | (uint64_t)(pos & ELAN4_POS_MASK) << 12 | (uint64_t)(q->wp & ELAN4_POS_MASK) << 32;
+         (uint64_t)busy << 11 | (uint64_t)(pos & ELAN4_POS_MASK) << 12 |
+         (uint64_t)(q->wp & ELAN4_POS_MASK) << 32;
 }
 static uint64_t status_stored(uint64_t d1) {
   unsigned st = (unsigned)((d1 >> 8) & 3u);
@@ -176,8 +177,12 @@ static void accept(elan4_cyc_t *y) {
     if (elan4_slot_of(c, y->s, y->iqw_q) >= 0)
       n->arr = (elan4_arr_t){true, y->iqw_q, y->iqw_k, y->iqw_data, 0xFF};
     else
-      n->pio = (elan4_pio_t){.kind = PIO_MISS, .write = true, .addr = y->iqw_q * 0x1000u + 8u * y->iqw_k,
-                             .data = y->iqw_data, .be = 0xFF, .q = y->iqw_q};
+      n->pio = (elan4_pio_t){.kind = PIO_MISS,
+                             .write = true,
+                             .addr = y->iqw_q * 0x1000u + 8u * y->iqw_k,
+                             .data = y->iqw_data,
+                             .be = 0xFF,
+                             .q = y->iqw_q};
     return;
   }
   if (!in->ht_valid || !elan4_intake_ok(c, y->s)) return;

@@ -65,7 +65,8 @@ static bool dst_write(const elan4_cfg_t *c, const elan4_ep_t *j, uint64_t *va, u
 bool elan4_ep_iqw(const elan4_cfg_t *c, const elan4_state_t *s, uint16_t *q, uint16_t *k, uint64_t *data) {
   elan4_ep_t j;
   uint64_t va;
-  if (!s->ep.busy || !job_of(s, &j) || !dst_write(c, &j, &va, data) || space_of(&j.xd) != SP_QUEUE) return false;
+  if (!s->ep.busy || !job_of(s, &j) || !dst_write(c, &j, &va, data) || space_of(&j.xd) != SP_QUEUE)
+    return false;
   *q = (uint16_t)((pa_of(&j.xd, va) >> 13) & 0x1FFFu);
   *k = (uint16_t)((va >> 3) & 511u);
   return true;
@@ -129,7 +130,9 @@ static void irq7(elan4_cyc_t *y, elan4_ep_t *j, uint16_t info, uint64_t data) {
   cyc_irq(y, IS_EP, 7, info, data);
   done(j);
 }
-static bool legal_e0(uint64_t e0) { return ((e0 >> 32) & 0x1FFu) <= 256 && ((e0 >> 41) & 3u) != 3 && !(e0 >> 43); }
+static bool legal_e0(uint64_t e0) {
+  return ((e0 >> 32) & 0x1FFu) <= 256 && ((e0 >> 41) & 3u) != 3 && !(e0 >> 43);
+}
 
 void elan4_ep_cycle(elan4_cyc_t *y) {
   const elan4_cfg_t *c = y->c;

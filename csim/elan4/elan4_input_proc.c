@@ -36,14 +36,18 @@ static int check(const elan4_cfg_t *c, const elan4_rxp_t *p, elan4_ip_t *ip) {
   if (rw ? (n < 1 || n > 8) : n != 0) return ELAN4_CNT_BAD_PKTS;
   if (kind != K_ATOMIC && a) return ELAN4_CNT_BAD_PKTS;
   if (kind == K_SETEVENT && e) return ELAN4_CNT_BAD_PKTS; /* no event dword in a SETEVENT (§14) */
-  const unsigned len = kind == K_WRITE ? 4 + 2 * n + 2 * e : kind == K_READ ? 6 + 2 * e : kind == K_SETEVENT ? 5 : 10 + 2 * e;
+  const unsigned len = kind == K_WRITE      ? 4 + 2 * n + 2 * e
+                       : kind == K_READ     ? 6 + 2 * e
+                       : kind == K_SETEVENT ? 5
+                                            : 10 + 2 * e;
   if (p->nbody != len) return ELAN4_CNT_BAD_PKTS;
   if ((w1 & 0xFFFu) >= c->num_nodes) return ELAN4_CNT_BAD_PKTS;
   const uint64_t va = p->body[2] | (uint64_t)p->body[3] << 32;
   const uint64_t bytes = kind == K_SETEVENT ? 32 : kind == K_ATOMIC ? 8 : 8ull * n;
   if (va & (kind == K_SETEVENT ? 31u : 7u) || !in_page(va, bytes)) return ELAN4_CNT_BAD_PKTS;
   memset(ip, 0, sizeof *ip);
-  for (unsigned i = 4; i + 1 < p->nbody; i += 2) ip->dw[(i - 4) / 2] = p->body[i] | (uint64_t)p->body[i + 1] << 32;
+  for (unsigned i = 4; i + 1 < p->nbody; i += 2)
+    ip->dw[(i - 4) / 2] = p->body[i] | (uint64_t)p->body[i + 1] << 32;
   if (kind == K_SETEVENT) ip->dw[0] = p->body[4];
   if (kind == K_WRITE && e) {
     ip->ev_va = ip->dw[n];
@@ -63,7 +67,8 @@ static int check(const elan4_cfg_t *c, const elan4_rxp_t *p, elan4_ip_t *ip) {
 bool elan4_ip_iqw(const elan4_cfg_t *c, const elan4_state_t *s, uint16_t *q, uint16_t *k, uint64_t *data) {
   const elan4_ip_t *ip = &s->ip;
   (void)c;
-  if (ip->st != IP_EXEC || ip->kind != K_WRITE || ip->phase != 0 || space_of(&ip->x[0]) != SP_QUEUE) return false;
+  if (ip->st != IP_EXEC || ip->kind != K_WRITE || ip->phase != 0 || space_of(&ip->x[0]) != SP_QUEUE)
+    return false;
   const uint64_t pa = pa_of(&ip->x[0], ip->va);
   *q = (uint16_t)((pa >> 13) & 0x1FFFu);
   *k = (uint16_t)((((ip->va >> 3) & 511u) + ip->i) & 511u);
@@ -150,7 +155,8 @@ void elan4_ip_cycle(elan4_cyc_t *y) {
     }
     case IP_XLATE: {
       if (!ip->wait && !y->look_done[0]) {
-        if (y->look_req[0] && s->fill.active == false && n->fill.active) n->ip.wait = true; /* a miss: fill started */
+        if (y->look_req[0] && s->fill.active == false && n->fill.active)
+          n->ip.wait = true; /* a miss: fill started */
         return;
       }
       if (!y->look_done[0]) return;
@@ -212,9 +218,21 @@ void elan4_ip_cycle(elan4_cyc_t *y) {
         token(y, false);
         return;
       }
-      n->rs[k] = (elan4_rslot_t){true, ip->kind, ip->kind == K_READ ? ip->n : 1, ip->e, ip->src, ip->ctx,
-                                 pa_of(&ip->x[0], ip->va), ip->dw[ip->kind == K_READ ? 0 : 2],
-                                 ip->e ? ip->dw[ip->kind == K_READ ? 1 : 3] : 0, 0, (uint8_t)sp, false, {0}, 0, 0};
+      n->rs[k] = (elan4_rslot_t){true,
+                                 ip->kind,
+                                 ip->kind == K_READ ? ip->n : 1,
+                                 ip->e,
+                                 ip->src,
+                                 ip->ctx,
+                                 pa_of(&ip->x[0], ip->va),
+                                 ip->dw[ip->kind == K_READ ? 0 : 2],
+                                 ip->e ? ip->dw[ip->kind == K_READ ? 1 : 3] : 0,
+                                 0,
+                                 (uint8_t)sp,
+                                 false,
+                                 {0},
+                                 0,
+                                 0};
       n->rp_order[n->n_rp_order++] = (uint8_t)k;
       n->ip.rslot = (uint8_t)k;
       if (ip->kind == K_READ)
@@ -236,7 +254,8 @@ void elan4_ip_cycle(elan4_cyc_t *y) {
       if (!ip->a) {
         n->ip.old = old + ip->dw[0];
         if (c->bug == ELAN4_BUG_FADD_NO_CARRY) /* planted: the halves added apart */
-          n->ip.old = ((old >> 32) + (ip->dw[0] >> 32)) << 32 | (uint32_t)((uint32_t)old + (uint32_t)ip->dw[0]);
+          n->ip.old =
+              ((old >> 32) + (ip->dw[0] >> 32)) << 32 | (uint32_t)((uint32_t)old + (uint32_t)ip->dw[0]);
       } else if (old == ip->dw[0] || c->bug == ELAN4_BUG_CAS_ALWAYS_SWAPS) {
         n->ip.old = ip->dw[1];
       } else { /* a failed CAS writes nothing */

@@ -25,7 +25,7 @@ typedef struct {
   elan4_state_t *nx;
   const elan4_in_t *in;
   elan4_lmreq_t req[RQ_N];
-  int granted; /* RQ_* or -1 */
+  int granted;     /* RQ_* or -1 */
   uint8_t cq_what; /* the CQ's request: 1 PIO/miss, 2 refill, 3 drain */
   uint8_t cq_slot;
   uint32_t cq_pos;

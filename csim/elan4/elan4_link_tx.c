@@ -32,14 +32,9 @@ static void nacked(elan4_cyc_t *y, const elan4_outst_t *e) {
   if (e->owner != 1 || !q->used || q->gen != e->gen || q->state != ELAN4_Q_OK) return; /* abandoned */
   if (e->tries < c->retry_limit) {
     if (n->n_resend < ELAN4_MAX_RESEND)
-      n->resend[n->n_resend++] = (elan4_resend_t){e->slot,
-                                                  e->gen,
-                                                  e->pos,
-                                                  e->len,
-                                                  e->tries + 1,
-                                                  e->q,
-                                                  e->dest,
-                                                  s->cyc + (uint64_t)c->retry_backoff * (e->tries + 1)};
+      n->resend[n->n_resend++] = (elan4_resend_t){
+          e->slot,      e->gen, e->pos,  e->len,
+          e->tries + 1, e->q,   e->dest, s->cyc + (uint64_t)c->retry_backoff * (e->tries + 1)};
   } else {
     cyc_qerr(y, IS_TOK, e->slot, ELAN4_E_RETRY, e->pos);
   }
@@ -130,7 +125,8 @@ void elan4_tx_cycle(elan4_cyc_t *y) {
             n->outst[v][i].t0 = s->cyc;
             break;
           }
-        if (s->st.st == ST_TX && s->txp.owner == 1) n->st.st = ST_IDLE; /* STEN idle in the cycle after its TAIL */
+        if (s->st.st == ST_TX && s->txp.owner == 1)
+          n->st.st = ST_IDLE; /* STEN idle in the cycle after its TAIL */
       }
     }
   } else {
@@ -138,7 +134,8 @@ void elan4_tx_cycle(elan4_cyc_t *y) {
     const int rpi = elan4_rp_eligible(s);
     const unsigned vr = c->vc_reply, vs = c->vc_sten;
     const bool rp_ok = rpi >= 0 && s->credits[vr] && s->n_outst[vr] < c->max_outstanding;
-    const bool st_ok = s->st.st == ST_SEND && !y->st_drop && s->credits[vs] && s->n_outst[vs] < c->max_outstanding;
+    const bool st_ok =
+        s->st.st == ST_SEND && !y->st_drop && s->credits[vs] && s->n_outst[vs] < c->max_outstanding;
     uint32_t dmo = 0;
     uint8_t dmm = 0;
     const unsigned vd = c->vc_dma;
@@ -173,7 +170,8 @@ void elan4_tx_cycle(elan4_cyc_t *y) {
         const unsigned sl = s->rp_send[rpi].slot;
         r->out_data = s->rs[sl].route;
         p->nbody = (uint8_t)elan4_rp_body(y, sl, p->body);
-        n->outst[v][n->n_outst[v]++] = (elan4_outst_t){2, (uint8_t)sl, 0, 0, 0, s->rs[sl].tries, 0, 0, false, 0};
+        n->outst[v][n->n_outst[v]++] =
+            (elan4_outst_t){2, (uint8_t)sl, 0, 0, 0, s->rs[sl].tries, 0, 0, false, 0};
         for (unsigned i = (unsigned)rpi; i + 1 < n->n_rp_send; i++) n->rp_send[i] = n->rp_send[i + 1];
         n->n_rp_send--;
         if (s->rs[sl].tries) cyc_count(y, ELAN4_CNT_RESENDS);

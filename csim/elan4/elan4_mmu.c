@@ -26,7 +26,8 @@ void elan4_mmu_present(elan4_cyc_t *y) {
   if (!f->active) return;
   /* p0 in c+1, p1 in c+2 (the highest priority: these are their grant cycles) */
   if (s->cyc == f->c + 1 || s->cyc == f->c + 2)
-    y->req[RQ_MMU] = (elan4_lmreq_t){true, false, bucket(y->c, f->ctx, f->va) + (unsigned)(s->cyc - f->c - 1), 0};
+    y->req[RQ_MMU] =
+        (elan4_lmreq_t){true, false, bucket(y->c, f->ctx, f->va) + (unsigned)(s->cyc - f->c - 1), 0};
 }
 
 void elan4_mmu_cycle(elan4_cyc_t *y) {
@@ -108,8 +109,12 @@ void elan4_hm_cycle(elan4_cyc_t *y) {
   for (int k = 0; k < 4; k++) {
     if (!y->hm_req[k] || (!y->hm_wr[k] && tag < 0)) continue;
     y->hm_granted = k;
-    n->hm = (elan4_hm_t){true, y->hm_wr[k], y->hm_addr[k], y->hm_wr[k] ? y->hm_data[k] : 0,
-                         y->hm_wr[k] ? 0 : y->hm_len[k], y->hm_wr[k] ? 0 : (uint8_t)tag};
+    n->hm = (elan4_hm_t){true,
+                         y->hm_wr[k],
+                         y->hm_addr[k],
+                         y->hm_wr[k] ? y->hm_data[k] : 0,
+                         y->hm_wr[k] ? 0 : y->hm_len[k],
+                         y->hm_wr[k] ? 0 : (uint8_t)tag};
     if (!y->hm_wr[k]) {
       n->tag_busy[tag] = true;
       n->tag_len[tag] = y->hm_len[k];

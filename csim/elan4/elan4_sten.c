@@ -34,10 +34,10 @@ void elan4_st_present(elan4_cyc_t *y) {
   } else if (j->st == ST_RSREAD) {
     if (j->nread < j->len) {
       uint32_t p = pos_add(j->pos, j->nread);
-      if (c->bug == ELAN4_BUG_RESEND_FROM_NEW_DATA) p = pos_add(p, j->len); /* planted: the next command's dwords */
+      if (c->bug == ELAN4_BUG_RESEND_FROM_NEW_DATA)
+        p = pos_add(p, j->len); /* planted: the next command's dwords */
       *r = (elan4_lmreq_t){true, false, bs_addr(c, &s->slot[j->slot], p), 0};
-    }
-    else if (!j->wait)
+    } else if (!j->wait)
       *r = (elan4_lmreq_t){true, false, route_addr(c, j->dest), 0};
   } else if (j->st == ST_ROUTE && !j->wait) {
     *r = (elan4_lmreq_t){true, false, route_addr(c, j->dest), 0};

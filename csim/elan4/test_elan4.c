@@ -44,7 +44,7 @@ typedef struct {
   uint32_t lmw_addr[64];
   unsigned nlmw;
   bool accepted; /* the ht request of the last step was accepted */
-  bool auto_ack;  /* the neighbour acks every packet 3 cycles after its TAIL */
+  bool auto_ack; /* the neighbour acks every packet 3 cycles after its TAIL */
   uint64_t ack_at[64];
   uint8_t ack_vc[64];
   unsigned nack_q;
@@ -133,7 +133,9 @@ static uint64_t pio(h_t *h, bool wr, uint32_t addr, uint64_t data, uint8_t be) {
   }
   abort();
 }
-static uint64_t qwrite(h_t *h, unsigned q, unsigned k, uint64_t v) { return pio(h, true, q * 0x1000u + 8u * k, v, 0xFF); }
+static uint64_t qwrite(h_t *h, unsigned q, unsigned k, uint64_t v) {
+  return pio(h, true, q * 0x1000u + 8u * k, v, 0xFF);
+}
 static uint64_t status(h_t *h, unsigned q) {
   pio(h, false, 0x02000000u + 8u * q, 0, 0);
   for (unsigned k = 0; k < 100; k++) {
@@ -180,38 +182,40 @@ static void try_bad(tctx_t *t, const elan4_cfg_t *c, const char *field) {
   capture_begin(&cap);
   int rc = elan4_init(&m, c);
   capture_end(&cap, buf, sizeof buf);
-  CHECK(t, rc == -EINVAL && strstr(buf, field), "illegal %s refused with -EINVAL naming it (rc %d, '%s')", field, rc, buf);
+  CHECK(t, rc == -EINVAL && strstr(buf, field), "illegal %s refused with -EINVAL naming it (rc %d, '%s')",
+        field, rc, buf);
 }
-#define BAD(field, stmt)      \
-  do {                        \
-    elan4_cfg_t c_ = d;       \
-    stmt;                     \
-    try_bad(t, &c_, field);   \
+#define BAD(field, stmt)    \
+  do {                      \
+    elan4_cfg_t c_ = d;     \
+    stmt;                   \
+    try_bad(t, &c_, field); \
   } while (0)
-#define GOOD(what, stmt)                                                       \
-  do {                                                                         \
-    elan4_cfg_t c_ = d;                                                        \
-    elan4_t m_;                                                                \
-    stmt;                                                                      \
-    CHECK(t, elan4_init(&m_, &c_) == 0, "legal extreme %s accepted", what);    \
+#define GOOD(what, stmt)                                                    \
+  do {                                                                      \
+    elan4_cfg_t c_ = d;                                                     \
+    elan4_t m_;                                                             \
+    stmt;                                                                   \
+    CHECK(t, elan4_init(&m_, &c_) == 0, "legal extreme %s accepted", what); \
   } while (0)
 
 static void t_params(tctx_t *t) {
   elan4_cfg_t d;
   elan4_cfg_default(&d);
   GOOD("defaults", (void)0);
-  GOOD("min", (c_.num_cq = 1, c_.num_queues = 1, c_.depth_kb[0] = 1, c_.depth_kb[1] = 2, c_.depth_kb[2] = 4,
-               c_.depth_kb[3] = 8, c_.ooo_window = 1, c_.head_dwords = 12, c_.gap_timeout = 16, c_.num_nodes = 2,
-               c_.link_buf = 4, c_.max_outstanding = 2, c_.retry_limit = 0, c_.retry_backoff = 0,
-               c_.ack_timeout = 256, c_.tlb_entries = 2, c_.pt_bits = 4, c_.lm_latency = 1, c_.host_read_tags = 1,
-               c_.reply_slots = 1, c_.ep_fifo = 2, c_.dma_queue = 1, c_.dma_buf_dw = 64, c_.irq_depth = 2));
-  GOOD("max", (c_.num_cq = 32, c_.num_queues = 8192, c_.depth_kb[0] = 64, c_.depth_kb[1] = 128,
-               c_.depth_kb[2] = 256, c_.depth_kb[3] = 512, c_.ooo_window = 64, c_.head_dwords = 64,
-               c_.gap_timeout = 1u << 20, c_.num_nodes = 4096, c_.num_vcs = 4, c_.link_buf = 64,
-               c_.max_outstanding = 64, c_.retry_limit = 255, c_.retry_backoff = 1024, c_.ack_timeout = 1u << 24,
-               c_.tlb_entries = 128, c_.pt_bits = 16, c_.lm_latency = 8, c_.host_read_tags = 16, c_.reply_slots = 16,
-               c_.ep_fifo = 16, c_.dma_queue = 16, c_.dma_buf_dw = 1024, c_.irq_depth = 64, c_.vc_sten = 3,
-               c_.vc_dma = 2, c_.vc_reply = 1));
+  GOOD("min",
+       (c_.num_cq = 1, c_.num_queues = 1, c_.depth_kb[0] = 1, c_.depth_kb[1] = 2, c_.depth_kb[2] = 4,
+        c_.depth_kb[3] = 8, c_.ooo_window = 1, c_.head_dwords = 12, c_.gap_timeout = 16, c_.num_nodes = 2,
+        c_.link_buf = 4, c_.max_outstanding = 2, c_.retry_limit = 0, c_.retry_backoff = 0,
+        c_.ack_timeout = 256, c_.tlb_entries = 2, c_.pt_bits = 4, c_.lm_latency = 1, c_.host_read_tags = 1,
+        c_.reply_slots = 1, c_.ep_fifo = 2, c_.dma_queue = 1, c_.dma_buf_dw = 64, c_.irq_depth = 2));
+  GOOD("max",
+       (c_.num_cq = 32, c_.num_queues = 8192, c_.depth_kb[0] = 64, c_.depth_kb[1] = 128, c_.depth_kb[2] = 256,
+        c_.depth_kb[3] = 512, c_.ooo_window = 64, c_.head_dwords = 64, c_.gap_timeout = 1u << 20,
+        c_.num_nodes = 4096, c_.num_vcs = 4, c_.link_buf = 64, c_.max_outstanding = 64, c_.retry_limit = 255,
+        c_.retry_backoff = 1024, c_.ack_timeout = 1u << 24, c_.tlb_entries = 128, c_.pt_bits = 16,
+        c_.lm_latency = 8, c_.host_read_tags = 16, c_.reply_slots = 16, c_.ep_fifo = 16, c_.dma_queue = 16,
+        c_.dma_buf_dw = 1024, c_.irq_depth = 64, c_.vc_sten = 3, c_.vc_dma = 2, c_.vc_reply = 1));
   BAD("NumCq", c_.num_cq = 0);
   BAD("NumCq", c_.num_cq = 33);
   BAD("NumQueues", c_.num_queues = 7);
@@ -244,8 +248,8 @@ static void t_params(tctx_t *t) {
   BAD("PtBits", c_.pt_bits = 3);
   BAD("PtBits", c_.pt_bits = 17);
   BAD("DescBase", c_.desc_base = 8);
-  BAD("RtBase", c_.rt_base = 0x200);    /* overlaps the 64 descriptors at 0 */
-  BAD("PtBase", c_.pt_base = 0x20100);  /* overlaps the route table */
+  BAD("RtBase", c_.rt_base = 0x200);   /* overlaps the 64 descriptors at 0 */
+  BAD("PtBase", c_.pt_base = 0x20100); /* overlaps the route table */
   BAD("PtBase", c_.pt_base = 0x80000000u);
   BAD("LmLatency", c_.lm_latency = 0);
   BAD("LmLatency", c_.lm_latency = 9);
@@ -278,10 +282,10 @@ static void t_golden(tctx_t *t, unsigned bug, unsigned L, bool ev) {
   /* backing-store writes at t0+3.. (§9.1 row 2) */
   CHECK(t, h->nlmw >= w0 + 3 && h->lmw_cyc[w0] == t0 + 3 && h->lmw_addr[w0] == QBASE / 8 + 1,
         "L=%u: first backing-store write at t0+3 (got %+lld)", L, (long long)(h->lmw_cyc[w0] - t0));
-  CHECK(t, h->ncmd == c0 + 1 && h->tr_cmd[c0] == t0 + 6 + ev, "L=%u E=%d: tr_cmd_o at t0+%d (got %+lld)", L, ev,
-        6 + ev, (long long)(h->tr_cmd[c0] - t0));
-  CHECK(t, h->nform == fo0 + 1 && h->tr_form[fo0] == t0 + 8 + ev + L, "L=%u: tr_form_o at t0+8+L (got %+lld)", L,
-        (long long)(h->tr_form[fo0] - t0));
+  CHECK(t, h->ncmd == c0 + 1 && h->tr_cmd[c0] == t0 + 6 + ev, "L=%u E=%d: tr_cmd_o at t0+%d (got %+lld)", L,
+        ev, 6 + ev, (long long)(h->tr_cmd[c0] - t0));
+  CHECK(t, h->nform == fo0 + 1 && h->tr_form[fo0] == t0 + 8 + ev + L, "L=%u: tr_form_o at t0+8+L (got %+lld)",
+        L, (long long)(h->tr_form[fo0] - t0));
   const unsigned nb = ev ? 8 : 6;
   CHECK(t, h->nf == f0 + nb + 2, "L=%u: %u flits (want %u)", L, h->nf - f0, nb + 2);
   if (h->nf != f0 + nb + 2) goto out;
@@ -295,7 +299,9 @@ static void t_golden(tctx_t *t, unsigned bug, unsigned L, bool ev) {
   for (unsigned i = 0; i < 6; i++)
     CHECK(t, f[1 + i].kind == ELAN4_BODY && f[1 + i].data == (i == 0 && ev ? (w[0] | 1u << 8) : w[i]),
           "W%u = 0x%08x (got 0x%08x)", i, w[i], f[1 + i].data);
-  if (!ev) CHECK(t, f[7].kind == ELAN4_TAIL && f[7].data == 0x8DB536D0u, "TAIL = §4.7's CRC 0x8DB536D0 (got 0x%08x)", f[7].data);
+  if (!ev)
+    CHECK(t, f[7].kind == ELAN4_TAIL && f[7].data == 0x8DB536D0u, "TAIL = §4.7's CRC 0x8DB536D0 (got 0x%08x)",
+          f[7].data);
 out:
   h_free(h);
   free(h);
@@ -322,7 +328,8 @@ static void t_empty(tctx_t *t, unsigned bug) {
   CHECK(t, h->ncmd == c0 + 1 && h->tr_cmd[c0] == tw + 4, "empty queue: tr_cmd_o at t+4 (got %+lld)",
         (long long)(h->tr_cmd[c0] - tw));
   CHECK(t, cnt_ok, "cnt_cmds shows the command accepted in t+3 at t+5");
-  CHECK(t, h->nirq == i0 + 1 && h->irq[i0].cause == 1 && h->irq[i0].info == 2 && h->irq[i0].data == 0xABCD0000u,
+  CHECK(t,
+        h->nirq == i0 + 1 && h->irq[i0].cause == 1 && h->irq[i0].info == 2 && h->irq[i0].data == 0xABCD0000u,
         "INTERRUPT: record cause 1, info queue 2, data the cookie");
   h_free(h);
   free(h);
@@ -343,12 +350,13 @@ static void t_ooo(tctx_t *t, unsigned bug) {
   run(h, 30);
   CHECK(t, h->ncmd == c0 && h->nf == f0, "nothing runs while position 2 is missing");
   uint64_t s = status(h, 1);
-  CHECK(t, st_wp(s) == 2 && (s >> 11 & 1u), "wp stops at the gap (2), busy (status 0x%llx)", (unsigned long long)s);
+  CHECK(t, st_wp(s) == 2 && (s >> 11 & 1u), "wp stops at the gap (2), busy (status 0x%llx)",
+        (unsigned long long)s);
   uint64_t tg = qwrite(h, 1, 2, 0x00007F0000001000ull); /* the gap */
   run(h, 40);
   /* arrives tg+1 (wp 2 -> 4), drains of 2 and 3 granted tg+2, tg+3, accepted tg+4 */
-  CHECK(t, h->ncmd == c0 + 1 && h->tr_cmd[c0] == tg + 5, "runs once when the gap fills: tr_cmd_o at t+5 (got %+lld)",
-        (long long)(h->tr_cmd[c0] - tg));
+  CHECK(t, h->ncmd == c0 + 1 && h->tr_cmd[c0] == tg + 5,
+        "runs once when the gap fills: tr_cmd_o at t+5 (got %+lld)", (long long)(h->tr_cmd[c0] - tg));
   CHECK(t, h->nf == f0 + 8, "one packet (%u flits)", h->nf - f0);
   /* one beyond the window: wp = 4 now, position 4 + 16 */
   const unsigned i0 = h->nirq;
@@ -357,8 +365,9 @@ static void t_ooo(tctx_t *t, unsigned bug) {
   s = status(h, 1);
   CHECK(t, st_state(s) == ELAN4_Q_ERROR && st_code(s) == ELAN4_E_WINDOW && st_pos(s) == 4 + c.ooo_window,
         "E_WINDOW at position 20 (status 0x%llx)", (unsigned long long)s);
-  CHECK(t, h->nirq == i0 + 1 && h->irq[i0].cause == 3 && h->irq[i0].info == 1 &&
-               h->irq[i0].data == (ELAN4_E_WINDOW | (uint64_t)(4 + c.ooo_window) << 8),
+  CHECK(t,
+        h->nirq == i0 + 1 && h->irq[i0].cause == 3 && h->irq[i0].info == 1 &&
+            h->irq[i0].data == (ELAN4_E_WINDOW | (uint64_t)(4 + c.ooo_window) << 8),
         "interrupt cause 3, queue 1, data code | position << 8 (got cause %u data 0x%llx)", h->irq[i0].cause,
         (unsigned long long)h->irq[i0].data);
   h_free(h);
@@ -387,7 +396,8 @@ static void t_inflight(tctx_t *t, unsigned bug) {
   qwrite(h, 0, k++, 0x00007F0000003000ull);
   qwrite(h, 0, k++, 0x4444);
   run(h, 80);
-  CHECK(t, count_kind(h, ELAN4_HEAD) == 2, "2 packets in flight, never 3 (%u HEADs)", count_kind(h, ELAN4_HEAD));
+  CHECK(t, count_kind(h, ELAN4_HEAD) == 2, "2 packets in flight, never 3 (%u HEADs)",
+        count_kind(h, ELAN4_HEAD));
   const unsigned f1 = h->nf;
   token(h, 0, false); /* nack the first: resent after the second */
   run(h, 40);
@@ -398,13 +408,15 @@ static void t_inflight(tctx_t *t, unsigned bug) {
             "resent flit %u identical to the first try", i);
   token(h, 0, true); /* ack packet 2 (the second sent) */
   run(h, 40);
-  CHECK(t, count_kind(h, ELAN4_HEAD) == 4, "third WRITE sent once out(q) < 2 (%u HEADs)", count_kind(h, ELAN4_HEAD));
+  CHECK(t, count_kind(h, ELAN4_HEAD) == 4, "third WRITE sent once out(q) < 2 (%u HEADs)",
+        count_kind(h, ELAN4_HEAD));
   token(h, 0, true); /* ack the resent first */
   run(h, 40);
   CHECK(t, count_kind(h, ELAN4_HEAD) == 4, "GUARD holds the fourth WRITE while the third awaits its ack");
   token(h, 0, true);
   run(h, 40);
-  CHECK(t, count_kind(h, ELAN4_HEAD) == 5, "after the last ack GUARD passes (%u HEADs)", count_kind(h, ELAN4_HEAD));
+  CHECK(t, count_kind(h, ELAN4_HEAD) == 5, "after the last ack GUARD passes (%u HEADs)",
+        count_kind(h, ELAN4_HEAD));
   h_free(h);
   free(h);
 }
@@ -431,7 +443,8 @@ static void t_retry(tctx_t *t) {
   uint64_t s = status(h, 0);
   CHECK(t, st_state(s) == ELAN4_Q_ERROR && st_code(s) == ELAN4_E_RETRY && st_pos(s) == 1,
         "E_RETRY at the command's position 1 (status 0x%llx)", (unsigned long long)s);
-  CHECK(t, h->out.cnt[ELAN4_CNT_RESENDS] == 2 && h->out.cnt[ELAN4_CNT_NACKS_RX] == 3, "2 resends, 3 nacks counted");
+  CHECK(t, h->out.cnt[ELAN4_CNT_RESENDS] == 2 && h->out.cnt[ELAN4_CNT_NACKS_RX] == 3,
+        "2 resends, 3 nacks counted");
   h_free(h);
   free(h);
 }
@@ -445,9 +458,9 @@ static void t_codes(tctx_t *t) {
   } v[] = {
       {0x9, EN_ALL, ELAN4_E_OPCODE},
       {0x0000000000050011ull, EN_ALL & ~(1ull << 47), ELAN4_E_DISABLED},
-      {0x0000000000050001ull, EN_ALL, ELAN4_E_FORMAT}, /* WRITE n = 0 */
-      {0x1, EN_ALL & ~(1ull << 47), ELAN4_E_DISABLED}, /* disabled before format */
-      {0x0000000000400011ull, EN_ALL, ELAN4_E_ROUTE},  /* dest 64 >= NumNodes */
+      {0x0000000000050001ull, EN_ALL, ELAN4_E_FORMAT},  /* WRITE n = 0 */
+      {0x1, EN_ALL & ~(1ull << 47), ELAN4_E_DISABLED},  /* disabled before format */
+      {0x0000000000400011ull, EN_ALL, ELAN4_E_ROUTE},   /* dest 64 >= NumNodes */
       {0x0000000000060011ull, EN_ALL, ELAN4_E_NOROUTE}, /* node 6: route invalid */
   };
   for (unsigned i = 0; i < sizeof v / sizeof v[0]; i++) {
@@ -556,11 +569,12 @@ static void t_rx(tctx_t *t, unsigned bug) {
     int at = -1;
     for (unsigned i = w0; i < h->nlmw; i++)
       if (h->lmw_addr[i] == want) at = (int)(h->lmw_cyc[i] - hh);
-    CHECK(t, at == (pass ? 11 : 14 + (int)c.lm_latency), "%s: data on lm_* at h+%d (got h+%d)", pass ? "hit" : "miss",
-          pass ? 11 : 14 + (int)c.lm_latency, at);
+    CHECK(t, at == (pass ? 11 : 14 + (int)c.lm_latency), "%s: data on lm_* at h+%d (got h+%d)",
+          pass ? "hit" : "miss", pass ? 11 : 14 + (int)c.lm_latency, at);
     CHECK(t, h->mem[want] == 0x1122334455667788ull, "the dword written");
-    CHECK(t, h->nf == f0 + 1 && h->f[f0].kind == ELAN4_TOKEN && h->f[f0].data == 1 &&
-                 (!pass || h->f[f0].cyc == hh + 12),
+    CHECK(t,
+          h->nf == f0 + 1 && h->f[f0].kind == ELAN4_TOKEN && h->f[f0].data == 1 &&
+              (!pass || h->f[f0].cyc == hh + 12),
           "%s: one ack TOKEN%s", pass ? "hit" : "miss", pass ? " at h+12" : "");
     h->mem[want] = 0;
   }
@@ -579,8 +593,9 @@ static void t_rx(tctx_t *t, unsigned bug) {
   CHECK(t, h->nf == f1 + 1 && h->f[f1].data == 0, "ctx 0x124: nacked");
   CHECK(t, h->nirq == i0 + 1 && h->irq[i0].cause == 4 && h->irq[i0].info == 0x124 && h->irq[i0].data == va,
         "translation fault: interrupt 4, info ctx, data the VA");
-  CHECK(t, h->out.cnt[ELAN4_CNT_TLB_MISS] == 2 && h->out.cnt[ELAN4_CNT_TLB_HIT] == 1 &&
-               h->out.cnt[ELAN4_CNT_CRC_ERR] == 1 && h->out.cnt[ELAN4_CNT_XLATE_FAULT] == 1,
+  CHECK(t,
+        h->out.cnt[ELAN4_CNT_TLB_MISS] == 2 && h->out.cnt[ELAN4_CNT_TLB_HIT] == 1 &&
+            h->out.cnt[ELAN4_CNT_CRC_ERR] == 1 && h->out.cnt[ELAN4_CNT_XLATE_FAULT] == 1,
         "counters: 2 misses, 1 hit, 1 CRC error, 1 translation fault");
   h_free(h);
   free(h);
@@ -641,7 +656,8 @@ static void t_event(tctx_t *t, unsigned bug) {
   unsigned seen = 0;
   bool asc = true;
   for (unsigned i = w0; i < h->nlmw; i++)
-    if (h->lmw_addr[i] >= src + 32 && h->lmw_addr[i] < src + 35) asc = asc && h->lmw_addr[i] == src + 32 + seen++;
+    if (h->lmw_addr[i] >= src + 32 && h->lmw_addr[i] < src + 35)
+      asc = asc && h->lmw_addr[i] == src + 32 + seen++;
   CHECK(t, seen == 3 && asc && h->mem[src + 34] == 0xA2, "COPY: 3 dwords written in ascending order");
   CHECK(t, (uint32_t)h->mem[ev] == 0, "count -1 + 1 = 0 written back");
   /* event 1: COPY into queue 0's page at dword 1: a WRITE command to node 5 */
@@ -672,7 +688,8 @@ static void t_event(tctx_t *t, unsigned bug) {
   h->mem[ev + 8] = E0(-1, 0, 2);
   send_setevent(h, evva + 64, 1);
   run(h, 40);
-  CHECK(t, h->nirq == i0 + 1 && h->irq[i0].cause == 2 && h->irq[i0].info == 0x77 && h->irq[i0].data == 0xC00C1E,
+  CHECK(t,
+        h->nirq == i0 + 1 && h->irq[i0].cause == 2 && h->irq[i0].info == 0x77 && h->irq[i0].data == 0xC00C1E,
         "INTERRUPT event: cause 2, info e3.ctx, data param0");
   /* WAITEVENT (command of queue 0, ctx 0x123) re-primes event 3: count -2, INTERRUPT */
   qwrite(h, 0, 4, 4); /* position 4 after the chained WRITE at 1..3 */
@@ -689,7 +706,8 @@ static void t_event(tctx_t *t, unsigned bug) {
   CHECK(t, h->nirq == i1, "primed -2: no fire on the first set");
   send_setevent(h, evva + 96, 1);
   run(h, 40);
-  CHECK(t, h->nirq == i1 + 1 && h->irq[i1].cause == 2 && h->irq[i1].info == 0x123 && h->irq[i1].data == 0xBEEF,
+  CHECK(t,
+        h->nirq == i1 + 1 && h->irq[i1].cause == 2 && h->irq[i1].info == 0x123 && h->irq[i1].data == 0xBEEF,
         "re-primed event fires on the second set");
   h_free(h);
   free(h);
@@ -729,7 +747,8 @@ static void t_reply(tctx_t *t, unsigned bug) {
   const uint32_t pa = 0x380000u / 8u;
   h->mem[pa] = 0x1111222233334444ull;
   h->mem[pa + 1] = 0x5555666677778888ull;
-  const uint32_t rd[6] = {0x01230022u, 5, (uint32_t)va, (uint32_t)(va >> 32), (uint32_t)rva, (uint32_t)(rva >> 32)};
+  const uint32_t rd[6] = {0x01230022u,          5, (uint32_t)va, (uint32_t)(va >> 32), (uint32_t)rva,
+                          (uint32_t)(rva >> 32)};
   unsigned f0 = h->nf;
   send_words(h, rd, 6);
   run(h, 60);
@@ -740,7 +759,8 @@ static void t_reply(tctx_t *t, unsigned bug) {
     uint32_t route, b[32];
     bool crc;
     unsigned nb = packet_at(h, (unsigned)hd, &route, b, &crc);
-    const uint32_t want[8] = {0x01230021u, 3, 0x40, 0x1234, 0x33334444u, 0x11112222u, 0x77778888u, 0x55556666u};
+    const uint32_t want[8] = {0x01230021u, 3,           0x40,        0x1234,
+                              0x33334444u, 0x11112222u, 0x77778888u, 0x55556666u};
     bool same = nb == 8 && crc && route == ROUTE5 && h->f[hd].vc == c.vc_reply;
     for (unsigned i = 0; same && i < 8; i++) same = b[i] == want[i];
     CHECK(t, same, "reply: WRITE n 2 to the reply VA with the data, route 5, VC VcReply, CRC");
@@ -757,9 +777,16 @@ static void t_reply(tctx_t *t, unsigned bug) {
   };
   for (unsigned k = 0; k < 3; k++) {
     h->mem[pa] = at[k].init;
-    const uint32_t w[10] = {0x01230004u | at[k].A << 9, 5, (uint32_t)va, (uint32_t)(va >> 32),
-                            (uint32_t)at[k].a, (uint32_t)(at[k].a >> 32), (uint32_t)at[k].b, (uint32_t)(at[k].b >> 32),
-                            (uint32_t)rva, (uint32_t)(rva >> 32)};
+    const uint32_t w[10] = {0x01230004u | at[k].A << 9,
+                            5,
+                            (uint32_t)va,
+                            (uint32_t)(va >> 32),
+                            (uint32_t)at[k].a,
+                            (uint32_t)(at[k].a >> 32),
+                            (uint32_t)at[k].b,
+                            (uint32_t)(at[k].b >> 32),
+                            (uint32_t)rva,
+                            (uint32_t)(rva >> 32)};
     f0 = h->nf;
     send_words(h, w, 10);
     run(h, 60);
@@ -770,8 +797,9 @@ static void t_reply(tctx_t *t, unsigned bug) {
       uint32_t route, b[32];
       bool crc;
       unsigned nb = packet_at(h, (unsigned)hd, &route, b, &crc);
-      CHECK(t, nb == 6 && crc && b[0] == 0x01230011u && b[4] == (uint32_t)at[k].init &&
-                   b[5] == (uint32_t)(at[k].init >> 32),
+      CHECK(t,
+            nb == 6 && crc && b[0] == 0x01230011u && b[4] == (uint32_t)at[k].init &&
+                b[5] == (uint32_t)(at[k].init >> 32),
             "atomic %u: reply carries the old value", k);
     } else {
       CHECK(t, false, "atomic %u: a reply packet", k);
@@ -808,7 +836,8 @@ static void t_dma(tctx_t *t, unsigned bug) {
   h->mem[0x300000u / 8u + 3] = 0x123;
   open_q(h, 0, QBASE, 0x123);
   const unsigned f0 = h->nf, i0 = h->nirq;
-  const uint64_t cmd[8] = {0x0000000000050005ull | 1u << 9 | (uint64_t)(8 * N) << 32, src, dst, 0, evva, 0, 0, 0};
+  const uint64_t cmd[8] = {
+      0x0000000000050005ull | 1u << 9 | (uint64_t)(8 * N) << 32, src, dst, 0, evva, 0, 0, 0};
   for (unsigned k = 0; k < 8; k++) qwrite(h, 0, 1 + k, cmd[k]);
   run(h, 1200);
   unsigned got[100] = {0}, pkts = 0;
@@ -859,12 +888,13 @@ static void t_cache(tctx_t *t, unsigned bug) {
   qwrite(h, 0, 2, 0x00007F0000001000ull);
   qwrite(h, 0, 3, 0x77);
   run(h, 40);
-  CHECK(t, h->nf == f0 + 8 && h->f[f0 + 5].data == 0x77, "queue 0's command after its reload: one packet, its data");
-  CHECK(t, h->out.cnt[ELAN4_CNT_CQ_LOAD] == 4 && h->out.cnt[ELAN4_CNT_CQ_SPILL] == 2, "4 loads, 2 spills (%u, %u)",
-        h->out.cnt[ELAN4_CNT_CQ_LOAD], h->out.cnt[ELAN4_CNT_CQ_SPILL]);
+  CHECK(t, h->nf == f0 + 8 && h->f[f0 + 5].data == 0x77,
+        "queue 0's command after its reload: one packet, its data");
+  CHECK(t, h->out.cnt[ELAN4_CNT_CQ_LOAD] == 4 && h->out.cnt[ELAN4_CNT_CQ_SPILL] == 2,
+        "4 loads, 2 spills (%u, %u)", h->out.cnt[ELAN4_CNT_CQ_LOAD], h->out.cnt[ELAN4_CNT_CQ_SPILL]);
   uint64_t s = status(h, 1); /* not cached: from d1 */
-  CHECK(t, st_state(s) == ELAN4_Q_OK && !(s >> 10 & 1u) && st_wp(s) == 1, "queue 1 uncached, OK, wp 1 (0x%llx)",
-        (unsigned long long)s);
+  CHECK(t, st_state(s) == ELAN4_Q_OK && !(s >> 10 & 1u) && st_wp(s) == 1,
+        "queue 1 uncached, OK, wp 1 (0x%llx)", (unsigned long long)s);
   h_free(h);
   free(h);
 }
@@ -888,13 +918,14 @@ static void t_intake(tctx_t *t) {
   open_q(h, 1, QBASE + 0x400, 1);
   open_q(h, 2, QBASE + 0x800, 1);
   open_q(h, 3, QBASE + 0xC00, 1);
-  pio(h, true, 0x0008, 0, 0x0F);     /* queue 0: partial */
-  qwrite(h, 1, 3, 0);                 /* queue 1: out of order ... */
-  qwrite(h, 1, 3, 0);                 /* ... twice */
-  qwrite(h, 2, 5, 0);                 /* queue 2: a gap never filled */
+  pio(h, true, 0x0008, 0, 0x0F); /* queue 0: partial */
+  qwrite(h, 1, 3, 0);            /* queue 1: out of order ... */
+  qwrite(h, 1, 3, 0);            /* ... twice */
+  qwrite(h, 2, 5, 0);            /* queue 2: a gap never filled */
   run(h, 30);
   uint64_t s0 = status(h, 0), s1 = status(h, 1), s2 = status(h, 2);
-  CHECK(t, st_code(s0) == ELAN4_E_PARTIAL && st_pos(s0) == 1, "E_PARTIAL at wp 1 (0x%llx)", (unsigned long long)s0);
+  CHECK(t, st_code(s0) == ELAN4_E_PARTIAL && st_pos(s0) == 1, "E_PARTIAL at wp 1 (0x%llx)",
+        (unsigned long long)s0);
   CHECK(t, st_code(s1) == ELAN4_E_DUP && st_pos(s1) == 3, "E_DUP at 3 (0x%llx)", (unsigned long long)s1);
   CHECK(t, st_code(s2) == ELAN4_E_GAP && st_pos(s2) == 1, "E_GAP at wp 1 (0x%llx)", (unsigned long long)s2);
   /* queue 3 (class 0: 128 dwords): two WRITEs unacked keep fp at 1; NOPs fill to fp + 127 */
@@ -961,11 +992,13 @@ int main(int argc, char **argv) {
   static const struct {
     unsigned bug, test;
   } neg[] = {
-      {ELAN4_BUG_OOO_RELEASE_EARLY, 2}, {ELAN4_BUG_EMPTY_EXTRA_CYCLE, 1}, {ELAN4_BUG_STEN_THREE_INFLIGHT, 3},
-      {ELAN4_BUG_GUARD_IGNORED, 3},     {ELAN4_BUG_IRQ_CODE_SWAPPED, 2},  {ELAN4_BUG_RESET_KEEPS_IRQ, 4},
-      {ELAN4_BUG_TLB_IGNORES_CTX, 5},   {ELAN4_BUG_COPY_REVERSED, 6},     {ELAN4_BUG_FIRE_ON_EQUAL, 6},
-      {ELAN4_BUG_FADD_NO_CARRY, 7},     {ELAN4_BUG_CAS_ALWAYS_SWAPS, 7},
-      {ELAN4_BUG_DMA_PAGE_CROSS, 8},     {ELAN4_BUG_RESEND_FROM_NEW_DATA, 3}, {ELAN4_BUG_ERROR_SPILLS, 2},
+      {ELAN4_BUG_OOO_RELEASE_EARLY, 2},    {ELAN4_BUG_EMPTY_EXTRA_CYCLE, 1},
+      {ELAN4_BUG_STEN_THREE_INFLIGHT, 3},  {ELAN4_BUG_GUARD_IGNORED, 3},
+      {ELAN4_BUG_IRQ_CODE_SWAPPED, 2},     {ELAN4_BUG_RESET_KEEPS_IRQ, 4},
+      {ELAN4_BUG_TLB_IGNORES_CTX, 5},      {ELAN4_BUG_COPY_REVERSED, 6},
+      {ELAN4_BUG_FIRE_ON_EQUAL, 6},        {ELAN4_BUG_FADD_NO_CARRY, 7},
+      {ELAN4_BUG_CAS_ALWAYS_SWAPS, 7},     {ELAN4_BUG_DMA_PAGE_CROSS, 8},
+      {ELAN4_BUG_RESEND_FROM_NEW_DATA, 3}, {ELAN4_BUG_ERROR_SPILLS, 2},
       {ELAN4_BUG_SPILL_WRONG_POSITION, 9},
   };
   for (unsigned i = 0; i < sizeof neg / sizeof neg[0]; i++) {

@@ -34,12 +34,12 @@ typedef struct {
   uint64_t mem[MEMDW]; /* local memory, dword addressed, 0 where never written */
   bool rd_due[16];
   uint32_t rd_addr[16];
-  unsigned step;      /* PIO script position */
-  int64_t t0;         /* the WRITE's first dword accepted */
-  int64_t tail_at;    /* TAIL seen on out_* */
-  unsigned nflit;     /* flits of the packet seen */
-  unsigned ncredit[4];/* credits to return */
-  unsigned nbs;       /* backing-store writes of the WRITE seen */
+  unsigned step;       /* PIO script position */
+  int64_t t0;          /* the WRITE's first dword accepted */
+  int64_t tail_at;     /* TAIL seen on out_* */
+  unsigned nflit;      /* flits of the packet seen */
+  unsigned ncredit[4]; /* credits to return */
+  unsigned nbs;        /* backing-store writes of the WRITE seen */
   bool tok_sent, status_ok, done;
   uint64_t cycle_done;
 } g_t;
@@ -89,7 +89,8 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
     in->in_data_i = 1; /* ack */
     g->tok_sent = true;
   }
-  bool wait = (g->step == STEP_WRITE && cycle < 80) || (g->step == STEP_STATUS && (!g->tok_sent || cycle < (uint64_t)g->tail_at + 6));
+  bool wait = (g->step == STEP_WRITE && cycle < 80) ||
+              (g->step == STEP_STATUS && (!g->tok_sent || cycle < (uint64_t)g->tail_at + 6));
   if (g->step < NSCRIPT && !wait) {
     in->ht_valid_i = 1;
     in->ht_write_i = script[g->step].write;
@@ -114,13 +115,16 @@ static bool check(void *ctx, uint64_t cycle, const void *inp, const void *outp, 
   /* local memory */
   if (out->lm_valid_o) {
     if (out->lm_write_o) {
-      if (out->lm_be_o != 0xFF) return fail_at(msg, "elan4.golden", "a local-memory write without lm_be_o = 0xFF", cycle);
+      if (out->lm_be_o != 0xFF)
+        return fail_at(msg, "elan4.golden", "a local-memory write without lm_be_o = 0xFF", cycle);
       if (out->lm_addr_o < MEMDW) g->mem[out->lm_addr_o] = out->lm_wdata_o;
       uint32_t k = out->lm_addr_o - QBASE / 8u;
       if (g->t0 >= 0 && k >= 1 && k <= 3) { /* the WRITE's backing-store writes */
         static const uint64_t want[4] = {0, DW0, DW1, DW2};
-        if (d != (int64_t)(2 + k)) return fail_at(msg, "elan4.latency", "backing-store write not at t0+3..t0+5", cycle);
-        if (out->lm_wdata_o != want[k]) return fail_at(msg, "elan4.golden", "backing-store write data", cycle);
+        if (d != (int64_t)(2 + k))
+          return fail_at(msg, "elan4.latency", "backing-store write not at t0+3..t0+5", cycle);
+        if (out->lm_wdata_o != want[k])
+          return fail_at(msg, "elan4.golden", "backing-store write data", cycle);
         g->nbs++;
       }
     } else {
@@ -145,10 +149,14 @@ static bool check(void *ctx, uint64_t cycle, const void *inp, const void *outp, 
     g->status_ok = true;
   }
   /* trace outputs */
-  if (out->tr_cmd_o && g->t0 >= 0 && d != 6) return fail_at(msg, "elan4.latency", "tr_cmd_o not at t0+6", cycle);
-  if (g->t0 >= 0 && d == 6 && !out->tr_cmd_o) return fail_at(msg, "elan4.latency", "no tr_cmd_o at t0+6", cycle);
-  if (out->tr_form_o && (d != 10 || out->tr_form_q_o != 0)) return fail_at(msg, "elan4.latency", "tr_form_o not at t0+10 for queue 0", cycle);
-  if (g->t0 >= 0 && d == 10 && !out->tr_form_o) return fail_at(msg, "elan4.latency", "no tr_form_o at t0+10", cycle);
+  if (out->tr_cmd_o && g->t0 >= 0 && d != 6)
+    return fail_at(msg, "elan4.latency", "tr_cmd_o not at t0+6", cycle);
+  if (g->t0 >= 0 && d == 6 && !out->tr_cmd_o)
+    return fail_at(msg, "elan4.latency", "no tr_cmd_o at t0+6", cycle);
+  if (out->tr_form_o && (d != 10 || out->tr_form_q_o != 0))
+    return fail_at(msg, "elan4.latency", "tr_form_o not at t0+10 for queue 0", cycle);
+  if (g->t0 >= 0 && d == 10 && !out->tr_form_o)
+    return fail_at(msg, "elan4.latency", "no tr_form_o at t0+10", cycle);
   /* the packet */
   if (g->t0 >= 0 && d == 11 && !(out->out_valid_o && out->out_kind_o == 0))
     return fail_at(msg, "elan4.latency", "no HEAD on out_* at t0+11", cycle);
@@ -157,13 +165,15 @@ static bool check(void *ctx, uint64_t cycle, const void *inp, const void *outp, 
     const unsigned f = g->nflit++;
     const unsigned kind = f == 0 ? 0 : f <= 6 ? 1 : 2;
     const uint32_t want = f == 0 ? ROUTE : f <= 6 ? body[f - 1] : crc32_ref_words(body, 6);
-    if (f > 7 || d != 11 + (int64_t)f) return fail_at(msg, "elan4.latency", "a flit outside t0+11..t0+18", cycle);
+    if (f > 7 || d != 11 + (int64_t)f)
+      return fail_at(msg, "elan4.latency", "a flit outside t0+11..t0+18", cycle);
     if (out->out_kind_o != kind || out->out_data_o != want || out->out_vc_o != 0) {
       cosim_fail(msg, "elan4.golden", "flit %u: kind %u data 0x%08x vc %u, want kind %u data 0x%08x vc 0", f,
                  out->out_kind_o, out->out_data_o, out->out_vc_o, kind, want);
       return false;
     }
-    if (f == 7 && want != 0x8DB536D0u) return fail_at(msg, "elan4.golden", "the reference CRC is not §4.7's", cycle);
+    if (f == 7 && want != 0x8DB536D0u)
+      return fail_at(msg, "elan4.golden", "the reference CRC is not §4.7's", cycle);
     if (f == 7) g->tail_at = t;
     g->ncredit[out->out_vc_o]++;
   }
@@ -178,13 +188,15 @@ static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
   g_t *g = ctx;
   (void)cycles;
   if (g->nflit != 8 || g->nbs != 3 || !g->status_ok) {
-    cosim_fail(msg, "elan4.golden", "incomplete: %u flits (want 8), %u backing-store writes (want 3), status %s",
-               g->nflit, g->nbs, g->status_ok ? "read" : "never answered");
+    cosim_fail(msg, "elan4.golden",
+               "incomplete: %u flits (want 8), %u backing-store writes (want 3), status %s", g->nflit, g->nbs,
+               g->status_ok ? "read" : "never answered");
     return false;
   }
   return true;
 }
 
-COSIM_TEST(elan4_golden, .target = &elan4_default_target,
-           .purpose = "docs/elan4.md §4.7: the 8-byte WRITE's exact flits and CRC, §9.1's cycles, status word",
-           .ctx_size = sizeof(g_t), .init = init, .drive = drive, .check = check, .finish = finish)
+COSIM_TEST(
+    elan4_golden, .target = &elan4_default_target,
+    .purpose = "docs/elan4.md §4.7: the 8-byte WRITE's exact flits and CRC, §9.1's cycles, status word",
+    .ctx_size = sizeof(g_t), .init = init, .drive = drive, .check = check, .finish = finish)

@@ -538,6 +538,25 @@ static void send_flit(h_t *h, unsigned kind, uint32_t data) {
   h->in.in_data = data;
   step(h);
 }
+static void put_pte(h_t *h, unsigned ctx, uint64_t va, uint64_t pa, unsigned space, unsigned rw) {
+  const elan4_cfg_t *c = &h->m.cfg;
+  const uint32_t b = (c->pt_base + 16u * (((uint32_t)(va >> 13) ^ ctx) & ((1u << c->pt_bits) - 1))) / 8u;
+  h->mem[b] = 1u | rw << 1 | space << 3 | (va & ~0x1FFFull);
+  h->mem[b + 1] = pa | (uint64_t)ctx << 50;
+}
+static void send_words(h_t *h, const uint32_t *w, unsigned n) {
+  send_flit(h, ELAN4_HEAD, 0xFFFFFFFFu);
+  for (unsigned i = 0; i < n; i++) send_flit(h, ELAN4_BODY, w[i]);
+  send_flit(h, ELAN4_TAIL, ref_crc(w, n));
+}
+/* the packet (HEAD..TAIL) starting at flit index i: its body words; returns their number */
+static unsigned packet_at(const h_t *h, unsigned i, uint32_t *route, uint32_t *b, bool *crc_ok) {
+  unsigned nb = 0;
+  *route = h->f[i].data;
+  for (i++; i < h->nf && h->f[i].kind == ELAN4_BODY; i++) b[nb++] = h->f[i].data;
+  *crc_ok = i < h->nf && h->f[i].kind == ELAN4_TAIL && h->f[i].data == ref_crc(b, nb);
+  return nb;
+}
 /* §4.7's packet arriving at node 5 (HEAD in cycle h returned) */
 static uint64_t send_golden(h_t *h, bool bad_crc) {
   static const uint32_t w[6] = {0x01230011u, 3, 0x00001000u, 0x00007F00u, 0x55667788u, 0x11223344u};
@@ -578,6 +597,21 @@ static void t_rx(tctx_t *t, unsigned bug) {
           "%s: one ack TOKEN%s", pass ? "hit" : "miss", pass ? " at h+12" : "");
     h->mem[want] = 0;
   }
+  { /* E = 1: two hits, data on lm_* at h+14 (§9.1) */
+    const uint64_t evva = 0x00007F0000004000ull;
+    put_pte(h, 0x123, evva, 0x300000, 1, 1);
+    static const uint32_t we[8] = {0x01230111u, 3, 0x00001000u, 0x00007F00u, 0x9u, 0x8u, 0x4000u, 0x7F00u};
+    send_words(h, we, 8); /* a miss for the event VA first */
+    run(h, 40);
+    const unsigned w1 = h->nlmw;
+    const uint64_t he = h->cyc;
+    send_words(h, we, 8);
+    run(h, 40);
+    int at = -1;
+    for (unsigned i = w1; i < h->nlmw; i++)
+      if (h->lmw_addr[i] == want && at < 0) at = (int)(h->lmw_cyc[i] - he);
+    CHECK(t, at == 14, "E = 1, two hits: data on lm_* at h+14 (got h+%d)", at);
+  }
   const unsigned f0 = h->nf, w0 = h->nlmw;
   send_golden(h, true);
   run(h, 30);
@@ -594,19 +628,15 @@ static void t_rx(tctx_t *t, unsigned bug) {
   CHECK(t, h->nirq == i0 + 1 && h->irq[i0].cause == 4 && h->irq[i0].info == 0x124 && h->irq[i0].data == va,
         "translation fault: interrupt 4, info ctx, data the VA");
   CHECK(t,
-        h->out.cnt[ELAN4_CNT_TLB_MISS] == 2 && h->out.cnt[ELAN4_CNT_TLB_HIT] == 1 &&
+        h->out.cnt[ELAN4_CNT_TLB_MISS] == 3 && h->out.cnt[ELAN4_CNT_TLB_HIT] == 4 &&
             h->out.cnt[ELAN4_CNT_CRC_ERR] == 1 && h->out.cnt[ELAN4_CNT_XLATE_FAULT] == 1,
-        "counters: 2 misses, 1 hit, 1 CRC error, 1 translation fault");
+        "counters: 3 misses, 4 hits, 1 CRC error, 1 translation fault (%u %u %u %u)",
+        h->out.cnt[ELAN4_CNT_TLB_MISS], h->out.cnt[ELAN4_CNT_TLB_HIT], h->out.cnt[ELAN4_CNT_CRC_ERR],
+        h->out.cnt[ELAN4_CNT_XLATE_FAULT]);
   h_free(h);
   free(h);
 }
 
-static void put_pte(h_t *h, unsigned ctx, uint64_t va, uint64_t pa, unsigned space, unsigned rw) {
-  const elan4_cfg_t *c = &h->m.cfg;
-  const uint32_t b = (c->pt_base + 16u * (((uint32_t)(va >> 13) ^ ctx) & ((1u << c->pt_bits) - 1))) / 8u;
-  h->mem[b] = 1u | rw << 1 | space << 3 | (va & ~0x1FFFull);
-  h->mem[b + 1] = pa | (uint64_t)ctx << 50;
-}
 static uint64_t send_setevent(h_t *h, uint64_t va, uint32_t inc) {
   const uint32_t w[5] = {0x01230003u, 3, (uint32_t)va, (uint32_t)(va >> 32), inc};
   uint64_t t0 = h->cyc;
@@ -713,19 +743,6 @@ static void t_event(tctx_t *t, unsigned bug) {
   free(h);
 }
 
-static void send_words(h_t *h, const uint32_t *w, unsigned n) {
-  send_flit(h, ELAN4_HEAD, 0xFFFFFFFFu);
-  for (unsigned i = 0; i < n; i++) send_flit(h, ELAN4_BODY, w[i]);
-  send_flit(h, ELAN4_TAIL, ref_crc(w, n));
-}
-/* the packet (HEAD..TAIL) starting at flit index i: its body words; returns their number */
-static unsigned packet_at(const h_t *h, unsigned i, uint32_t *route, uint32_t *b, bool *crc_ok) {
-  unsigned nb = 0;
-  *route = h->f[i].data;
-  for (i++; i < h->nf && h->f[i].kind == ELAN4_BODY; i++) b[nb++] = h->f[i].data;
-  *crc_ok = i < h->nf && h->f[i].kind == ELAN4_TAIL && h->f[i].data == ref_crc(b, nb);
-  return nb;
-}
 static int find_head(const h_t *h, unsigned from) {
   for (unsigned i = from; i < h->nf; i++)
     if (h->f[i].kind == ELAN4_HEAD) return (int)i;

@@ -264,11 +264,17 @@ static void t_params(tctx_t *t) {
 }
 
 /* §4.7 + §9.1: the 8-byte WRITE's flits and its cycles for LmLatency L, E = 0 and 1 */
+static void t_golden_cfg(tctx_t *t, const elan4_cfg_t *cp, bool ev, bool timing);
 static void t_golden(tctx_t *t, unsigned bug, unsigned L, bool ev) {
   elan4_cfg_t c;
   elan4_cfg_default(&c);
   c.lm_latency = L;
   c.bug = bug;
+  t_golden_cfg(t, &c, ev, true);
+}
+static void t_golden_cfg(tctx_t *t, const elan4_cfg_t *cp, bool ev, bool timing) {
+  const elan4_cfg_t c = *cp;
+  const unsigned L = c.lm_latency;
   h_t *h = malloc(sizeof *h);
   h_init(h, &c);
   open_q(h, 0, QBASE, 0x123);
@@ -280,21 +286,29 @@ static void t_golden(tctx_t *t, unsigned bug, unsigned L, bool ev) {
   if (ev) qwrite(h, 0, 4, 0x00007F0000002020ull);
   run(h, 40);
   /* backing-store writes at t0+3.. (§9.1 row 2) */
-  CHECK(t, h->nlmw >= w0 + 3 && h->lmw_cyc[w0] == t0 + 3 && h->lmw_addr[w0] == QBASE / 8 + 1,
-        "L=%u: first backing-store write at t0+3 (got %+lld)", L, (long long)(h->lmw_cyc[w0] - t0));
-  CHECK(t, h->ncmd == c0 + 1 && h->tr_cmd[c0] == t0 + 6 + ev, "L=%u E=%d: tr_cmd_o at t0+%d (got %+lld)", L,
-        ev, 6 + ev, (long long)(h->tr_cmd[c0] - t0));
-  CHECK(t, h->nform == fo0 + 1 && h->tr_form[fo0] == t0 + 8 + ev + L, "L=%u: tr_form_o at t0+8+L (got %+lld)",
-        L, (long long)(h->tr_form[fo0] - t0));
+  if (timing) {
+    CHECK(t, h->nlmw >= w0 + 3 && h->lmw_cyc[w0] == t0 + 3 && h->lmw_addr[w0] == QBASE / 8 + 1,
+          "L=%u: first backing-store write at t0+3 (got %+lld)", L, (long long)(h->lmw_cyc[w0] - t0));
+    CHECK(t, h->ncmd == c0 + 1 && h->tr_cmd[c0] == t0 + 6 + ev, "L=%u E=%d: tr_cmd_o at t0+%d (got %+lld)", L,
+          ev, 6 + ev, (long long)(h->tr_cmd[c0] - t0));
+    CHECK(t, h->nform == fo0 + 1 && h->tr_form[fo0] == t0 + 8 + ev + L,
+          "L=%u: tr_form_o at t0+8+L (got %+lld)", L, (long long)(h->tr_form[fo0] - t0));
+  }
   const unsigned nb = ev ? 8 : 6;
   CHECK(t, h->nf == f0 + nb + 2, "L=%u: %u flits (want %u)", L, h->nf - f0, nb + 2);
   if (h->nf != f0 + nb + 2) goto out;
   const flit_t *f = &h->f[f0];
-  CHECK(t, f[0].kind == ELAN4_HEAD && f[0].data == ROUTE5 && f[0].vc == 0, "HEAD = route word 5 on VC 0");
-  CHECK(t, f[0].cyc == t0 + 9 + L + ev, "L=%u E=%d: HEAD at t0+%u (got %+lld)", L, ev, 9 + L + ev,
-        (long long)(f[0].cyc - t0));
-  CHECK(t, f[nb + 1].cyc == t0 + (ev ? 19 : 16) + L, "L=%u E=%d: TAIL at t0+%u (got %+lld)", L, ev,
-        (ev ? 19 : 16) + L, (long long)(f[nb + 1].cyc - t0));
+  CHECK(t, f[0].kind == ELAN4_HEAD && f[0].data == ROUTE5 && f[0].vc == c.vc_sten,
+        "HEAD = route word 5 on VC VcSten");
+  if (!timing)
+    printf("  (NumCq %u OooWindow %u L %u: HEAD at t0+%lld, TAIL at t0+%lld)\n", c.num_cq, c.ooo_window, L,
+           (long long)(f[0].cyc - t0), (long long)(f[nb + 1].cyc - t0));
+  if (timing)
+    CHECK(t, f[0].cyc == t0 + 9 + L + ev, "L=%u E=%d: HEAD at t0+%u (got %+lld)", L, ev, 9 + L + ev,
+          (long long)(f[0].cyc - t0));
+  if (timing)
+    CHECK(t, f[nb + 1].cyc == t0 + (ev ? 19 : 16) + L, "L=%u E=%d: TAIL at t0+%u (got %+lld)", L, ev,
+          (ev ? 19 : 16) + L, (long long)(f[nb + 1].cyc - t0));
   static const uint32_t w[6] = {0x01230011u, 3, 0x00001000u, 0x00007F00u, 0x55667788u, 0x11223344u};
   for (unsigned i = 0; i < 6; i++)
     CHECK(t, f[1 + i].kind == ELAN4_BODY && f[1 + i].data == (i == 0 && ev ? (w[0] | 1u << 8) : w[i]),
@@ -966,6 +980,78 @@ static void t_intake(tctx_t *t) {
   free(h);
 }
 
+/* Robustness: random garbage on every input for many cycles (random PIO to
+   every region, random commands and CQCTL values, random flits, tokens,
+   credits, stray lm/hm data, hm_ready): the model must stay inside its arrays
+   (ASan/UBSan) and keep §3's port rules: idle fields 0, lm_be_o 0xFF on
+   writes, out_vc_o < NumVcs, hm requests held until taken. */
+static void t_fuzz(tctx_t *t, uint64_t seed, unsigned cycles) {
+  elan4_cfg_t c;
+  elan4_cfg_default(&c);
+  c.gap_timeout = 64;
+  c.ack_timeout = 300;
+  c.retry_backoff = 2;
+  c.retry_limit = 3;
+  h_t *h = malloc(sizeof *h);
+  h_init(h, &c);
+  uint64_t r = seed;
+  for (unsigned q = 0; q < 3; q++)
+    put_pte(h, 0x123, 0x00007F0000000000ull + 0x2000ull * q, 0x200000 + 0x2000 * q, q, 7);
+  bool ok = true;
+  elan4_out_t prev = {0};
+  bool prev_ready = false;
+  for (unsigned k = 0; k < cycles && ok; k++) {
+    uint64_t x = unit_splitmix64(&r);
+    if (!h->in.ht_valid && (x & 3u) == 0) {
+      static const uint32_t base[5] = {0x0000, 0x1000, 0x02000000u, 0x02100000u, 0x80000000u};
+      uint64_t y = unit_splitmix64(&r);
+      h->in.ht_valid = true;
+      h->in.ht_write = (y & 7u) != 0;
+      h->in.ht_addr = base[(y >> 3) % 5] + (uint32_t)((y >> 8) & 0x3F8u) + (((y >> 20) & 63u) == 0 ? 4u : 0u);
+      if ((y >> 3) % 5 == 4) h->in.ht_addr = 0x80000000u + (uint32_t)((y >> 8) & 0x1FFFF8u);
+      uint64_t d = unit_splitmix64(&r);
+      static const uint64_t cmds[6] = {
+          0x0000000000050011ull, 0x0000000000050003ull | 1u << 9, 0x7, 6, 0, 0x0000000000050002ull | 0x10};
+      h->in.ht_data = (y >> 40) & 1u ? cmds[(y >> 41) % 6] : d;
+      if (h->in.ht_addr >= 0x02000000u && h->in.ht_addr < 0x02100000u && ((y >> 45) & 1u))
+        h->in.ht_data = cqctl_val(QBASE + 0x400u * ((y >> 46) & 7u), 0x123, EN_ALL);
+      h->in.ht_be = ((y >> 50) & 15u) ? 0xFF : (uint8_t)(y >> 56);
+    }
+    if ((x >> 8) % 4 == 0) {
+      h->in.in_valid = true;
+      h->in.in_kind = (uint8_t)((x >> 12) & 3u);
+      h->in.in_vc = (uint8_t)((x >> 14) & 1u);
+      h->in.in_data = (x >> 16) & 1u ? 0xFFFFFFFFu : (uint32_t)(x >> 20);
+    }
+    h->in.in_credit = (uint8_t)((x >> 40) & 3u);
+    h->in.hm_ready = (x >> 42) & 1u;
+    h->in.hm_rvalid = ((x >> 43) & 7u) == 0;
+    h->in.hm_rtag = (uint8_t)((x >> 46) & 15u);
+    h->in.hm_rdata = x;
+    h->in.lm_rvalid = ((x >> 50) & 31u) == 0;
+    step(h);
+    const elan4_out_t *o = &h->out;
+    ok = ok && (!o->lm_valid || !o->lm_write || o->lm_be == 0xFF) &&
+         (o->lm_valid || (!o->lm_addr && !o->lm_wdata));
+    ok = ok && (!o->lm_write || o->lm_valid) && o->out_vc < c.num_vcs &&
+         (o->out_valid || (!o->out_data && !o->out_kind));
+    ok = ok && (o->irq_valid || (!o->irq_cause && !o->irq_data)) && (o->ht_rvalid || !o->ht_rdata);
+    ok = ok && (o->hm_valid || (!o->hm_addr && !o->hm_data && !o->hm_len));
+    /* a request shown and not taken is shown again, unchanged */
+    ok = ok && (!prev.hm_valid || prev_ready ||
+                (o->hm_valid && o->hm_addr == prev.hm_addr && o->hm_write == prev.hm_write &&
+                 o->hm_len == prev.hm_len));
+    prev = *o;
+    prev_ready = h->in.hm_ready;
+    if (!ok) printf("  fuzz: port rule broken at cycle %llu\n", (unsigned long long)h->cyc - 1);
+  }
+  CHECK(t, ok, "fuzz seed %llu: %u cycles of garbage, port rules kept", (unsigned long long)seed, cycles);
+  CHECK(t, h->out.cnt[ELAN4_CNT_PIO_WR] > 0 && h->out.cnt[ELAN4_CNT_PROTO_ERR] > 0,
+        "the garbage reached the NIC");
+  h_free(h);
+  free(h);
+}
+
 /* each planted bug is caught by the test named for it */
 static unsigned run_case(unsigned which, unsigned bug) {
   tctx_t q = {0, 0, 0};
@@ -993,6 +1079,20 @@ int main(int argc, char **argv) {
     t_golden(&t, 0, L, false);
     t_golden(&t, 0, L, true);
   }
+  { /* near elan4.cosim's max and min targets: the same flits; the max keeps §9.1's cycles */
+    elan4_cfg_t mx, mn;
+    elan4_cfg_default(&mx);
+    mx.num_cq = 32, mx.num_queues = 8192, mx.depth_kb[0] = 64, mx.depth_kb[1] = 128, mx.depth_kb[2] = 256;
+    mx.ooo_window = 64, mx.head_dwords = 64, mx.num_nodes = 4096, mx.num_vcs = 4, mx.link_buf = 64;
+    mx.max_outstanding = 64, mx.lm_latency = 8, mx.tlb_entries = 128, mx.vc_sten = 3, mx.vc_dma = 2,
+    mx.vc_reply = 1;
+    t_golden_cfg(&t, &mx, false, true);
+    elan4_cfg_default(&mn);
+    mn.num_cq = 1, mn.num_queues = 1, mn.depth_kb[1] = 2, mn.depth_kb[2] = 4, mn.depth_kb[3] = 8;
+    mn.ooo_window = 1, mn.head_dwords = 12, mn.num_nodes = 8, mn.link_buf = 4, mn.max_outstanding = 2;
+    mn.lm_latency = 1, mn.tlb_entries = 2, mn.pt_bits = 4;
+    t_golden_cfg(&t, &mn, false, false);
+  }
   t_empty(&t, 0);
   t_ooo(&t, 0);
   t_inflight(&t, 0);
@@ -1005,6 +1105,7 @@ int main(int argc, char **argv) {
   t_dma(&t, 0);
   t_cache(&t, 0);
   t_intake(&t);
+  for (unsigned k = 0; k < 4; k++) t_fuzz(&t, seed * 1000003u + k, 20000);
   /* negatives: capture the planted bug's failures quietly, expect at least one */
   static const struct {
     unsigned bug, test;

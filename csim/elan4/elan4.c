@@ -112,6 +112,8 @@ int elan4_init(elan4_t *m, const elan4_cfg_t *c) {
   RANGE(c->irq_depth, "IrqDepth", 2, 64);
   if (c->bug >= ELAN4_BUG_COUNT) return bad("bug", c->bug, "an index of elan4_bug_names");
   m->cfg = *c;
+  m->s = &m->buf[0];
+  m->nx = &m->buf[1];
   elan4_reset(m);
   return 0;
 }
@@ -120,16 +122,16 @@ int elan4_init(elan4_t *m, const elan4_cfg_t *c) {
    credits LinkBuf per VC, pointers 0, counters 0, outputs 0 (ht_ready_o is
    derived from the state and reads 1). */
 void elan4_reset(elan4_t *m) {
-  elan4_reg_t keep = m->s.r;
-  memset(&m->s, 0, sizeof m->s);
-  for (unsigned v = 0; v < m->cfg.num_vcs; v++) m->s.credits[v] = (uint8_t)m->cfg.link_buf;
+  elan4_reg_t keep = m->s->r;
+  memset(m->s, 0, sizeof *m->s);
+  for (unsigned v = 0; v < m->cfg.num_vcs; v++) m->s->credits[v] = (uint8_t)m->cfg.link_buf;
   if (m->cfg.bug == ELAN4_BUG_RESET_KEEPS_IRQ) { /* planted: the irq output registers keep garbage */
-    m->s.r.irq_valid = keep.irq_valid;
-    m->s.r.irq_cause = keep.irq_cause;
-    m->s.r.irq_info = keep.irq_info;
-    m->s.r.irq_data = keep.irq_data;
+    m->s->r.irq_valid = keep.irq_valid;
+    m->s->r.irq_cause = keep.irq_cause;
+    m->s->r.irq_info = keep.irq_info;
+    m->s->r.irq_data = keep.irq_data;
   }
-  m->nx = m->s;
+  *m->nx = *m->s;
 }
 
 void elan4_free(elan4_t *m) { (void)m; }
@@ -207,8 +209,8 @@ static void lm_arbitrate(elan4_cyc_t *y) {
 
 void elan4_eval(elan4_t *m, const elan4_in_t *in, elan4_out_t *out) {
   const elan4_cfg_t *c = &m->cfg;
-  const elan4_state_t *s = &m->s;
-  elan4_state_t *n = &m->nx;
+  const elan4_state_t *s = m->s;
+  elan4_state_t *n = m->nx;
   memcpy(n, s, sizeof *n);
   n->cyc = s->cyc + 1;
 
@@ -330,4 +332,10 @@ void elan4_eval(elan4_t *m, const elan4_in_t *in, elan4_out_t *out) {
   elan4_irq_cnt_cycle(&y);
 }
 
-void elan4_commit(elan4_t *m) { memcpy(&m->s, &m->nx, sizeof m->s); }
+/* the clock edge: the next state becomes current (the buffers swap; eval
+   starts the next one from a copy of the current) */
+void elan4_commit(elan4_t *m) {
+  elan4_state_t *x = m->s;
+  m->s = m->nx;
+  m->nx = x;
+}

@@ -479,9 +479,12 @@ typedef struct {
   uint32_t cnt[ELAN4_NCNT];
 } elan4_state_t;
 
+/* s: the registers; nx: the next state eval builds; commit swaps them. An
+   elan4_t is not copied by value (the pointers name its own buffers). */
 typedef struct {
   elan4_cfg_t cfg;
-  elan4_state_t s, nx;
+  elan4_state_t *s, *nx;
+  elan4_state_t buf[2];
 } elan4_t;
 
 /* Checks every parameter's legal range (§2); 0, or -EINVAL after a message on

@@ -517,9 +517,10 @@ static void t_reset(tctx_t *t, unsigned bug) {
   c.bug = bug;
   h_t *h = malloc(sizeof *h);
   h_init(h, &c);
-  memset(&h->m.s.r, 0x5A, sizeof h->m.s.r); /* garbage in every output register */
-  h->m.s.r.ht_rvalid = h->m.s.r.lm_valid = h->m.s.r.lm_write = h->m.s.r.out_valid = h->m.s.r.irq_valid = true;
-  h->m.s.r.tr_cmd = h->m.s.r.tr_form = h->m.s.r.tr_fire = true;
+  memset(&h->m.s->r, 0x5A, sizeof h->m.s->r); /* garbage in every output register */
+  h->m.s->r.ht_rvalid = h->m.s->r.lm_valid = h->m.s->r.lm_write = h->m.s->r.out_valid = h->m.s->r.irq_valid =
+      true;
+  h->m.s->r.tr_cmd = h->m.s->r.tr_form = h->m.s->r.tr_fire = true;
   elan4_reset(&h->m);
   step(h);
   const elan4_out_t *o = &h->out;

@@ -176,8 +176,8 @@ static void e4n_scramble(void *p, uint64_t seed) {
   e4n_model_t *x = p;
   cosim_rng_t r;
   cosim_rng_seed(&r, seed);
-  scr_state(&r, &x->m.s, &x->m.cfg);
-  scr_state(&r, &x->m.nx, &x->m.cfg);
+  scr_state(&r, x->m.s, &x->m.cfg);
+  scr_state(&r, x->m.nx, &x->m.cfg);
 }
 
 ELAN4_DEFAULT_BIND_TARGET(e4n)

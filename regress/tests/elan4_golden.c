@@ -8,7 +8,8 @@
  *   3. from cycle 80: §4.7's three dwords at page dwords 1, 2, 3, one per cycle;
  *   4. the neighbour acks the packet 3 cycles after its TAIL;
  *   5. a read of CQCTL(0): OK, cached, not busy, fp = wp = 4.
- * Checks: elan4.golden (HEAD = route word, W0..W5 and the TAIL CRC of §4.7 on
+ * Checks: elan4.irq (no interrupt record: none is raised; a reset that
+ * forgets the irq registers shows at cycle 0), elan4.golden (HEAD = route word, W0..W5 and the TAIL CRC of §4.7 on
  * VC VcSten, the backing-store writes, the status word), elan4.latency (§9.1:
  * backing-store writes at t0+3..t0+5, tr_cmd_o at t0+6, tr_form_o at t0+8+L,
  * HEAD at t0+9+L, TAIL at t0+16+L).
@@ -164,6 +165,10 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     }
     g->status_ok = true;
   }
+  /* no interrupt and no host-master request belong to this scenario */
+  if (OUT(irq_valid_o) || OUT(irq_cause_o) || OUT(irq_data_o))
+    return fail_at(msg, "elan4.irq", "an interrupt record, none raised", cycle);
+  if (OUT(hm_valid_o)) return fail_at(msg, "elan4.golden", "a host-master request, none expected", cycle);
   /* trace outputs */
   if (OUT(tr_cmd_o) && g->t0 >= 0 && d != 6)
     return fail_at(msg, "elan4.latency", "tr_cmd_o not at t0+6", cycle);

@@ -163,6 +163,19 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
                  (unsigned long long)st, (unsigned long long)OUT(ht_rtag_o), (unsigned long long)want);
       return false;
     }
+    /* the counters (§6.10) show every event up to the read's acceptance:
+       5 PIO writes, 1 read, 1 load, 2 commands (NOP, WRITE), 1 packet, 1 token, 1 ack */
+    static const struct {
+      unsigned lane, want;
+    } cn[] = {{0, 5}, {1, 1}, {2, 0}, {5, 1}, {7, 2}, {8, 1}, {11, 1}, {12, 1}, {13, 0}, {27, 0}};
+    for (unsigned k = 0; k < sizeof cn / sizeof cn[0]; k++) {
+      uint64_t v = cosim_lane_get(&g->vw->out.cnt_o, out, cn[k].lane);
+      if (v != cn[k].want) {
+        cosim_fail(msg, "elan4.golden", "cnt_o lane %u = %llu, want %u", cn[k].lane, (unsigned long long)v,
+                   cn[k].want);
+        return false;
+      }
+    }
     g->status_ok = true;
   }
   /* no interrupt and no host-master request belong to this scenario */

@@ -532,6 +532,38 @@ static void t_reset(tctx_t *t, unsigned bug) {
   free(h);
 }
 
+/* §6.4: no token: the packet times out AckTimeout cycles after its TAIL
+   (decided one cycle before it is on the port), is eligible RetryBackoff
+   cycles later, and its resend (3 backing-store reads, the route read, formed
+   in the route's data cycle) puts its HEAD on the port 6 + L cycles after */
+static void t_timeout(tctx_t *t) {
+  elan4_cfg_t c;
+  elan4_cfg_default(&c);
+  c.ack_timeout = 256;
+  h_t *h = malloc(sizeof *h);
+  h_init(h, &c);
+  open_q(h, 0, QBASE, 0x123);
+  const unsigned f0 = h->nf;
+  qwrite(h, 0, 1, 0x0000000000050011ull);
+  qwrite(h, 0, 2, 0x00007F0000001000ull);
+  qwrite(h, 0, 3, 0x99);
+  run(h, 400);
+  CHECK(t, h->nf == f0 + 16, "sent twice (%u flits)", h->nf - f0);
+  if (h->nf == f0 + 16) {
+    const uint64_t tail_decided = h->f[f0 + 7].cyc - 1;
+    const uint64_t want = tail_decided + c.ack_timeout + c.retry_backoff + 6 + c.lm_latency;
+    CHECK(t, h->f[f0 + 8].kind == ELAN4_HEAD && h->f[f0 + 8].cyc == want,
+          "resend HEAD at %+lld after the TAIL (got %+lld)", (long long)(want - h->f[f0 + 7].cyc),
+          (long long)(h->f[f0 + 8].cyc - h->f[f0 + 7].cyc));
+    for (unsigned i = 0; i < 8; i++)
+      CHECK(t, h->f[f0 + 8 + i].data == h->f[f0 + i].data, "resend flit %u identical", i);
+  }
+  CHECK(t, h->out.cnt[ELAN4_CNT_TIMEOUTS] == 1 && h->out.cnt[ELAN4_CNT_RESENDS] == 1,
+        "1 timeout, 1 resend counted");
+  h_free(h);
+  free(h);
+}
+
 /* the test's own CRC-32 (table-driven, apart from the model's bitwise one) */
 static uint32_t ref_crc(const uint32_t *w, unsigned n) {
   static uint32_t tab[256];
@@ -1098,6 +1130,7 @@ int main(int argc, char **argv) {
   t_ooo(&t, 0);
   t_inflight(&t, 0);
   t_retry(&t);
+  t_timeout(&t);
   t_codes(&t);
   t_reset(&t, 0);
   t_rx(&t, 0);

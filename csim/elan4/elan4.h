@@ -8,11 +8,10 @@
  * elan4_commit is the clock edge. Files follow the units of docs/elan4.md §11:
  * elan4_cq.c (host port, queue intake, descriptor cache), elan4_cmd_proc.c,
  * elan4_sten.c (STEN), elan4_link_tx.c (transmitter, outstanding lists, tokens),
- * elan4_link_rx.c (receiver), elan4_irq.c (interrupts, counters, trace), elan4.c
- * (top: parameters, reset, local-memory arbiter, commit).
- *
- * Status (docs/elan4.md "C model status"): the input processor, reply unit, MMU
- * fill, event processor and DMA engine are not modelled yet.
+ * elan4_link_rx.c (receiver), elan4_input_proc.c, elan4_reply.c, elan4_mmu.c
+ * (MMU and the host-master arbiter), elan4_event_proc.c, elan4_dma.c, elan4_irq.c
+ * (interrupts, counters), elan4.c (top: parameters, reset, the local-memory
+ * arbiter, queue-error entry, commit). Status: docs/elan4.md "C model status".
  */
 #ifndef ELAN4_H
 #define ELAN4_H
@@ -329,7 +328,7 @@ typedef struct {
   uint64_t old;
   uint8_t rslot;
 } elan4_ip_t;
-/* A reply slot (§6.5): reserved by READ/ATOMIC; the gatherer is not modelled yet. */
+/* A reply slot (§6.5): reserved by the IP for a READ or ATOMIC, answered by the reply unit. */
 typedef struct {
   bool used;
   uint8_t kind, n, e;
@@ -454,8 +453,7 @@ typedef struct {
   elan4_rxp_t rx[ELAN4_MAX_VCS];
   uint8_t ipq[ELAN4_MAX_VCS]; /* FULL packets in TAIL order (VC numbers) */
   uint8_t n_ipq;
-  /* event FIFO (§6.7) and the event processor; the DMA queue is filled by the
-     command processor, its engine is not modelled yet */
+  /* event FIFO (§6.7) and the event processor; the DMA queue and engine (§6.8) */
   elan4_epreq_t epf[ELAN4_MAX_EPFIFO];
   uint8_t n_epf;
   elan4_ep_t ep;

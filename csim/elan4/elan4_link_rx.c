@@ -1,6 +1,6 @@
 /* elan4 link receiver (docs/elan4.md §6.5 "Receiver"): a credit back for every
- * HEAD, BODY or TAIL, and one packet register per VC. The input processor that
- * answers FULL packets is not modelled yet, so a FULL register stays FULL. */
+ * HEAD, BODY or TAIL, and one packet register per VC; FULL packets queue for
+ * the input processor in TAIL order (elan4_input_proc.c frees the register). */
 #include "elan4_internal.h"
 
 static uint32_t crc_feed(uint32_t c, uint32_t w) {

@@ -130,7 +130,7 @@ void elan4_tx_cycle(elan4_cyc_t *y) {
       }
     }
   } else {
-    /* a new packet: RP > ST (> DMA, not modelled yet), on a VC with a credit and room in its list */
+    /* a new packet: RP > ST > DMA, on a VC with a credit and room in its list */
     const int rpi = elan4_rp_eligible(s);
     const unsigned vr = c->vc_reply, vs = c->vc_sten;
     const bool rp_ok = rpi >= 0 && s->credits[vr] && s->n_outst[vr] < c->max_outstanding;

@@ -1,0 +1,1 @@
+rtl/elan4/elan4.sv

@@ -5,6 +5,7 @@ rtl/elan4/elan4_cmd_proc.sv
 rtl/elan4/elan4_sten.sv
 rtl/elan4/elan4_link_tx.sv
 rtl/elan4/elan4_link_rx.sv
+rtl/elan4/elan4_mmu.sv
 rtl/elan4/elan4_irq.sv
 rtl/elan4/elan4_counters.sv
 rtl/elan4/elan4.sv

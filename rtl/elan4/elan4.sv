@@ -3,8 +3,8 @@
 // Top: wires the units of §11 and the resource arbiters of §5.2. Built so
 // far (docs/elan4.md "RTL status"): host port and queue intake, queue cache,
 // command processor, STEN, link transmitter, local-memory arbiter,
-// interrupts, counters, trace, link receiver. Not yet: input processor,
-// reply unit, MMU, event processor, DMA (their outputs and requests are 0;
+// interrupts, counters, trace, link receiver, MMU. Not yet: input processor,
+// reply unit, event processor, DMA (their outputs and requests are 0;
 // received packets are held, never answered).
 module elan4 #(
   parameter int unsigned NumCq          = 8,
@@ -277,7 +277,7 @@ module elan4 #(
     .ri_st_o(ri_st), .ri_code_o(ri_code),
     .pio_req_v_o(pio_v), .pio_req_we_o(pio_we), .pio_req_addr_o(pio_addr), .pio_req_wdata_o(pio_wdata),
     .pio_gnt_i(pio_gnt), .pio_rd_v_i(pio_rd_v), .pio_rd_data_i(lm_rdata),
-    .fill_busy_i(1'b0), .tlb_flush_o(tlb_flush),
+    .fill_busy_i(fill_busy), .tlb_flush_o(tlb_flush),
     .cnt_wr_o(c_pio_wr), .cnt_rd_o(c_pio_rd), .cnt_bad_o(c_pio_bad)
   );
 
@@ -360,14 +360,32 @@ module elan4 #(
     .cnt_resend_o(c_resend), .cnt_timeout_o(c_timeout), .cnt_proto_o(c_tproto)
   );
 
-  // requesters not built yet: MMU fill (0), IP (1), RP (2), EP (3), DMA (6)
-  assign lm_v[0] = 1'b0; assign lm_v[1] = 1'b0; assign lm_v[2] = 1'b0; assign lm_v[3] = 1'b0;
+  // MMU (§6.6). Its lookup requesters (IP, EP, DMA) are not built yet.
+  logic [2:0]  mmu_gnt, mmu_res_v;
+  logic        mmu_ok, mmu_w, mmu_r, fill_busy, c_hit, c_miss;
+  logic [1:0]  mmu_space;
+  logic [49:0] mmu_pa;
+  elan4_mmu #(
+    .TlbEntries(TlbEntries), .PtBits(PtBits), .PtBase(PtBase), .NumQueues(NumQueues),
+    .LmLatency(LmLatency), .TagW(TagW)
+  ) u_mmu (
+    .clk_i, .rst_ni, .req_v_i(3'b000), .req_ctx_i('0), .req_va_i('0), .gnt_o(mmu_gnt),
+    .res_v_o(mmu_res_v), .res_ok_o(mmu_ok), .res_w_o(mmu_w), .res_r_o(mmu_r),
+    .res_space_o(mmu_space), .res_pa_o(mmu_pa), .fill_busy_o(fill_busy), .flush_i(tlb_flush),
+    .lm_req_v_o(lm_v[0]), .lm_req_addr_o(lm_addr[0 +: 28]), .lm_req_tag_o(lm_tag[0 +: TagW]),
+    .lm_rd_v_i(lm_rdv[0]), .lm_rd_data_i(lm_rdata), .cnt_hit_o(c_hit), .cnt_miss_o(c_miss)
+  );
+  assign lm_we[0] = 1'b0;
+  assign lm_wd[0 +: 64] = '0;
+
+  // requesters not built yet: IP (1), RP (2), EP (3), DMA (6)
+  assign lm_v[1] = 1'b0; assign lm_v[2] = 1'b0; assign lm_v[3] = 1'b0;
   assign lm_v[6] = 1'b0;
-  assign lm_we[0] = 1'b0; assign lm_we[1] = 1'b0; assign lm_we[2] = 1'b0; assign lm_we[3] = 1'b0;
+  assign lm_we[1] = 1'b0; assign lm_we[2] = 1'b0; assign lm_we[3] = 1'b0;
   assign lm_we[6] = 1'b0;
-  assign lm_addr[0 +: 4*28] = '0; assign lm_addr[6*28 +: 28] = '0;
-  assign lm_wd[0 +: 4*64]   = '0; assign lm_wd[6*64 +: 64]   = '0;
-  assign lm_tag[0 +: 4*TagW] = '0; assign lm_tag[6*TagW +: TagW] = '0;
+  assign lm_addr[28 +: 3*28] = '0; assign lm_addr[6*28 +: 28] = '0;
+  assign lm_wd[64 +: 3*64]   = '0; assign lm_wd[6*64 +: 64]   = '0;
+  assign lm_tag[TagW +: 3*TagW] = '0; assign lm_tag[6*TagW +: TagW] = '0;
 
   elan4_lm_arb #(.LmLatency(LmLatency), .NumReq(7), .TagW(TagW)) u_lm (
     .clk_i, .rst_ni,
@@ -433,6 +451,8 @@ module elan4 #(
     inc[13*4 +: 4] = 4'(c_nack);
     inc[14*4 +: 4] = 4'(c_resend);
     inc[15*4 +: 4] = 4'(c_timeout);
+    inc[19*4 +: 4] = 4'(c_hit);
+    inc[20*4 +: 4] = 4'(c_miss);
     inc[26*4 +: 4] = irq_lost;
     inc[27*4 +: 4] = 4'(c_tproto) + 4'(c_rproto) + 4'(lm_perr) + 4'(hm_rvalid_i);
   end
@@ -459,7 +479,7 @@ module elan4 #(
   assign tr_fire_addr_o = '0;
 
   logic unused_e4;
-  assign unused_e4 = ^{pk_v, pk_over, pk_ok, pk_vc, pk_route, pk_words, pk_nw, lm_gnt[6], lm_gnt[3:0], lm_rdv[6], lm_rdv[3:0], hm_ready_i, hm_rdata_i, hm_rtag_i, s_used, cp_ep, cp_dma, tlb_flush,
-                       TlbEntries, PtBits, PtBase, HostReadTags, ReplySlots, EpFifo, DmaQueue,
+  assign unused_e4 = ^{mmu_gnt, mmu_res_v, mmu_ok, mmu_w, mmu_r, mmu_space, mmu_pa, pk_v, pk_over, pk_ok, pk_vc, pk_route, pk_words, pk_nw, lm_gnt[6], lm_gnt[3:0], lm_rdv[6], lm_rdv[3:1], hm_ready_i, hm_rdata_i, hm_rtag_i, s_used, cp_ep, cp_dma, tlb_flush,
+                       HostReadTags, ReplySlots, EpFifo, DmaQueue,
                        DmaBufDw, VcDma, VcReply};
 endmodule

@@ -1,3 +1,4 @@
+rtl/common/common_crc32.sv
 rtl/elan4/elan4_lm_arb.sv
 rtl/elan4/elan4_host_port.sv
 rtl/elan4/elan4_cq_cache.sv

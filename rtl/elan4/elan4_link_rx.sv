@@ -34,29 +34,38 @@ module elan4_link_rx #(
   localparam logic [1:0] Free = 2'd0, Open = 2'd1, Full = 2'd2;
   localparam int unsigned QW = $clog2(NumVcs + 1);
 
-  function automatic logic [31:0] crc_word(input logic [31:0] c, input logic [31:0] w);
-    logic [31:0] x;
-    x = c;
-    for (int unsigned b = 0; b < 32; b++) begin
-      x = (x[0] ^ w[b]) ? ((x >> 1) ^ 32'hEDB88320) : (x >> 1);
-    end
-    crc_word = x;
-  endfunction
-
   logic [NumVcs*2-1:0]     st_q, st_d;
   logic [NumVcs-1:0]       drop_q, drop_d, over_q, over_d, ok_q, ok_d;
-  logic [NumVcs*32-1:0]    rt_q, rt_d, crc_q, crc_d;
+  logic [NumVcs*32-1:0]    rt_q, rt_d;
   logic [NumVcs*5-1:0]     nw_q, nw_d;
   logic [NumVcs*22*32-1:0] w_q, w_d;
   logic [NumVcs*VcW-1:0]   fq_q, fq_d;    // FULL packets' VCs, oldest first
   logic [QW-1:0]           fn_q, fn_d;
   logic [NumVcs-1:0]       cred_q;
+
+  // one CRC per VC (common_crc32): started by an accepted HEAD, fed by an
+  // accepted BODY; the packet's verdict is taken at its TAIL
+  logic [NumVcs*32-1:0] crc;
+  logic [NumVcs-1:0]    crc_keep_err;
+  for (genvar v = 0; v < NumVcs; v++) begin : g_crc
+    logic hit, st_free, st_open;
+    assign hit     = in_valid_i && in_vc_i == VcW'(v) && !drop_q[v];
+    assign st_free = st_q[v*2 +: 2] == Free;
+    assign st_open = st_q[v*2 +: 2] == Open;
+    common_crc32 u_crc (
+      .clk_i, .rst_ni, .init_i(hit && in_kind_i == 2'd0 && st_free),
+      .valid_i(hit && in_kind_i == 2'd1 && st_open),
+      .data_i(in_data_i), .keep_i(4'b1111), .crc_o(crc[v*32 +: 32]), .keep_err_o(crc_keep_err[v])
+    );
+  end
+  logic unused_rx;
+  assign unused_rx = ^crc_keep_err;
   logic                    rxp, perr;
 
   always_comb begin
     logic [1:0] s;
     s = Free;
-    st_d = st_q; drop_d = drop_q; over_d = over_q; ok_d = ok_q; rt_d = rt_q; crc_d = crc_q;
+    st_d = st_q; drop_d = drop_q; over_d = over_q; ok_d = ok_q; rt_d = rt_q;
     nw_d = nw_q; w_d = w_q; fq_d = fq_q; fn_d = fn_q;
     rxp = 1'b0; perr = 1'b0;
     // the IP takes the oldest FULL packet
@@ -75,7 +84,6 @@ module elan4_link_rx #(
         if (s == Free) begin
           st_d[32'(in_vc_i)*2 +: 2] = Open;
           rt_d[32'(in_vc_i)*32 +: 32] = in_data_i;
-          crc_d[32'(in_vc_i)*32 +: 32] = 32'hFFFF_FFFF;
           nw_d[32'(in_vc_i)*5 +: 5] = '0;
           over_d[in_vc_i] = 1'b0;
         end else begin
@@ -84,7 +92,6 @@ module elan4_link_rx #(
         end
       end else if (s == Open) begin
         if (in_kind_i == 2'd1) begin
-          crc_d[32'(in_vc_i)*32 +: 32] = crc_word(crc_q[32'(in_vc_i)*32 +: 32], in_data_i);
           if (nw_q[32'(in_vc_i)*5 +: 5] == 5'd22) over_d[in_vc_i] = 1'b1;
           else begin
             w_d[(32'(in_vc_i)*22 + 32'(nw_q[32'(in_vc_i)*5 +: 5]))*32 +: 32] = in_data_i;
@@ -92,7 +99,7 @@ module elan4_link_rx #(
           end
         end else begin
           st_d[32'(in_vc_i)*2 +: 2] = Full;
-          ok_d[in_vc_i] = in_data_i == ~crc_q[32'(in_vc_i)*32 +: 32];
+          ok_d[in_vc_i] = in_data_i == crc[32'(in_vc_i)*32 +: 32];
           rxp = 1'b1;
           fq_d[32'(fn_d)*VcW +: VcW] = in_vc_i;
           fn_d = fn_d + 1'b1;
@@ -105,10 +112,10 @@ module elan4_link_rx #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      st_q <= '0; drop_q <= '0; over_q <= '0; ok_q <= '0; rt_q <= '0; crc_q <= '0;
+      st_q <= '0; drop_q <= '0; over_q <= '0; ok_q <= '0; rt_q <= '0;
       nw_q <= '0; w_q <= '0; fq_q <= '0; fn_q <= '0; cred_q <= '0;
     end else begin
-      st_q <= st_d; drop_q <= drop_d; over_q <= over_d; ok_q <= ok_d; rt_q <= rt_d; crc_q <= crc_d;
+      st_q <= st_d; drop_q <= drop_d; over_q <= over_d; ok_q <= ok_d; rt_q <= rt_d;
       nw_q <= nw_d; w_q <= w_d; fq_q <= fq_d; fn_q <= fn_d;
       for (int unsigned v = 0; v < NumVcs; v++)
         cred_q[v] <= in_valid_i && in_kind_i != 2'd3 && in_vc_i == VcW'(v);

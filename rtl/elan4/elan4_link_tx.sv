@@ -65,20 +65,10 @@ module elan4_link_tx #(
   localparam int unsigned EW  = 1 + SW + 20 + 4 + 8;      // {abn, slot, pos, len, try}
   localparam int unsigned TW  = $clog2(AckTimeout + 1);
 
-  function automatic logic [31:0] crc_word(input logic [31:0] c, input logic [31:0] w);
-    logic [31:0] x;
-    x = c;
-    for (int unsigned b = 0; b < 32; b++) begin
-      x = (x[0] ^ w[b]) ? ((x >> 1) ^ 32'hEDB88320) : (x >> 1);
-    end
-    crc_word = x;
-  endfunction
-
   logic [NumVcs*CW-1:0]  cred_q, cred_d;
   logic                  ip_q, ip_d;           // a packet in progress
   logic [VcW-1:0]        ipvc_q, ipvc_d;
   logic [4:0]            ipidx_q, ipidx_d;     // next body word
-  logic [31:0]           crc_q, crc_d;
   logic [NumVcs*MaxOutstanding*EW-1:0] ol_q, ol_d;
   logic [NumVcs*OW-1:0]  oh_q, oh_d;           // oldest index
   logic [NumVcs*NW-1:0]  on_q, on_d;           // entries
@@ -111,22 +101,30 @@ module elan4_link_tx #(
   assign st_head_o = send_head;
   assign st_tail_o = tail_now;
 
-  // flit, credits, CRC
+  // the CRC of the body words sent (common_crc32: balanced XOR trees)
+  logic [31:0] crc;
+  logic        crc_keep_err;
+  common_crc32 u_crc (
+    .clk_i, .rst_ni, .init_i(send_head), .valid_i(send_body && !tail_now),
+    .data_i(st_words_i[32'(ipidx_q)*32 +: 32]), .keep_i(4'b1111), .crc_o(crc),
+    .keep_err_o(crc_keep_err)
+  );
+
+  // flit, credits
   always_comb begin
     ov_d = 1'b0; ok_d = '0; ovc_d = '0; od_d = '0;
-    ip_d = ip_q; ipvc_d = ipvc_q; ipidx_d = ipidx_q; crc_d = crc_q;
+    ip_d = ip_q; ipvc_d = ipvc_q; ipidx_d = ipidx_q;
     if (send_body) begin
       ov_d = 1'b1; ovc_d = ipvc_q;
       if (tail_now) begin
-        ok_d = 2'd2; od_d = ~crc_q; ip_d = 1'b0;
+        ok_d = 2'd2; od_d = crc; ip_d = 1'b0;
       end else begin
         ok_d = 2'd1; od_d = st_words_i[32'(ipidx_q)*32 +: 32];
-        crc_d = crc_word(crc_q, od_d);
         ipidx_d = ipidx_q + 1'b1;
       end
     end else if (send_head) begin
       ov_d = 1'b1; ok_d = 2'd0; ovc_d = StVc; od_d = st_route_i;
-      ip_d = 1'b1; ipvc_d = StVc; ipidx_d = '0; crc_d = 32'hFFFF_FFFF;
+      ip_d = 1'b1; ipvc_d = StVc; ipidx_d = '0;
     end
   end
 
@@ -214,18 +212,18 @@ module elan4_link_tx #(
     cnt_resend_o  = send_head && st_try_i != '0;
   end
   logic unused_tx;
-  assign unused_tx = ^in_data_i[31:1];
+  assign unused_tx = ^{in_data_i[31:1], crc_keep_err};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int unsigned v = 0; v < NumVcs; v++) cred_q[v*CW +: CW] <= CW'(LinkBuf);
-      ip_q <= 1'b0; ipvc_q <= '0; ipidx_q <= '0; crc_q <= 32'hFFFF_FFFF;
+      ip_q <= 1'b0; ipvc_q <= '0; ipidx_q <= '0;
       for (int unsigned i = 0; i < NumVcs * MaxOutstanding; i++) ol_q[i*EW +: EW] <= '0;
       oh_q <= '0; on_q <= '0; tm_q <= '0;
       ov_q <= 1'b0; ok_q <= '0; ovc_q <= '0; od_q <= '0;
     end else begin
       cred_q <= cred_d;
-      ip_q <= ip_d; ipvc_q <= ipvc_d; ipidx_q <= ipidx_d; crc_q <= crc_d;
+      ip_q <= ip_d; ipvc_q <= ipvc_d; ipidx_q <= ipidx_d;
       ol_q <= ol_d; oh_q <= oh_d; on_q <= on_d; tm_q <= tm_d;
       ov_q <= ov_d; ok_q <= ok_d; ovc_q <= ovc_d; od_q <= od_d;
     end

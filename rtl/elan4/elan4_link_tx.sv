@@ -112,7 +112,7 @@ module elan4_link_tx #(
   localparam int unsigned TQW = $clog2(TQ + 1);
   logic [TQ*(VcW+1)-1:0] tq_q, tq_d;
   logic [TQW-1:0]        tn_q, tn_d;
-  logic                  tok_send;
+  logic                  tok_send, tq_lost;
   assign tok_send = tn_q != '0;
   always_comb begin
     logic [TQW-1:0] k;
@@ -123,6 +123,7 @@ module elan4_link_tx #(
       tq_d[(TQ-1)*(VcW+1) +: VcW+1] = '0;
       k = k - 1'b1;
     end
+    tq_lost = tk_push_i && 32'(k) >= TQ;
     if (tk_push_i && 32'(k) < TQ) begin
       tq_d[32'(k)*(VcW+1) +: VcW+1] = {tk_vc_i, tk_ack_i};
       k = k + 1'b1;
@@ -329,7 +330,7 @@ module elan4_link_tx #(
     if (rst_ni) begin
       tx_flit_has_credit:  assert (!a_nocred);
       tx_outstanding_bound: assert (!a_toomany);
-      tx_token_queue_bound: assert (!(tk_push_i && tn_q == TQW'(TQ) && !tok_send));
+      tx_token_queue_bound: assert (!tq_lost);
     end
   end
 `endif

@@ -3,11 +3,12 @@
 // packets and tokens", "Timeout").
 //
 // One flit per cycle: a queued token, else the packet in progress (if its VC
-// has a credit), else a new packet's HEAD. Only STEN packets exist so far
-// (RP and DMA are not built, docs/elan4.md "RTL status"); the token queue is
-// the input processor's. Each VC keeps its
-// outstanding packets in send order; a TOKEN on VC v, or the oldest's
-// timeout, retires the oldest and reports it to its owner.
+// has a credit), else a new packet's HEAD: the reply unit's (VcReply), else
+// STEN's (VcSten); the DMA is not built (docs/elan4.md "RTL status"). The
+// token queue is the input processor's. Each VC keeps its outstanding
+// packets in send order, each entry naming its owner (STEN or RP); a TOKEN
+// on VC v, or the oldest's timeout, retires the oldest and reports it to its
+// owner.
 module elan4_link_tx #(
   parameter int unsigned NumCq          = 8,
   parameter int unsigned NumVcs         = 2,

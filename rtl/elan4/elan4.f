@@ -7,6 +7,10 @@ rtl/elan4/elan4_sten.sv
 rtl/elan4/elan4_link_tx.sv
 rtl/elan4/elan4_link_rx.sv
 rtl/elan4/elan4_mmu.sv
+rtl/elan4/elan4_hm_arb.sv
+rtl/elan4/elan4_input_proc.sv
+rtl/elan4/elan4_reply.sv
+rtl/elan4/elan4_event_proc.sv
 rtl/elan4/elan4_irq.sv
 rtl/elan4/elan4_counters.sv
 rtl/elan4/elan4.sv

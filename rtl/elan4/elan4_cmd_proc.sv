@@ -3,9 +3,9 @@
 // Every cycle: per cached OK queue, dword rp's dword-0 checks, the length,
 // the body checks once the whole command is in the head buffer, and the
 // dispatch condition; then one runnable queue is served round robin.
-// Event FIFO and DMA queue are inputs (ep_ok_i, dma_ok_i): their units are
-// not built yet (docs/elan4.md "RTL status"), the top ties them to 0, so
-// SETEVENT local, WAITEVENT and RUN_DMA wait in their queue.
+// Event FIFO and DMA queue room are inputs (ep_ok_i from the event
+// processor, dma_ok_i): the DMA is not built yet (docs/elan4.md "RTL
+// status"), the top ties dma_ok_i to 0, so RUN_DMA waits in its queue.
 module elan4_cmd_proc #(
   parameter int unsigned NumCq    = 8,
   parameter int unsigned NumNodes = 64,

@@ -38,6 +38,11 @@ module elan4_host_port #(
   input  logic [63:0]   lkb_stat_i,     // status word of slot lkb_slot_i
   input  logic          win_ok_d_i,     // every cached OK queue: wp - dp < OooWindow (next state)
   input  logic          iw_present_d_i, // an internal queue write is presented next cycle
+  output logic          iok_o,          // intake_ok of this cycle (start-of-cycle state)
+  input  logic          iw_v_i,         // an internal queue write presented (accepted) this cycle
+  input  logic [12:0]   iw_q_i,
+  input  logic [8:0]    iw_k_i,
+  input  logic [63:0]   iw_data_i,
   output logic          arr_v_o,        // case (a): arrival this cycle
   output logic [SW-1:0] arr_slot_o,
   output logic [8:0]    arr_k_o,
@@ -117,9 +122,22 @@ module elan4_host_port #(
   logic [63:0] ans_d, ans_d_q;
   logic [7:0]  ans_t, ans_t_q;
 
-  assign lka_q_o = ht_addr_i[24:12];
-  assign acc     = ht_valid_i && ready_q;
-  assign acls    = classify(ht_write_i, ht_addr_i, ht_be_i, lka_hit_i);
+  // an internal queue write (IP, EP: §6.1) is accepted like a host write of
+  // that dword with ht_be_i = 0xFF; it is only presented when intake_ok, and
+  // then ht_ready_o is 0, so it never meets a host request
+  logic        iok_q;
+  logic        hwr;
+  logic [31:0] haddr;
+  logic [63:0] hdata;
+  logic [7:0]  hbe;
+  assign hwr     = iw_v_i || ht_write_i;
+  assign haddr   = iw_v_i ? {7'd0, iw_q_i, iw_k_i, 3'b000} : ht_addr_i;
+  assign hdata   = iw_v_i ? iw_data_i : ht_data_i;
+  assign hbe     = iw_v_i ? 8'hFF : ht_be_i;
+  assign lka_q_o = haddr[24:12];
+  assign acc     = (ht_valid_i && ready_q) || iw_v_i;
+  assign acls    = classify(hwr, haddr, hbe, lka_hit_i);
+  assign iok_o   = iok_q;
 
   logic [12:0] rq_ctl;
   assign rq_ctl  = 13'((raddr_q - CtlBase) >> 3);
@@ -263,8 +281,8 @@ module elan4_host_port #(
   assign ri_val_o   = rdata_q;
   assign ri_st_o    = nst;
   assign ri_code_o  = ncode;
-  assign cnt_wr_o   = acc && ht_write_i;
-  assign cnt_rd_o   = acc && !ht_write_i;
+  assign cnt_wr_o   = acc && !iw_v_i && ht_write_i;
+  assign cnt_rd_o   = acc && !iw_v_i && !ht_write_i;
 
   logic held_d;
   assign held_d = (op_d != OpNone) || (acc && acls != OpNone);
@@ -272,23 +290,25 @@ module elan4_host_port #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ready_q <= 1'b1;
+      iok_q   <= 1'b1;
       rv_q <= 1'b0; rwr_q <= 1'b0; rop_q <= OpNone; raddr_q <= '0; rdata_q <= '0;
       rbe_q <= '0; rtag_q <= '0; rslot_q <= '0; rflush_rd_q <= 1'b0;
       op_q <= OpNone; ph_q <= '0; val_q <= '0; oq_q <= '0; otag_q <= '0; d1w_q <= '0;
       ans_v_q <= 1'b0; ans_d_q <= '0; ans_t_q <= '0;
     end else begin
       ready_q <= !held_d && win_ok_d_i && !iw_present_d_i;
+      iok_q   <= !held_d && win_ok_d_i;
       rv_q    <= acc;
       // kept while the operation is held (the miss sequence's write arrives later)
       if (acc) begin
-        rwr_q   <= ht_write_i;
+        rwr_q   <= hwr;
         rop_q   <= acls;
-        raddr_q <= ht_addr_i;
-        rdata_q <= ht_data_i;
-        rbe_q   <= ht_be_i;
-        rtag_q  <= ht_tag_i;
+        raddr_q <= haddr;
+        rdata_q <= hdata;
+        rbe_q   <= hbe;
+        rtag_q  <= iw_v_i ? 8'd0 : ht_tag_i;
         rslot_q <= lka_slot_i;
-        rflush_rd_q <= !ht_write_i && ht_addr_i == FlushAddr;
+        rflush_rd_q <= !hwr && haddr == FlushAddr;
       end
       op_q <= op_d; ph_q <= ph_d; val_q <= val_d; oq_q <= oq_d; otag_q <= otag_d; d1w_q <= d1w_d;
       ans_v_q <= ans_v;
@@ -298,6 +318,14 @@ module elan4_host_port #(
   end
 
   assign ht_ready_o  = ready_q;
+
+`ifndef SYNTHESIS
+  // an internal queue write comes only while intake_ok and never in a cycle
+  // a host request is accepted (§6.1: ht_ready_o is 0 when one is presented)
+  always_ff @(posedge clk_i) begin
+    hp_iw_alone: assert (!(iw_v_i && (!iok_q || (ht_valid_i && ready_q))));
+  end
+`endif
   assign ht_rvalid_o = ans_v_q;
   assign ht_rdata_o  = ans_d_q;
   assign ht_rtag_o   = ans_t_q;

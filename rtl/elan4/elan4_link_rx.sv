@@ -6,7 +6,9 @@
 // packets wait for the input processor in TAIL order; a register is FREE
 // again at the end of the cycle its token is queued (free_i). A HEAD on an
 // OPEN or FULL register is a neighbour's protocol error: that packet is
-// absorbed up to its TAIL, the register unaffected.
+// absorbed up to its TAIL, the register unaffected. The IP reads the words
+// of the packet it works on through sel_vc_i (a FULL register is not
+// written until it is FREE again).
 module elan4_link_rx #(
   parameter int unsigned NumVcs = 2,
   localparam int unsigned VcW   = $clog2(NumVcs)
@@ -28,6 +30,8 @@ module elan4_link_rx #(
   output logic                   pk_crc_ok_o,
   input  logic                   pk_take_i,  // the IP takes the oldest (leaves the queue)
   input  logic [NumVcs-1:0]      free_i,     // token queued for the VC's packet
+  input  logic [VcW-1:0]         sel_vc_i,   // the packet the IP works on (its register is FULL)
+  output logic [22*32-1:0]       sel_words_o,
   output logic                   cnt_rx_pkt_o,
   output logic                   cnt_proto_o
 );
@@ -132,6 +136,7 @@ module elan4_link_rx #(
   assign pk_nwords_o  = nw_q[32'(ov)*5 +: 5];
   assign pk_over_o    = over_q[ov];
   assign pk_crc_ok_o  = ok_q[ov];
+  assign sel_words_o  = w_q[32'(sel_vc_i)*22*32 +: 22*32];
   assign cnt_rx_pkt_o = rxp;
   assign cnt_proto_o  = perr;
 

@@ -1,0 +1,468 @@
+/* elan4 rx: the destination side of docs/elan4.md (§6.5 receiver and input
+ * processor, §6.6 MMU, §9.1's destination rows) through the ports, with the
+ * test's own reference: packets built here from §4.6 (CRC by
+ * testbench/ref/crc32_ref.h), page-table entries from §4.5, cycles from
+ * §6.5/§6.6/§9.1, never the model's code.
+ *
+ * The test plays the remote node on in_* (one packet at a time on VC 0, the
+ * next HEAD 3 cycles after the previous token and reply are done) and the
+ * local memory on lm_* (LmLatency, image preloaded with the PTEs and the
+ * route of the source node). With HEAD on in_* in cycle h, TAIL in h+1+nw
+ * (nw body words), the IP's check in x = h+2+nw, L = LmLatency (§6.5, §6.6;
+ * for an 8-byte WRITE x = h+8, §9.1's destination rows):
+ *   1. WRITE ctx C to VA1: TLB miss, data on lm_* in x+6+L (h+14+L), ack x+7+L;
+ *   2. WRITE ctx C to VA1: hit, data on lm_* in x+3 (h+11), ack TOKEN x+4 (h+12);
+ *   3. the same with a flipped CRC: nack in x+2, nothing written;
+ *   4. WRITE to an unmapped VA: nack in x+6+L, interrupt cause 4 in x+6+L;
+ *   5. ATOMIC FADD (hit, a carry through 56 bits): the read on lm_* in x+4,
+ *      the write of old + a in x+6+L, ack x+7+L, a reply packet with the old
+ *      value on VcReply (route of the source node; we ack it);
+ *   6. CAS with a != old: no write, ack x+6+L, reply with the old value;
+ *   7. CAS with a == old: b written in x+6+L, ack x+7+L, reply;
+ *   8. WRITE to a page mapped R only: miss, nack in x+6+L (protection);
+ *   9. WRITE ctx C2 to VA1 (C2's own PTE, another page): a miss (the TLB
+ *      holds VA1 for C only), data to C2's page in x+6+L.
+ * Checks: elan4.rx (credits, tokens, data and cycles of 1-4, counters of
+ * §6.10), elan4.irq (the one record of 4, nothing else, from cycle 0),
+ * elan4.fadd (5), elan4.mutex (6, 7), elan4.mmu (8, 9), each packet's
+ * reply (flits, CRC) under its own id.
+ */
+#include <string.h>
+
+#include "bind/elan4.h"
+#include "ref/crc32_ref.h"
+
+enum { MEMDW = 1u << 19, NPKT = 9, MAXW = 24 };
+#define CTX    0x123u
+#define CTX2   0x124u
+#define VA1    0x00007F0000001000ull
+#define VA2    (VA1 + 0x2000u) /* no PTE in its bucket */
+#define VA3    (VA1 + 0x4000u) /* mapped R only */
+#define PA1    0x300000u
+#define PA3    0x302000u
+#define PA2    0x304000u /* C2's page for VA1 */
+#define RVA    0x0000000000500008ull
+#define D1     0x0123456789ABCDEFull
+#define D2     0x00FFFFFFFFFFFFFFull
+#define FADDA  0x0000000000000001ull
+#define CASB   0xCAFEF00D12345678ull
+#define RROUTE 0xFFFFFF51u
+
+/* counters of §6.10 this test moves */
+enum {
+  C_TXPK = 8,
+  C_TXTOK = 9,
+  C_RXPK = 10,
+  C_RXTOK = 11,
+  C_ACKRX = 12,
+  C_NACKTX = 16,
+  C_CRC = 17,
+  C_BAD = 18,
+  C_HIT = 19,
+  C_MISS = 20,
+  C_XLATE = 21,
+  C_PROT = 22,
+  C_PROTO = 27,
+  NCNT = 28
+};
+
+typedef struct {
+  const char *id;   /* check id of this packet's expectations */
+  uint32_t w[MAXW]; /* body words */
+  unsigned nw;      /* body words */
+  bool bad_crc;     /* TAIL carries CRC ^ 1 */
+  bool wr;          /* a data write expected */
+  uint32_t wr_addr; /* its dword address */
+  uint64_t wr_data; /* and data */
+  int64_t wr_off;   /* its cycle on lm_*, from h */
+  int64_t tok_off;  /* the TOKEN on out_*, from h */
+  bool ack;         /* ack (1) or nack (0) */
+  bool irq;         /* interrupt cause 4 on irq_* at tok_off */
+  uint64_t irq_va;
+  bool reply; /* a reply packet with the old value */
+  uint64_t old;
+  unsigned dcnt[NCNT]; /* counter increments */
+} pkt_t;
+
+typedef struct {
+  const elan4_view_t *vw;
+  int64_t lat;
+  unsigned node, src, vcr, nvc;
+  uint64_t mem[MEMDW];
+  bool rd_due[16];
+  uint32_t rd_addr[16];
+  pkt_t p[NPKT];
+  unsigned cur; /* packet in flight (NPKT: all done) */
+  int64_t h;    /* its HEAD cycle, -1 before it starts */
+  bool tok_seen, wr_seen, irq_seen;
+  unsigned rflit;     /* reply flits seen */
+  int64_t rtail;      /* reply TAIL cycle */
+  bool rtok_sent;     /* our ack for the reply sent */
+  int64_t ready_at;   /* the next packet may start from this cycle */
+  unsigned credit[4]; /* credits to return for the reply's flits */
+  unsigned cnt[NCNT]; /* expected counters */
+  unsigned cnt_done;  /* packets whose counters are due */
+  bool done;
+  int64_t cycle_done;
+} rx_t;
+
+static uint32_t w0(unsigned kind, unsigned n, unsigned a, unsigned ctx) {
+  return kind | n << 4 | a << 9 | ctx << 16;
+}
+static unsigned put64(uint32_t *w, unsigned k, uint64_t v) {
+  w[k] = (uint32_t)v;
+  w[k + 1] = (uint32_t)(v >> 32);
+  return k + 2;
+}
+static void pte(rx_t *g, unsigned ctx, uint64_t va, unsigned perm, uint32_t pa) {
+  const uint64_t mask = (1ull << g->vw->param.PtBits) - 1u;
+  const uint64_t b = ((va >> 13) ^ ctx) & mask;
+  const uint64_t dw = (g->vw->param.PtBase + 16u * b) / 8u;
+  g->mem[dw] = 1u | perm << 1 | 1u << 3 | (va >> 13) << 13; /* V, W/R, space local */
+  g->mem[dw + 1] = (uint64_t)pa | (uint64_t)ctx << 50;
+}
+static void mk_write(rx_t *g, pkt_t *p, unsigned ctx, uint64_t va, uint64_t data) {
+  unsigned k = 0;
+  p->w[k++] = w0(1, 1, 0, ctx);
+  p->w[k++] = g->src;
+  k = put64(p->w, k, va);
+  p->nw = put64(p->w, k, data);
+  p->dcnt[C_RXPK] = p->dcnt[C_TXTOK] = 1;
+}
+static void mk_atomic(rx_t *g, pkt_t *p, unsigned cas, uint64_t a, uint64_t b) {
+  unsigned k = 0;
+  p->w[k++] = w0(4, 0, cas, CTX);
+  p->w[k++] = g->src;
+  k = put64(p->w, k, VA1);
+  k = put64(p->w, k, a);
+  k = put64(p->w, k, b);
+  p->nw = put64(p->w, k, RVA);
+  p->dcnt[C_RXPK] = p->dcnt[C_TXTOK] = 1;
+  p->dcnt[C_HIT] = 1;
+  p->dcnt[C_TXPK] = p->dcnt[C_RXTOK] = p->dcnt[C_ACKRX] = 1; /* the reply and our ack */
+  p->reply = true;
+  p->ack = true;
+}
+
+static void init_view(rx_t *g, const elan4_view_t *vw) {
+  g->vw = vw;
+  g->lat = (int64_t)vw->param.LmLatency;
+  g->nvc = (unsigned)vw->param.NumVcs;
+  g->vcr = (unsigned)vw->param.VcReply;
+  g->node = vw->param.NumNodes > 3 ? 3 : 0;
+  g->src = vw->param.NumNodes > 5 ? 5 : 1;
+  g->mem[(vw->param.RtBase + 8u * g->src) / 8u] = 1ull << 32 | RROUTE; /* the reply's route */
+  pte(g, CTX, VA1, 3, PA1);
+  pte(g, CTX, VA3, 2, PA3);
+  pte(g, CTX2, VA1, 3, PA2);
+  const int64_t L = g->lat;
+  pkt_t *p = g->p;
+  /* x: the IP's check cycle, from h: the TAIL (h + 1 + body words) arrived the cycle before (§6.5) */
+#define X(k) ((int64_t)p[k].nw + 2)
+  /* 1: miss */
+  p[0].id = "elan4.rx";
+  mk_write(g, &p[0], CTX, VA1, D1);
+  p[0].wr = p[0].ack = true;
+  p[0].wr_addr = PA1 / 8u;
+  p[0].wr_data = D1;
+  p[0].wr_off = X(0) + 6 + L;
+  p[0].tok_off = X(0) + 7 + L;
+  p[0].dcnt[C_MISS] = 1;
+  /* 2: hit */
+  p[1].id = "elan4.rx";
+  mk_write(g, &p[1], CTX, VA1, D2);
+  p[1].wr = p[1].ack = true;
+  p[1].wr_addr = PA1 / 8u;
+  p[1].wr_data = D2;
+  p[1].wr_off = X(1) + 3;
+  p[1].tok_off = X(1) + 4;
+  p[1].dcnt[C_HIT] = 1;
+  /* 3: CRC error */
+  p[2].id = "elan4.rx";
+  mk_write(g, &p[2], CTX, VA1, ~D2);
+  p[2].bad_crc = true;
+  p[2].tok_off = X(2) + 2;
+  p[2].dcnt[C_CRC] = p[2].dcnt[C_NACKTX] = 1;
+  /* 4: no translation */
+  p[3].id = "elan4.rx";
+  mk_write(g, &p[3], CTX, VA2, D1);
+  p[3].tok_off = X(3) + 6 + L;
+  p[3].irq = true;
+  p[3].irq_va = VA2;
+  p[3].dcnt[C_MISS] = p[3].dcnt[C_XLATE] = p[3].dcnt[C_NACKTX] = 1;
+  /* 5: FADD */
+  p[4].id = "elan4.fadd";
+  mk_atomic(g, &p[4], 0, FADDA, 0);
+  p[4].old = D2;
+  p[4].wr = true;
+  p[4].wr_addr = PA1 / 8u;
+  p[4].wr_data = D2 + FADDA;
+  p[4].wr_off = X(4) + 6 + L;
+  p[4].tok_off = X(4) + 7 + L;
+  /* 6: CAS, compare fails */
+  p[5].id = "elan4.mutex";
+  mk_atomic(g, &p[5], 1, D2, CASB);
+  p[5].old = D2 + FADDA;
+  p[5].tok_off = X(5) + 6 + L;
+  /* 7: CAS, compare succeeds */
+  p[6].id = "elan4.mutex";
+  mk_atomic(g, &p[6], 1, D2 + FADDA, CASB);
+  p[6].old = D2 + FADDA;
+  p[6].wr = true;
+  p[6].wr_addr = PA1 / 8u;
+  p[6].wr_data = CASB;
+  p[6].wr_off = X(6) + 6 + L;
+  p[6].tok_off = X(6) + 7 + L;
+  /* 8: protection fault (R only) */
+  p[7].id = "elan4.mmu";
+  mk_write(g, &p[7], CTX, VA3, D1);
+  p[7].tok_off = X(7) + 6 + L;
+  p[7].dcnt[C_MISS] = p[7].dcnt[C_PROT] = p[7].dcnt[C_NACKTX] = 1;
+  /* 9: another context, same VA: its own translation */
+  p[8].id = "elan4.mmu";
+  mk_write(g, &p[8], CTX2, VA1, D1);
+  p[8].wr = p[8].ack = true;
+  p[8].wr_addr = PA2 / 8u;
+  p[8].wr_data = D1;
+  p[8].wr_off = X(8) + 6 + L;
+  p[8].tok_off = X(8) + 7 + L;
+  p[8].dcnt[C_MISS] = 1;
+#undef X
+  g->h = -1;
+  g->rtail = -1;
+  g->ready_at = 4;
+}
+static void init_default(void *ctx, cosim_rng_t *rng) {
+  (void)rng;
+  init_view(ctx, &elan4_default_view);
+}
+static void init_max(void *ctx, cosim_rng_t *rng) {
+  (void)rng;
+  init_view(ctx, &elan4_max_view);
+}
+static void init_onevc(void *ctx, cosim_rng_t *rng) {
+  (void)rng;
+  init_view(ctx, &elan4_onevc_view);
+}
+static void init_min(void *ctx, cosim_rng_t *rng) {
+  (void)rng;
+  init_view(ctx, &elan4_min_view);
+}
+#define IN(port, v) cosim_lane_set(&g->vw->in.port, in, 0, (v))
+#define OUT(port)   cosim_lane_get(&g->vw->out.port, out, 0)
+
+/* the flit f of packet p: 0 HEAD, 1..nw BODY, nw+1 TAIL */
+static void flit(const pkt_t *p, unsigned f, unsigned *kind, uint32_t *data) {
+  if (f == 0) {
+    *kind = 0;
+    *data = 0xFFFFFFFFu; /* every route tag used */
+  } else if (f <= p->nw) {
+    *kind = 1;
+    *data = p->w[f - 1];
+  } else {
+    *kind = 2;
+    *data = crc32_ref_words(p->w, p->nw) ^ (p->bad_crc ? 1u : 0u);
+  }
+}
+
+static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_out, void *in) {
+  rx_t *g = ctx;
+  const int64_t t = (int64_t)cycle;
+  (void)rng;
+  (void)prev_out;
+  IN(node_i, g->node);
+  IN(hm_ready_i, 1);
+  const unsigned i = (unsigned)(cycle % 16);
+  if (g->rd_due[i]) {
+    g->rd_due[i] = false;
+    IN(lm_rvalid_i, 1);
+    IN(lm_rdata_i, g->rd_addr[i] < MEMDW ? g->mem[g->rd_addr[i]] : 0);
+  }
+  uint64_t cr = 0;
+  for (unsigned v = 0; v < g->nvc; v++)
+    if (g->credit[v]) {
+      g->credit[v]--;
+      cr |= 1u << v;
+    }
+  IN(in_credit_i, cr);
+  if (g->cur < NPKT && g->h < 0 && t >= g->ready_at) g->h = t;
+  if (g->cur < NPKT && g->h >= 0 && t - g->h <= (int64_t)g->p[g->cur].nw + 1) {
+    unsigned kind;
+    uint32_t data;
+    flit(&g->p[g->cur], (unsigned)(t - g->h), &kind, &data);
+    IN(in_valid_i, 1);
+    IN(in_kind_i, kind);
+    IN(in_vc_i, 0);
+    IN(in_data_i, data);
+  } else if (g->rtail >= 0 && !g->rtok_sent && t >= g->rtail + 3) {
+    IN(in_valid_i, 1);
+    IN(in_kind_i, 3);
+    IN(in_vc_i, g->vcr);
+    IN(in_data_i, 1); /* ack the reply */
+    g->rtok_sent = true;
+    g->ready_at = t + 3;
+  }
+  return !(g->done && t > g->cycle_done + 4);
+}
+
+static bool fail_at(cosim_msg_t *msg, const char *id, const char *what, uint64_t cycle) {
+  cosim_fail(msg, id, "%s (cycle %llu)", what, (unsigned long long)cycle);
+  return false;
+}
+
+static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, cosim_msg_t *msg) {
+  rx_t *g = ctx;
+  const int64_t t = (int64_t)cycle;
+  pkt_t *p = g->cur < NPKT ? &g->p[g->cur] : NULL;
+  const char *id = p ? p->id : "elan4.rx";
+  const int64_t d = p && g->h >= 0 ? t - g->h : -1;
+  /* interrupts: only packet 4's record, at its token's cycle */
+  if (OUT(irq_valid_o) || OUT(irq_cause_o) || OUT(irq_info_o) || OUT(irq_data_o)) {
+    if (!(p && p->irq && d == p->tok_off && !g->irq_seen))
+      return fail_at(msg, "elan4.irq", "an interrupt record, none expected", cycle);
+    if (OUT(irq_valid_o) != 1 || OUT(irq_cause_o) != 4 || OUT(irq_info_o) != CTX ||
+        OUT(irq_data_o) != p->irq_va) {
+      cosim_fail(msg, "elan4.irq",
+                 "record valid %llu cause %llu info 0x%llx data 0x%llx, want 1 4 0x%x 0x%llx",
+                 (unsigned long long)OUT(irq_valid_o), (unsigned long long)OUT(irq_cause_o),
+                 (unsigned long long)OUT(irq_info_o), (unsigned long long)OUT(irq_data_o), CTX,
+                 (unsigned long long)p->irq_va);
+      return false;
+    }
+    g->irq_seen = true;
+  } else if (p && p->irq && d == p->tok_off)
+    return fail_at(msg, "elan4.irq", "no interrupt cause 4 at the nack's cycle (h+14+L)", cycle);
+  if (OUT(hm_valid_o)) return fail_at(msg, "elan4.rx", "a host-master request, none expected", cycle);
+  /* credits: one per flit of ours, the cycle after it */
+  {
+    const bool f_prev = g->cur < NPKT && g->h >= 0 && d >= 1 && d <= (int64_t)p->nw + 2;
+    const uint64_t want = f_prev ? 1u : 0u; /* our packets are on VC 0 */
+    if (OUT(out_credit_o) != want) {
+      cosim_fail(msg, "elan4.rx", "out_credit_o 0x%llx, want 0x%llx (cycle %llu)",
+                 (unsigned long long)OUT(out_credit_o), (unsigned long long)want, (unsigned long long)cycle);
+      return false;
+    }
+  }
+  /* local memory */
+  if (OUT(lm_valid_o)) {
+    const uint32_t a = (uint32_t)OUT(lm_addr_o);
+    if (OUT(lm_write_o)) {
+      if (!p || !p->wr || g->wr_seen || a != p->wr_addr || OUT(lm_wdata_o) != p->wr_data ||
+          OUT(lm_be_o) != 0xFF || d != p->wr_off) {
+        cosim_fail(
+            msg, id,
+            "lm write dw 0x%x data 0x%016llx be 0x%llx at h+%lld; want %s dw 0x%x data 0x%016llx at h+%lld",
+            a, (unsigned long long)OUT(lm_wdata_o), (unsigned long long)OUT(lm_be_o), (long long)d,
+            p && p->wr && !g->wr_seen ? "one write" : "no write", p ? p->wr_addr : 0,
+            (unsigned long long)(p ? p->wr_data : 0), (long long)(p ? p->wr_off : 0));
+        return false;
+      }
+      g->wr_seen = true;
+      g->mem[a] = OUT(lm_wdata_o);
+    } else {
+      g->rd_due[(cycle + (uint64_t)g->lat) % 16] = true;
+      g->rd_addr[(cycle + (uint64_t)g->lat) % 16] = a;
+    }
+  }
+  if (p && p->wr && !g->wr_seen && d >= p->wr_off)
+    return fail_at(msg, id, "no data write on lm_* at its cycle", cycle);
+  /* link output: tokens and the reply packet */
+  if (OUT(out_valid_o)) {
+    const uint64_t ok = OUT(out_kind_o), od = OUT(out_data_o), ov = OUT(out_vc_o);
+    if (ok == 3) {
+      if (!p || g->tok_seen || d != p->tok_off || ov != 0 || od != (p->ack ? 1u : 0u)) {
+        cosim_fail(msg, id, "TOKEN vc %llu data %llu at h+%lld; want vc 0 data %u at h+%lld",
+                   (unsigned long long)ov, (unsigned long long)od, (long long)d, p && p->ack ? 1u : 0u,
+                   (long long)(p ? p->tok_off : -1));
+        return false;
+      }
+      g->tok_seen = true;
+    } else {
+      const unsigned f = g->rflit++;
+      if (!p || !p->reply || f > 7)
+        return fail_at(msg, id, "a packet flit on out_*, no reply expected", cycle);
+      uint32_t body[6];
+      body[0] = w0(1, 1, 0, CTX);
+      body[1] = g->node;
+      put64(body, 2, RVA);
+      put64(body, 4, p->old);
+      const unsigned kind = f == 0 ? 0 : f <= 6 ? 1 : 2;
+      const uint32_t want = f == 0 ? RROUTE : f <= 6 ? body[f - 1] : crc32_ref_words(body, 6);
+      if (ok != kind || od != want || ov != g->vcr) {
+        cosim_fail(msg, id, "reply flit %u: kind %llu data 0x%08llx vc %llu, want kind %u data 0x%08x vc %u",
+                   f, (unsigned long long)ok, (unsigned long long)od, (unsigned long long)ov, kind, want,
+                   g->vcr);
+        return false;
+      }
+      g->credit[ov & 3u]++;
+      if (f == 7) g->rtail = t;
+    }
+  }
+  if (p && !g->tok_seen && d >= p->tok_off) return fail_at(msg, id, "no TOKEN on out_* at its cycle", cycle);
+  /* counters (§6.10), in the cycle the next packet's HEAD goes in */
+  if (g->h == t && g->cnt_done < g->cur) {
+    for (; g->cnt_done < g->cur; g->cnt_done++)
+      for (unsigned k = 0; k < NCNT; k++) g->cnt[k] += g->p[g->cnt_done].dcnt[k];
+    for (unsigned k = 0; k < NCNT; k++) {
+      const uint64_t v = cosim_lane_get(&g->vw->out.cnt_o, out, k);
+      if (v != g->cnt[k]) {
+        cosim_fail(msg, g->p[g->cur - 1].id, "cnt_o lane %u = %llu, want %u after packet %u (cycle %llu)", k,
+                   (unsigned long long)v, g->cnt[k], g->cur, (unsigned long long)cycle);
+        return false;
+      }
+    }
+  }
+  /* the packet is over when its token (and reply, acked) are done */
+  if (p && g->tok_seen && (!p->reply || (g->rtok_sent && t >= g->ready_at - 1))) {
+    if (!p->reply) g->ready_at = t + 3;
+    g->cur++;
+    g->h = -1;
+    g->tok_seen = g->wr_seen = g->irq_seen = g->rtok_sent = false;
+    g->rflit = 0;
+    g->rtail = -1;
+    if (g->cur == NPKT) {
+      g->done = true;
+      g->cycle_done = t + 3; /* the counters of the last packet, two cycles after its events */
+    }
+  }
+  if (g->done && t == g->cycle_done) {
+    for (; g->cnt_done < NPKT; g->cnt_done++)
+      for (unsigned k = 0; k < NCNT; k++) g->cnt[k] += g->p[g->cnt_done].dcnt[k];
+    for (unsigned k = 0; k < NCNT; k++) {
+      const uint64_t v = cosim_lane_get(&g->vw->out.cnt_o, out, k);
+      if (v != g->cnt[k]) {
+        cosim_fail(msg, g->p[NPKT - 1].id, "cnt_o lane %u = %llu, want %u at the end (cycle %llu)", k,
+                   (unsigned long long)v, g->cnt[k], (unsigned long long)cycle);
+        return false;
+      }
+    }
+  }
+  (void)in;
+  return true;
+}
+
+static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
+  rx_t *g = ctx;
+  (void)cycles;
+  if (!g->done || g->cnt_done != NPKT) {
+    cosim_fail(msg, "elan4.rx", "incomplete: %u of %u packets answered, counters checked after %u", g->cur,
+               NPKT, g->cnt_done);
+    return false;
+  }
+  return true;
+}
+
+COSIM_TEST(elan4_rx, .target = &elan4_default_target,
+           .purpose =
+               "docs/elan4.md §6.5/§6.6/§9.1 destination side: remote WRITE miss/hit, CRC and MMU nacks, "
+               "FADD, CAS, counters",
+           .ctx_size = sizeof(rx_t), .init = init_default, .drive = drive, .check = check, .finish = finish)
+COSIM_TEST(elan4_rx_max, .target = &elan4_max_target,
+           .purpose = "elan4_rx on the max target (LmLatency 8, PtBits 16, VcReply 1, 4 VCs)",
+           .ctx_size = sizeof(rx_t), .init = init_max, .drive = drive, .check = check, .finish = finish)
+COSIM_TEST(elan4_rx_onevc, .target = &elan4_onevc_target,
+           .purpose = "elan4_rx on the onevc target (replies on VC 0)", .ctx_size = sizeof(rx_t),
+           .init = init_onevc, .drive = drive, .check = check, .finish = finish)
+COSIM_TEST(elan4_rx_min, .target = &elan4_min_target,
+           .purpose = "elan4_rx on the min target (LmLatency 1, PtBits 4, TlbEntries 2, 1 reply slot)",
+           .ctx_size = sizeof(rx_t), .init = init_min, .drive = drive, .check = check, .finish = finish)

@@ -163,7 +163,7 @@ static void init_view(rx_t *g, const elan4_view_t *vw) {
   p[0].id = "elan4.rx";
   mk_write(g, &p[0], CTX, VA1, D1);
   p[0].wr = p[0].ack = true;
-  p[0].wr_addr = PA1 / 8u;
+  p[0].wr_addr = (PA1 + (VA1 & 0x1FFFu)) / 8u;
   p[0].wr_data = D1;
   p[0].wr_off = X(0) + 6 + L;
   p[0].tok_off = X(0) + 7 + L;
@@ -172,7 +172,7 @@ static void init_view(rx_t *g, const elan4_view_t *vw) {
   p[1].id = "elan4.rx";
   mk_write(g, &p[1], CTX, VA1, D2);
   p[1].wr = p[1].ack = true;
-  p[1].wr_addr = PA1 / 8u;
+  p[1].wr_addr = (PA1 + (VA1 & 0x1FFFu)) / 8u;
   p[1].wr_data = D2;
   p[1].wr_off = X(1) + 3;
   p[1].tok_off = X(1) + 4;
@@ -195,7 +195,7 @@ static void init_view(rx_t *g, const elan4_view_t *vw) {
   mk_atomic(g, &p[4], 0, FADDA, 0);
   p[4].old = D2;
   p[4].wr = true;
-  p[4].wr_addr = PA1 / 8u;
+  p[4].wr_addr = (PA1 + (VA1 & 0x1FFFu)) / 8u;
   p[4].wr_data = D2 + FADDA;
   p[4].wr_off = X(4) + 6 + L;
   p[4].tok_off = X(4) + 7 + L;
@@ -209,7 +209,7 @@ static void init_view(rx_t *g, const elan4_view_t *vw) {
   mk_atomic(g, &p[6], 1, D2 + FADDA, CASB);
   p[6].old = D2 + FADDA;
   p[6].wr = true;
-  p[6].wr_addr = PA1 / 8u;
+  p[6].wr_addr = (PA1 + (VA1 & 0x1FFFu)) / 8u;
   p[6].wr_data = CASB;
   p[6].wr_off = X(6) + 6 + L;
   p[6].tok_off = X(6) + 7 + L;
@@ -222,7 +222,7 @@ static void init_view(rx_t *g, const elan4_view_t *vw) {
   p[8].id = "elan4.mmu";
   mk_write(g, &p[8], CTX2, VA1, D1);
   p[8].wr = p[8].ack = true;
-  p[8].wr_addr = PA2 / 8u;
+  p[8].wr_addr = (PA2 + (VA1 & 0x1FFFu)) / 8u;
   p[8].wr_data = D1;
   p[8].wr_off = X(8) + 6 + L;
   p[8].tok_off = X(8) + 7 + L;

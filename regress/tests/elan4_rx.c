@@ -32,7 +32,7 @@
 #include "bind/elan4.h"
 #include "ref/crc32_ref.h"
 
-enum { MEMDW = 1u << 19, NPKT = 9, MAXW = 24 };
+enum { MEMDW = 1u << 19, NPKT = 11, MAXW = 24 };
 #define CTX    0x123u
 #define CTX2   0x124u
 #define VA1    0x00007F0000001000ull
@@ -47,6 +47,12 @@ enum { MEMDW = 1u << 19, NPKT = 9, MAXW = 24 };
 #define FADDA  0x0000000000000001ull
 #define CASB   0xCAFEF00D12345678ull
 #define RROUTE 0xFFFFFF51u
+#define EVA    0x0000000000610000ull /* the events' page, mapped W, local */
+#define PAE    0x306000u
+#define EVOFFA 0x40u /* event A: count 0, a set of 1 does not fire */
+#define EVOFFB 0x80u /* event B: count -1, a set of 2 fires (INTERRUPT) */
+#define ECTX   0x77u
+#define COOKIE 0xC00C1E0012345678ull
 
 /* counters of §6.10 this test moves */
 enum {
@@ -62,6 +68,8 @@ enum {
   C_MISS = 20,
   C_XLATE = 21,
   C_PROT = 22,
+  C_EVSET = 24,
+  C_EVFIRE = 25,
   C_PROTO = 27,
   NCNT = 28
 };
@@ -79,6 +87,11 @@ typedef struct {
   bool ack;         /* ack (1) or nack (0) */
   bool irq;         /* interrupt cause 4 on irq_* at tok_off */
   uint64_t irq_va;
+  bool ev;          /* an event set: e0 written on lm_* at ev_off */
+  uint32_t ev_addr; /* e0's dword address */
+  uint64_t ev_e0;   /* the new e0 */
+  int64_t ev_off;
+  bool fire;  /* it fires: tr_fire_o at ev_off, then interrupt cause 2 */
   bool reply; /* a reply packet with the old value */
   uint64_t old;
   unsigned dcnt[NCNT]; /* counter increments */
@@ -94,7 +107,7 @@ typedef struct {
   pkt_t p[NPKT];
   unsigned cur; /* packet in flight (NPKT: all done) */
   int64_t h;    /* its HEAD cycle, -1 before it starts */
-  bool tok_seen, wr_seen, irq_seen;
+  bool tok_seen, wr_seen, irq_seen, ev_seen;
   unsigned rflit;     /* reply flits seen */
   int64_t rtail;      /* reply TAIL cycle */
   bool rtok_sent;     /* our ack for the reply sent */
@@ -144,6 +157,17 @@ static void mk_atomic(rx_t *g, pkt_t *p, unsigned cas, uint64_t a, uint64_t b) {
   p->ack = true;
 }
 
+static void mk_sev(rx_t *g, pkt_t *p, uint64_t eva, uint32_t inc) {
+  unsigned k = 0;
+  p->w[k++] = w0(3, 0, 0, CTX);
+  p->w[k++] = g->src;
+  k = put64(p->w, k, eva);
+  p->w[k++] = inc;
+  p->nw = k;
+  p->ack = p->ev = true;
+  p->dcnt[C_RXPK] = p->dcnt[C_TXTOK] = p->dcnt[C_EVSET] = 1;
+}
+
 static void init_view(rx_t *g, const elan4_view_t *vw) {
   g->vw = vw;
   g->lat = (int64_t)vw->param.LmLatency;
@@ -155,6 +179,13 @@ static void init_view(rx_t *g, const elan4_view_t *vw) {
   pte(g, CTX, VA1, 3, PA1);
   pte(g, CTX, VA3, 2, PA3);
   pte(g, CTX2, VA1, 3, PA2);
+  pte(g, CTX, EVA, 3, PAE);
+  /* events (§4.4): type INTERRUPT, e1 the cookie, e3 the context */
+  g->mem[(PAE + EVOFFA) / 8u] = 2ull << 41;
+  g->mem[(PAE + EVOFFB) / 8u] = 2ull << 41 | 0xFFFFFFFFu;
+  g->mem[(PAE + EVOFFB) / 8u + 1] = COOKIE;
+  g->mem[(PAE + EVOFFB) / 8u + 3] = ECTX;
+  g->mem[(PAE + EVOFFA) / 8u + 3] = ECTX;
   const int64_t L = g->lat;
   pkt_t *p = g->p;
   /* x: the IP's check cycle, from h: the TAIL (h + 1 + body words) arrived the cycle before (§6.5) */
@@ -213,20 +244,40 @@ static void init_view(rx_t *g, const elan4_view_t *vw) {
   p[6].wr_data = CASB;
   p[6].wr_off = X(6) + 6 + L;
   p[6].tok_off = X(6) + 7 + L;
-  /* 8: protection fault (R only) */
-  p[7].id = "elan4.mmu";
-  mk_write(g, &p[7], CTX, VA3, D1);
-  p[7].tok_off = X(7) + 6 + L;
-  p[7].dcnt[C_MISS] = p[7].dcnt[C_PROT] = p[7].dcnt[C_NACKTX] = 1;
-  /* 9: another context, same VA: its own translation */
-  p[8].id = "elan4.mmu";
-  mk_write(g, &p[8], CTX2, VA1, D1);
-  p[8].wr = p[8].ack = true;
-  p[8].wr_addr = (PA2 + (VA1 & 0x1FFFu)) / 8u;
-  p[8].wr_data = D1;
-  p[8].wr_off = X(8) + 6 + L;
-  p[8].tok_off = X(8) + 7 + L;
-  p[8].dcnt[C_MISS] = 1;
+  /* 8: SETEVENT (inc 1) to event A, TLB miss: ack at e+2 = x+7+L, the EP takes the set in e+1, e0 read,
+     e0 = count + 1 written on lm_* in e+4+L (§6.7); 0 -> 1 does not fire */
+  p[7].id = "elan4.event";
+  mk_sev(g, &p[7], EVA + EVOFFA, 1);
+  p[7].tok_off = X(7) + 7 + L;
+  p[7].ev_e0 = 2ull << 41 | 1u;
+  p[7].ev_addr = (PAE + EVOFFA) / 8u;
+  p[7].ev_off = X(7) + 9 + 2 * L;
+  p[7].dcnt[C_MISS] = 1;
+  /* 9: SETEVENT (inc 2) to event B, hit: ack x+4, e0 written in x+6+L, -1 -> 1 fires: tr_fire_o with
+     the event's local address in the same cycle, then interrupt cause 2 (e3.ctx, param0) */
+  p[8].id = "elan4.event";
+  mk_sev(g, &p[8], EVA + EVOFFB, 2);
+  p[8].tok_off = X(8) + 4;
+  p[8].ev_e0 = 2ull << 41 | 1u;
+  p[8].ev_addr = (PAE + EVOFFB) / 8u;
+  p[8].ev_off = X(8) + 6 + L;
+  p[8].fire = true;
+  p[8].dcnt[C_HIT] = p[8].dcnt[C_EVFIRE] = 1;
+  /* 10: another context, same VA: its own translation (before 11: with TlbEntries 2, 11's fill
+     would evict VA1's entry of ctx C) */
+  p[9].id = "elan4.mmu";
+  mk_write(g, &p[9], CTX2, VA1, D1);
+  p[9].wr = p[9].ack = true;
+  p[9].wr_addr = (PA2 + (VA1 & 0x1FFFu)) / 8u;
+  p[9].wr_data = D1;
+  p[9].wr_off = X(9) + 6 + L;
+  p[9].tok_off = X(9) + 7 + L;
+  p[9].dcnt[C_MISS] = 1;
+  /* 11: protection fault (R only) */
+  p[10].id = "elan4.mmu";
+  mk_write(g, &p[10], CTX, VA3, D1);
+  p[10].tok_off = X(10) + 6 + L;
+  p[10].dcnt[C_MISS] = p[10].dcnt[C_PROT] = p[10].dcnt[C_NACKTX] = 1;
 #undef X
   g->h = -1;
   g->rtail = -1;
@@ -316,10 +367,23 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
   pkt_t *p = g->cur < NPKT ? &g->p[g->cur] : NULL;
   const char *id = p ? p->id : "elan4.rx";
   const int64_t d = p && g->h >= 0 ? t - g->h : -1;
-  /* interrupts: only packet 4's record, at its token's cycle */
-  if (OUT(irq_valid_o) || OUT(irq_cause_o) || OUT(irq_info_o) || OUT(irq_data_o)) {
+  /* interrupts: packet 4's record (cause 4) at its nack's cycle; the firing event's (cause 2) after its e0
+     write; nothing else */
+  const bool irq_now = OUT(irq_valid_o) || OUT(irq_cause_o) || OUT(irq_info_o) || OUT(irq_data_o);
+  if (irq_now && p && p->fire && g->ev_seen && !g->irq_seen) {
+    if (OUT(irq_valid_o) != 1 || OUT(irq_cause_o) != 2 || OUT(irq_info_o) != ECTX ||
+        OUT(irq_data_o) != COOKIE) {
+      cosim_fail(msg, "elan4.event",
+                 "record valid %llu cause %llu info 0x%llx data 0x%llx, want 1 2 0x%x 0x%llx (cycle %llu)",
+                 (unsigned long long)OUT(irq_valid_o), (unsigned long long)OUT(irq_cause_o),
+                 (unsigned long long)OUT(irq_info_o), (unsigned long long)OUT(irq_data_o), ECTX,
+                 (unsigned long long)COOKIE, (unsigned long long)cycle);
+      return false;
+    }
+    g->irq_seen = true;
+  } else if (irq_now) {
     if (!(p && p->irq && d == p->tok_off && !g->irq_seen))
-      return fail_at(msg, "elan4.irq", "an interrupt record, none expected", cycle);
+      return fail_at(msg, p && p->ev ? p->id : "elan4.irq", "an interrupt record, none expected", cycle);
     if (OUT(irq_valid_o) != 1 || OUT(irq_cause_o) != 4 || OUT(irq_info_o) != CTX ||
         OUT(irq_data_o) != p->irq_va) {
       cosim_fail(msg, "elan4.irq",
@@ -332,6 +396,13 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     g->irq_seen = true;
   } else if (p && p->irq && d == p->tok_off)
     return fail_at(msg, "elan4.irq", "no interrupt cause 4 at the nack's cycle (h+14+L)", cycle);
+  /* event fired: tr_fire_o with the event's local byte address in the cycle its e0 write is on lm_* */
+  if (OUT(tr_fire_o) || OUT(tr_fire_addr_o)) {
+    if (!(p && p->fire && d == p->ev_off && OUT(tr_fire_o) == 1 && OUT(tr_fire_addr_o) == 8ull * p->ev_addr))
+      return fail_at(msg, p && p->ev ? p->id : "elan4.rx", "tr_fire_o/tr_fire_addr_o not the event's fire",
+                     cycle);
+  } else if (p && p->fire && d == p->ev_off)
+    return fail_at(msg, p->id, "no tr_fire_o at the e0 write's cycle", cycle);
   if (OUT(hm_valid_o)) return fail_at(msg, "elan4.rx", "a host-master request, none expected", cycle);
   /* credits: one per flit of ours, the cycle after it */
   {
@@ -346,7 +417,16 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
   /* local memory */
   if (OUT(lm_valid_o)) {
     const uint32_t a = (uint32_t)OUT(lm_addr_o);
-    if (OUT(lm_write_o)) {
+    if (OUT(lm_write_o) && p && p->ev && !g->ev_seen && a == p->ev_addr) {
+      if (OUT(lm_wdata_o) != p->ev_e0 || OUT(lm_be_o) != 0xFF || d != p->ev_off) {
+        cosim_fail(msg, id, "e0 write data 0x%016llx be 0x%llx at h+%lld; want 0x%016llx at h+%lld",
+                   (unsigned long long)OUT(lm_wdata_o), (unsigned long long)OUT(lm_be_o), (long long)d,
+                   (unsigned long long)p->ev_e0, (long long)p->ev_off);
+        return false;
+      }
+      g->ev_seen = true;
+      g->mem[a] = OUT(lm_wdata_o);
+    } else if (OUT(lm_write_o)) {
       if (!p || !p->wr || g->wr_seen || a != p->wr_addr || OUT(lm_wdata_o) != p->wr_data ||
           OUT(lm_be_o) != 0xFF || d != p->wr_off) {
         cosim_fail(
@@ -366,6 +446,10 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
   }
   if (p && p->wr && !g->wr_seen && d >= p->wr_off)
     return fail_at(msg, id, "no data write on lm_* at its cycle", cycle);
+  if (p && p->ev && !g->ev_seen && d >= p->ev_off)
+    return fail_at(msg, id, "no e0 write on lm_* at its cycle", cycle);
+  if (p && p->fire && g->irq_seen == false && d > p->ev_off + 64)
+    return fail_at(msg, id, "no interrupt cause 2 within 64 cycles of the fire", cycle);
   /* link output: tokens and the reply packet */
   if (OUT(out_valid_o)) {
     const uint64_t ok = OUT(out_kind_o), od = OUT(out_data_o), ov = OUT(out_vc_o);
@@ -413,11 +497,12 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     }
   }
   /* the packet is over when its token (and reply, acked) are done */
-  if (p && g->tok_seen && (!p->reply || (g->rtok_sent && t >= g->ready_at - 1))) {
+  if (p && g->tok_seen && (!p->reply || (g->rtok_sent && t >= g->ready_at - 1)) && (!p->ev || g->ev_seen) &&
+      (!p->fire || g->irq_seen)) {
     if (!p->reply) g->ready_at = t + 3;
     g->cur++;
     g->h = -1;
-    g->tok_seen = g->wr_seen = g->irq_seen = g->rtok_sent = false;
+    g->tok_seen = g->wr_seen = g->irq_seen = g->ev_seen = g->rtok_sent = false;
     g->rflit = 0;
     g->rtail = -1;
     if (g->cur == NPKT) {

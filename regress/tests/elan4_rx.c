@@ -14,25 +14,31 @@
  *   2. WRITE ctx C to VA1: hit, data on lm_* in x+3 (h+11), ack TOKEN x+4 (h+12);
  *   3. the same with a flipped CRC: nack in x+2, nothing written;
  *   4. WRITE to an unmapped VA: nack in x+6+L, interrupt cause 4 in x+6+L;
- *   5. ATOMIC FADD (hit, a carry through 56 bits): the read on lm_* in x+4,
+ *   5. ATOMIC FADD (hit, a carry through 56 bits): the IP reads the dword,
  *      the write of old + a in x+6+L, ack x+7+L, a reply packet with the old
  *      value on VcReply (route of the source node; we ack it);
  *   6. CAS with a != old: no write, ack x+6+L, reply with the old value;
  *   7. CAS with a == old: b written in x+6+L, ack x+7+L, reply;
- *   8. WRITE to a page mapped R only: miss, nack in x+6+L (protection);
- *   9. WRITE ctx C2 to VA1 (C2's own PTE, another page): a miss (the TLB
- *      holds VA1 for C only), data to C2's page in x+6+L.
- * Checks: elan4.rx (credits, tokens, data and cycles of 1-4, counters of
- * §6.10), elan4.irq (the one record of 4, nothing else, from cycle 0),
- * elan4.fadd (5), elan4.mutex (6, 7), elan4.mmu (8, 9), each packet's
- * reply (flits, CRC) under its own id.
+ *   8. READ of 3 dwords from VA1 (hit): ack x+4, a reply packet with the
+ *      three dwords;
+ *   9. SETEVENT (inc 1, miss) to an INTERRUPT event with count 0: ack
+ *      x+7+L, e0 = count 1 written in x+9+2L, no fire (§6.7);
+ *  10. SETEVENT (inc 2, hit) to one with count -1: ack x+4, e0 written and
+ *      tr_fire_o in x+6+L, then interrupt cause 2 (e3.ctx, param0);
+ *  11. WRITE ctx C2 to VA1 (C2's own PTE, another page): a miss (the TLB
+ *      holds VA1 for C only), data to C2's page in x+6+L;
+ *  12. WRITE to a page mapped R only: miss, nack in x+6+L (protection).
+ * Checks: elan4.rx (credits, tokens, data and cycles of 1-4 and 8, counters
+ * of §6.10), elan4.irq (the one record of 4, nothing else, from cycle 0),
+ * elan4.fadd (5), elan4.mutex (6, 7), elan4.event (9, 10), elan4.mmu (11,
+ * 12); each packet's reply (flits, CRC by our reference) under its own id.
  */
 #include <string.h>
 
 #include "bind/elan4.h"
 #include "ref/crc32_ref.h"
 
-enum { MEMDW = 1u << 19, NPKT = 11, MAXW = 24 };
+enum { MEMDW = 1u << 19, NPKT = 12, MAXW = 24 };
 #define CTX    0x123u
 #define CTX2   0x124u
 #define VA1    0x00007F0000001000ull
@@ -47,6 +53,8 @@ enum { MEMDW = 1u << 19, NPKT = 11, MAXW = 24 };
 #define FADDA  0x0000000000000001ull
 #define CASB   0xCAFEF00D12345678ull
 #define RROUTE 0xFFFFFF51u
+#define RD1    0x8877665544332211ull /* preloaded after VA1's dword, read back by the READ */
+#define RD2    0xF0E1D2C3B4A59687ull
 #define EVA    0x0000000000610000ull /* the events' page, mapped W, local */
 #define PAE    0x306000u
 #define EVOFFA 0x40u /* event A: count 0, a set of 1 does not fire */
@@ -92,8 +100,9 @@ typedef struct {
   uint64_t ev_e0;   /* the new e0 */
   int64_t ev_off;
   bool fire;  /* it fires: tr_fire_o at ev_off, then interrupt cause 2 */
-  bool reply; /* a reply packet with the old value */
-  uint64_t old;
+  bool reply; /* a reply packet: WRITE of rdata[0..rn-1] to RVA */
+  unsigned rn;
+  uint64_t rdata[8];
   unsigned dcnt[NCNT]; /* counter increments */
 } pkt_t;
 
@@ -180,6 +189,8 @@ static void init_view(rx_t *g, const elan4_view_t *vw) {
   pte(g, CTX, VA3, 2, PA3);
   pte(g, CTX2, VA1, 3, PA2);
   pte(g, CTX, EVA, 3, PAE);
+  g->mem[(PA1 + (VA1 & 0x1FFFu)) / 8u + 1] = RD1;
+  g->mem[(PA1 + (VA1 & 0x1FFFu)) / 8u + 2] = RD2;
   /* events (§4.4): type INTERRUPT, e1 the cookie, e3 the context */
   g->mem[(PAE + EVOFFA) / 8u] = 2ull << 41;
   g->mem[(PAE + EVOFFB) / 8u] = 2ull << 41 | 0xFFFFFFFFu;
@@ -224,7 +235,8 @@ static void init_view(rx_t *g, const elan4_view_t *vw) {
   /* 5: FADD */
   p[4].id = "elan4.fadd";
   mk_atomic(g, &p[4], 0, FADDA, 0);
-  p[4].old = D2;
+  p[4].rn = 1;
+  p[4].rdata[0] = D2;
   p[4].wr = true;
   p[4].wr_addr = (PA1 + (VA1 & 0x1FFFu)) / 8u;
   p[4].wr_data = D2 + FADDA;
@@ -233,51 +245,71 @@ static void init_view(rx_t *g, const elan4_view_t *vw) {
   /* 6: CAS, compare fails */
   p[5].id = "elan4.mutex";
   mk_atomic(g, &p[5], 1, D2, CASB);
-  p[5].old = D2 + FADDA;
+  p[5].rn = 1;
+  p[5].rdata[0] = D2 + FADDA;
   p[5].tok_off = X(5) + 6 + L;
   /* 7: CAS, compare succeeds */
   p[6].id = "elan4.mutex";
   mk_atomic(g, &p[6], 1, D2 + FADDA, CASB);
-  p[6].old = D2 + FADDA;
+  p[6].rn = 1;
+  p[6].rdata[0] = D2 + FADDA;
   p[6].wr = true;
   p[6].wr_addr = (PA1 + (VA1 & 0x1FFFu)) / 8u;
   p[6].wr_data = CASB;
   p[6].wr_off = X(6) + 6 + L;
   p[6].tok_off = X(6) + 7 + L;
-  /* 8: SETEVENT (inc 1) to event A, TLB miss: ack at e+2 = x+7+L, the EP takes the set in e+1, e0 read,
+  /* 8: READ of 3 dwords from VA1 (hit): slot reserved in e = x+2, ack x+4; the reply carries the three
+     dwords (the CAS's value and the two preloaded after it) */
+  p[7].id = "elan4.rx";
+  {
+    unsigned k = 0;
+    p[7].w[k++] = w0(2, 3, 0, CTX);
+    p[7].w[k++] = g->src;
+    k = put64(p[7].w, k, VA1);
+    p[7].nw = put64(p[7].w, k, RVA);
+  }
+  p[7].ack = p[7].reply = true;
+  p[7].tok_off = X(7) + 4;
+  p[7].rn = 3;
+  p[7].rdata[0] = CASB;
+  p[7].rdata[1] = RD1;
+  p[7].rdata[2] = RD2;
+  p[7].dcnt[C_RXPK] = p[7].dcnt[C_TXTOK] = p[7].dcnt[C_HIT] = 1;
+  p[7].dcnt[C_TXPK] = p[7].dcnt[C_RXTOK] = p[7].dcnt[C_ACKRX] = 1;
+  /* 9: SETEVENT (inc 1) to event A, TLB miss: ack at e+2 = x+7+L, the EP takes the set in e+1, e0 read,
      e0 = count + 1 written on lm_* in e+4+L (§6.7); 0 -> 1 does not fire */
-  p[7].id = "elan4.event";
-  mk_sev(g, &p[7], EVA + EVOFFA, 1);
-  p[7].tok_off = X(7) + 7 + L;
-  p[7].ev_e0 = 2ull << 41 | 1u;
-  p[7].ev_addr = (PAE + EVOFFA) / 8u;
-  p[7].ev_off = X(7) + 9 + 2 * L;
-  p[7].dcnt[C_MISS] = 1;
-  /* 9: SETEVENT (inc 2) to event B, hit: ack x+4, e0 written in x+6+L, -1 -> 1 fires: tr_fire_o with
-     the event's local address in the same cycle, then interrupt cause 2 (e3.ctx, param0) */
   p[8].id = "elan4.event";
-  mk_sev(g, &p[8], EVA + EVOFFB, 2);
-  p[8].tok_off = X(8) + 4;
+  mk_sev(g, &p[8], EVA + EVOFFA, 1);
+  p[8].tok_off = X(8) + 7 + L;
   p[8].ev_e0 = 2ull << 41 | 1u;
-  p[8].ev_addr = (PAE + EVOFFB) / 8u;
-  p[8].ev_off = X(8) + 6 + L;
-  p[8].fire = true;
-  p[8].dcnt[C_HIT] = p[8].dcnt[C_EVFIRE] = 1;
-  /* 10: another context, same VA: its own translation (before 11: with TlbEntries 2, 11's fill
+  p[8].ev_addr = (PAE + EVOFFA) / 8u;
+  p[8].ev_off = X(8) + 9 + 2 * L;
+  p[8].dcnt[C_MISS] = 1;
+  /* 10: SETEVENT (inc 2) to event B, hit: ack x+4, e0 written in x+6+L, -1 -> 1 fires: tr_fire_o with
+     the event's local address in the same cycle, then interrupt cause 2 (e3.ctx, param0) */
+  p[9].id = "elan4.event";
+  mk_sev(g, &p[9], EVA + EVOFFB, 2);
+  p[9].tok_off = X(9) + 4;
+  p[9].ev_e0 = 2ull << 41 | 1u;
+  p[9].ev_addr = (PAE + EVOFFB) / 8u;
+  p[9].ev_off = X(9) + 6 + L;
+  p[9].fire = true;
+  p[9].dcnt[C_HIT] = p[9].dcnt[C_EVFIRE] = 1;
+  /* 11: another context, same VA: its own translation (before 12: with TlbEntries 2, 12's fill
      would evict VA1's entry of ctx C) */
-  p[9].id = "elan4.mmu";
-  mk_write(g, &p[9], CTX2, VA1, D1);
-  p[9].wr = p[9].ack = true;
-  p[9].wr_addr = (PA2 + (VA1 & 0x1FFFu)) / 8u;
-  p[9].wr_data = D1;
-  p[9].wr_off = X(9) + 6 + L;
-  p[9].tok_off = X(9) + 7 + L;
-  p[9].dcnt[C_MISS] = 1;
-  /* 11: protection fault (R only) */
   p[10].id = "elan4.mmu";
-  mk_write(g, &p[10], CTX, VA3, D1);
-  p[10].tok_off = X(10) + 6 + L;
-  p[10].dcnt[C_MISS] = p[10].dcnt[C_PROT] = p[10].dcnt[C_NACKTX] = 1;
+  mk_write(g, &p[10], CTX2, VA1, D1);
+  p[10].wr = p[10].ack = true;
+  p[10].wr_addr = (PA2 + (VA1 & 0x1FFFu)) / 8u;
+  p[10].wr_data = D1;
+  p[10].wr_off = X(10) + 6 + L;
+  p[10].tok_off = X(10) + 7 + L;
+  p[10].dcnt[C_MISS] = 1;
+  /* 12: protection fault (R only) */
+  p[11].id = "elan4.mmu";
+  mk_write(g, &p[11], CTX, VA3, D1);
+  p[11].tok_off = X(11) + 6 + L;
+  p[11].dcnt[C_MISS] = p[11].dcnt[C_PROT] = p[11].dcnt[C_NACKTX] = 1;
 #undef X
   g->h = -1;
   g->rtail = -1;
@@ -463,15 +495,16 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
       g->tok_seen = true;
     } else {
       const unsigned f = g->rflit++;
-      if (!p || !p->reply || f > 7)
+      if (!p || !p->reply || f > 5 + 2 * p->rn)
         return fail_at(msg, id, "a packet flit on out_*, no reply expected", cycle);
-      uint32_t body[6];
-      body[0] = w0(1, 1, 0, CTX);
+      uint32_t body[4 + 16];
+      body[0] = w0(1, p->rn, 0, CTX);
       body[1] = g->node;
       put64(body, 2, RVA);
-      put64(body, 4, p->old);
-      const unsigned kind = f == 0 ? 0 : f <= 6 ? 1 : 2;
-      const uint32_t want = f == 0 ? RROUTE : f <= 6 ? body[f - 1] : crc32_ref_words(body, 6);
+      for (unsigned k = 0; k < p->rn; k++) put64(body, 4 + 2 * k, p->rdata[k]);
+      const unsigned nb = 4 + 2 * p->rn;
+      const unsigned kind = f == 0 ? 0 : f <= nb ? 1 : 2;
+      const uint32_t want = f == 0 ? RROUTE : f <= nb ? body[f - 1] : crc32_ref_words(body, nb);
       if (ok != kind || od != want || ov != g->vcr) {
         cosim_fail(msg, id, "reply flit %u: kind %llu data 0x%08llx vc %llu, want kind %u data 0x%08x vc %u",
                    f, (unsigned long long)ok, (unsigned long long)od, (unsigned long long)ov, kind, want,
@@ -479,7 +512,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
         return false;
       }
       g->credit[ov & 3u]++;
-      if (f == 7) g->rtail = t;
+      if (f == nb + 1) g->rtail = t;
     }
   }
   if (p && !g->tok_seen && d >= p->tok_off) return fail_at(msg, id, "no TOKEN on out_* at its cycle", cycle);

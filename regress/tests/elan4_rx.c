@@ -27,8 +27,10 @@
  *      tr_fire_o in x+6+L, then interrupt cause 2 (e3.ctx, param0);
  *  11. WRITE ctx C2 to VA1 (C2's own PTE, another page): a miss (the TLB
  *      holds VA1 for C only), data to C2's page in x+6+L;
- *  12. WRITE to a page mapped R only: miss, nack in x+6+L (protection).
- * Checks: elan4.rx (credits, tokens, data and cycles of 1-4 and 8, counters
+ *  12. WRITE to a page mapped R only: miss, nack in x+6+L (protection);
+ *  13. a route word not 0xFFFFFFFF, 14. a misaligned target VA: nack in
+ *      x+2 (cnt_bad_pkts), nothing written.
+ * Checks: elan4.rx (credits, tokens, data and cycles of 1-4, 8, 13, 14, counters
  * of §6.10), elan4.irq (the one record of 4, nothing else, from cycle 0),
  * elan4.fadd (5), elan4.mutex (6, 7), elan4.event (9, 10), elan4.mmu (11,
  * 12); each packet's reply (flits, CRC by our reference) under its own id.
@@ -38,7 +40,7 @@
 #include "bind/elan4.h"
 #include "ref/crc32_ref.h"
 
-enum { MEMDW = 1u << 19, NPKT = 12, MAXW = 24 };
+enum { MEMDW = 1u << 19, NPKT = 14, MAXW = 24 };
 #define CTX    0x123u
 #define CTX2   0x124u
 #define VA1    0x00007F0000001000ull
@@ -87,6 +89,7 @@ typedef struct {
   uint32_t w[MAXW]; /* body words */
   unsigned nw;      /* body words */
   bool bad_crc;     /* TAIL carries CRC ^ 1 */
+  uint32_t route;   /* HEAD: 0xFFFFFFFF (every tag used) unless a test of the check */
   bool wr;          /* a data write expected */
   uint32_t wr_addr; /* its dword address */
   uint64_t wr_data; /* and data */
@@ -310,6 +313,19 @@ static void init_view(rx_t *g, const elan4_view_t *vw) {
   mk_write(g, &p[11], CTX, VA3, D1);
   p[11].tok_off = X(11) + 6 + L;
   p[11].dcnt[C_MISS] = p[11].dcnt[C_PROT] = p[11].dcnt[C_NACKTX] = 1;
+  /* 13: a HEAD whose route word is not 0xFFFFFFFF (a tag unused): nack in x+2, cnt_bad_pkts, nothing written */
+  p[12].id = "elan4.rx";
+  mk_write(g, &p[12], CTX, VA1, D2);
+  p[12].route = 0xFFFFFF31u;
+  p[12].tok_off = X(12) + 2;
+  p[12].dcnt[C_BAD] = p[12].dcnt[C_NACKTX] = 1;
+  /* 14: a WRITE whose target VA has bits [2:0] != 0: nack in x+2, cnt_bad_pkts */
+  p[13].id = "elan4.rx";
+  mk_write(g, &p[13], CTX, VA1 + 4u, D2);
+  p[13].tok_off = X(13) + 2;
+  p[13].dcnt[C_BAD] = p[13].dcnt[C_NACKTX] = 1;
+  for (unsigned k = 0; k < NPKT; k++)
+    if (!p[k].route) p[k].route = 0xFFFFFFFFu; /* every route tag used */
 #undef X
   g->h = -1;
   g->rtail = -1;
@@ -338,7 +354,7 @@ static void init_min(void *ctx, cosim_rng_t *rng) {
 static void flit(const pkt_t *p, unsigned f, unsigned *kind, uint32_t *data) {
   if (f == 0) {
     *kind = 0;
-    *data = 0xFFFFFFFFu; /* every route tag used */
+    *data = p->route;
   } else if (f <= p->nw) {
     *kind = 1;
     *data = p->w[f - 1];

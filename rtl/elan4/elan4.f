@@ -1,0 +1,16 @@
+rtl/common/common_crc32.sv
+rtl/elan4/elan4_lm_arb.sv
+rtl/elan4/elan4_host_port.sv
+rtl/elan4/elan4_cq_cache.sv
+rtl/elan4/elan4_cmd_proc.sv
+rtl/elan4/elan4_sten.sv
+rtl/elan4/elan4_link_tx.sv
+rtl/elan4/elan4_link_rx.sv
+rtl/elan4/elan4_mmu.sv
+rtl/elan4/elan4_hm_arb.sv
+rtl/elan4/elan4_input_proc.sv
+rtl/elan4/elan4_reply.sv
+rtl/elan4/elan4_event_proc.sv
+rtl/elan4/elan4_irq.sv
+rtl/elan4/elan4_counters.sv
+rtl/elan4/elan4.sv

@@ -883,50 +883,77 @@ static void print_path(const char *label, const e4t_fabric_t *f) {
          f->core.cycles_jumped, rss_kb());
 }
 
-/* skip_vs_noskip: the same fabric with skipping (idle switches, idle NICs,
- * whole-fabric idle time) and without; the per-cycle output digests (every
- * non-idle flit and side output) and every record must be identical
- * (check fabric.skip_vs_noskip at the first differing cycle), then the
- * run's own verdict. */
-static int skip_vs_noskip(e4t_cfg_t *base, const char *name, const char *dir, const e4t_expect_t *expect) {
+/* Two runs of one fabric that must agree exactly: every non-idle output in
+ * every cycle (the core's per-cycle digest) and every per-packet record,
+ * then the verdict of the run under test (`main`), whose reports and FSTs
+ * are written. Used by skip_vs_noskip and topo_file below. */
+typedef struct {
+  const char *id;                         /* the check, e.g. fabric.skip_vs_noskip */
+  const char *label[2];                   /* each run's line of print_path */
+  unsigned main;                          /* the run under test (reported, traced, its verdict) */
+  const char *what;                       /* "skip vs no skip" */
+  const char *digest;                     /* the digest's name in a failure, "the output digests" */
+  const char *same;                       /* what agreeing means, for the ok line */
+  void (*vary)(e4t_cfg_t *c, unsigned k); /* run k's configuration from the base */
+} e4t_pair_t;
+
+static int same_two_runs(e4t_cfg_t *base, const char *name, const char *dir, const e4t_expect_t *expect,
+                         const e4t_pair_t *p) {
   static e4t_fabric_t fab[2];
   e4t_result_t res[2];
-  static const char *const label[2] = {"core, skip:", "core, no skip:"};
-  char err[512], why[700] = "", id[160] = "fabric.skip_vs_noskip";
+  char err[512], why[700] = "", id[160];
+  snprintf(id, sizeof id, "%s", p->id);
+  const unsigned m = p->main, o = 1u - m;
   for (unsigned k = 0; k < 2; k++) {
     e4t_cfg_t c = *base;
     c.digest = true;
-    c.no_skip = k == 1;
-    if (k) c.trace_dir = NULL; /* one set of FSTs */
+    p->vary(&c, k);
+    if (k != m) c.trace_dir = NULL; /* FSTs of the run under test only */
     if (e4t_fabric_init(&fab[k], &c, err, sizeof err)) {
       for (unsigned j = 0; j <= k; j++) e4t_fabric_free(&fab[j]);
       return verdict_fail("%s", err);
     }
     e4t_fabric_run(&fab[k]);
     e4t_result_compute(&fab[k], &res[k]);
-    print_path(label[k], &fab[k]);
+    print_path(p->label[k], &fab[k]);
   }
-  e4t_result_print(&fab[0], &res[0], name, stdout);
-  print_status(&fab[0]);
-  bool wrote = write_out(&fab[0], &res[0], name, dir);
+  e4t_result_print(&fab[m], &res[m], name, stdout);
+  print_status(&fab[m]);
+  bool wrote = write_out(&fab[m], &res[m], name, dir);
   uint64_t at = 0;
   if (fabric_digest_diff(&fab[0].core, &fab[1].core, &at))
-    snprintf(why, sizeof why, "the output digests differ first in cycle %" PRIu64, at);
+    snprintf(why, sizeof why, "%s differ first in cycle %" PRIu64, p->digest, at);
   else
-    compare_runs(&fab[1], &fab[0], why, sizeof why, &at);
-  printf("check: %-4s skip vs no skip: %s\n", why[0] ? "FAIL" : "ok",
-         why[0] ? why : "identical output digests in every cycle, identical records");
-  if (!why[0] && fab[0].sb.failed) { /* the paths agree; the run itself failed */
-    snprintf(id, sizeof id, "%s", fab[0].sb.fail_id);
-    snprintf(why, sizeof why, "%s", fab[0].sb.fail);
-    at = fab[0].sb.fail_cycle;
+    compare_runs(&fab[o], &fab[m], why, sizeof why, &at);
+  printf("check: %-4s %s: %s\n", why[0] ? "FAIL" : "ok", p->what, why[0] ? why : p->same);
+  if (!why[0] && fab[m].sb.failed) { /* the two runs agree; the run itself failed */
+    snprintf(id, sizeof id, "%s", fab[m].sb.fail_id);
+    snprintf(why, sizeof why, "%s", fab[m].sb.fail);
+    at = fab[m].sb.fail_cycle;
   }
   const bool ok = !why[0];
-  e4t_cfg_t rc = fab[0].cfg;
+  e4t_cfg_t rc = fab[m].cfg;
   for (unsigned k = 0; k < 2; k++) e4t_fabric_free(&fab[k]); /* closes the FSTs */
   if (base->trace_dir) write_view(&rc, rc.trace_dir, rc.trace_dir, name, ok ? NULL : &at, ok ? NULL : why);
   if (!wrote) return verdict_fail("cannot write the reports to %s", dir);
   return check_verdict(ok, expect, id, why, at);
+}
+
+/* skip_vs_noskip: the same fabric with skipping (idle switches, idle NICs,
+ * whole-fabric idle time) and without; the per-cycle output digests (every
+ * non-idle flit and side output) and every record must be identical
+ * (check fabric.skip_vs_noskip at the first differing cycle), then the
+ * run's own verdict. */
+static void vary_skip(e4t_cfg_t *c, unsigned k) { c->no_skip = k == 1; }
+static int skip_vs_noskip(e4t_cfg_t *base, const char *name, const char *dir, const e4t_expect_t *expect) {
+  static const e4t_pair_t p = {"fabric.skip_vs_noskip",
+                               {"core, skip:", "core, no skip:"},
+                               0,
+                               "skip vs no skip",
+                               "the output digests",
+                               "identical output digests in every cycle, identical records",
+                               vary_skip};
+  return same_two_runs(base, name, dir, expect, &p);
 }
 
 /* records_off: the run with records on and with records off (packets
@@ -996,44 +1023,18 @@ static int records_off(e4t_cfg_t *base, const char *name, const char *dir, const
  * (check fabric.topo_file at the first differing cycle), then the file run's
  * own verdict. The file was checked against the builder before (exit 2 if it
  * differs): this catches what goes wrong between that check and the links. */
+static void vary_wiring(e4t_cfg_t *c, unsigned k) {
+  if (!k) c->wiring = NULL; /* run 0 the built-in tree, run 1 the file's */
+}
 static int topo_file(e4t_cfg_t *base, const char *name, const char *dir, const e4t_expect_t *expect) {
-  static e4t_fabric_t fab[2];
-  e4t_result_t res[2];
-  static const char *const label[2] = {"built-in:", "topology file:"};
-  char err[512], why[700] = "", id[160] = "fabric.topo_file";
-  for (unsigned k = 0; k < 2; k++) {
-    e4t_cfg_t c = *base;
-    c.digest = true;
-    if (!k) c.wiring = NULL, c.trace_dir = NULL; /* FSTs of the file's fabric only */
-    if (e4t_fabric_init(&fab[k], &c, err, sizeof err)) {
-      for (unsigned j = 0; j <= k; j++) e4t_fabric_free(&fab[j]);
-      return verdict_fail("%s", err);
-    }
-    e4t_fabric_run(&fab[k]);
-    e4t_result_compute(&fab[k], &res[k]);
-    print_path(label[k], &fab[k]);
-  }
-  e4t_result_print(&fab[1], &res[1], name, stdout);
-  print_status(&fab[1]);
-  bool wrote = write_out(&fab[1], &res[1], name, dir);
-  uint64_t at = 0;
-  if (fabric_digest_diff(&fab[0].core, &fab[1].core, &at))
-    snprintf(why, sizeof why, "the switch outputs (digest) differ first in cycle %" PRIu64, at);
-  else
-    compare_runs(&fab[0], &fab[1], why, sizeof why, &at);
-  printf("check: %-4s topology file vs built-in: %s\n", why[0] ? "FAIL" : "ok",
-         why[0] ? why : "identical switch outputs in every cycle, identical per-packet records");
-  if (!why[0] && fab[1].sb.failed) {
-    snprintf(id, sizeof id, "%s", fab[1].sb.fail_id);
-    snprintf(why, sizeof why, "%s", fab[1].sb.fail);
-    at = fab[1].sb.fail_cycle;
-  }
-  const bool ok = !why[0];
-  e4t_cfg_t rc = fab[1].cfg;
-  for (unsigned k = 0; k < 2; k++) e4t_fabric_free(&fab[k]);
-  if (base->trace_dir) write_view(&rc, rc.trace_dir, rc.trace_dir, name, ok ? NULL : &at, ok ? NULL : why);
-  if (!wrote) return verdict_fail("cannot write the reports to %s", dir);
-  return check_verdict(ok, expect, id, why, at);
+  static const e4t_pair_t p = {"fabric.topo_file",
+                               {"built-in:", "topology file:"},
+                               1,
+                               "topology file vs built-in",
+                               "the switch outputs (digest)",
+                               "identical switch outputs in every cycle, identical per-packet records",
+                               vary_wiring};
+  return same_two_runs(base, name, dir, expect, &p);
 }
 
 /* --topo-file: is the file's graph the 4-ary n-tree the Elite source routes

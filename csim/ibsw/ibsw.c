@@ -6,25 +6,7 @@
 
 #include "ibsw_internal.h"
 
-const char *const ibsw_bug_names[] = {"none",
-                                      "lft_entry_off_by_one",
-                                      "lft_block_applies_same_cycle",
-                                      "no_path_coded_bad_egress",
-                                      "route_cycles_short",
-                                      "vl15_in_round_robin",
-                                      "drain_sinks_pend",
-                                      "lane_pop_wrong_order",
-                                      "drained_before_credits",
-                                      "power_counts_disabled",
-                                      "same_state_accepted",
-                                      "armed_from_down",
-                                      "training_ignores_ts2",
-                                      "counter_wraps",
-                                      "sample_set_while_running",
-                                      "err_one_cycle_early",
-                                      "overflow_drops_all_lanes",
-                                      "link_loss_not_counted",
-                                      NULL};
+const char *const ibsw_bug_names[] = {IBSW_BUGS(IBSW_BUG_NAME) NULL};
 
 unsigned ibsw_lane_depth(const ibsw_cfg_t *cfg, unsigned lane) {
   return lane < cfg->num_data_vls ? cfg->buf_depth : cfg->buf15_depth;

@@ -58,28 +58,30 @@ enum {
 };
 #define IBSW_NEV 11 /* event kinds: the first 11 counters (the extended ones reuse 0..3) */
 
-/* Planted bugs (docs/ibsw.md section 14's negatives table). */
-enum {
-  IBSW_BUG_NONE,
-  IBSW_BUG_LFT_ENTRY_OFF_BY_ONE,
-  IBSW_BUG_LFT_BLOCK_APPLIES_SAME_CYCLE,
-  IBSW_BUG_NO_PATH_CODED_BAD_EGRESS,
-  IBSW_BUG_ROUTE_CYCLES_SHORT,
-  IBSW_BUG_VL15_IN_ROUND_ROBIN,
-  IBSW_BUG_DRAIN_SINKS_PEND,
-  IBSW_BUG_LANE_POP_WRONG_ORDER,
-  IBSW_BUG_DRAINED_BEFORE_CREDITS,
-  IBSW_BUG_POWER_COUNTS_DISABLED,
-  IBSW_BUG_SAME_STATE_ACCEPTED,
-  IBSW_BUG_ARMED_FROM_DOWN,
-  IBSW_BUG_TRAINING_IGNORES_TS2,
-  IBSW_BUG_COUNTER_WRAPS,
-  IBSW_BUG_SAMPLE_SET_WHILE_RUNNING,
-  IBSW_BUG_ERR_ONE_CYCLE_EARLY,
-  IBSW_BUG_OVERFLOW_DROPS_ALL_LANES,
-  IBSW_BUG_LINK_LOSS_NOT_COUNTED,
-  IBSW_BUG_COUNT
-};
+/* Planted bugs (docs/ibsw.md section 14's negatives table), one list for the
+ * enum, the model's names and the binding's (which adds its own after them). */
+#define IBSW_BUGS(X)                                              \
+  X(NONE, "none")                                                 \
+  X(LFT_ENTRY_OFF_BY_ONE, "lft_entry_off_by_one")                 \
+  X(LFT_BLOCK_APPLIES_SAME_CYCLE, "lft_block_applies_same_cycle") \
+  X(NO_PATH_CODED_BAD_EGRESS, "no_path_coded_bad_egress")         \
+  X(ROUTE_CYCLES_SHORT, "route_cycles_short")                     \
+  X(VL15_IN_ROUND_ROBIN, "vl15_in_round_robin")                   \
+  X(DRAIN_SINKS_PEND, "drain_sinks_pend")                         \
+  X(LANE_POP_WRONG_ORDER, "lane_pop_wrong_order")                 \
+  X(DRAINED_BEFORE_CREDITS, "drained_before_credits")             \
+  X(POWER_COUNTS_DISABLED, "power_counts_disabled")               \
+  X(SAME_STATE_ACCEPTED, "same_state_accepted")                   \
+  X(ARMED_FROM_DOWN, "armed_from_down")                           \
+  X(TRAINING_IGNORES_TS2, "training_ignores_ts2")                 \
+  X(COUNTER_WRAPS, "counter_wraps")                               \
+  X(SAMPLE_SET_WHILE_RUNNING, "sample_set_while_running")         \
+  X(ERR_ONE_CYCLE_EARLY, "err_one_cycle_early")                   \
+  X(OVERFLOW_DROPS_ALL_LANES, "overflow_drops_all_lanes")         \
+  X(LINK_LOSS_NOT_COUNTED, "link_loss_not_counted")
+#define IBSW_BUG_ENUM(id, name) IBSW_BUG_##id,
+#define IBSW_BUG_NAME(id, name) name,
+enum { IBSW_BUGS(IBSW_BUG_ENUM) IBSW_BUG_COUNT };
 extern const char *const ibsw_bug_names[]; /* NULL-terminated, [0] = "none" */
 
 typedef struct {

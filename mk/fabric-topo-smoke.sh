@@ -71,17 +71,5 @@ else
   echo "check: FAIL topo.dump: --topo-dump --nodes=16 differs from $good (regenerate it with that command)"
   [[ -z $first ]] && first="topo.dump: $good is stale"
 fi
-got=${first%%: *}
-if [[ -n $expect ]]; then
-  if [[ $got == "$expect" ]]; then
-    echo "expected failure caught: check:$first"
-    echo "TEST PASSED"; exit 0
-  fi
-  echo "rerun: make sim T=$name SEED=$seed"
-  echo "TEST FAILED: expected check:$expect, got ${first:+check:}${first:-a pass}"; exit 1
-fi
-if [[ -n $first ]]; then
-  echo "rerun: make sim T=$name SEED=$seed"
-  echo "TEST FAILED: check:$first"; exit 1
-fi
-echo "TEST PASSED"
+. mk/script-verdict.sh
+script_verdict "$first" "$expect" "make sim T=$name SEED=$seed"

@@ -60,17 +60,5 @@ if [[ $rc -ne 0 || -n $art ]]; then
 else
   echo "check: ok   fuzz.$target: ${time} s, no crash, leak, UB or refused table"
 fi
-got=${first%%: *}
-if [[ -n $expect ]]; then
-  if [[ $got == "$expect" ]]; then
-    echo "expected failure caught: check:$first"
-    echo "TEST PASSED"; exit 0
-  fi
-  echo "rerun: mk/fuzz.sh $*"
-  echo "TEST FAILED: expected check:$expect, got ${first:+check:}${first:-a pass}"; exit 1
-fi
-if [[ -n $first ]]; then
-  echo "rerun: mk/fuzz.sh $*"
-  echo "TEST FAILED: check:$first"; exit 1
-fi
-echo "TEST PASSED"
+. mk/script-verdict.sh
+script_verdict "$first" "$expect" "mk/fuzz.sh $*"

@@ -85,17 +85,5 @@ if ((demo)) && [[ -z $first ]]; then
   fi
 fi
 
-got=${first%%: *}
-if [[ -n $expect ]]; then
-  if [[ $got == "$expect" ]]; then
-    echo "expected failure caught: check:$first"
-    echo "TEST PASSED"; exit 0
-  fi
-  echo "rerun: make sim T=$name SEED=$seed"
-  echo "TEST FAILED: expected check:$expect, got ${first:+check:}${first:-a pass}"; exit 1
-fi
-if [[ -n $first ]]; then
-  echo "rerun: make sim T=$name SEED=$seed"
-  echo "TEST FAILED: check:$first"; exit 1
-fi
-echo "TEST PASSED"
+. mk/script-verdict.sh
+script_verdict "$first" "$expect" "make sim T=$name SEED=$seed"

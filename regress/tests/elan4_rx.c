@@ -32,8 +32,10 @@
  *      x+2 (cnt_bad_pkts), nothing written;
  *  15. WRITE to a page mapped to host memory (miss): taken on hm_* in x+6+L;
  *  16. READ of 2 dwords from it (hit): the RP's host read on hm_* in x+4,
- *      the reply with the two dwords.
- * Checks: elan4.rx (credits, tokens, data and cycles of 1-4, 8, 13-16, counters
+ *      the reply with the two dwords;
+ *  17. READ of 1 dword (host page) whose reply we nack: resent whole, not before the
+ *      nack + RetryBackoff (or, RetryLimit 0: failed, interrupt cause 6).
+ * Checks: elan4.rx (credits, tokens, data and cycles of 1-4, 8, 13-17, counters
  * of §6.10), elan4.irq (the one record of 4, nothing else, from cycle 0),
  * elan4.fadd (5), elan4.mutex (6, 7), elan4.event (9, 10), elan4.mmu (11,
  * 12); each packet's reply (flits, CRC by our reference) under its own id.
@@ -43,7 +45,7 @@
 #include "bind/elan4.h"
 #include "ref/crc32_ref.h"
 
-enum { MEMDW = 1u << 19, NPKT = 16, MAXW = 24 };
+enum { MEMDW = 1u << 19, NPKT = 17, MAXW = 24 };
 #define CTX    0x123u
 #define CTX2   0x124u
 #define VA1    0x00007F0000001000ull
@@ -77,6 +79,8 @@ enum {
   C_RXPK = 10,
   C_RXTOK = 11,
   C_ACKRX = 12,
+  C_NACKRX = 13,
+  C_RESEND = 14,
   C_NACKTX = 16,
   C_CRC = 17,
   C_BAD = 18,
@@ -112,6 +116,7 @@ typedef struct {
   bool hwr;  /* a host write at hm_off (PA + VA[12:0], data wr_data) */
   bool hrd;  /* a host read of rn dwords from PA + VA[12:0] on hm_* at hm_off */
   int64_t hm_off;
+  bool rnack; /* its first reply is nacked by us: resent (RetryLimit > 0) or failed, cause 6 */
   bool reply; /* a reply packet: WRITE of rdata[0..rn-1] to RVA */
   unsigned rn;
   uint64_t rdata[8];
@@ -124,6 +129,8 @@ typedef struct {
   unsigned node, src, vcr, nvc;
   uint64_t mem[MEMDW];
   uint64_t hmem[8]; /* host dwords at HPA + 0x1000 + 8i */
+  bool rnacked;     /* the reply's first try nacked */
+  int64_t rnack_at; /* in this cycle */
   int64_t hm_rd_at; /* our host-read answer: first dword in this cycle */
   unsigned hm_rd_n;
   bool rd_due[16];
@@ -364,6 +371,29 @@ static void init_view(rx_t *g, const elan4_view_t *vw) {
   p[15].rdata[1] = HD2;
   p[15].dcnt[C_RXPK] = p[15].dcnt[C_TXTOK] = p[15].dcnt[C_HIT] = 1;
   p[15].dcnt[C_TXPK] = p[15].dcnt[C_RXTOK] = p[15].dcnt[C_ACKRX] = 1;
+  /* 17: READ of 1 dword from VA4 (hit: installed by 15, still there with TlbEntries 2; host read on hm_* in
+     x+4), its reply nacked once: resent whole from the slot after
+     RetryBackoff (§6.4, §6.5), or, with RetryLimit 0, failed: slot freed, interrupt cause 6 */
+  p[16].id = "elan4.rx";
+  {
+    unsigned k = 0;
+    p[16].w[k++] = w0(2, 1, 0, CTX);
+    p[16].w[k++] = g->src;
+    k = put64(p[16].w, k, VA4);
+    p[16].nw = put64(p[16].w, k, RVA);
+  }
+  p[16].ack = p[16].reply = p[16].rnack = p[16].hrd = true;
+  p[16].hm_off = X(16) + 4;
+  p[16].tok_off = X(16) + 4;
+  p[16].rn = 1;
+  p[16].rdata[0] = D1;
+  p[16].dcnt[C_RXPK] = p[16].dcnt[C_TXTOK] = p[16].dcnt[C_HIT] = 1;
+  p[16].dcnt[C_NACKRX] = 1;
+  if (vw->param.RetryLimit > 0) {
+    p[16].dcnt[C_TXPK] = p[16].dcnt[C_RXTOK] = 2;
+    p[16].dcnt[C_ACKRX] = p[16].dcnt[C_RESEND] = 1;
+  } else
+    p[16].dcnt[C_TXPK] = p[16].dcnt[C_RXTOK] = 1;
   for (unsigned k = 0; k < NPKT; k++)
     if (!p[k].route) p[k].route = 0xFFFFFFFFu; /* every route tag used */
 #undef X
@@ -444,9 +474,17 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
     IN(in_valid_i, 1);
     IN(in_kind_i, 3);
     IN(in_vc_i, g->vcr);
-    IN(in_data_i, 1); /* ack the reply */
-    g->rtok_sent = true;
-    g->ready_at = t + 3;
+    if (g->p[g->cur].rnack && !g->rnacked) { /* nack the first try: a resend (or a failure) follows */
+      IN(in_data_i, 0);
+      g->rnacked = true;
+      g->rnack_at = t;
+      g->rtail = -1;
+      g->rflit = 0;
+    } else {
+      IN(in_data_i, 1); /* ack the reply */
+      g->rtok_sent = true;
+      g->ready_at = t + 3;
+    }
   }
   return !(g->done && t > g->cycle_done + 4);
 }
@@ -476,6 +514,12 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
       return false;
     }
     g->irq_seen = true;
+  } else if (irq_now && p && p->rnack && g->rnacked && g->vw->param.RetryLimit == 0 && !g->irq_seen) {
+    /* RetryLimit 0: the nacked reply failed (§6.5): cause 6, info ctx, data the reply VA */
+    if (OUT(irq_valid_o) != 1 || OUT(irq_cause_o) != 6 || OUT(irq_info_o) != CTX || OUT(irq_data_o) != RVA)
+      return fail_at(msg, p->id, "not the failed reply's interrupt record (cause 6, ctx, reply VA)", cycle);
+    g->irq_seen = g->rtok_sent = true;
+    g->ready_at = t + 3;
   } else if (irq_now) {
     if (!(p && p->irq && d == p->tok_off && !g->irq_seen))
       return fail_at(msg, p && p->ev ? p->id : "elan4.irq", "an interrupt record, none expected", cycle);
@@ -581,6 +625,12 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
       g->tok_seen = true;
     } else {
       const unsigned f = g->rflit++;
+      if (p && g->rnacked && f == 0) { /* the resend: not before the nack + RetryBackoff (decided), try 1 */
+        if (g->vw->param.RetryLimit == 0)
+          return fail_at(msg, id, "a resent reply with RetryLimit 0 (it must fail)", cycle);
+        if (t < g->rnack_at + (int64_t)g->vw->param.RetryBackoff + 1)
+          return fail_at(msg, id, "the reply resent before nack + RetryBackoff", cycle);
+      }
       if (!p || !p->reply || f > 5 + 2 * p->rn)
         return fail_at(msg, id, "a packet flit on out_*, no reply expected", cycle);
       uint32_t body[4 + 16];
@@ -625,6 +675,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     g->rflit = 0;
     g->rtail = -1;
     g->hm_rd_at = -1;
+    g->rnacked = false;
     if (g->cur == NPKT) {
       g->done = true;
       g->cycle_done = t + 3; /* the counters of the last packet, two cycles after its events */

@@ -40,7 +40,6 @@
  * elan4.fadd (5), elan4.mutex (6, 7), elan4.event (9, 10), elan4.mmu (11,
  * 12); each packet's reply (flits, CRC by our reference) under its own id.
  */
-#include <string.h>
 
 #include "bind/elan4.h"
 #include "ref/crc32_ref.h"
@@ -534,7 +533,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     }
     g->irq_seen = true;
   } else if (p && p->irq && d == p->tok_off)
-    return fail_at(msg, "elan4.irq", "no interrupt cause 4 at the nack's cycle (h+14+L)", cycle);
+    return fail_at(msg, "elan4.irq", "no interrupt cause 4 at the nack's cycle (x+6+L)", cycle);
   /* event fired: tr_fire_o with the event's local byte address in the cycle its e0 write is on lm_* */
   if (OUT(tr_fire_o) || OUT(tr_fire_addr_o)) {
     if (!(p && p->fire && d == p->ev_off && OUT(tr_fire_o) == 1 && OUT(tr_fire_addr_o) == 8ull * p->ev_addr))

@@ -29,18 +29,22 @@
  *      holds VA1 for C only), data to C2's page in x+6+L;
  *  12. WRITE to a page mapped R only: miss, nack in x+6+L (protection);
  *  13. a route word not 0xFFFFFFFF, 14. a misaligned target VA: nack in
- *      x+2 (cnt_bad_pkts), nothing written.
- * Checks: elan4.rx (credits, tokens, data and cycles of 1-4, 8, 13, 14, counters
+ *      x+2 (cnt_bad_pkts), nothing written;
+ *  15. WRITE to a page mapped to host memory (miss): taken on hm_* in x+6+L;
+ *  16. READ of 2 dwords from it (hit): the RP's host read on hm_* in x+4,
+ *      the reply with the two dwords;
+ *  17. READ of 1 dword (host page) whose reply we nack: resent whole, not before the
+ *      nack + RetryBackoff (or, RetryLimit 0: failed, interrupt cause 6).
+ * Checks: elan4.rx (credits, tokens, data and cycles of 1-4, 8, 13-17, counters
  * of §6.10), elan4.irq (the one record of 4, nothing else, from cycle 0),
  * elan4.fadd (5), elan4.mutex (6, 7), elan4.event (9, 10), elan4.mmu (11,
  * 12); each packet's reply (flits, CRC by our reference) under its own id.
  */
-#include <string.h>
 
 #include "bind/elan4.h"
 #include "ref/crc32_ref.h"
 
-enum { MEMDW = 1u << 19, NPKT = 14, MAXW = 24 };
+enum { MEMDW = 1u << 19, NPKT = 17, MAXW = 24 };
 #define CTX    0x123u
 #define CTX2   0x124u
 #define VA1    0x00007F0000001000ull
@@ -55,6 +59,9 @@ enum { MEMDW = 1u << 19, NPKT = 14, MAXW = 24 };
 #define FADDA  0x0000000000000001ull
 #define CASB   0xCAFEF00D12345678ull
 #define RROUTE 0xFFFFFF51u
+#define VA4    (VA1 + 0x6000u) /* mapped to host memory */
+#define HPA    0x0001234560000ull
+#define HD2    0x5A5A00000000A5A5ull /* host dword after VA4's */
 #define RD1    0x8877665544332211ull /* preloaded after VA1's dword, read back by the READ */
 #define RD2    0xF0E1D2C3B4A59687ull
 #define EVA    0x0000000000610000ull /* the events' page, mapped W, local */
@@ -71,6 +78,8 @@ enum {
   C_RXPK = 10,
   C_RXTOK = 11,
   C_ACKRX = 12,
+  C_NACKRX = 13,
+  C_RESEND = 14,
   C_NACKTX = 16,
   C_CRC = 17,
   C_BAD = 18,
@@ -102,7 +111,11 @@ typedef struct {
   uint32_t ev_addr; /* e0's dword address */
   uint64_t ev_e0;   /* the new e0 */
   int64_t ev_off;
-  bool fire;  /* it fires: tr_fire_o at ev_off, then interrupt cause 2 */
+  bool fire; /* it fires: tr_fire_o at ev_off, then interrupt cause 2 */
+  bool hwr;  /* a host write at hm_off (PA + VA[12:0], data wr_data) */
+  bool hrd;  /* a host read of rn dwords from PA + VA[12:0] on hm_* at hm_off */
+  int64_t hm_off;
+  bool rnack; /* its first reply is nacked by us: resent (RetryLimit > 0) or failed, cause 6 */
   bool reply; /* a reply packet: WRITE of rdata[0..rn-1] to RVA */
   unsigned rn;
   uint64_t rdata[8];
@@ -114,6 +127,11 @@ typedef struct {
   int64_t lat;
   unsigned node, src, vcr, nvc;
   uint64_t mem[MEMDW];
+  uint64_t hmem[8]; /* host dwords at HPA + 0x1000 + 8i */
+  bool rnacked;     /* the reply's first try nacked */
+  int64_t rnack_at; /* in this cycle */
+  int64_t hm_rd_at; /* our host-read answer: first dword in this cycle */
+  unsigned hm_rd_n;
   bool rd_due[16];
   uint32_t rd_addr[16];
   pkt_t p[NPKT];
@@ -139,12 +157,12 @@ static unsigned put64(uint32_t *w, unsigned k, uint64_t v) {
   w[k + 1] = (uint32_t)(v >> 32);
   return k + 2;
 }
-static void pte(rx_t *g, unsigned ctx, uint64_t va, unsigned perm, uint32_t pa) {
+static void pte(rx_t *g, unsigned ctx, uint64_t va, unsigned perm, uint64_t pa, unsigned space) {
   const uint64_t mask = (1ull << g->vw->param.PtBits) - 1u;
   const uint64_t b = ((va >> 13) ^ ctx) & mask;
   const uint64_t dw = (g->vw->param.PtBase + 16u * b) / 8u;
-  g->mem[dw] = 1u | perm << 1 | 1u << 3 | (va >> 13) << 13; /* V, W/R, space local */
-  g->mem[dw + 1] = (uint64_t)pa | (uint64_t)ctx << 50;
+  g->mem[dw] = 1u | perm << 1 | space << 3 | (va >> 13) << 13; /* V, W/R, space */
+  g->mem[dw + 1] = pa | (uint64_t)ctx << 50;
 }
 static void mk_write(rx_t *g, pkt_t *p, unsigned ctx, uint64_t va, uint64_t data) {
   unsigned k = 0;
@@ -188,10 +206,12 @@ static void init_view(rx_t *g, const elan4_view_t *vw) {
   g->node = vw->param.NumNodes > 3 ? 3 : 0;
   g->src = vw->param.NumNodes > 5 ? 5 : 1;
   g->mem[(vw->param.RtBase + 8u * g->src) / 8u] = 1ull << 32 | RROUTE; /* the reply's route */
-  pte(g, CTX, VA1, 3, PA1);
-  pte(g, CTX, VA3, 2, PA3);
-  pte(g, CTX2, VA1, 3, PA2);
-  pte(g, CTX, EVA, 3, PAE);
+  pte(g, CTX, VA1, 3, PA1, 1);
+  pte(g, CTX, VA3, 2, PA3, 1);
+  pte(g, CTX2, VA1, 3, PA2, 1);
+  pte(g, CTX, EVA, 3, PAE, 1);
+  pte(g, CTX, VA4, 3, HPA, 0);
+  g->hmem[1] = HD2;
   g->mem[(PA1 + (VA1 & 0x1FFFu)) / 8u + 1] = RD1;
   g->mem[(PA1 + (VA1 & 0x1FFFu)) / 8u + 2] = RD2;
   /* events (§4.4): type INTERRUPT, e1 the cookie, e3 the context */
@@ -324,11 +344,61 @@ static void init_view(rx_t *g, const elan4_view_t *vw) {
   mk_write(g, &p[13], CTX, VA1 + 4u, D2);
   p[13].tok_off = X(13) + 2;
   p[13].dcnt[C_BAD] = p[13].dcnt[C_NACKTX] = 1;
+  /* 15: WRITE to VA4, mapped to host memory (miss): taken on hm_* in x+6+L (hm_ready_i 1), ack x+7+L */
+  p[14].id = "elan4.rx";
+  mk_write(g, &p[14], CTX, VA4, D1);
+  p[14].hwr = p[14].ack = true;
+  p[14].wr_data = D1;
+  p[14].hm_off = X(14) + 6 + L;
+  p[14].tok_off = X(14) + 7 + L;
+  p[14].dcnt[C_MISS] = 1;
+  /* 16: READ of 2 dwords from VA4 (hit): slot in e = x+2, the RP's host read (tag 0, len 2) on hm_* in
+     x+4 (§5.1 rule 5), answered 3 cycles later; ack x+4; the reply carries the written dword and HD2 */
+  p[15].id = "elan4.rx";
+  {
+    unsigned k = 0;
+    p[15].w[k++] = w0(2, 2, 0, CTX);
+    p[15].w[k++] = g->src;
+    k = put64(p[15].w, k, VA4);
+    p[15].nw = put64(p[15].w, k, RVA);
+  }
+  p[15].ack = p[15].reply = p[15].hrd = true;
+  p[15].tok_off = X(15) + 4;
+  p[15].hm_off = X(15) + 4;
+  p[15].rn = 2;
+  p[15].rdata[0] = D1;
+  p[15].rdata[1] = HD2;
+  p[15].dcnt[C_RXPK] = p[15].dcnt[C_TXTOK] = p[15].dcnt[C_HIT] = 1;
+  p[15].dcnt[C_TXPK] = p[15].dcnt[C_RXTOK] = p[15].dcnt[C_ACKRX] = 1;
+  /* 17: READ of 1 dword from VA4 (hit: installed by 15, still there with TlbEntries 2; host read on hm_* in
+     x+4), its reply nacked once: resent whole from the slot after
+     RetryBackoff (§6.4, §6.5), or, with RetryLimit 0, failed: slot freed, interrupt cause 6 */
+  p[16].id = "elan4.rx";
+  {
+    unsigned k = 0;
+    p[16].w[k++] = w0(2, 1, 0, CTX);
+    p[16].w[k++] = g->src;
+    k = put64(p[16].w, k, VA4);
+    p[16].nw = put64(p[16].w, k, RVA);
+  }
+  p[16].ack = p[16].reply = p[16].rnack = p[16].hrd = true;
+  p[16].hm_off = X(16) + 4;
+  p[16].tok_off = X(16) + 4;
+  p[16].rn = 1;
+  p[16].rdata[0] = D1;
+  p[16].dcnt[C_RXPK] = p[16].dcnt[C_TXTOK] = p[16].dcnt[C_HIT] = 1;
+  p[16].dcnt[C_NACKRX] = 1;
+  if (vw->param.RetryLimit > 0) {
+    p[16].dcnt[C_TXPK] = p[16].dcnt[C_RXTOK] = 2;
+    p[16].dcnt[C_ACKRX] = p[16].dcnt[C_RESEND] = 1;
+  } else
+    p[16].dcnt[C_TXPK] = p[16].dcnt[C_RXTOK] = 1;
   for (unsigned k = 0; k < NPKT; k++)
     if (!p[k].route) p[k].route = 0xFFFFFFFFu; /* every route tag used */
 #undef X
   g->h = -1;
   g->rtail = -1;
+  g->hm_rd_at = -1;
   g->ready_at = 4;
 }
 static void init_default(void *ctx, cosim_rng_t *rng) {
@@ -371,6 +441,12 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
   (void)prev_out;
   IN(node_i, g->node);
   IN(hm_ready_i, 1);
+  if (g->hm_rd_at >= 0 && (int64_t)cycle >= g->hm_rd_at &&
+      (int64_t)cycle < g->hm_rd_at + (int64_t)g->hm_rd_n) {
+    IN(hm_rvalid_i, 1);
+    IN(hm_rdata_i, g->hmem[cycle - (uint64_t)g->hm_rd_at]);
+    IN(hm_rtag_i, 0);
+  }
   const unsigned i = (unsigned)(cycle % 16);
   if (g->rd_due[i]) {
     g->rd_due[i] = false;
@@ -397,9 +473,17 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
     IN(in_valid_i, 1);
     IN(in_kind_i, 3);
     IN(in_vc_i, g->vcr);
-    IN(in_data_i, 1); /* ack the reply */
-    g->rtok_sent = true;
-    g->ready_at = t + 3;
+    if (g->p[g->cur].rnack && !g->rnacked) { /* nack the first try: a resend (or a failure) follows */
+      IN(in_data_i, 0);
+      g->rnacked = true;
+      g->rnack_at = t;
+      g->rtail = -1;
+      g->rflit = 0;
+    } else {
+      IN(in_data_i, 1); /* ack the reply */
+      g->rtok_sent = true;
+      g->ready_at = t + 3;
+    }
   }
   return !(g->done && t > g->cycle_done + 4);
 }
@@ -429,6 +513,12 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
       return false;
     }
     g->irq_seen = true;
+  } else if (irq_now && p && p->rnack && g->rnacked && g->vw->param.RetryLimit == 0 && !g->irq_seen) {
+    /* RetryLimit 0: the nacked reply failed (§6.5): cause 6, info ctx, data the reply VA */
+    if (OUT(irq_valid_o) != 1 || OUT(irq_cause_o) != 6 || OUT(irq_info_o) != CTX || OUT(irq_data_o) != RVA)
+      return fail_at(msg, p->id, "not the failed reply's interrupt record (cause 6, ctx, reply VA)", cycle);
+    g->irq_seen = g->rtok_sent = true;
+    g->ready_at = t + 3;
   } else if (irq_now) {
     if (!(p && p->irq && d == p->tok_off && !g->irq_seen))
       return fail_at(msg, p && p->ev ? p->id : "elan4.irq", "an interrupt record, none expected", cycle);
@@ -443,7 +533,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     }
     g->irq_seen = true;
   } else if (p && p->irq && d == p->tok_off)
-    return fail_at(msg, "elan4.irq", "no interrupt cause 4 at the nack's cycle (h+14+L)", cycle);
+    return fail_at(msg, "elan4.irq", "no interrupt cause 4 at the nack's cycle (x+6+L)", cycle);
   /* event fired: tr_fire_o with the event's local byte address in the cycle its e0 write is on lm_* */
   if (OUT(tr_fire_o) || OUT(tr_fire_addr_o)) {
     if (!(p && p->fire && d == p->ev_off && OUT(tr_fire_o) == 1 && OUT(tr_fire_addr_o) == 8ull * p->ev_addr))
@@ -451,7 +541,30 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
                      cycle);
   } else if (p && p->fire && d == p->ev_off)
     return fail_at(msg, p->id, "no tr_fire_o at the e0 write's cycle", cycle);
-  if (OUT(hm_valid_o)) return fail_at(msg, "elan4.rx", "a host-master request, none expected", cycle);
+  /* host master: packet 15's write, packet 16's read, each at its cycle, nothing else */
+  if (OUT(hm_valid_o) || OUT(hm_write_o) || OUT(hm_addr_o) || OUT(hm_data_o) || OUT(hm_be_o) ||
+      OUT(hm_len_o) || OUT(hm_tag_o)) {
+    const bool w = p && p->hwr, r = p && p->hrd;
+    const uint64_t wa = HPA + (VA4 & 0x1FFFu);
+    if (!(w || r) || d != p->hm_off || OUT(hm_valid_o) != 1 || OUT(hm_write_o) != (w ? 1u : 0u) ||
+        OUT(hm_addr_o) != wa || OUT(hm_data_o) != (w ? p->wr_data : 0) || OUT(hm_be_o) != (w ? 0xFFu : 0u) ||
+        OUT(hm_len_o) != (w ? 0u : p->rn) || OUT(hm_tag_o) != 0) {
+      cosim_fail(msg, id,
+                 "hm_* valid %llu write %llu addr 0x%llx data 0x%llx be 0x%llx len %llu tag %llu at h+%lld",
+                 (unsigned long long)OUT(hm_valid_o), (unsigned long long)OUT(hm_write_o),
+                 (unsigned long long)OUT(hm_addr_o), (unsigned long long)OUT(hm_data_o),
+                 (unsigned long long)OUT(hm_be_o), (unsigned long long)OUT(hm_len_o),
+                 (unsigned long long)OUT(hm_tag_o), (long long)d);
+      return false;
+    }
+    if (w) g->hmem[0] = OUT(hm_data_o);
+    if (r) {
+      g->hm_rd_at = t + 3;
+      g->hm_rd_n = p->rn;
+    }
+    g->wr_seen = true;
+  } else if (p && (p->hwr || p->hrd) && d == p->hm_off)
+    return fail_at(msg, id, "no host-master request at its cycle", cycle);
   /* credits: one per flit of ours, the cycle after it */
   {
     const bool f_prev = g->cur < NPKT && g->h >= 0 && d >= 1 && d <= (int64_t)p->nw + 2;
@@ -511,6 +624,12 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
       g->tok_seen = true;
     } else {
       const unsigned f = g->rflit++;
+      if (p && g->rnacked && f == 0) { /* the resend: not before the nack + RetryBackoff (decided), try 1 */
+        if (g->vw->param.RetryLimit == 0)
+          return fail_at(msg, id, "a resent reply with RetryLimit 0 (it must fail)", cycle);
+        if (t < g->rnack_at + (int64_t)g->vw->param.RetryBackoff + 1)
+          return fail_at(msg, id, "the reply resent before nack + RetryBackoff", cycle);
+      }
       if (!p || !p->reply || f > 5 + 2 * p->rn)
         return fail_at(msg, id, "a packet flit on out_*, no reply expected", cycle);
       uint32_t body[4 + 16];
@@ -554,6 +673,8 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     g->tok_seen = g->wr_seen = g->irq_seen = g->ev_seen = g->rtok_sent = false;
     g->rflit = 0;
     g->rtail = -1;
+    g->hm_rd_at = -1;
+    g->rnacked = false;
     if (g->cur == NPKT) {
       g->done = true;
       g->cycle_done = t + 3; /* the counters of the last packet, two cycles after its events */

@@ -21,6 +21,7 @@ const char *const elan4_bug_names[] = {"none",
                                        "resend_from_new_data",
                                        "error_spills_to_next_queue",
                                        "spill_wrong_position",
+                                       "crc_ignored",
                                        NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {

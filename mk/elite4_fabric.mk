@@ -11,7 +11,7 @@
 #   make elite4-fabric-bench   64-node node-cycles/s: skipping, not skipping, all-RTL
 
 E4F_DIR  := testbench/fabric
-E4F_SRC  := $(wildcard $(E4F_DIR)/*.c) $(filter-out %/test_%.c,$(wildcard $(E4F_DIR)/core/*.c)) testbench/bind/fabric_elite4.c \
+E4F_SRC  := $(wildcard $(E4F_DIR)/*.c) $(filter-out $(E4F_DIR)/core/test_%.c,$(wildcard $(E4F_DIR)/core/*.c)) testbench/bind/fabric_elite4.c \
             testbench/store/store.c testbench/rng.c testbench/waves.c $(MODEL_SRC) testbench/bind/elite4.c
 # The switch through target elite4_p8 (the binding defines every elite4
 # target, so all are linked): generated glue, C++ shims, Verilated models.

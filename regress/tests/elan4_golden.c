@@ -18,10 +18,10 @@
  */
 #include <string.h>
 
-#include "bind/elan4.h"
+#include "elan4_harness.h"
 #include "ref/crc32_ref.h"
 
-enum { NODE = 3, DEST = 5, MEMDW = 1u << 19 };
+enum { NODE = 3, DEST = 5 };
 #define ROUTE     0xFFFFFF31u
 #define QBASE     0x100000u
 #define CQCTL_VAL (QBASE | (uint64_t)0x123 << 33 | 1ull << 47 | 1ull << 63)
@@ -31,10 +31,8 @@ enum { NODE = 3, DEST = 5, MEMDW = 1u << 19 };
 
 typedef struct {
   const elan4_view_t *vw;
-  int64_t lat, vc;     /* LmLatency, VcSten */
-  uint64_t mem[MEMDW]; /* local memory, dword addressed, 0 where never written */
-  bool rd_due[16];
-  uint32_t rd_addr[16];
+  int64_t vc;          /* VcSten */
+  e4h_lm_t lm;         /* local memory behind lm_* */
   unsigned step;       /* PIO script position */
   int64_t t0;          /* the WRITE's first dword accepted */
   int64_t tail_at;     /* TAIL seen on out_* */
@@ -61,23 +59,14 @@ enum { NSCRIPT = sizeof script / sizeof script[0], STEP_WRITE = 2, STEP_STATUS =
 
 static void init_view(g_t *g, const elan4_view_t *vw) {
   g->vw = vw;
-  g->lat = (int64_t)vw->param.LmLatency;
+  g->lm.lat = (int64_t)vw->param.LmLatency;
   g->vc = (int64_t)vw->param.VcSten;
-  g->mem[(vw->param.RtBase + 8u * DEST) / 8u] = 1ull << 32 | ROUTE; /* valid route to node 5 */
+  g->lm.mem[(vw->param.RtBase + 8u * DEST) / 8u] = 1ull << 32 | ROUTE; /* valid route to node 5 */
   g->t0 = g->tail_at = -1;
 }
-static void init_default(void *ctx, cosim_rng_t *rng) {
-  (void)rng;
-  init_view(ctx, &elan4_default_view);
-}
-static void init_max(void *ctx, cosim_rng_t *rng) {
-  (void)rng;
-  init_view(ctx, &elan4_max_view);
-}
-static void init_onevc(void *ctx, cosim_rng_t *rng) {
-  (void)rng;
-  init_view(ctx, &elan4_onevc_view);
-}
+E4H_INIT(init_default, init_view, elan4_default_view)
+E4H_INIT(init_max, init_view, elan4_max_view)
+E4H_INIT(init_onevc, init_view, elan4_onevc_view)
 #define IN(port, v) cosim_lane_set(&g->vw->in.port, in, 0, (v))
 #define INP(port)   cosim_lane_get(&g->vw->in.port, in, 0)
 #define OUT(port)   cosim_lane_get(&g->vw->out.port, out, 0)
@@ -87,19 +76,12 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
   (void)rng;
   (void)prev_out;
   IN(node_i, NODE);
-  const unsigned i = (unsigned)(cycle % 16);
-  if (g->rd_due[i]) { /* the read on lm_* LmLatency cycles ago */
-    g->rd_due[i] = false;
+  uint64_t rd;
+  if (e4h_lm_answer(&g->lm, cycle, &rd)) { /* the read on lm_* LmLatency cycles ago */
     IN(lm_rvalid_i, 1);
-    IN(lm_rdata_i, g->rd_addr[i] < MEMDW ? g->mem[g->rd_addr[i]] : 0);
+    IN(lm_rdata_i, rd);
   }
-  uint64_t cr = 0;
-  for (unsigned v = 0; v < 4; v++)
-    if (g->ncredit[v]) {
-      g->ncredit[v]--;
-      cr |= 1u << v;
-    }
-  IN(in_credit_i, cr);
+  IN(in_credit_i, e4h_credits(g->ncredit, 4));
   if (g->tail_at >= 0 && !g->tok_sent && cycle == (uint64_t)g->tail_at + 3) {
     IN(in_valid_i, 1);
     IN(in_kind_i, 3); /* TOKEN */
@@ -120,33 +102,27 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
   return !(g->done && cycle > g->cycle_done + 4);
 }
 
-static bool fail_at(cosim_msg_t *msg, const char *id, const char *what, uint64_t cycle) {
-  cosim_fail(msg, id, "%s (cycle %llu)", what, (unsigned long long)cycle);
-  return false;
-}
-
 static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, cosim_msg_t *msg) {
   g_t *g = ctx;
-  const int64_t t = (int64_t)cycle, d = g->t0 >= 0 ? t - g->t0 : -1, L = g->lat;
+  const int64_t t = (int64_t)cycle, d = g->t0 >= 0 ? t - g->t0 : -1, L = g->lm.lat;
   /* local memory */
   if (OUT(lm_valid_o)) {
     const uint32_t a = (uint32_t)OUT(lm_addr_o);
     if (OUT(lm_write_o)) {
       if (OUT(lm_be_o) != 0xFF)
-        return fail_at(msg, "elan4.golden", "a local-memory write without lm_be_o = 0xFF", cycle);
-      if (a < MEMDW) g->mem[a] = OUT(lm_wdata_o);
+        return e4h_fail_at(msg, "elan4.golden", "a local-memory write without lm_be_o = 0xFF", cycle);
+      e4h_lm_write(&g->lm, a, OUT(lm_wdata_o));
       uint32_t k = a - QBASE / 8u;
       if (g->t0 >= 0 && k >= 1 && k <= 3) { /* the WRITE's backing-store writes */
         static const uint64_t want[4] = {0, DW0, DW1, DW2};
         if (d != (int64_t)(2 + k))
-          return fail_at(msg, "elan4.latency", "backing-store write not at t0+3..t0+5", cycle);
+          return e4h_fail_at(msg, "elan4.latency", "backing-store write not at t0+3..t0+5", cycle);
         if (OUT(lm_wdata_o) != want[k])
-          return fail_at(msg, "elan4.golden", "backing-store write data", cycle);
+          return e4h_fail_at(msg, "elan4.golden", "backing-store write data", cycle);
         g->nbs++;
       }
     } else {
-      g->rd_due[(cycle + (uint64_t)L) % 16] = true;
-      g->rd_addr[(cycle + (uint64_t)L) % 16] = a;
+      e4h_lm_read(&g->lm, cycle, a);
     }
   }
   /* PIO acceptance */
@@ -180,27 +156,27 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
   }
   /* no interrupt and no host-master request belong to this scenario */
   if (OUT(irq_valid_o) || OUT(irq_cause_o) || OUT(irq_data_o))
-    return fail_at(msg, "elan4.irq", "an interrupt record, none raised", cycle);
-  if (OUT(hm_valid_o)) return fail_at(msg, "elan4.golden", "a host-master request, none expected", cycle);
+    return e4h_fail_at(msg, "elan4.irq", "an interrupt record, none raised", cycle);
+  if (OUT(hm_valid_o)) return e4h_fail_at(msg, "elan4.golden", "a host-master request, none expected", cycle);
   /* trace outputs */
   if (OUT(tr_cmd_o) && g->t0 >= 0 && d != 6)
-    return fail_at(msg, "elan4.latency", "tr_cmd_o not at t0+6", cycle);
+    return e4h_fail_at(msg, "elan4.latency", "tr_cmd_o not at t0+6", cycle);
   if (g->t0 >= 0 && d == 6 && !OUT(tr_cmd_o))
-    return fail_at(msg, "elan4.latency", "no tr_cmd_o at t0+6", cycle);
+    return e4h_fail_at(msg, "elan4.latency", "no tr_cmd_o at t0+6", cycle);
   if (OUT(tr_form_o) && (d != 8 + L || OUT(tr_form_q_o) != 0))
-    return fail_at(msg, "elan4.latency", "tr_form_o not at t0+8+L for queue 0", cycle);
+    return e4h_fail_at(msg, "elan4.latency", "tr_form_o not at t0+8+L for queue 0", cycle);
   if (g->t0 >= 0 && d == 8 + L && !OUT(tr_form_o))
-    return fail_at(msg, "elan4.latency", "no tr_form_o at t0+8+L", cycle);
+    return e4h_fail_at(msg, "elan4.latency", "no tr_form_o at t0+8+L", cycle);
   /* the packet */
   if (g->t0 >= 0 && d == 9 + L && !(OUT(out_valid_o) && OUT(out_kind_o) == 0))
-    return fail_at(msg, "elan4.latency", "no HEAD on out_* at t0+9+L", cycle);
+    return e4h_fail_at(msg, "elan4.latency", "no HEAD on out_* at t0+9+L", cycle);
   if (OUT(out_valid_o) && OUT(out_kind_o) != 3) {
     static const uint32_t body[6] = {0x01230011u, NODE, 0x00001000u, 0x00007F00u, 0x55667788u, 0x11223344u};
     const unsigned f = g->nflit++;
     const unsigned kind = f == 0 ? 0 : f <= 6 ? 1 : 2;
     const uint32_t want = f == 0 ? ROUTE : f <= 6 ? body[f - 1] : crc32_ref_words(body, 6);
     if (f > 7 || d != 9 + L + (int64_t)f)
-      return fail_at(msg, "elan4.latency", "a flit outside t0+9+L..t0+16+L", cycle);
+      return e4h_fail_at(msg, "elan4.latency", "a flit outside t0+9+L..t0+16+L", cycle);
     const uint64_t ok = OUT(out_kind_o), od = OUT(out_data_o), ov = OUT(out_vc_o);
     if (ok != kind || od != want || ov != (uint64_t)g->vc) {
       cosim_fail(msg, "elan4.golden",
@@ -210,7 +186,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
       return false;
     }
     if (f == 7 && want != 0x8DB536D0u)
-      return fail_at(msg, "elan4.golden", "the reference CRC is not §4.7's", cycle);
+      return e4h_fail_at(msg, "elan4.golden", "the reference CRC is not §4.7's", cycle);
     if (f == 7) g->tail_at = t;
     g->ncredit[ov & 3u]++;
   }

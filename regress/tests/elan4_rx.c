@@ -41,10 +41,10 @@
  * 12); each packet's reply (flits, CRC by our reference) under its own id.
  */
 
-#include "bind/elan4.h"
+#include "elan4_harness.h"
 #include "ref/crc32_ref.h"
 
-enum { MEMDW = 1u << 19, NPKT = 17, MAXW = 24 };
+enum { NPKT = 17, MAXW = 24 };
 #define CTX    0x123u
 #define CTX2   0x124u
 #define VA1    0x00007F0000001000ull
@@ -124,16 +124,13 @@ typedef struct {
 
 typedef struct {
   const elan4_view_t *vw;
-  int64_t lat;
   unsigned node, src, vcr, nvc;
-  uint64_t mem[MEMDW];
+  e4h_lm_t lm;      /* local memory behind lm_* */
   uint64_t hmem[8]; /* host dwords at HPA + 0x1000 + 8i */
   bool rnacked;     /* the reply's first try nacked */
   int64_t rnack_at; /* in this cycle */
   int64_t hm_rd_at; /* our host-read answer: first dword in this cycle */
   unsigned hm_rd_n;
-  bool rd_due[16];
-  uint32_t rd_addr[16];
   pkt_t p[NPKT];
   unsigned cur; /* packet in flight (NPKT: all done) */
   int64_t h;    /* its HEAD cycle, -1 before it starts */
@@ -161,8 +158,8 @@ static void pte(rx_t *g, unsigned ctx, uint64_t va, unsigned perm, uint64_t pa, 
   const uint64_t mask = (1ull << g->vw->param.PtBits) - 1u;
   const uint64_t b = ((va >> 13) ^ ctx) & mask;
   const uint64_t dw = (g->vw->param.PtBase + 16u * b) / 8u;
-  g->mem[dw] = 1u | perm << 1 | space << 3 | (va >> 13) << 13; /* V, W/R, space */
-  g->mem[dw + 1] = pa | (uint64_t)ctx << 50;
+  g->lm.mem[dw] = 1u | perm << 1 | space << 3 | (va >> 13) << 13; /* V, W/R, space */
+  g->lm.mem[dw + 1] = pa | (uint64_t)ctx << 50;
 }
 static void mk_write(rx_t *g, pkt_t *p, unsigned ctx, uint64_t va, uint64_t data) {
   unsigned k = 0;
@@ -200,27 +197,27 @@ static void mk_sev(rx_t *g, pkt_t *p, uint64_t eva, uint32_t inc) {
 
 static void init_view(rx_t *g, const elan4_view_t *vw) {
   g->vw = vw;
-  g->lat = (int64_t)vw->param.LmLatency;
+  g->lm.lat = (int64_t)vw->param.LmLatency;
   g->nvc = (unsigned)vw->param.NumVcs;
   g->vcr = (unsigned)vw->param.VcReply;
   g->node = vw->param.NumNodes > 3 ? 3 : 0;
   g->src = vw->param.NumNodes > 5 ? 5 : 1;
-  g->mem[(vw->param.RtBase + 8u * g->src) / 8u] = 1ull << 32 | RROUTE; /* the reply's route */
+  g->lm.mem[(vw->param.RtBase + 8u * g->src) / 8u] = 1ull << 32 | RROUTE; /* the reply's route */
   pte(g, CTX, VA1, 3, PA1, 1);
   pte(g, CTX, VA3, 2, PA3, 1);
   pte(g, CTX2, VA1, 3, PA2, 1);
   pte(g, CTX, EVA, 3, PAE, 1);
   pte(g, CTX, VA4, 3, HPA, 0);
   g->hmem[1] = HD2;
-  g->mem[(PA1 + (VA1 & 0x1FFFu)) / 8u + 1] = RD1;
-  g->mem[(PA1 + (VA1 & 0x1FFFu)) / 8u + 2] = RD2;
+  g->lm.mem[(PA1 + (VA1 & 0x1FFFu)) / 8u + 1] = RD1;
+  g->lm.mem[(PA1 + (VA1 & 0x1FFFu)) / 8u + 2] = RD2;
   /* events (§4.4): type INTERRUPT, e1 the cookie, e3 the context */
-  g->mem[(PAE + EVOFFA) / 8u] = 2ull << 41;
-  g->mem[(PAE + EVOFFB) / 8u] = 2ull << 41 | 0xFFFFFFFFu;
-  g->mem[(PAE + EVOFFB) / 8u + 1] = COOKIE;
-  g->mem[(PAE + EVOFFB) / 8u + 3] = ECTX;
-  g->mem[(PAE + EVOFFA) / 8u + 3] = ECTX;
-  const int64_t L = g->lat;
+  g->lm.mem[(PAE + EVOFFA) / 8u] = 2ull << 41;
+  g->lm.mem[(PAE + EVOFFB) / 8u] = 2ull << 41 | 0xFFFFFFFFu;
+  g->lm.mem[(PAE + EVOFFB) / 8u + 1] = COOKIE;
+  g->lm.mem[(PAE + EVOFFB) / 8u + 3] = ECTX;
+  g->lm.mem[(PAE + EVOFFA) / 8u + 3] = ECTX;
+  const int64_t L = g->lm.lat;
   pkt_t *p = g->p;
   /* x: the IP's check cycle, from h: the TAIL (h + 1 + body words) arrived the cycle before (§6.5) */
 #define X(k) ((int64_t)p[k].nw + 2)
@@ -401,22 +398,10 @@ static void init_view(rx_t *g, const elan4_view_t *vw) {
   g->hm_rd_at = -1;
   g->ready_at = 4;
 }
-static void init_default(void *ctx, cosim_rng_t *rng) {
-  (void)rng;
-  init_view(ctx, &elan4_default_view);
-}
-static void init_max(void *ctx, cosim_rng_t *rng) {
-  (void)rng;
-  init_view(ctx, &elan4_max_view);
-}
-static void init_onevc(void *ctx, cosim_rng_t *rng) {
-  (void)rng;
-  init_view(ctx, &elan4_onevc_view);
-}
-static void init_min(void *ctx, cosim_rng_t *rng) {
-  (void)rng;
-  init_view(ctx, &elan4_min_view);
-}
+E4H_INIT(init_default, init_view, elan4_default_view)
+E4H_INIT(init_max, init_view, elan4_max_view)
+E4H_INIT(init_onevc, init_view, elan4_onevc_view)
+E4H_INIT(init_min, init_view, elan4_min_view)
 #define IN(port, v) cosim_lane_set(&g->vw->in.port, in, 0, (v))
 #define OUT(port)   cosim_lane_get(&g->vw->out.port, out, 0)
 
@@ -447,19 +432,12 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
     IN(hm_rdata_i, g->hmem[cycle - (uint64_t)g->hm_rd_at]);
     IN(hm_rtag_i, 0);
   }
-  const unsigned i = (unsigned)(cycle % 16);
-  if (g->rd_due[i]) {
-    g->rd_due[i] = false;
+  uint64_t rd;
+  if (e4h_lm_answer(&g->lm, cycle, &rd)) {
     IN(lm_rvalid_i, 1);
-    IN(lm_rdata_i, g->rd_addr[i] < MEMDW ? g->mem[g->rd_addr[i]] : 0);
+    IN(lm_rdata_i, rd);
   }
-  uint64_t cr = 0;
-  for (unsigned v = 0; v < g->nvc; v++)
-    if (g->credit[v]) {
-      g->credit[v]--;
-      cr |= 1u << v;
-    }
-  IN(in_credit_i, cr);
+  IN(in_credit_i, e4h_credits(g->credit, g->nvc));
   if (g->cur < NPKT && g->h < 0 && t >= g->ready_at) g->h = t;
   if (g->cur < NPKT && g->h >= 0 && t - g->h <= (int64_t)g->p[g->cur].nw + 1) {
     unsigned kind;
@@ -488,11 +466,6 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
   return !(g->done && t > g->cycle_done + 4);
 }
 
-static bool fail_at(cosim_msg_t *msg, const char *id, const char *what, uint64_t cycle) {
-  cosim_fail(msg, id, "%s (cycle %llu)", what, (unsigned long long)cycle);
-  return false;
-}
-
 static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, cosim_msg_t *msg) {
   rx_t *g = ctx;
   const int64_t t = (int64_t)cycle;
@@ -516,12 +489,13 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
   } else if (irq_now && p && p->rnack && g->rnacked && g->vw->param.RetryLimit == 0 && !g->irq_seen) {
     /* RetryLimit 0: the nacked reply failed (§6.5): cause 6, info ctx, data the reply VA */
     if (OUT(irq_valid_o) != 1 || OUT(irq_cause_o) != 6 || OUT(irq_info_o) != CTX || OUT(irq_data_o) != RVA)
-      return fail_at(msg, p->id, "not the failed reply's interrupt record (cause 6, ctx, reply VA)", cycle);
+      return e4h_fail_at(msg, p->id, "not the failed reply's interrupt record (cause 6, ctx, reply VA)",
+                         cycle);
     g->irq_seen = g->rtok_sent = true;
     g->ready_at = t + 3;
   } else if (irq_now) {
     if (!(p && p->irq && d == p->tok_off && !g->irq_seen))
-      return fail_at(msg, p && p->ev ? p->id : "elan4.irq", "an interrupt record, none expected", cycle);
+      return e4h_fail_at(msg, p && p->ev ? p->id : "elan4.irq", "an interrupt record, none expected", cycle);
     if (OUT(irq_valid_o) != 1 || OUT(irq_cause_o) != 4 || OUT(irq_info_o) != CTX ||
         OUT(irq_data_o) != p->irq_va) {
       cosim_fail(msg, "elan4.irq",
@@ -533,14 +507,14 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     }
     g->irq_seen = true;
   } else if (p && p->irq && d == p->tok_off)
-    return fail_at(msg, "elan4.irq", "no interrupt cause 4 at the nack's cycle (x+6+L)", cycle);
+    return e4h_fail_at(msg, "elan4.irq", "no interrupt cause 4 at the nack's cycle (x+6+L)", cycle);
   /* event fired: tr_fire_o with the event's local byte address in the cycle its e0 write is on lm_* */
   if (OUT(tr_fire_o) || OUT(tr_fire_addr_o)) {
     if (!(p && p->fire && d == p->ev_off && OUT(tr_fire_o) == 1 && OUT(tr_fire_addr_o) == 8ull * p->ev_addr))
-      return fail_at(msg, p && p->ev ? p->id : "elan4.rx", "tr_fire_o/tr_fire_addr_o not the event's fire",
-                     cycle);
+      return e4h_fail_at(msg, p && p->ev ? p->id : "elan4.rx",
+                         "tr_fire_o/tr_fire_addr_o not the event's fire", cycle);
   } else if (p && p->fire && d == p->ev_off)
-    return fail_at(msg, p->id, "no tr_fire_o at the e0 write's cycle", cycle);
+    return e4h_fail_at(msg, p->id, "no tr_fire_o at the e0 write's cycle", cycle);
   /* host master: packet 15's write, packet 16's read, each at its cycle, nothing else */
   if (OUT(hm_valid_o) || OUT(hm_write_o) || OUT(hm_addr_o) || OUT(hm_data_o) || OUT(hm_be_o) ||
       OUT(hm_len_o) || OUT(hm_tag_o)) {
@@ -564,7 +538,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     }
     g->wr_seen = true;
   } else if (p && (p->hwr || p->hrd) && d == p->hm_off)
-    return fail_at(msg, id, "no host-master request at its cycle", cycle);
+    return e4h_fail_at(msg, id, "no host-master request at its cycle", cycle);
   /* credits: one per flit of ours, the cycle after it */
   {
     const bool f_prev = g->cur < NPKT && g->h >= 0 && d >= 1 && d <= (int64_t)p->nw + 2;
@@ -586,7 +560,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
         return false;
       }
       g->ev_seen = true;
-      g->mem[a] = OUT(lm_wdata_o);
+      e4h_lm_write(&g->lm, a, OUT(lm_wdata_o));
     } else if (OUT(lm_write_o)) {
       if (!p || !p->wr || g->wr_seen || a != p->wr_addr || OUT(lm_wdata_o) != p->wr_data ||
           OUT(lm_be_o) != 0xFF || d != p->wr_off) {
@@ -599,18 +573,17 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
         return false;
       }
       g->wr_seen = true;
-      g->mem[a] = OUT(lm_wdata_o);
+      e4h_lm_write(&g->lm, a, OUT(lm_wdata_o));
     } else {
-      g->rd_due[(cycle + (uint64_t)g->lat) % 16] = true;
-      g->rd_addr[(cycle + (uint64_t)g->lat) % 16] = a;
+      e4h_lm_read(&g->lm, cycle, a);
     }
   }
   if (p && p->wr && !g->wr_seen && d >= p->wr_off)
-    return fail_at(msg, id, "no data write on lm_* at its cycle", cycle);
+    return e4h_fail_at(msg, id, "no data write on lm_* at its cycle", cycle);
   if (p && p->ev && !g->ev_seen && d >= p->ev_off)
-    return fail_at(msg, id, "no e0 write on lm_* at its cycle", cycle);
+    return e4h_fail_at(msg, id, "no e0 write on lm_* at its cycle", cycle);
   if (p && p->fire && g->irq_seen == false && d > p->ev_off + 64)
-    return fail_at(msg, id, "no interrupt cause 2 within 64 cycles of the fire", cycle);
+    return e4h_fail_at(msg, id, "no interrupt cause 2 within 64 cycles of the fire", cycle);
   /* link output: tokens and the reply packet */
   if (OUT(out_valid_o)) {
     const uint64_t ok = OUT(out_kind_o), od = OUT(out_data_o), ov = OUT(out_vc_o);
@@ -626,12 +599,12 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
       const unsigned f = g->rflit++;
       if (p && g->rnacked && f == 0) { /* the resend: not before the nack + RetryBackoff (decided), try 1 */
         if (g->vw->param.RetryLimit == 0)
-          return fail_at(msg, id, "a resent reply with RetryLimit 0 (it must fail)", cycle);
+          return e4h_fail_at(msg, id, "a resent reply with RetryLimit 0 (it must fail)", cycle);
         if (t < g->rnack_at + (int64_t)g->vw->param.RetryBackoff + 1)
-          return fail_at(msg, id, "the reply resent before nack + RetryBackoff", cycle);
+          return e4h_fail_at(msg, id, "the reply resent before nack + RetryBackoff", cycle);
       }
       if (!p || !p->reply || f > 5 + 2 * p->rn)
-        return fail_at(msg, id, "a packet flit on out_*, no reply expected", cycle);
+        return e4h_fail_at(msg, id, "a packet flit on out_*, no reply expected", cycle);
       uint32_t body[4 + 16];
       body[0] = w0(1, p->rn, 0, CTX);
       body[1] = g->node;
@@ -650,7 +623,8 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
       if (f == nb + 1) g->rtail = t;
     }
   }
-  if (p && !g->tok_seen && d >= p->tok_off) return fail_at(msg, id, "no TOKEN on out_* at its cycle", cycle);
+  if (p && !g->tok_seen && d >= p->tok_off)
+    return e4h_fail_at(msg, id, "no TOKEN on out_* at its cycle", cycle);
   /* counters (§6.10), in the cycle the next packet's HEAD goes in */
   if (g->h == t && g->cnt_done < g->cur) {
     for (; g->cnt_done < g->cur; g->cnt_done++)

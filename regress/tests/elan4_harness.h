@@ -1,0 +1,59 @@
+/* What the elan4 tests share (elan4_golden, elan4_rx): the test's own local
+ * memory behind lm_* (docs/elan4.md §3.3: a read's data LmLatency cycles
+ * after its request, writes stored), credit returns on in_credit_i, and a
+ * failure with its cycle. The tests' reference, never the model's code. */
+#ifndef NETCOSIM_ELAN4_HARNESS_H
+#define NETCOSIM_ELAN4_HARNESS_H
+
+#include "bind/elan4.h"
+
+enum { E4H_MEMDW = 1u << 19, E4H_RDQ = 16 }; /* local memory in dwords; reads in flight (> LmLatency) */
+
+typedef struct {
+  uint64_t mem[E4H_MEMDW]; /* dword addressed, 0 where never written */
+  int64_t lat;             /* LmLatency */
+  bool rd_due[E4H_RDQ];    /* by cycle mod E4H_RDQ: a read's data is due */
+  uint32_t rd_addr[E4H_RDQ];
+} e4h_lm_t;
+
+static inline uint64_t e4h_lm_get(const e4h_lm_t *m, uint32_t a) { return a < E4H_MEMDW ? m->mem[a] : 0; }
+/* check(): a write seen on lm_* (outside the modelled memory: dropped) */
+static inline void e4h_lm_write(e4h_lm_t *m, uint32_t a, uint64_t d) {
+  if (a < E4H_MEMDW) m->mem[a] = d;
+}
+/* check(): a read seen on lm_* in `cycle`, answered LmLatency cycles later */
+static inline void e4h_lm_read(e4h_lm_t *m, uint64_t cycle, uint32_t a) {
+  const unsigned k = (unsigned)((cycle + (uint64_t)m->lat) % E4H_RDQ);
+  m->rd_due[k] = true;
+  m->rd_addr[k] = a;
+}
+/* drive(): the answer due in `cycle`, if any (true, *data) */
+static inline bool e4h_lm_answer(e4h_lm_t *m, uint64_t cycle, uint64_t *data) {
+  const unsigned k = (unsigned)(cycle % E4H_RDQ);
+  if (!m->rd_due[k]) return false;
+  m->rd_due[k] = false;
+  *data = e4h_lm_get(m, m->rd_addr[k]);
+  return true;
+}
+/* drive(): one credit per VC that has some owed (the in_credit_i bits) */
+static inline uint64_t e4h_credits(unsigned *owed, unsigned nvc) {
+  uint64_t cr = 0;
+  for (unsigned v = 0; v < nvc; v++)
+    if (owed[v]) {
+      owed[v]--;
+      cr |= 1u << v;
+    }
+  return cr;
+}
+static inline bool e4h_fail_at(cosim_msg_t *msg, const char *id, const char *what, uint64_t cycle) {
+  cosim_fail(msg, id, "%s (cycle %llu)", what, (unsigned long long)cycle);
+  return false;
+}
+/* a test's init() for one target: fn(ctx, &view) */
+#define E4H_INIT(name, fn, view)                  \
+  static void name(void *ctx, cosim_rng_t *rng) { \
+    (void)rng;                                    \
+    fn(ctx, &view);                               \
+  }
+
+#endif

@@ -60,6 +60,11 @@ void common_crc32_commit(const common_crc32_cfg_t *cfg, common_crc32_state_t *s,
                          const common_crc32_next_t *nx);
 void common_crc32_free(common_crc32_state_t *s); /* no-op */
 
+/* The register after feeding one whole word from register c (= common_crc32_eval with
+   valid, keep 1111), and the CRC of n words from reset (~register, what a TAIL carries). */
+uint32_t common_crc32_feed_word(uint32_t c, uint32_t word);
+uint32_t common_crc32_words(const uint32_t *words, unsigned n);
+
 extern const char *const common_crc32_bug_names[]; /* NULL-terminated, [0] = "none" */
 
 #ifdef __cplusplus

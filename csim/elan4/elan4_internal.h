@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "common/common_crc32.h"
 #include "elan4.h"
 
 /* Local-memory requesters in §5.2's priority order (first wins). */

@@ -3,14 +3,6 @@
  * the input processor in TAIL order (elan4_input_proc.c frees the register). */
 #include "elan4_internal.h"
 
-static uint32_t crc_feed(uint32_t c, uint32_t w) {
-  for (unsigned b = 0; b < 4; b++) {
-    c ^= (w >> (8 * b)) & 0xFFu;
-    for (unsigned k = 0; k < 8; k++) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
-  }
-  return c;
-}
-
 void elan4_link_rx(elan4_cyc_t *y) {
   const elan4_cfg_t *c = y->c;
   const elan4_in_t *in = y->in;
@@ -50,7 +42,7 @@ void elan4_link_rx(elan4_cyc_t *y) {
       } else {
         p->overlength = true;
       }
-      p->crc = crc_feed(o->crc, in->in_data);
+      p->crc = common_crc32_feed_word(o->crc, in->in_data);
       break;
     default: /* TAIL */
       if (o->st != RX_OPEN) {

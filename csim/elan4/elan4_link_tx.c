@@ -3,18 +3,6 @@
  * tokens received, ack timeouts, and the STEN side of nack/retry. */
 #include "elan4_internal.h"
 
-/* CRC-32 of elite4's TAIL: reflected 0xEDB88320, start 0xFFFFFFFF, each word's
-   bytes low first, the TAIL carries the inverted state (docs/elite4.md §5.6). */
-static uint32_t crc_words(const uint32_t *w, unsigned n) {
-  uint32_t c = 0xFFFFFFFFu;
-  for (unsigned i = 0; i < n; i++)
-    for (unsigned b = 0; b < 4; b++) {
-      c ^= (w[i] >> (8 * b)) & 0xFFu;
-      for (unsigned k = 0; k < 8; k++) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
-    }
-  return ~c;
-}
-
 /* A packet's token was a nack, or it timed out (cycle t = now). */
 static void nacked(elan4_cyc_t *y, const elan4_outst_t *e) {
   const elan4_cfg_t *c = y->c;
@@ -116,7 +104,7 @@ void elan4_tx_cycle(elan4_cyc_t *y) {
         n->txp.sent = (uint8_t)(s->txp.sent + 1);
       } else {
         r->out_kind = ELAN4_TAIL;
-        r->out_data = crc_words(s->txp.body, s->txp.nbody);
+        r->out_data = common_crc32_words(s->txp.body, s->txp.nbody) /* elite4's TAIL CRC */;
         n->txp.active = false;
         cyc_count(y, ELAN4_CNT_TX_PKTS);
         for (unsigned i = n->n_outst[v]; i-- > 0;) /* the packet in progress is the newest listed */

@@ -131,8 +131,6 @@ void elite4_input_front(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4
    7. Needs T1, VA and SA. */
 void elite4_input_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_in_t *in,
                        elite4_work_t *w, elite4_next_t *nx);
-/* One 32-bit word into a CRC-32 register: common_crc32 with keep = 1111. */
-uint32_t elite4_crc_feed(uint32_t c, uint32_t word);
 
 /* ---- elite4_vc_alloc.c (5.4 VA) --------------------------------------------------- */
 

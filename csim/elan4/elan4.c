@@ -22,6 +22,7 @@ const char *const elan4_bug_names[] = {"none",
                                        "error_spills_to_next_queue",
                                        "spill_wrong_position",
                                        "crc_ignored",
+                                       "tail_crc_short",
                                        NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {

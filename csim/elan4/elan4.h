@@ -120,6 +120,7 @@ enum {
   ELAN4_BUG_ERROR_SPILLS, /* "error_spills_to_next_queue": a queue error lands on the next slot's queue */
   ELAN4_BUG_SPILL_WRONG_POSITION, /* "spill_wrong_position": a spill writes wp + 1 into d1 */
   ELAN4_BUG_CRC_IGNORED,          /* "crc_ignored": the IP executes a packet whose CRC is bad */
+  ELAN4_BUG_TAIL_CRC_SHORT,       /* "tail_crc_short": the TAIL's CRC leaves out the last body word */
   ELAN4_BUG_COUNT
 };
 extern const char *const elan4_bug_names[]; /* NULL-terminated, [0] = "none" */

@@ -104,7 +104,9 @@ void elan4_tx_cycle(elan4_cyc_t *y) {
         n->txp.sent = (uint8_t)(s->txp.sent + 1);
       } else {
         r->out_kind = ELAN4_TAIL;
-        r->out_data = common_crc32_words(s->txp.body, s->txp.nbody) /* elite4's TAIL CRC */;
+        /* elite4's TAIL CRC; planted tail_crc_short: the last body word left out */
+        const unsigned ncrc = s->txp.nbody - (c->bug == ELAN4_BUG_TAIL_CRC_SHORT && s->txp.nbody);
+        r->out_data = common_crc32_words(s->txp.body, ncrc);
         n->txp.active = false;
         cyc_count(y, ELAN4_CNT_TX_PKTS);
         for (unsigned i = n->n_outst[v]; i-- > 0;) /* the packet in progress is the newest listed */

@@ -219,7 +219,7 @@ module elan4_link_tx #(
   logic [2:0]  nto;
   always_comb begin
     ol_d = ol_q; oh_d = oh_q; on_d = on_q; tm_d = tm_q;
-    rv = 1'b0; rack = 1'b0; rabn = 1'b0; rent = '0; nto = '0;
+    rv = 1'b0; rack = 1'b0; rent = '0; nto = '0;
     rrv = 1'b0; rrack = 1'b0; rrent = '0;
     for (int unsigned v = 0; v < NumVcs; v++) begin
       logic pop, tok, to, sent_d;

@@ -19,7 +19,10 @@ TIMING_MARGIN_PCT ?= 10
 #             drop mark, SA -> pop -> buffer count, VA over 9 inputs, the
 #             training counter); ibsw_p2_max timed out (2,700 s, before
 #             abc); ibsw_p24 and ibsw_p31 are not measured (docs/timing.md).
-TIMING_KNOWN_FAIL := cp_exp ibsw_p24 ibsw_p2_max ibsw_p31 ibsw_p8_w24
+#   elan4_*:  elan4_min fails (docs/elan4.md "RTL status": the input processor's 64-bit
+#             FADD, the queue cache's ready path, the event processor's address add);
+#             the larger elan4 targets are not measured.
+TIMING_KNOWN_FAIL := cp_exp elan4_default elan4_max elan4_min elan4_onevc ibsw_p24 ibsw_p2_max ibsw_p31 ibsw_p8_w24
 
 # The targets `make test` checks (they synthesise in seconds); `make regress
 # R=nightly` checks every target (regress/testlist, timing_nominal_clock).

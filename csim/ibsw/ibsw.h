@@ -221,6 +221,11 @@ void ibsw_reset(ibsw_state_t *s, const ibsw_cfg_t *cfg);
 void ibsw_eval(const ibsw_cfg_t *cfg, const ibsw_state_t *s, const ibsw_in_t *in, ibsw_out_t *out,
                ibsw_next_t *nx);
 void ibsw_commit(const ibsw_cfg_t *cfg, ibsw_state_t *s, const ibsw_next_t *nx);
+/* A quiet switch (docs/ibsw.md §12) skipped for k cycles: only the cycle count (the slot
+   divider) and the energy register move; ibsw_skip_quiet applies that, ibsw_energy_after
+   reads the energy k cycles on without changing the state. */
+void ibsw_skip_quiet(ibsw_state_t *s, uint64_t k);
+uint64_t ibsw_energy_after(const ibsw_state_t *s, uint64_t k);
 /* Every register, buffer entry, LFT entry and pending next-state field gets a legal value
    that is not its reset value; only ibsw_reset brings them back. */
 void ibsw_scramble(ibsw_state_t *s, ibsw_next_t *nx, const ibsw_cfg_t *cfg, uint64_t seed);

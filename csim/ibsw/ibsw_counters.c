@@ -82,6 +82,18 @@ uint32_t ibsw_power_of(const ibsw_cfg_t *cfg, const ibsw_regs_t *r) {
   return p;
 }
 
+/* §12: the energy register after k more cycles of a quiet switch (PW cannot change while
+   quiet), as k evaluations would leave it, saturating. */
+uint64_t ibsw_energy_after(const ibsw_state_t *s, uint64_t k) {
+  const uint64_t pw = s->r.pw;
+  if (k && pw > UINT64_MAX / k) return UINT64_MAX;
+  return sat_add(s->r.energy, pw * k, 64);
+}
+void ibsw_skip_quiet(ibsw_state_t *s, uint64_t k) {
+  s->r.energy = ibsw_energy_after(s, k);
+  s->r.cycle += k;
+}
+
 void ibsw_power(ibsw_ctx_t *x) {
   const ibsw_regs_t *r = &x->s->r;
   x->nx->r.pw = ibsw_power_of(x->cfg, r);

@@ -73,16 +73,10 @@ static void m_destroy(void *p) {
   free(m);
 }
 
-static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
-
-/* Cycles skipped since the last evaluation: the slot divider's cycle count
- * and the energy register move on (PW cannot change while quiet). */
+/* Cycles skipped since the last evaluation: the model brings its cycle count and energy
+ * register up to date (docs/ibsw.md §12). */
 static void catch_up(fibsw_model_t *m, uint64_t c) {
-  ibsw_regs_t *r = &m->s.r;
-  if (r->cycle >= c) return;
-  const uint64_t k = c - r->cycle;
-  r->energy = sat_add(r->energy, (uint64_t)r->pw * k);
-  r->cycle = c;
+  if (m->s.r.cycle < c) ibsw_skip_quiet(&m->s, c - m->s.r.cycle);
 }
 
 static void m_eval(void *p, uint64_t c, const fabric_flit_t *in, fabric_flit_t *out, uint64_t *side) {
@@ -176,8 +170,7 @@ static int m_counter(const void *p, uint64_t last, unsigned port, unsigned id, u
   switch (id) {
     case FIBSW_CNT_POWER_MW: *val = shown ? m->out.power_mw : r->pw; return 0;
     case FIBSW_CNT_ENERGY:
-      *val = shown ? m->out.energy
-                   : sat_add(r->energy, (uint64_t)r->pw * (last >= r->cycle ? last - r->cycle : 0));
+      *val = shown ? m->out.energy : ibsw_energy_after(&m->s, last >= r->cycle ? last - r->cycle : 0);
       return 0;
     case FIBSW_CNT_PHYS_STATE: *val = shown ? m->out.phys_state[n] : r->port[n].phys; return 0;
     case FIBSW_CNT_PORT_STATE: *val = shown ? m->out.port_state[n] : r->port[n].pstate; return 0;

@@ -49,7 +49,6 @@ typedef struct {
   rx_lane_t rx[IBSW_MAX_LANES];
   uint64_t resp[IBF_MAD_MAX];
   unsigned resp_n;
-  int quiet_cache;
 } host_t;
 
 int ibf_world_init(ibf_world_t *w, unsigned nodes, uint64_t total) {
@@ -124,7 +123,6 @@ static void *h_create(const void *params, unsigned index, char *err, size_t errl
   h->phys = p->boot_active || p->bug == IBF_BUG_SKIP_TRAINING ? HP_UP : HP_POLL; /* planted: up at once */
   for (unsigned l = 0; l <= p->vls; l++) h->cred[l] = (uint16_t)(l < p->vls ? p->buf_depth : p->buf15_depth);
   h->next_gen = FABRIC_NEVER;
-  h->quiet_cache = -1;
   return h;
 }
 static void h_destroy(void *p) {
@@ -137,7 +135,6 @@ void ibf_host_start(void *p, uint64_t cycle) {
   host_t *h = p;
   h->started = true;
   h->next_gen = h->p.quota ? draw_next(h, cycle) : FABRIC_NEVER;
-  h->quiet_cache = -1;
 }
 bool ibf_host_link_up(const void *p) { return ((const host_t *)p)->phys == HP_UP; }
 
@@ -148,7 +145,6 @@ int ibf_host_send_mad(void *p, const uint64_t *words, unsigned n) {
   memcpy(h->madq[i], words, n * sizeof *words);
   h->madn[i] = n;
   h->mq++;
-  h->quiet_cache = -1;
   return 0;
 }
 unsigned ibf_host_recv_mad(void *p, uint64_t *words) {
@@ -371,7 +367,6 @@ static void h_eval(void *p, uint64_t c, const fabric_flit_t *in, fabric_flit_t *
       if (++h->s_k == h->s_n) h->sending = false;
     }
   }
-  h->quiet_cache = -1;
 }
 
 static bool h_quiet(const void *p) {

@@ -20,6 +20,7 @@
  * a message on stderr, exit status 2, no verdict.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -260,6 +261,7 @@ static void dr_routes(const run_t *R, unsigned s, uint64_t *fwd, uint64_t *ret) 
   unsigned path[64], eg[64], m = 0;
   for (unsigned v = s; v != R->t.node[0].id; v = R->par_sw[v]) path[m++] = v;
   path[m++] = R->t.node[0].id; /* path[m-1] = host 0's switch ... path[0] = s */
+  assert(m <= 9);              /* setup() refused deeper tori: 9 tags of 5 bits in 48 */
   uint64_t f = 0, b = 0;
   unsigned nt = 0;
   for (unsigned i = m - 1; i > 0; i--) { /* forward: at path[i], towards path[i-1] */
@@ -536,8 +538,23 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
       q[n++] = e->id;
     }
   }
+  /* §3.3: a directed route holds 9 tags, so the SM reaches switches at most 8 hops from
+     host 0's; deeper tags would spill into the TID (dr_routes). */
+  unsigned deepest = 0;
+  for (unsigned i = 0; i < n; i++) {
+    unsigned d = 0;
+    for (unsigned v = q[i]; v != s0; v = R->par_sw[v]) d++;
+    if (d > deepest) deepest = d;
+  }
   free(q);
   free(seen);
+  if (deepest > 8 && (train || c->off || c->sample)) {
+    snprintf(err, errlen,
+             "the subnet manager's directed routes would need %u hops from host 0's switch; docs/ibsw.md "
+             "section 3.3 allows 8 (a smaller torus, or no --off, --test=train or --sample)",
+             deepest);
+    return -1;
+  }
   return 0;
 }
 

@@ -35,20 +35,22 @@ xargs -P "$JOBS" -L 1 sh -c '
     --parallel='"$PL"' --hosts='"$HOSTS"' --cycles=100000000 > "$f" 2>&1 || { echo "FAILED: $f" >&2; exit 255; }
 ' < "$OUT/jobs.txt" || { echo "TEST FAILED: a run failed (its log is named above; its rerun line is in it)"; exit 1; }
 # table: mean and 95 % interval per (routing, traffic, load, off)
-cat "$OUT"/runs/*.log | grep '^result:' | sed 's/^result: //' | awk '
-function t95(n) { return n==2?12.706:n==3?4.303:n==4?3.182:n==5?2.776:n==6?2.571:n==7?2.447:n==8?2.365:n==9?2.306:n==10?2.262:1.96 }
+# (mean and Student-t interval from mk/ci.awk, the kit's one implementation)
+cat > "$OUT/table.awk" <<'EOF'
 { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
   key = v["routing"] " " v["traffic"] " " v["load"] " " v["off"]
-  n[key]++; s[key] += v["throughput"]; q[key] += v["throughput"]^2
+  ci_add(key, v["throughput"] + 0)
   ls[key] += v["latency"]; pw[key] = v["power_w"]; sv[key] = v["saved_pct"] }
 END {
   print "| routing | traffic | offered | links off | power (W) | saved | throughput (flits/cycle/host) | 95 % | latency (cycles) | seeds |"
   print "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-  for (k in n) {
-    split(k, a, " "); m = s[k] / n[k]; var = n[k] > 1 ? (q[k] - n[k] * m * m) / (n[k] - 1) : 0; if (var < 0) var = 0
-    printf "| %s | %s | %s | %d | %.1f | %.2f %% | %.4f | ± %.4f | %.0f | %d |\n", a[1], a[2], a[3], a[4], pw[k], sv[k], m, t95(n[k]) * sqrt(var / n[k]), ls[k] / n[k], n[k]
+  for (i = 1; i <= ci_nkeys; i++) {
+    k = ci_order[i]; split(k, a, " ")
+    printf "| %s | %s | %s | %d | %.1f | %.2f %% | %.4f | ± %.4f | %.0f | %d |\n", a[1], a[2], a[3], a[4], pw[k], sv[k], ci_mean(k), ci_hw(k), ls[k] / ci_n[k], ci_n[k]
   }
-}' | { read h1; read h2; echo "$h1"; echo "$h2"; sort -t'|' -k2,2 -k3,3 -k4,4n -k5,5n; } > "$OUT/torus.md"
+}
+EOF
+cat "$OUT"/runs/*.log | grep '^result:' | sed 's/^result: //' | awk -f "$(dirname "$0")/ci.awk" -f "$OUT/table.awk" | { read h1; read h2; echo "$h1"; echo "$h2"; sort -t'|' -k2,2 -k3,3 -k4,4n -k5,5n; } > "$OUT/torus.md"
 echo "packets $PACKETS (statistics over the last half), seeds $SEEDS, $PL parallel links, $HOSTS hosts/switch" >> "$OUT/torus.md"
 cat "$OUT/torus.md"
 echo "TEST PASSED"

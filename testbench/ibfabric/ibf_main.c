@@ -44,7 +44,6 @@ typedef struct {
 static const struct {
   const char *name, *purpose;
 } tests[] = {
-    {"routes", "route_lft unit test: every table of up*/down* and DOR, 4x4/8x8/3x5 tori, 0..max links off"},
     {"smoke", "4x4 torus, 2 parallel links, 16 hosts/switch, up*/down*, uniform 0.3, 8,000 packets"},
     {"dor_bitrev_off", "as smoke with DOR, bit-reversal 0.3 and 16 links deactivated by MADs"},
     {"updn_off", "as smoke with 24 links deactivated by MADs"},
@@ -57,11 +56,13 @@ static const struct {
     {"run", "one run with the flags given (the default)"},
 };
 
-static const char *const bug_names[] = {
-    "none",        "seq_skip",   "body_flip",  "drop_last",    "lft_wrong",
-    "lft_top_low", "sm_one_end", "sm_bad_set", "quiet_lies",   "power_counts_disabled",
-    "lft_hole",    "lft_loop",   "dor_one_vl", "updn_down_up", "host_skips_training",
-    NULL};
+static const char *const bug_names[] = {"none",       "seq_skip",
+                                        "body_flip",  "drop_last",
+                                        "lft_wrong",  "lft_top_low",
+                                        "sm_one_end", "sm_bad_set",
+                                        "quiet_lies", "power_counts_disabled",
+                                        "dor_one_vl", "host_skips_training",
+                                        NULL};
 
 static const char *rerun_line;
 
@@ -117,90 +118,6 @@ static int bug_id(const char *b) {
   return -1;
 }
 static bool bug_is(const cfg_t *c, const char *b) { return c->bug && !strcmp(c->bug, b); }
-
-/* ---- the routes test -------------------------------------------------------------- */
-
-static int test_routes(const cfg_t *c) {
-  static const unsigned shapes[][4] = {
-      {4, 4, 2, 16}, {8, 8, 2, 16}, {3, 5, 3, 4}, {4, 4, 4, 8}, {2, 3, 2, 2}};
-  char err[400];
-  unsigned tables = 0;
-  for (unsigned si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
-    fabric_topo_t t;
-    if (fabric_topo_torus2d(&t, shapes[si][0], shapes[si][1], shapes[si][2], shapes[si][3], err, sizeof err))
-      return verdict(false, c, "lft.build", 0, err);
-    unsigned pairs = 2 * t.nsw, maxoff = pairs * (t.p - 1);
-    (void)pairs;
-    uint8_t *off = calloc((size_t)t.nsw * t.sw_ports, 1);
-    for (unsigned k = 0; k <= maxoff; k += (maxoff > 8 ? maxoff / 8 : 1)) {
-      for (uint64_t s = 0; s < 3; s++) {
-        memset(off, 0, (size_t)t.nsw * t.sw_ports);
-        if (route_lft_pick_off(&t, k, c->seed * 1000 + s, off, err, sizeof err))
-          return verdict(false, c, "lft.build", 0, err);
-        for (unsigned a = 0; a < 2; a++) {
-          route_lft_t r;
-          unsigned root = (unsigned)(s % t.nsw);
-          if (route_lft_build(&r, &t, (route_lft_algo_t)a, off, root, err, sizeof err)) {
-            fabric_topo_free(&t);
-            free(off);
-            return verdict(false, c, "lft.build", 0, err);
-          }
-          if (a == 0) r.vls = 4;
-          /* planted table bugs: the checker must name them */
-          const unsigned d = r.nodes - 1, s0 = 0;
-          if (si == 0 && k == 0 && s == 0) {
-            if (bug_is(c, "lft_hole") && a == 0) r.lft[(size_t)s0 * r.nodes + d] = ROUTE_LFT_NONE;
-            if (bug_is(c, "lft_loop") && a == 1) { /* switch 0 sends LID d to X+, and X+ sends it back */
-              unsigned xp = t.conc + FABRIC_TORUS_XP * t.p, nb = fabric_topo_peer(&t, 0, xp)->id;
-              r.lft[(size_t)0 * r.nodes + d] = (uint8_t)xp;
-              r.lft[(size_t)nb * r.nodes + d] = (uint8_t)(t.conc + FABRIC_TORUS_XM * t.p);
-            }
-            if (bug_is(c, "dor_one_vl") && a == 1) r.one_vl = true; /* VL 0 for all, DOR's table */
-            if (bug_is(c, "updn_down_up") && a == 0) {
-              /* at a switch of the largest rank, send LID of a node on a sibling up and back down via root side:
-                 replace the entry by a neighbour that is below it (down), whose own entry then must go up */
-              for (unsigned sw = 0; sw < r.nsw; sw++)
-                for (unsigned q = t.conc; q < t.sw_ports; q++) {
-                  const fabric_end_t *e = fabric_topo_peer(&t, sw, q);
-                  unsigned nb = e->id;
-                  if (r.rank[nb] > r.rank[sw] && t.node[d].id != nb && t.node[d].id != sw &&
-                      r.lft[(size_t)sw * r.nodes + d] != q) {
-                    r.lft[(size_t)sw * r.nodes + d] = (uint8_t)q;
-                    goto planted;
-                  }
-                }
-            planted:;
-            }
-          }
-          const char *what = "";
-          int rc = route_lft_check(&r, &what, err, sizeof err);
-          route_lft_free(&r);
-          tables++;
-          if (rc) {
-            char id[64];
-            snprintf(id, sizeof id, "lft.%s", what);
-            fabric_topo_free(&t);
-            free(off);
-            return verdict(false, c, id, 0, err);
-          }
-        }
-      }
-      if (maxoff == 0) break;
-    }
-    /* too many off: a clear error */
-    if (!route_lft_pick_off(&t, maxoff + 1, 1, off, err, sizeof err)) {
-      fabric_topo_free(&t);
-      free(off);
-      return verdict(false, c, "lft.build", 0, "picking more links than the rule allows was not refused");
-    }
-    free(off);
-    fabric_topo_free(&t);
-  }
-  printf("check: ok   %u tables (up*/down*, DOR; 5 tori; links off from 0 to the maximum; 3 seeds/roots): "
-         "no hole, loop, misroute, illegal turn or dependency cycle\n",
-         tables);
-  return verdict(true, c, "lft", 0, "");
-}
 
 /* ---- the fabric run ---------------------------------------------------------------- */
 
@@ -701,7 +618,7 @@ static void usage(FILE *o) {
              "         [--inject-bug=NAME] [--expect-fail=check:ID@CYCLE]\n"
              "       ibsw_fabric_sim --list | --help\n"
              "bugs: seq_skip body_flip drop_last lft_wrong lft_top_low sm_one_end sm_bad_set quiet_lies\n"
-             "      power_counts_disabled lft_hole lft_loop dor_one_vl updn_down_up host_skips_training\n");
+             "      power_counts_disabled dor_one_vl host_skips_training\n");
 }
 
 static void scenario(cfg_t *c) {
@@ -851,7 +768,6 @@ int main(int argc, char **argv) {
   if (c.vls < 4 && c.routing == ROUTE_LFT_DOR)
     return usage_fail("--routing=dor needs --vls=4 or more (%u)", c.vls);
   if (c.root >= c.x * c.y) return usage_fail("--root %u: out of range 0..%u", c.root, c.x * c.y - 1);
-  if (!strcmp(c.test, "routes")) return test_routes(&c);
 
   char err[512];
   static run_t A, B;

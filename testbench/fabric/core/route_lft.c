@@ -271,12 +271,14 @@ int route_lft_check(const route_lft_t *r, const char **what, char *err, size_t e
   }
   int rc = 0;
   for (unsigned src = 0; src < r->nsw && !rc; src++) {
-    /* a source node on this switch, for the VL (DOR's class depends on the source switch only) */
+    /* a source node on this switch, for DOR's VL (its class depends on the source switch only);
+       the updn VL depends on the source node, so its paths go into one graph (VL 0): a
+       superset of every VL's: if it has no cycle, no VL has one */
     unsigned sn = 0;
     while (sn < r->nodes && t->node[sn].id != src) sn++;
     if (sn == r->nodes) continue; /* no node injects here */
     for (unsigned d = 0; d < r->nodes && !rc; d++) {
-      const unsigned vl = route_lft_vl(r, sn, d);
+      const unsigned vl = r->algo == ROUTE_LFT_DOR ? route_lft_vl(r, sn, d) : 0;
       unsigned cur = src, hops = 0, phase = 0; /* updn: 0 up, 1 down; dor: 0 X, 1 Y */
       uint32_t prev = UINT32_MAX;
       for (;;) {

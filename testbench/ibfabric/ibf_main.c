@@ -158,6 +158,7 @@ typedef struct {
   /* statistics */
   bool snap0, snap1;
   uint64_t rx0, rx1, e0, e1, t0, t1, start;
+  char check_id[32]; /* lft.<what> of a table that fails route_lft_check */
 } run_t;
 
 static void observer(fabric_t *f, void *ctx) {
@@ -339,8 +340,10 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
   const char *what;
   if (bug_is(c, "dor_one_vl"))
     R->r.one_vl = true; /* planted: and the check is skipped (a deadlock's negative) */
-  else if (route_lft_check(&R->r, &what, err, errlen))
+  else if (route_lft_check(&R->r, &what, err, errlen)) {
+    snprintf(R->check_id, sizeof R->check_id, "lft.%s", what);
     return -2;
+  }
   if (ibf_world_init(&R->w, R->nodes, c->packets)) {
     snprintf(err, errlen, "out of memory");
     return -1;
@@ -772,7 +775,7 @@ int main(int argc, char **argv) {
   char err[512];
   static run_t A, B;
   int rc = setup(&A, &c, c.no_skip, err, sizeof err);
-  if (rc == -2) return verdict(false, &c, "lft.check", 0, err);
+  if (rc == -2) return verdict(false, &c, A.check_id, 0, err);
   if (rc) {
     teardown(&A);
     return usage_fail("%s", err);

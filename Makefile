@@ -306,7 +306,7 @@ build-netlist: $(NETLIST_SIMS)
 STEP = t0=$$(date +%s); $(1) && echo "$(2) $$(( $$(date +%s) - t0 )) s" >> $(BUILD)/test-steps.txt
 test: deps
 	@mkdir -p $(BUILD) && : > $(BUILD)/test-steps.txt
-	@$(call STEP,$(MAKE) lint,lint)
+	@$(call STEP,$(MAKE) lint LINT_SCOPE=test,lint)
 	@$(call STEP,$(MAKE) unit,unit)
 	@$(call STEP,$(MAKE) regress R=smoke BIN_DIR=$(BUILD)/asan/bin,build + smoke regression)
 	@$(call STEP,./regress/selftest/run.sh $(BUILD)/asan/bin,runner self-test)
@@ -315,8 +315,10 @@ test: deps
 	@# the closing line CI reads: the smoke regression's count (the steps above stop on any failure)
 	@sed -n 's/.*"passed": \([0-9]*\), "failed": \([0-9]*\).*/\1 passed, \2 failed/p' $(BUILD)/regress/summary.json | head -1
 
+# LINT_SCOPE=test (make test's) leaves out what targets already cover (mk/lint.sh)
+LINT_SCOPE ?= full
 lint: deps
-	@./mk/lint.sh
+	@LINT_SCOPE=$(LINT_SCOPE) ./mk/lint.sh
 
 unit: deps
 	@$(MAKE) -j$(JOBS) $(UNITS)
@@ -327,6 +329,7 @@ regress: deps
 	@$(MAKE) -j$(JOBS) $(if $(filter $(BUILD)/asan/bin,$(BIN_DIR)),build-asan,build build-netlist) \
 	  $(addprefix $(BIN_DIR)/,$(bug_sims))
 	@$(BUILD)/bin/regress --tag $(R) --jobs $(JOBS) --shard $(SHARD) --bin-dir $(BIN_DIR) --out $(BUILD)/regress
+	@$(if $(and $(filter nightly,$(R)),$(filter 1/%,$(SHARD))),$(MAKE) lint LINT_SCOPE=full)
 	@$(if $(and $(filter nightly,$(R)),$(filter 1/%,$(SHARD))),JOBS=$(JOBS) ./mk/nightly-extra.sh)
 	@$(if $(and $(filter nightly,$(R)),$(filter 1/%,$(SHARD))),$(MAKE) claims B=cp && $(MAKE) claims B=elite4)
 

@@ -3,11 +3,21 @@
 # parameters, and every co-simulated parameter set), each module's parameter
 # limits (rtl/<block>/<block>.limits: legal extremes elaborate, values just
 # outside stop with the module's $error), then yosys read + synth of every
-# gate-level co-simulation target (the netlist rule of the Makefile). Waivers live in rtl/lint.vlt, each with a reason.
+# gate-level co-simulation target (the netlist rule of the Makefile), and
+# yosys's one-driver-per-net check (mk/yosys-drivers.sh) on the co-simulation
+# targets. Waivers live in rtl/lint.vlt, each with a reason.
+#
+# LINT_SCOPE=full (make lint, nightly) runs everything. LINT_SCOPE=test (make
+# test) leaves out two things, each covered another way: limit lines marked
+# `ok-target` (a legal extreme that a co-simulation target of the same module
+# also sets, so make test lints, Verilates and runs it through the target;
+# checked below) and the driver check of all but one target per top module.
 set -euo pipefail
 self=$(realpath "$0")
 cd "$(dirname "$0")/.."
 fail=0
+scope=${LINT_SCOPE:-full}
+case $scope in full | test) ;; *) echo "mk/lint.sh: LINT_SCOPE='$scope': expected full or test"; exit 2 ;; esac
 waivers=rtl/lint.vlt
 gates=()
 
@@ -31,10 +41,12 @@ run_job() { # $1 = kind, rest = its fields; prints its verdict, returns 1 on a f
       # shellcheck disable=SC2086
       vout=$(verilator --lint-only -Wall "$waivers" --top-module "$mod" $(sed -E 's/(^| )/\1-G/g' <<<"$params") -f "$f" 2>&1) \
         && vrc=0 || vrc=$?
-      yout=$(yosys -q -p "read_verilog -sv $(tr '\n' ' ' < "$f"); chparam $(sed -E 's/([A-Za-z_0-9]+)=/-set \1 /g' <<<"$params") $mod; hierarchy -top $mod" 2>&1) \
+      # -defer: yosys elaborates each module once, with these parameters
+      # (without it, every module first at its defaults: 3x the time on elan4)
+      yout=$(yosys -q -p "read_verilog -defer -sv $(tr '\n' ' ' < "$f"); chparam $(sed -E 's/([A-Za-z_0-9]+)=/-set \1 /g' <<<"$params") $mod; hierarchy -top $mod" 2>&1) \
         && yrc=0 || yrc=$?
       name=${params%%=*}
-      if [[ $expect == ok ]] && ((vrc || yrc)); then
+      if [[ $expect == ok* ]] && ((vrc || yrc)); then
         echo "LIMIT FAIL $mod $params: legal, but does not elaborate"; echo "$vout"; echo "$yout"; return 1
       elif [[ $expect == error ]] && { ((vrc == 0 || yrc == 0)) || ! grep -qE "$mod: ([A-Za-z_0-9]+ and )*$name( and [A-Za-z_0-9]+)* must" <<<"$vout$yout"; }; then
         echo "LIMIT FAIL $mod $params: illegal, but not refused by both tools with '$mod: $name must ...'"
@@ -48,6 +60,18 @@ run_job() { # $1 = kind, rest = its fields; prints its verdict, returns 1 on a f
       if ! out=$(verilator --lint-only -Wall "$waivers" --top-module "$top" $params -f "rtl/$block/$block.f" 2>&1); then
         echo "LINT FAIL  $target ($top $params)"; echo "$out"; return 1
       fi ;;
+    elab) # yosys elaborates the target (it stands for ok-target limit lines in make test)
+      local target=$1 block=$2 top=$3; shift 4
+      local out
+      # shellcheck disable=SC2046
+      if ! out=$(yosys -q -p "read_verilog -defer -sv $(tr '\n' ' ' < "rtl/$block/$block.f"); chparam $(sed -E 's/-G([A-Za-z_0-9]+)=/-set \1 /g' <<<"$*") $top; hierarchy -top $top" 2>&1); then
+        echo "LIMIT FAIL $target: yosys does not elaborate it (its ok-target limit lines)"; echo "$out"; return 1
+      fi
+      echo "elab ok    $target (yosys)" ;;
+    drivers)
+      local target=$1 block=$2 top=$3; shift 4
+      # shellcheck disable=SC2046
+      ./mk/yosys-drivers.sh "$target" "$top" "$(tr '\n' ' ' < "rtl/$block/$block.f")" $(sed 's/-G//g' <<<"$*") ;;
   esac
 }
 if [[ ${1:-} == --job ]]; then # one job: mk/lint.sh --job DIR N (line N of DIR/jobs)
@@ -80,17 +104,46 @@ for f in rtl/*/*.f; do
     fail=1
   fi
 done
+targets=$(awk -v fmt=sh -f mk/targets.awk rtl/*/*.cosim)
+declare -A relied_on
+heavy=" $(awk '$1 == "heavy" { printf "%s ", $2 }' rtl/*/*.cosim)"
 for lim in rtl/*/*.limits; do
   while read -r mod expect params; do
     [[ -z $mod || $mod == \#* ]] && continue
+    case $expect in
+      ok | error) ;;
+      ok-target)
+        # the claim "a target sets this too" is checked here, in every scope;
+        # make test then elaborates that target in yosys too (job elab below)
+        if ! by=$(awk -v mod="$mod" -v want="$params" '
+               $3 == mod { have = " "; for (i = 5; i <= NF; i++) have = have substr($i, 3) " "
+                           n = split(want, w, " "); ok = 1
+                           for (i = 1; i <= n; i++) if (index(have, " " w[i] " ") == 0) ok = 0
+                           if (ok) { print $1; exit } }' <<<"$targets") || [[ -z $by ]]; then
+          echo "LIMIT FAIL $lim: $mod ok-target $params: no co-simulation target of $mod sets all of that (mark it ok)"
+          fail=1
+        fi
+        [[ -n $by ]] && relied_on[$by]=1
+        [[ $scope == test ]] && continue ;;
+      *) echo "LIMIT FAIL $lim: $mod '$expect': expected ok, ok-target or error"; fail=1; continue ;;
+    esac
     echo "limit $lim $mod $expect $params" >> "$jobs"
   done < "$lim"
 done
 
+declare -A drivers_top
 while read -r target block top gate params; do
   echo "target $target $block $top $gate $params" >> "$jobs"
   if [[ $gate == gate ]]; then gates+=("$target"); fi
-done < <(awk -v fmt=sh -f mk/targets.awk rtl/*/*.cosim)
+  # the driver check: in make test once per top module (its first target
+  # that is not heavy), in full on every target
+  if [[ $scope == full || ( -z ${drivers_top[$top]:-} && $heavy != *" $target "* ) ]]; then
+    drivers_top[$top]=$target
+    echo "drivers $target $block $top $gate $params" >> "$jobs"
+  elif [[ $scope == test && -n ${relied_on[$target]:-} ]]; then
+    echo "elab $target $block $top $gate $params" >> "$jobs"
+  fi
+done <<<"$targets"
 
 n=$(wc -l < "$jobs")
 seq 1 "$n" | xargs -P "${JOBS:-2}" -I{} "$self" --job "$scratch" {}

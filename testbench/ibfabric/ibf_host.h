@@ -56,6 +56,12 @@ typedef struct {
   uint64_t flits_rx;                  /* data flits received, all hosts (the driver samples it) */
   uint64_t lat_sum, lat_n, lat_max;   /* measured packets: creation -> TAIL delivered */
   uint64_t last_delivery;             /* cycle of the last TAIL */
+  /* the dynamic SM's migration fence (docs/ibsw.md "The dynamic subnet manager"): a source
+     starts no packet for a held destination; inflight[d] counts packets for d whose HEAD a
+     host has sent and whose TAIL has not been delivered (what a host's RC ACKs tell it) */
+  uint8_t *hold;      /* [nodes] */
+  uint32_t *inflight; /* [nodes] */
+  unsigned nhold;     /* destinations held */
   /* first failure */
   bool failed;
   uint64_t fail_cycle;
@@ -72,6 +78,11 @@ typedef struct {
   const route_lft_t *route;
   ibf_world_t *w;
   unsigned bug;
+  /* load phases (--phases): phase k has load ph_load[k] until start + ph_end[k]; none
+     (nph = 0): `load` throughout; with phases generation stops at the end of the last */
+  unsigned nph;
+  const double *ph_load;
+  const uint64_t *ph_end;
 } ibf_host_params_t;
 
 extern const fabric_type_t *ibf_host_type(unsigned vls, char *err, size_t errlen);

@@ -1201,8 +1201,13 @@ static void scenario(cfg_t *c) {
   } else if (!strcmp(c->test, "sample")) {
     c->sample = 1;
   } else if (!strcmp(c->test, "dynamic")) {
+    static const double ld[3] = {0.04, 0.25, 0.04};
+    static const uint64_t cy[3] = {15000, 35000, 55000}; /* ends: 15,000, 20,000, 20,000 cycles */
     c->hosts = 4;
     c->sm = 1;
+    c->sm_period = 5000;
+    for (unsigned k = 0; k < 3; k++) c->ph_load[k] = ld[k], c->ph_end[k] = cy[k];
+    c->nph = 3;
   } else if (!strcmp(c->test, "train")) {
     c->boot = 0;
     c->wake = 64;

@@ -1202,10 +1202,10 @@ static void scenario(cfg_t *c) {
     c->sample = 1;
   } else if (!strcmp(c->test, "dynamic")) {
     static const double ld[3] = {0.04, 0.25, 0.04};
-    static const uint64_t cy[3] = {15000, 35000, 55000}; /* ends: 15,000, 20,000, 20,000 cycles */
+    static const uint64_t cy[3] = {12000, 28000, 48000}; /* phases of 12,000, 16,000, 20,000 cycles */
     c->hosts = 4;
     c->sm = 1;
-    c->sm_period = 5000;
+    c->sm_period = 4000;
     for (unsigned k = 0; k < 3; k++) c->ph_load[k] = ld[k], c->ph_end[k] = cy[k];
     c->nph = 3;
   } else if (!strcmp(c->test, "train")) {

@@ -41,7 +41,7 @@ typedef struct {
   uint64_t packets, cycles, seed;
   bool no_skip;
   /* --sm=dynamic: period (cycles), watermarks (flits/cycle per active link), load phases */
-  unsigned sm, sm_period, nph;
+  unsigned sm, sm_period, nph, sm_log;
   double sm_low, sm_high, ph_load[DYN_MAXPH];
   uint64_t ph_end[DYN_MAXPH]; /* cumulative, from the start of traffic */
   const char *bug, *expect, *test, *out;
@@ -455,44 +455,50 @@ static void dyn_mark(run_t *R, uint8_t *off) {
 
 static void dyn_enter(run_t *R, unsigned st, uint64_t now);
 
-/* Stage 2: a group (one direction between two neighbours) whose busier direction carries less
- * than `low` flits per cycle per active link loses its highest active parallel link; one above
- * `high` gets its lowest inactive one back (ours: watermarks on the mean utilisation of the
- * group's active links, one link per group per decision). */
+/* Stage 2 (ours: watermarks, hysteresis and step size are not the seed's): a group is one
+ * direction between two neighbours (its parallel links); u = the flits per cycle of its busier
+ * direction over its active links. u < low: links go off, as many as keep the projected
+ * u * on / on' at or below the middle of the watermarks; u > high: links come back, as few as
+ * bring it there (all if none does). Off: highest parallel index first; on: lowest. */
 static int dyn_decide(run_t *R) {
   dyn_t *D = &R->d;
   const fabric_topo_t *t = &R->t;
+  const double mid = (R->c->sm_low + R->c->sm_high) / 2;
   bool change = false;
   for (unsigned i = 0; i < D->nlk; i++) D->want_on[i] = D->lk[i].on;
-  int ready = 1;
   for (unsigned g = 0; g < D->ngrp; g++) {
     const unsigned s = g / 2, dir = g % 2 ? FABRIC_TORUS_YP : FABRIC_TORUS_XP;
     double sx = 0, sr = 0;
     unsigned non = 0;
-    int hi_on = -1, lo_off = -1;
+    int on_l[64], off_l[64];
+    unsigned n_on_l = 0, n_off_l = 0; /* regulated links of the group, on / off, by index */
     for (unsigned j = 0; j < t->p; j++) {
       const unsigned q = t->conc + dir * t->p + j, k = dyn_idx(R, s, q);
       if (R->off[k]) {
-        if (lo_off < 0) lo_off = R->d.lkidx[k];
+        off_l[n_off_l++] = R->d.lkidx[k];
         continue;
       }
       if (R->d.rate_x[k] < 0) return -1; /* not every port sampled twice since the last change */
       sx += R->d.rate_x[k];
       sr += R->d.rate_r[k];
       non++;
-      if (j) hi_on = R->d.lkidx[k];
+      if (j) on_l[n_on_l++] = R->d.lkidx[k];
     }
-    const double u = (sx > sr ? sx : sr) / non;
-    if (u < R->c->sm_low && hi_on >= 0) {
-      D->want_on[hi_on] = 0;
-      change = true;
-    } else if (u > R->c->sm_high && lo_off >= 0) {
-      D->want_on[lo_off] = 1;
-      change = true;
+    const double load = sx > sr ? sx : sr, u = load / non; /* load: flits per cycle, busier direction */
+    if (u < R->c->sm_low && n_on_l) {
+      unsigned keep = non; /* active links after the decision */
+      while (keep > 1 && load / (keep - 1) <= mid) keep--;
+      for (unsigned k = 0; k < non - keep; k++) D->want_on[on_l[n_on_l - 1 - k]] = 0;
+      change |= keep < non;
+    } else if (u > R->c->sm_high && n_off_l) {
+      unsigned want = non;
+      while (want < non + n_off_l && load / want > mid) want++;
+      for (unsigned k = 0; k < want - non; k++) D->want_on[off_l[k]] = 1;
+      change |= want > non;
     }
   }
   if (dyn_bug(R, "dyn_silent")) return 0; /* planted: samples, never acts */
-  return change ? ready : 0;
+  return change ? 1 : 0;
 }
 
 static void dyn_build_seq(run_t *R) {
@@ -606,13 +612,18 @@ static void dyn_program_jobs(run_t *R) {
 
 static void dyn_enter(run_t *R, unsigned st, uint64_t now) {
   dyn_t *D = &R->d;
+  if (R->c->sm_log && (st != DS_SAMPLE || D->state != DS_SAMPLE))
+    printf("sm: cycle %" PRIu64 ": %s done, %s\n", now, ds_names[D->state], ds_names[st]);
   D->state = st;
   D->step_at = now;
   D->njob = 0;
   switch (st) {
     case DS_SAMPLE: dyn_sweep(R); break;
     case DS_WAKE: dyn_ends(R, true, J_SET_POLL); break;
-    case DS_WAIT_UP: dyn_ends(R, true, J_GET_UP); break;
+    case DS_WAIT_UP: /* training takes WakeCycles at least (§6.5): the first Get no sooner */
+      dyn_ends(R, true, J_GET_UP);
+      for (unsigned i = 0; i < D->njob; i++) D->job[i].not_before = now + R->c->wake;
+      break;
     case DS_ARM: dyn_ends(R, true, J_SET_ARM); break;
     case DS_ACT: dyn_ends(R, true, J_SET_ACT); break;
     case DS_FENCE: dyn_fence(R, now); break;
@@ -773,6 +784,11 @@ static void dyn_step(run_t *R) {
     }
     D->batches_on += on;
     D->batches_off += off;
+    if (R->c->sm_log) {
+      unsigned non = 0, noff = 0;
+      for (unsigned i = 0; i < D->nlk; i++) non += D->want_on[i] && !D->lk[i].on, noff += !D->want_on[i] && D->lk[i].on;
+      printf("sm: cycle %" PRIu64 ": decision: %u links off, %u on\n", now, noff, non);
+    }
     D->trans_at = now;
     dyn_build_seq(R);
     dyn_next(R, now);
@@ -1184,7 +1200,7 @@ static void usage(FILE *o) {
              "         [--off=K] [--root=S] [--link-latency=N] [--route-cycles=R] [--buf=N] [--no-skip]\n"
              "         [--boot-active=1|0] [--wake-cycles=W] [--sample=0|1]\n"
              "         [--sm=static|dynamic] [--sm-period=N] [--sm-low=X] [--sm-high=Y]\n"
-             "         [--phases=LOAD:CYCLES[,LOAD:CYCLES...]]\n"
+             "         [--phases=LOAD:CYCLES[,LOAD:CYCLES...]] [--sm-log=0|1]\n"
              "         [--inject-bug=NAME] [--expect-fail=check:ID@CYCLE]\n"
              "       ibsw_fabric_sim --list | --help\n"
              "bugs (--inject-bug=NAME: what it plants, the check its negative expects):\n");
@@ -1296,6 +1312,7 @@ int main(int argc, char **argv) {
     NUM("--wake-cycles", wake, 1, 16777215)
     NUM("--packets", packets, 2, 100000000)
     NUM("--sm-period", sm_period, 1, 100000000)
+    NUM("--sm-log", sm_log, 0, 1)
     NUM("--cycles", cycles, 1, UINT64_MAX)
 #undef NUM
     if (!strncmp(a, "--seed=", 7) || !strncmp(a, "--test=", 7) || !strncmp(a, "--name=", 7)) continue;

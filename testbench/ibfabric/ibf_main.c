@@ -555,13 +555,12 @@ static void dyn_fence(run_t *R, uint64_t now) {
   const char *what;
   uint8_t *off = calloc((size_t)R->nsw * R->P, 1);
   dyn_mark(R, off);
-  if (route_lft_build(&D->nr, &R->t, R->r.algo, off, R->r.root, err, sizeof err)) {
+  if (route_lft_build(&D->nr, &R->t, R->r.algo, off, R->r.root, R->r.vls, err, sizeof err)) {
     free(off);
     ibf_fail(&R->w, now, "ibfab.sm", "SM: no routes for the decided link set: %s", err);
     return;
   }
   free(off);
-  D->nr.vls = R->r.vls;
   D->have_nr = true;
   if (route_lft_check(&D->nr, &what, err, sizeof err)) {
     char id[32];
@@ -818,8 +817,8 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
   }
   R->off = calloc((size_t)R->nsw * R->P, 1);
   if (route_lft_pick_off(&R->t, c->off, c->seed, R->off, err, errlen)) return -1;
-  if (route_lft_build(&R->r, &R->t, (route_lft_algo_t)c->routing, R->off, c->root, err, errlen)) return -1;
-  R->r.vls = c->routing == ROUTE_LFT_UPDN ? c->vls : 1;
+  if (route_lft_build(&R->r, &R->t, (route_lft_algo_t)c->routing, R->off, c->root, c->vls, err, errlen))
+    return -1;
   const char *what;
   if (bug_is(c, "dor_one_vl"))
     R->r.one_vl = true; /* planted: and the check is skipped (a deadlock's negative) */

@@ -43,6 +43,8 @@ LENS=$(echo "$PHASES" | tr ',' '\n' | sed 's/.*://' | tr '\n' ' ')
 cat > "$OUT/table.awk" <<'AWK'
 function kv(line, arr,    i, n, f, p) { n = split(line, f, " "); for (i = 1; i <= n; i++) { p = index(f[i], "="); if (p) arr[substr(f[i], 1, p - 1)] = substr(f[i], p + 1) } }
 BEGIN { split(loads, ld, " ") }
+/^phase [0-9]+:/ && FILENAME ~ /dynamic-/ { k = substr($2, 1, length($2) - 1) + 1
+  for (i = 1; i < NF; i++) if ($i == "saved") ps = $(i + 1); ci_add("psave" k, ps + 0) }
 /^dyn: / { delete v; kv($0, v); sm = v["sm"]; sd = v["seed"]; thr[sm, sd] = v["phase_thr"]; sav[sm, sd] = v["saved_pct"]
   offb[sm, sd] = v["off_batches"]; onb[sm, sd] = v["on_batches"]; seeds[sd] = 1 }
 END {
@@ -60,12 +62,12 @@ END {
   printf "| network power saved vs all links on | %.2f %% | ± %.2f | %d |\n", ci_mean("saved"), ci_hw("saved"), ci_n["saved"]
   printf "| throughput lost vs all links on (data delivered in the phases) | %.2f %% | ± %.2f | %d |\n", ci_mean("loss"), ci_hw("loss"), ci_n["loss"]
   for (k = 1; k <= np; k++)
-    printf "| throughput lost in phase %d (load %s) | %.2f %% | ± %.2f | %d |\n", k - 1, ld[k], ci_mean("loss" k), ci_hw("loss" k), ci_n["loss" k]
+    printf "| phase %d (load %s): power saved / throughput lost | %.2f %% / %.2f %% | ± %.2f / ± %.2f | %d |\n", k - 1, ld[k], ci_mean("psave" k), ci_mean("loss" k), ci_hw("psave" k), ci_hw("loss" k), ci_n["loss" k]
   printf "| decisions turning links off / on | %.1f / %.1f | | %d |\n", ci_mean("offb"), ci_mean("onb"), ci_n["offb"]
 }
 AWK
 LOADS=$(echo "$PHASES" | tr ',' '\n' | sed 's/:.*//' | tr '\n' ' ')
-cat "$OUT"/runs/*.log | awk -v lens="$LENS" -v loads="$LOADS" -f "$(dirname "$0")/ci.awk" -f "$OUT/table.awk" > "$OUT/dyn.md"
+awk -v lens="$LENS" -v loads="$LOADS" -f "$(dirname "$0")/ci.awk" -f "$OUT/table.awk" "$OUT"/runs/*.log > "$OUT/dyn.md"
 echo "4x4 torus, $PL parallel links, $HOSTS hosts/switch, up*/down*, phases $PHASES, period $PERIOD, watermarks $LOW / $HIGH, $SEEDS seeds" >> "$OUT/dyn.md"
 cat "$OUT/dyn.md"
 echo "TEST PASSED"

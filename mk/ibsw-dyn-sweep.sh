@@ -31,7 +31,8 @@ mkdir -p "$OUT/runs"
 s=1; while [ "$s" -le "$SEEDS" ]; do
   echo "static $s" >> "$OUT/jobs.txt"; echo "dynamic $s" >> "$OUT/jobs.txt"; s=$((s + 1))
 done
-# each job: one run, its log kept; a failed run stops the sweep
+# each job: one run, its log kept; a failed run stops the sweep ($0/$1 expand in the job's shell)
+# shellcheck disable=SC2016
 xargs -P "$JOBS" -L 1 sh -c '
   f="'"$OUT"'/runs/$0-$1.log"
   [ -s "$f" ] && grep -q "^TEST PASSED" "$f" && exit 0

@@ -10,13 +10,18 @@
  * Every flit received is accepted at once (its credit goes back the next
  * cycle).
  *
- * Packets: Bernoulli arrivals of `len`-flit packets at `load` flits/cycle,
- * `quota` of them, from the start cycle on (drawn ahead, so wake() names the
+ * Packets: Bernoulli arrivals of `len`-flit packets at `load` flits/cycle
+ * (or each phase's load, until the last phase ends), `quota` of them, from
+ * the start cycle on (drawn ahead, so wake() names the
  * next one and the host can be skipped exactly); destination by the traffic
  * pattern; the VL the routing gives (DOR's dateline class). Data HEAD (§3.2):
  * DLID, SLID, then [31:20] source node, [19:0] the flow's sequence number;
  * BODY k: a hash of (source, destination, sequence, k); TAIL: bit 63 "in the
  * statistics half", [47:0] the creation cycle.
+ *
+ * The dynamic SM's fence: a packet whose destination is held waits in the
+ * source queue; the first packet not held goes (a flow's packets keep their
+ * order); inflight[d] counts packets sent for d until their TAIL arrives.
  *
  * The receiving side is the host's own scoreboard (ibf_world_t): per flow
  * (source, destination) the next sequence number — a HEAD with another is

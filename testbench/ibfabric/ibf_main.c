@@ -1,13 +1,17 @@
 /*
  * build/bin/ibsw_fabric_sim -- ibsw switches (the C model, docs/ibsw.md) on a
  * 2-D torus of the generic fabric core with IB host endpoints, LFT routing
- * (up* / down* or dimension order, testbench/fabric/core/route_lft.c) and
- * a static "k links deactivated" mode (docs/ibsw.md §12, "In a fabric").
+ * (up* / down* or dimension order, testbench/fabric/core/route_lft.c), a
+ * static "k links deactivated" mode (docs/ibsw.md §12, "In a fabric") and a
+ * dynamic subnet manager that turns links off and on under traffic
+ * (--sm=dynamic; docs/ibsw.md "The dynamic subnet manager").
  *
  *   ibsw_fabric_sim [--test=NAME] [--seed=N] [--cycles=N] [--out=DIR]
  *       [--x=4] [--y=4] [--parallel=2] [--hosts=16] [--vls=4] [--len=32]
  *       [--traffic=uniform|bitrev] [--load=X] [--packets=N] [--routing=updn|dor]
  *       [--off=K] [--root=S] [--link-latency=N] [--route-cycles=R] [--buf=N]
+ *       [--sm=static|dynamic] [--sm-period=N] [--sm-low=X] [--sm-high=Y]
+ *       [--phases=LOAD:CYCLES,...] [--sm-log=0|1]
  *       [--no-skip] [--inject-bug=NAME] [--expect-fail=check:ID@N]
  *   ibsw_fabric_sim --list | --help
  *
@@ -15,7 +19,9 @@
  * ibfab.timeout). Statistics over the last half of the packets (seed 000
  * §4.3.1: 80,000 packets, the last 40,000): throughput = data flits received
  * between the creation of packet N/2 and of packet N, per host and cycle;
- * latency over each host's second half. First line `seed: N`; last line
+ * latency over each host's second half. With --phases (the load changes in
+ * phases; hosts stop at the end of the last) the statistics are per phase:
+ * throughput and the switches' power, and a `dyn:` summary line. First line `seed: N`; last line
  * `TEST PASSED` or `TEST FAILED: <reason>` after a `rerun:` line. Bad flags:
  * a message on stderr, exit status 2, no verdict.
  */

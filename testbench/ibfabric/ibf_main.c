@@ -264,6 +264,7 @@ typedef struct {
   /* --sm=dynamic */
   dyn_t d;
   uint64_t traffic_end;                       /* the end of the last phase */
+  uint64_t bring_mads;                        /* MADs of the bring-up (before the traffic) */
   uint64_t ph_rx[DYN_MAXPH + 1], ph_e[DYN_MAXPH + 1], ph_t[DYN_MAXPH + 1]; /* at each phase's start */
   unsigned ph_off[DYN_MAXPH + 1];             /* links off at each phase's end */
   unsigned ph_seen;                           /* phase boundaries passed */
@@ -1040,6 +1041,7 @@ static int run(run_t *R) {
   }
   if (R->w.failed) return 1;
   R->start = f->cycle;
+  R->bring_mads = R->mads;
   R->traffic_end = c->nph ? R->start + c->ph_end[c->nph - 1] : FABRIC_NEVER;
   for (unsigned d = 0; d < R->nodes; d++) ibf_host_start(f->inst[R->nsw + d].m, R->start);
   if (c->sm) {
@@ -1142,10 +1144,15 @@ static void report(run_t *R) {
          c->x, c->y, c->pl, c->hosts, R->P, R->nodes, route_lft_algo_names[c->routing], c->off, c->root);
   printf("bring-up: %" PRIu64 " cycles (%" PRIu64 " MADs), traffic from cycle %" PRIu64
          ", drained at %" PRIu64 "\n",
-         R->start, R->mads, R->start, R->f.cycle);
-  printf("packets: %" PRIu64 " delivered of %" PRIu64 "; window %" PRIu64 "..%" PRIu64 " (%" PRIu64
-         " cycles: packet N/2 created .. the first host done)\n",
-         w->delivered, w->total, R->t0, R->t1, win);
+         R->start, R->bring_mads, R->start, R->f.cycle);
+  if (c->nph) /* phases: the statistics are per phase (below), not over a half of N packets */
+    printf("packets: %" PRIu64 " delivered of %" PRIu64 " created in %u phases of load (--phases)\n",
+           w->delivered, w->created, c->nph);
+  else
+    printf("packets: %" PRIu64 " delivered of %" PRIu64 "; window %" PRIu64 "..%" PRIu64 " (%" PRIu64
+           " cycles: packet N/2 created .. the first host done)\n",
+           w->delivered, w->total, R->t0, R->t1, win);
+  if (!c->nph) {
   printf("result: traffic=%s routing=%s off=%u load=%.4f throughput=%.4f latency=%.1f latency_max=%" PRIu64
          " power_w=%.1f power_all_w=%.1f saved_pct=%.2f energy_power_w=%.1f evals=%" PRIu64 "\n",
          c->traffic == IBF_BITREV ? "bitrev" : "uniform", route_lft_algo_names[c->routing], c->off, c->load,
@@ -1154,7 +1161,9 @@ static void report(run_t *R) {
       "throughput: %.4f flits/cycle/host = %.0f MB/s of 2,000 (offered %.4f); latency %.1f cycles = %.0f ns "
       "(max %" PRIu64 ")\n",
       thr, thr * 2000, c->load, lat, lat * 4, w->lat_max);
-  printf("power: %.1f W (all ports on: %.1f W, saved %.2f %%)\n", pw, pw_all, 100.0 * (pw_all - pw) / pw_all);
+  }
+  printf("power: %.1f W (all ports on: %.1f W, saved %.2f %%)%s\n", pw, pw_all, 100.0 * (pw_all - pw) / pw_all,
+         c->nph ? " at the end" : "");
   if (c->nph) {
     const double pw_allw = pw_all;
     double e_sum = 0, t_sum = 0;

@@ -68,6 +68,8 @@ static const struct {
     {"dynamic",
      "4x4 torus, 2 parallel links, 4 hosts/switch, up*/down*, the dynamic SM under load phases\n"
      "                 low, high, low: links go off, come back and go off again, nothing lost"},
+    {"dynamic_skip", "the dynamic run with and without skipping: identical output digests (hosts held by\n"
+                     "                 the fence, phases of load)"},
     {"run", "one run with the flags given (the default)"},
 };
 
@@ -739,6 +741,29 @@ static void dyn_response(run_t *R, const uint64_t *rsp, unsigned n, uint64_t now
   }
 }
 
+/* The fabric cycle at which dyn_step must run next (the fabric skips idle time, which must not
+ * carry it past an SM action: a MAD to send now, a Get's retry time, the fence's check);
+ * FABRIC_NEVER when only a response, which is fabric activity, can move it. */
+static uint64_t dyn_wake(const run_t *R) {
+  const dyn_t *D = &R->d;
+  const uint64_t next = R->f.cycle + 1, now = R->f.cycle ? R->f.cycle - 1 : 0;
+  if (R->f.cycle <= R->start || D->state == DS_FENCE) return next;
+  if (D->state == DS_SAMPLE && !D->njob) return FABRIC_NEVER;
+  uint64_t w = FABRIC_NEVER;
+  bool all = true;
+  for (unsigned i = 0; i < D->njob; i++) {
+    const job_t *j = &D->job[i];
+    all &= j->st == 2;
+    if (j->st != 0) continue;
+    if (j->not_before > now) {
+      if (j->not_before + 1 < w) w = j->not_before + 1;
+    } else if (D->out < DYN_OUT && !D->busy_sw[j->sw]) {
+      return next;
+    }
+  }
+  return all ? next : w;
+}
+
 /* One cycle of the dynamic SM (before the fabric's step, like sm_step). */
 static void dyn_step(run_t *R) {
   dyn_t *D = &R->d;
@@ -839,7 +864,7 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
   }
   fabric_init(&R->f);
   R->f.no_skip = no_skip;
-  R->f.digest_on = !strcmp(c->test, "skip_vs_noskip");
+  R->f.digest_on = !strcmp(c->test, "skip_vs_noskip") || !strcmp(c->test, "dynamic_skip");
   const fabric_type_t *st = fibsw_type(R->P, c->vls, err, errlen), *ht = ibf_host_type(c->vls, err, errlen);
   if (!st || !ht) return -1;
   ibsw_cfg_t *sc = &R->sp.cfg;
@@ -1069,11 +1094,20 @@ static int run(run_t *R) {
                c->cycles);
       break;
     }
-    if (c->sm)
+    uint64_t lim = c->cycles;
+    if (c->sm) {
       dyn_step(R);
-    else
+      const uint64_t w = dyn_wake(R);
+      if (w < lim) lim = w;
+    } else {
       sample_step(R);
-    fabric_step(f, c->cycles);
+    }
+    if (c->nph && R->ph_seen <= c->nph) { /* the next phase boundary's reading */
+      const uint64_t b = R->start + (R->ph_seen ? c->ph_end[R->ph_seen - 1] : 0) + 1;
+      if (b < lim) lim = b;
+    }
+    if (lim <= f->cycle) lim = f->cycle + 1;
+    fabric_step(f, lim);
     if (!R->snap0 && R->w.half_cycle != FABRIC_NEVER) {
       R->snap0 = true;
       R->t0 = R->f.cycle - 1;
@@ -1108,7 +1142,7 @@ static int run(run_t *R) {
       }
   /* the dynamic SM regulated: links went off and came back (a silent SM fails here) */
   if (c->sm) {
-    const unsigned need_off = !strcmp(c->test, "dynamic") ? 2 : 1;
+    const unsigned need_off = !strncmp(c->test, "dynamic", 7) ? 2 : 1;
     if (R->d.batches_off < need_off || R->d.batches_on < 1) {
       ibf_fail(&R->w, f->cycle - 1, "ibfab.sm_transitions",
                "the SM turned links off in %u and on in %u decisions; this run needs >= %u and >= 1",
@@ -1230,7 +1264,7 @@ static void scenario(cfg_t *c) {
     c->off = 24;
   } else if (!strcmp(c->test, "sample")) {
     c->sample = 1;
-  } else if (!strcmp(c->test, "dynamic")) {
+  } else if (!strcmp(c->test, "dynamic") || !strcmp(c->test, "dynamic_skip")) {
     static const double ld[3] = {0.04, 0.25, 0.04};
     static const uint64_t cy[3] = {12000, 28000, 48000}; /* phases of 12,000, 16,000, 20,000 cycles */
     c->hosts = 4;
@@ -1450,7 +1484,7 @@ int main(int argc, char **argv) {
   }
   int bad = run(&A);
   if (!bad || (c.sm && !strcmp(A.w.fail_check, "ibfab.sm_transitions"))) report(&A);
-  if (!bad && !strcmp(c.test, "skip_vs_noskip")) {
+  if (!bad && (!strcmp(c.test, "skip_vs_noskip") || !strcmp(c.test, "dynamic_skip"))) {
     if (setup(&B, &c, true, err, sizeof err)) return usage_fail("%s", err);
     int bad2 = run(&B);
     uint64_t dc = 0;

@@ -44,7 +44,7 @@ typedef struct {
   unsigned madn[4], mh, mq;
   /* generation */
   bool started;
-  uint64_t created, next_gen;
+  uint64_t created, next_gen, start;
   /* receiving, per lane */
   rx_lane_t rx[IBSW_MAX_LANES];
   uint64_t resp[IBF_MAD_MAX];
@@ -57,12 +57,16 @@ int ibf_world_init(ibf_world_t *w, unsigned nodes, uint64_t total) {
   w->total = total;
   w->next_seq = calloc((size_t)nodes * nodes, sizeof *w->next_seq);
   w->sent_seq = calloc((size_t)nodes * nodes, sizeof *w->sent_seq);
+  w->hold = calloc(nodes, 1);
+  w->inflight = calloc(nodes, sizeof *w->inflight);
   w->half_cycle = w->last_cycle = w->first_done = FABRIC_NEVER;
-  return w->next_seq && w->sent_seq ? 0 : -1;
+  return w->next_seq && w->sent_seq && w->hold && w->inflight ? 0 : -1;
 }
 void ibf_world_free(ibf_world_t *w) {
   free(w->next_seq);
   free(w->sent_seq);
+  free(w->hold);
+  free(w->inflight);
   memset(w, 0, sizeof *w);
 }
 void ibf_fail(ibf_world_t *w, uint64_t cycle, const char *check, const char *fmt, ...) {
@@ -101,13 +105,29 @@ unsigned ibf_dest(unsigned traffic, unsigned src, unsigned nodes, uint64_t *rng)
   return d >= src ? d + 1 : d;
 }
 
-/* Draw ahead: the next cycle >= from with a Bernoulli success (p = load / len). */
+/* Draw ahead: the next cycle >= from with a Bernoulli success (p = load / len; with phases,
+ * the load of the phase the cycle is in, none after the last). */
 static uint64_t draw_next(host_t *h, uint64_t from) {
-  const double pr = h->p.load / h->p.len;
-  if (pr <= 0) return FABRIC_NEVER;
+  if (!h->p.nph) {
+    const double pr = h->p.load / h->p.len;
+    if (pr <= 0) return FABRIC_NEVER;
+    uint64_t c = from;
+    while (next_unit(&h->rng) >= pr) c++;
+    return c;
+  }
   uint64_t c = from;
-  while (next_unit(&h->rng) >= pr) c++;
-  return c;
+  unsigned k = 0;
+  for (;;) {
+    while (k < h->p.nph && c >= h->start + h->p.ph_end[k]) k++;
+    if (k == h->p.nph) return FABRIC_NEVER;
+    const double pr = h->p.ph_load[k] / h->p.len;
+    if (pr <= 0) {
+      c = h->start + h->p.ph_end[k];
+      continue;
+    }
+    if (next_unit(&h->rng) < pr) return c;
+    c++;
+  }
 }
 
 static void *h_create(const void *params, unsigned index, char *err, size_t errlen) {
@@ -134,6 +154,7 @@ static void h_destroy(void *p) {
 void ibf_host_start(void *p, uint64_t cycle) {
   host_t *h = p;
   h->started = true;
+  h->start = cycle;
   h->next_gen = h->p.quota ? draw_next(h, cycle) : FABRIC_NEVER;
 }
 bool ibf_host_link_up(const void *p) { return ((const host_t *)p)->phys == HP_UP; }
@@ -276,6 +297,7 @@ static void receive(host_t *h, uint64_t c, const fabric_flit_t *f) {
     return;
   }
   const uint64_t born = f->data & ((UINT64_C(1) << 48) - 1);
+  w->inflight[h->p.node]--;
   w->delivered++;
   w->last_delivery = c;
   if (f->data >> 63) {
@@ -347,15 +369,24 @@ static void h_eval(void *p, uint64_t c, const fabric_flit_t *in, fabric_flit_t *
       memcpy(h->s_words, h->madq[h->mh], h->s_n * sizeof *h->s_words);
       h->mh = (h->mh + 1) % 4;
       h->mq--;
-    } else if (!h->sending && h->qn && h->cred[h->q[h->qh].vl]) {
-      h->sending = true;
-      h->s_mad = false;
-      h->s_pkt = h->q[h->qh];
-      h->qh = (h->qh + 1) % h->qcap;
-      h->qn--;
-      h->s_lane = h->s_pkt.vl;
-      h->s_k = 0;
-      h->s_n = h->p.len;
+    } else if (!h->sending && h->qn) {
+      /* the first packet whose destination is not held by the SM's fence (packets of one flow
+         keep their order: a held flow's packets all wait) */
+      size_t i = 0;
+      if (w->nhold)
+        while (i < h->qn && w->hold[h->q[(h->qh + i) % h->qcap].dst]) i++;
+      if (i < h->qn && h->cred[h->q[(h->qh + i) % h->qcap].vl]) {
+        h->sending = true;
+        h->s_mad = false;
+        h->s_pkt = h->q[(h->qh + i) % h->qcap];
+        for (size_t j = i; j > 0; j--) h->q[(h->qh + j) % h->qcap] = h->q[(h->qh + j - 1) % h->qcap];
+        h->qh = (h->qh + 1) % h->qcap;
+        h->qn--;
+        h->s_lane = h->s_pkt.vl;
+        h->s_k = 0;
+        h->s_n = h->p.len;
+        w->inflight[h->s_pkt.dst]++;
+      }
     }
     if (h->sending && h->cred[h->s_lane]) {
       uint8_t kind;
@@ -375,13 +406,14 @@ static bool h_quiet(const void *p) {
   if (h->phys != HP_UP || h->crpend) return false;
   if (h->sending) return !h->cred[h->s_lane];
   if (h->mq && h->cred[V]) return false;
+  if (h->qn && h->p.w->nhold) return false; /* a held head may hide a sendable packet */
   if (h->qn && h->cred[h->q[h->qh].vl]) return false;
   return true;
 }
 
 static uint64_t h_wake(void *p, uint64_t now) {
   host_t *h = p;
-  if (!h->started || h->created >= h->p.quota) return FABRIC_NEVER;
+  if (!h->started || h->created >= h->p.quota || h->next_gen == FABRIC_NEVER) return FABRIC_NEVER;
   return h->next_gen < now ? now : h->next_gen;
 }
 

@@ -10,13 +10,18 @@
  * Every flit received is accepted at once (its credit goes back the next
  * cycle).
  *
- * Packets: Bernoulli arrivals of `len`-flit packets at `load` flits/cycle,
- * `quota` of them, from the start cycle on (drawn ahead, so wake() names the
+ * Packets: Bernoulli arrivals of `len`-flit packets at `load` flits/cycle
+ * (or each phase's load, until the last phase ends), `quota` of them, from
+ * the start cycle on (drawn ahead, so wake() names the
  * next one and the host can be skipped exactly); destination by the traffic
  * pattern; the VL the routing gives (DOR's dateline class). Data HEAD (§3.2):
  * DLID, SLID, then [31:20] source node, [19:0] the flow's sequence number;
  * BODY k: a hash of (source, destination, sequence, k); TAIL: bit 63 "in the
  * statistics half", [47:0] the creation cycle.
+ *
+ * The dynamic SM's fence: a packet whose destination is held waits in the
+ * source queue; the first packet not held goes (a flow's packets keep their
+ * order); inflight[d] counts packets sent for d until their TAIL arrives.
  *
  * The receiving side is the host's own scoreboard (ibf_world_t): per flow
  * (source, destination) the next sequence number — a HEAD with another is
@@ -56,6 +61,12 @@ typedef struct {
   uint64_t flits_rx;                  /* data flits received, all hosts (the driver samples it) */
   uint64_t lat_sum, lat_n, lat_max;   /* measured packets: creation -> TAIL delivered */
   uint64_t last_delivery;             /* cycle of the last TAIL */
+  /* the dynamic SM's migration fence (docs/ibsw.md "The dynamic subnet manager"): a source
+     starts no packet for a held destination; inflight[d] counts packets for d whose HEAD a
+     host has sent and whose TAIL has not been delivered (what a host's RC ACKs tell it) */
+  uint8_t *hold;      /* [nodes] */
+  uint32_t *inflight; /* [nodes] */
+  unsigned nhold;     /* destinations held */
   /* first failure */
   bool failed;
   uint64_t fail_cycle;
@@ -72,6 +83,11 @@ typedef struct {
   const route_lft_t *route;
   ibf_world_t *w;
   unsigned bug;
+  /* load phases (--phases): phase k has load ph_load[k] until start + ph_end[k]; none
+     (nph = 0): `load` throughout; with phases generation stops at the end of the last */
+  unsigned nph;
+  const double *ph_load;
+  const uint64_t *ph_end;
 } ibf_host_params_t;
 
 extern const fabric_type_t *ibf_host_type(unsigned vls, char *err, size_t errlen);

@@ -1,13 +1,17 @@
 /*
  * build/bin/ibsw_fabric_sim -- ibsw switches (the C model, docs/ibsw.md) on a
  * 2-D torus of the generic fabric core with IB host endpoints, LFT routing
- * (up* / down* or dimension order, testbench/fabric/core/route_lft.c) and
- * a static "k links deactivated" mode (docs/ibsw.md §12, "In a fabric").
+ * (up* / down* or dimension order, testbench/fabric/core/route_lft.c), a
+ * static "k links deactivated" mode (docs/ibsw.md §12, "In a fabric") and a
+ * dynamic subnet manager that turns links off and on under traffic
+ * (--sm=dynamic; docs/ibsw.md "The dynamic subnet manager").
  *
  *   ibsw_fabric_sim [--test=NAME] [--seed=N] [--cycles=N] [--out=DIR]
  *       [--x=4] [--y=4] [--parallel=2] [--hosts=16] [--vls=4] [--len=32]
  *       [--traffic=uniform|bitrev] [--load=X] [--packets=N] [--routing=updn|dor]
  *       [--off=K] [--root=S] [--link-latency=N] [--route-cycles=R] [--buf=N]
+ *       [--sm=static|dynamic] [--sm-period=N] [--sm-low=X] [--sm-high=Y]
+ *       [--phases=LOAD:CYCLES,...] [--sm-log=0|1]
  *       [--no-skip] [--inject-bug=NAME] [--expect-fail=check:ID@N]
  *   ibsw_fabric_sim --list | --help
  *
@@ -15,7 +19,9 @@
  * ibfab.timeout). Statistics over the last half of the packets (seed 000
  * §4.3.1: 80,000 packets, the last 40,000): throughput = data flits received
  * between the creation of packet N/2 and of packet N, per host and cycle;
- * latency over each host's second half. First line `seed: N`; last line
+ * latency over each host's second half. With --phases (the load changes in
+ * phases; hosts stop at the end of the last) the statistics are per phase:
+ * throughput and the switches' power, and a `dyn:` summary line. First line `seed: N`; last line
  * `TEST PASSED` or `TEST FAILED: <reason>` after a `rerun:` line. Bad flags:
  * a message on stderr, exit status 2, no verdict.
  */
@@ -33,11 +39,17 @@
 #include "fabric/fabric_topo.h"
 #include "ibfabric/ibf_host.h"
 
+#define DYN_MAXPH 16 /* load phases at most */
+
 typedef struct {
   unsigned x, y, pl, hosts, vls, len, traffic, routing, off, root, lat, rcycles, buf, boot, wake, sample;
   double load;
   uint64_t packets, cycles, seed;
   bool no_skip;
+  /* --sm=dynamic: period (cycles), watermarks (flits/cycle per active link), load phases */
+  unsigned sm, sm_period, nph, sm_log;
+  double sm_low, sm_high, ph_load[DYN_MAXPH];
+  uint64_t ph_end[DYN_MAXPH]; /* cumulative, from the start of traffic */
   const char *bug, *expect, *test, *out;
 } cfg_t;
 
@@ -53,16 +65,48 @@ static const struct {
      "                 switch port by MADs, then deactivates 8 links"},
     {"sample",
      "as smoke with the SM reading PortCounters of every inter-switch port by MADs during the traffic"},
+    {"dynamic",
+     "4x4 torus, 2 parallel links, 4 hosts/switch, up*/down*, the dynamic SM under load phases\n"
+     "                 low, high, low: links go off, come back and go off again, nothing lost"},
+    {"dynamic_skip", "the dynamic run with and without skipping: identical output digests (hosts held by\n"
+                     "                 the fence, phases of load)"},
     {"run", "one run with the flags given (the default)"},
 };
 
-static const char *const bug_names[] = {"none",       "seq_skip",
-                                        "body_flip",  "drop_last",
-                                        "lft_wrong",  "lft_top_low",
-                                        "sm_one_end", "sm_bad_set",
-                                        "quiet_lies", "power_counts_disabled",
-                                        "dor_one_vl", "host_skips_training",
-                                        NULL};
+/* The planted bugs, one table: where each is planted (the host, the switch model, the binding or
+ * this driver), its code there, and the check its negative expects (regress/testlist). --help, the
+ * flag's parser and setup() all read it. */
+enum { BUG_DRIVER, BUG_HOST, BUG_SWITCH, BUG_BIND };
+typedef struct {
+  const char *name;
+  unsigned where, code;
+  const char *check, *what;
+} bug_t;
+static const bug_t bugs[] = {
+    {"none", BUG_DRIVER, 0, "", "no bug"},
+    {"seq_skip", BUG_HOST, IBF_BUG_SEQ_SKIP, "ibfab.order", "host 0 skips a sequence number"},
+    {"body_flip", BUG_HOST, IBF_BUG_BODY_FLIP, "ibfab.integrity", "host 1 flips a BODY bit"},
+    {"drop_last", BUG_HOST, IBF_BUG_DROP_LAST, "ibfab.loss", "the last packet is dropped at its host"},
+    {"host_skips_training", BUG_HOST, IBF_BUG_SKIP_TRAINING, "ibfab.link", "hosts are LinkUp at once"},
+    {"power_counts_disabled", BUG_SWITCH, IBSW_BUG_POWER_COUNTS_DISABLED, "ibfab.power",
+     "the meter counts Disabled ports"},
+    {"quiet_lies", BUG_BIND, FIBSW_BUG_QUIET_LIES, "ibfab.skip_vs_noskip", "quiet() sees buffers only"},
+    {"lft_wrong", BUG_DRIVER, 0, "ibfab.misroute", "one LFT entry sends a LID to another host"},
+    {"lft_top_low", BUG_DRIVER, 0, "ibfab.switch_err", "LinearFDBTop one too low"},
+    {"sm_one_end", BUG_DRIVER, 0, "ibfab.sm", "the static SM disables one end of a link only"},
+    {"sm_bad_set", BUG_DRIVER, 0, "ibfab.mad", "the static SM sets both state fields"},
+    {"dor_one_vl", BUG_DRIVER, 0, "ibfab.deadlock", "DOR without dateline VLs (check skipped)"},
+    {"dyn_silent", BUG_DRIVER, 0, "ibfab.sm_transitions", "the dynamic SM samples but never acts"},
+    {"dyn_off_first", BUG_DRIVER, 0, "ibfab.switch_err",
+     "the dynamic SM disables links before the new LFTs avoid them"},
+    {"dyn_route_before_up", BUG_DRIVER, 0, "ibfab.switch_err",
+     "the dynamic SM programs LFTs using woken links before they are LinkUp/Active"},
+    {"dyn_no_fence", BUG_DRIVER, 0, "ibfab.order",
+     "the dynamic SM reprograms LFTs without the migration fence (packets of a flow on two paths)"},
+    {"dyn_stale_lft", BUG_DRIVER, 0, "ibfab.switch_err",
+     "the dynamic SM skips one switch's LFT update, which still uses a link it disables"},
+};
+#define NBUGS (sizeof bugs / sizeof bugs[0])
 
 static const char *rerun_line;
 
@@ -112,10 +156,15 @@ static bool parse_u64(const char *s, uint64_t *v) {
 
 static bool in_range(uint64_t u, uint64_t lo, uint64_t hi) { return u >= lo && u <= hi; }
 
-static int bug_id(const char *b) {
-  for (int i = 0; bug_names[i]; i++)
-    if (!strcmp(bug_names[i], b)) return i;
-  return -1;
+static const bug_t *bug_find(const char *b) {
+  for (size_t i = 0; i < NBUGS; i++)
+    if (!strcmp(bugs[i].name, b)) return &bugs[i];
+  return NULL;
+}
+/* The code of the planted bug if it lives at `where`, else 0. */
+static unsigned bug_code(const cfg_t *c, unsigned where) {
+  const bug_t *b = c->bug ? bug_find(c->bug) : NULL;
+  return b && b->where == where ? b->code : 0;
 }
 static bool bug_is(const cfg_t *c, const char *b) { return c->bug && !strcmp(c->bug, b); }
 
@@ -132,6 +181,61 @@ typedef struct {
   unsigned sw, port;
   uint64_t xd, at; /* last PortXmitData and the cycle it was read */
 } smp_t;
+
+/* ---- the dynamic subnet manager (--sm=dynamic; docs/ibsw.md "The dynamic subnet manager") ---- */
+
+/* A regulated link: parallel index j >= 1 of switch s's X+ or Y+ direction (index 0 of every
+ * direction stays on: the seed's ref. 2 rule, one link between neighbours, so the graph stays
+ * connected and both routings stay hole-free). */
+typedef struct {
+  unsigned s, q, b, bq; /* switch, topology port; peer switch, its port */
+  unsigned grp;         /* the direction group (s, X+ or Y+) */
+  bool on;
+} dlink_t;
+
+/* One MAD job of a step; Gets repeat until their condition holds. */
+enum { J_SAMPLE, J_SET_POLL, J_GET_UP, J_SET_ARM, J_SET_ACT, J_SET_LFT, J_SET_OFF, J_GET_OFF };
+static const char *const job_names[] = {
+    "PortCountersExtended Get", "PortInfo Set Polling",  "PortInfo Get (LinkUp?)", "PortInfo Set Armed",
+    "PortInfo Set Active",      "LinearForwardingTable Set", "PortInfo Set Disabled", "PortInfo Get (Disabled?)"};
+typedef struct {
+  unsigned sw, mod, kind; /* switch, AttrMod (IBA port or LFT block), J_* */
+  unsigned st;            /* 0 pending, 1 outstanding, 2 done */
+  uint16_t tid;
+  uint64_t sent_at, not_before;
+} job_t;
+
+/* SM stages (seed 000 §3.1: 1 sample, 2 select, 3 reactivate, 4 program + migrate, 5 deactivate). */
+enum { DS_SAMPLE, DS_WAKE, DS_WAIT_UP, DS_ARM, DS_ACT, DS_FENCE, DS_PROGRAM, DS_OFF, DS_WAIT_OFF };
+static const char *const ds_names[] = {"sample", "wake", "wait LinkUp", "arm",     "activate",
+                                       "fence",  "program LFTs", "disable", "wait Disabled"};
+
+#define DYN_OUT  16 /* MADs outstanding, one per switch (one SMA at a time; requests go down the
+                       directed-route tree and responses up it, so VL15 has no dependency cycle) */
+#define DYN_GAP  64    /* cycles between two Gets of one condition (ours) */
+#define DYN_WAIT 40000 /* a step's limit (check ibfab.sm) */
+
+typedef struct {
+  dlink_t *lk;
+  unsigned nlk, ngrp;
+  uint8_t *want_on;  /* [nlk] the decision */
+  int *lkidx;        /* [nsw * P]: the regulated link on that port, -1 none */
+  uint64_t *xd, *rd; /* [nsw * P]: last extended Xmit/RcvData read (4-octet units) */
+  uint64_t *at;      /* [nsw * P]: cycle of that reading, 0 = none since the last change */
+  double *rate_x, *rate_r; /* [nsw * P]: flits per cycle over the last two readings, < 0 unknown */
+  job_t *job;
+  unsigned njob, state, seq[12], nseq, iseq;
+  uint64_t step_at, last_decision;
+  unsigned out;     /* MADs outstanding */
+  uint8_t *busy_sw; /* [nsw] a MAD outstanding there */
+  route_lft_t nr;   /* the new tables (DS_FENCE..DS_PROGRAM) */
+  bool have_nr;
+  unsigned *chg_dst, nchg; /* destinations whose entries change */
+  /* statistics */
+  unsigned n_off, n_on, batches_off, batches_on, links_off;
+  uint64_t sweeps, mads, fence_cycles, fence_max, fence_at;
+  uint64_t trans_cycles, trans_at;
+} dyn_t;
 
 typedef struct {
   const cfg_t *c;
@@ -159,6 +263,13 @@ typedef struct {
   bool snap0, snap1;
   uint64_t rx0, rx1, e0, e1, t0, t1, start;
   char check_id[32]; /* lft.<what> of a table that fails route_lft_check */
+  /* --sm=dynamic */
+  dyn_t d;
+  uint64_t traffic_end;                       /* the end of the last phase */
+  uint64_t bring_mads;                        /* MADs of the bring-up (before the traffic) */
+  uint64_t ph_rx[DYN_MAXPH + 1], ph_e[DYN_MAXPH + 1], ph_t[DYN_MAXPH + 1]; /* at each phase's start */
+  unsigned ph_off[DYN_MAXPH + 1];             /* links off at each phase's end */
+  unsigned ph_seen;                           /* phase boundaries passed */
 } run_t;
 
 static void observer(fabric_t *f, void *ctx) {
@@ -198,8 +309,8 @@ static void dr_routes(const run_t *R, unsigned s, uint64_t *fwd, uint64_t *ret) 
 }
 
 /* A MAD to switch sw by directed route (§7.1): class, method, attribute, AttrMod, nd data words. */
-static void sm_send_mad(run_t *R, unsigned sw, unsigned cls, unsigned method, unsigned attr, unsigned mod,
-                        const uint64_t *data, unsigned nd) {
+static int sm_send_mad(run_t *R, unsigned sw, unsigned cls, unsigned method, unsigned attr, unsigned mod,
+                       const uint64_t *data, unsigned nd) {
   uint64_t fwd, ret, w[IBF_MAD_MAX];
   dr_routes(R, sw, &fwd, &ret);
   R->tid++;
@@ -211,7 +322,10 @@ static void sm_send_mad(run_t *R, unsigned sw, unsigned cls, unsigned method, un
     R->waiting = true;
     R->sent_at = R->f.cycle;
     R->mads++;
+    return 0;
   }
+  R->tid--;
+  return -1;
 }
 static void sm_send(run_t *R, unsigned sw, unsigned port, unsigned method, uint64_t data) {
   sm_send_mad(R, sw, 0x81, method, 0x0015, port, &data, 1);
@@ -314,6 +428,406 @@ static void sm_step(run_t *R) {
   sm_send(R, o->sw, o->port, o->kind == OP_GET_UP || o->kind == OP_GET_OFF ? 0x01 : 0x02, d);
 }
 
+static bool dyn_bug(const run_t *R, const char *b) { return bug_is(R->c, b); }
+
+static unsigned dyn_idx(const run_t *R, unsigned s, unsigned q) { return s * R->P + q; }
+
+static void dyn_add(run_t *R, unsigned sw, unsigned mod, unsigned kind) {
+  R->d.job[R->d.njob++] = (job_t){sw, mod, kind, 0, 0, 0, 0};
+}
+
+/* The ports read in a sweep: X+ and Y+ of every switch, the links that are on (PortCounters
+ * give both directions of a link at one end). */
+static void dyn_sweep(run_t *R) {
+  dyn_t *D = &R->d;
+  const fabric_topo_t *t = &R->t;
+  D->njob = 0;
+  for (unsigned s = 0; s < R->nsw; s++)
+    for (unsigned dir = 0; dir < 2; dir++)
+      for (unsigned j = 0; j < t->p; j++) {
+        const unsigned q = t->conc + (dir ? FABRIC_TORUS_YP : FABRIC_TORUS_XP) * t->p + j;
+        if (R->off[dyn_idx(R, s, q)]) continue;
+        dyn_add(R, s, q + 1, J_SAMPLE);
+      }
+}
+
+/* The link set in off[] for the decision (want_on) */
+static void dyn_mark(run_t *R, uint8_t *off) {
+  const dyn_t *D = &R->d;
+  memset(off, 0, (size_t)R->nsw * R->P);
+  for (unsigned i = 0; i < D->nlk; i++)
+    if (!D->want_on[i]) {
+      off[dyn_idx(R, D->lk[i].s, D->lk[i].q)] = 1;
+      off[dyn_idx(R, D->lk[i].b, D->lk[i].bq)] = 1;
+    }
+}
+
+static void dyn_enter(run_t *R, unsigned st, uint64_t now);
+
+/* Stage 2 (ours: watermarks, hysteresis and step size are not the seed's): a group is one
+ * direction between two neighbours (its parallel links); u = the flits per cycle of its busier
+ * direction over its active links. u < low: links go off, as many as keep the projected
+ * u * on / on' at or below the middle of the watermarks; u > high: links come back, as few as
+ * bring it there (all if none does). Off: highest parallel index first; on: lowest. */
+static int dyn_decide(run_t *R) {
+  dyn_t *D = &R->d;
+  const fabric_topo_t *t = &R->t;
+  const double mid = (R->c->sm_low + R->c->sm_high) / 2;
+  bool change = false;
+  for (unsigned i = 0; i < D->nlk; i++) D->want_on[i] = D->lk[i].on;
+  for (unsigned g = 0; g < D->ngrp; g++) {
+    const unsigned s = g / 2, dir = g % 2 ? FABRIC_TORUS_YP : FABRIC_TORUS_XP;
+    double sx = 0, sr = 0;
+    unsigned non = 0;
+    int on_l[64], off_l[64];
+    unsigned n_on_l = 0, n_off_l = 0; /* regulated links of the group, on / off, by index */
+    for (unsigned j = 0; j < t->p; j++) {
+      const unsigned q = t->conc + dir * t->p + j, k = dyn_idx(R, s, q);
+      if (R->off[k]) {
+        off_l[n_off_l++] = R->d.lkidx[k];
+        continue;
+      }
+      if (R->d.rate_x[k] < 0) return -1; /* not every port sampled twice since the last change */
+      sx += R->d.rate_x[k];
+      sr += R->d.rate_r[k];
+      non++;
+      if (j) on_l[n_on_l++] = R->d.lkidx[k];
+    }
+    const double load = sx > sr ? sx : sr, u = load / non; /* load: flits per cycle, busier direction */
+    if (u < R->c->sm_low && n_on_l) {
+      unsigned keep = non; /* active links after the decision */
+      while (keep > 1 && load / (keep - 1) <= mid) keep--;
+      for (unsigned k = 0; k < non - keep; k++) D->want_on[on_l[n_on_l - 1 - k]] = 0;
+      change |= keep < non;
+    } else if (u > R->c->sm_high && n_off_l) {
+      unsigned want = non;
+      while (want < non + n_off_l && load / want > mid) want++;
+      for (unsigned k = 0; k < want - non; k++) D->want_on[off_l[k]] = 1;
+      change |= want > non;
+    }
+  }
+  if (dyn_bug(R, "dyn_silent")) return 0; /* planted: samples, never acts */
+  return change ? 1 : 0;
+}
+
+static void dyn_build_seq(run_t *R) {
+  dyn_t *D = &R->d;
+  bool on = false, off = false;
+  for (unsigned i = 0; i < D->nlk; i++) {
+    on |= D->want_on[i] && !D->lk[i].on;
+    off |= !D->want_on[i] && D->lk[i].on;
+  }
+  D->nseq = D->iseq = 0;
+  if (dyn_bug(R, "dyn_off_first") && off) { /* planted: stage 5 before stage 4 */
+    D->seq[D->nseq++] = DS_OFF;
+    D->seq[D->nseq++] = DS_WAIT_OFF;
+    off = false;
+  }
+  if (on && dyn_bug(R, "dyn_route_before_up")) { /* planted: routes over a link still training */
+    D->seq[D->nseq++] = DS_WAKE;
+    D->seq[D->nseq++] = DS_FENCE;
+    D->seq[D->nseq++] = DS_PROGRAM;
+    D->seq[D->nseq++] = DS_WAIT_UP;
+    D->seq[D->nseq++] = DS_ARM;
+    D->seq[D->nseq++] = DS_ACT;
+  } else {
+    if (on) {
+      D->seq[D->nseq++] = DS_WAKE;
+      D->seq[D->nseq++] = DS_WAIT_UP;
+      D->seq[D->nseq++] = DS_ARM;
+      D->seq[D->nseq++] = DS_ACT;
+    }
+    D->seq[D->nseq++] = DS_FENCE;
+    D->seq[D->nseq++] = DS_PROGRAM;
+  }
+  if (off) {
+    D->seq[D->nseq++] = DS_OFF;
+    D->seq[D->nseq++] = DS_WAIT_OFF;
+  }
+}
+
+/* Both ends of every link changing in the direction `to_on`. */
+static void dyn_ends(run_t *R, bool to_on, unsigned kind) {
+  dyn_t *D = &R->d;
+  for (unsigned i = 0; i < D->nlk; i++)
+    if (D->want_on[i] == to_on && D->lk[i].on != to_on) {
+      dyn_add(R, D->lk[i].s, D->lk[i].q + 1, kind);
+      dyn_add(R, D->lk[i].b, D->lk[i].bq + 1, kind);
+    }
+}
+
+/* Stage 3's routes: tables for the decided link set; the destinations whose entry changes in
+ * some switch are held at every source until none of their packets is in flight (the fence). */
+static void dyn_fence(run_t *R, uint64_t now) {
+  dyn_t *D = &R->d;
+  char err[300];
+  const char *what;
+  uint8_t *off = calloc((size_t)R->nsw * R->P, 1);
+  dyn_mark(R, off);
+  if (route_lft_build(&D->nr, &R->t, R->r.algo, off, R->r.root, R->r.vls, err, sizeof err)) {
+    free(off);
+    ibf_fail(&R->w, now, "ibfab.sm", "SM: no routes for the decided link set: %s", err);
+    return;
+  }
+  free(off);
+  D->have_nr = true;
+  if (route_lft_check(&D->nr, &what, err, sizeof err)) {
+    char id[32];
+    snprintf(id, sizeof id, "lft.%s", what);
+    ibf_fail(&R->w, now, id, "SM: %s", err);
+    return;
+  }
+  D->nchg = 0;
+  for (unsigned d = 0; d < R->nodes; d++) {
+    bool chg = false;
+    for (unsigned s = 0; s < R->nsw && !chg; s++)
+      chg = R->r.lft[(size_t)s * R->nodes + d] != D->nr.lft[(size_t)s * R->nodes + d];
+    if (!chg) continue;
+    D->chg_dst[D->nchg++] = d;
+    if (!dyn_bug(R, "dyn_no_fence") && !R->w.hold[d]) { /* planted: no fence */
+      R->w.hold[d] = 1;
+      R->w.nhold++;
+    }
+  }
+  D->fence_at = now;
+}
+
+static bool dyn_fence_clear(const run_t *R) {
+  if (dyn_bug(R, "dyn_no_fence")) return true;
+  for (unsigned i = 0; i < R->d.nchg; i++)
+    if (R->w.inflight[R->d.chg_dst[i]]) return false;
+  return true;
+}
+
+static void dyn_program_jobs(run_t *R) {
+  dyn_t *D = &R->d;
+  const unsigned nb = (R->nodes + 1 + 63) / 64;
+  int skip = -1;
+  if (dyn_bug(R, "dyn_stale_lft")) /* planted: the near end of the first link turned off keeps its table */
+    for (unsigned i = 0; i < D->nlk && skip < 0; i++)
+      if (!D->want_on[i] && D->lk[i].on) skip = (int)D->lk[i].s;
+  for (unsigned s = 0; s < R->nsw; s++) {
+    if ((int)s == skip) continue;
+    for (unsigned b = 0; b < nb; b++) {
+      bool chg = false;
+      for (unsigned lid = b * 64; lid < b * 64 + 64 && !chg; lid++)
+        chg = lid >= 1 && lid <= R->nodes &&
+              R->r.lft[(size_t)s * R->nodes + lid - 1] != D->nr.lft[(size_t)s * R->nodes + lid - 1];
+      if (chg) dyn_add(R, s, b, J_SET_LFT);
+    }
+  }
+}
+
+static void dyn_enter(run_t *R, unsigned st, uint64_t now) {
+  dyn_t *D = &R->d;
+  if (R->c->sm_log && (st != DS_SAMPLE || D->state != DS_SAMPLE))
+    printf("sm: cycle %" PRIu64 ": %s done, %s\n", now, ds_names[D->state], ds_names[st]);
+  D->state = st;
+  D->step_at = now;
+  D->njob = 0;
+  switch (st) {
+    case DS_SAMPLE: dyn_sweep(R); break;
+    case DS_WAKE: dyn_ends(R, true, J_SET_POLL); break;
+    case DS_WAIT_UP: /* training takes WakeCycles at least (§6.5): the first Get no sooner */
+      dyn_ends(R, true, J_GET_UP);
+      for (unsigned i = 0; i < D->njob; i++) D->job[i].not_before = now + R->c->wake;
+      break;
+    case DS_ARM: dyn_ends(R, true, J_SET_ARM); break;
+    case DS_ACT: dyn_ends(R, true, J_SET_ACT); break;
+    case DS_FENCE: dyn_fence(R, now); break;
+    case DS_PROGRAM: dyn_program_jobs(R); break;
+    case DS_OFF: dyn_ends(R, false, J_SET_OFF); break;
+    case DS_WAIT_OFF: dyn_ends(R, false, J_GET_OFF); break;
+  }
+}
+
+/* A step is over: the next of the sequence, or the new link set is in force. */
+static void dyn_next(run_t *R, uint64_t now) {
+  dyn_t *D = &R->d;
+  if (D->state == DS_PROGRAM) { /* every confirmation in: the new tables are the fabric's */
+    route_lft_free(&R->r);
+    R->r = D->nr; /* the hosts hold &R->r */
+    memset(&D->nr, 0, sizeof D->nr);
+    D->have_nr = false;
+    for (unsigned i = 0; i < D->nchg; i++) R->w.hold[D->chg_dst[i]] = 0;
+    R->w.nhold = 0;
+    const uint64_t fc = now - D->fence_at;
+    D->fence_cycles += fc;
+    if (fc > D->fence_max) D->fence_max = fc;
+  }
+  if (D->iseq < D->nseq) {
+    dyn_enter(R, D->seq[D->iseq++], now);
+    return;
+  }
+  /* the transition is done */
+  for (unsigned i = 0; i < D->nlk; i++) {
+    if (D->lk[i].on != D->want_on[i]) {
+      D->lk[i].on = D->want_on[i];
+      if (D->lk[i].on) D->n_on++;
+      else D->n_off++;
+    }
+  }
+  dyn_mark(R, R->off);
+  D->links_off = 0;
+  for (unsigned i = 0; i < D->nlk; i++) D->links_off += !D->lk[i].on;
+  for (size_t k = 0; k < (size_t)R->nsw * R->P; k++) R->d.at[k] = 0, R->d.rate_x[k] = R->d.rate_r[k] = -1;
+  D->trans_cycles += now - D->trans_at;
+  D->last_decision = now;
+  dyn_enter(R, DS_SAMPLE, now);
+}
+
+static void dyn_send(run_t *R, job_t *j, uint64_t now) {
+  uint64_t w[8] = {0};
+  unsigned cls = 0x81, method = 0x02, attr = 0x0015, nd = 1;
+  switch (j->kind) {
+    case J_SAMPLE: cls = 0x04, method = 0x01, attr = 0x001D, nd = 4; break;
+    case J_SET_POLL: w[0] = (uint64_t)IBSW_POLLING << 56; break;
+    case J_GET_UP:
+    case J_GET_OFF: method = 0x01; break;
+    case J_SET_ARM: w[0] = (uint64_t)IBSW_ARMED << 60; break;
+    case J_SET_ACT: w[0] = (uint64_t)IBSW_ACTIVE << 60; break;
+    case J_SET_OFF: w[0] = (uint64_t)IBSW_DISABLED << 56; break;
+    case J_SET_LFT:
+      attr = 0x0019, nd = 8;
+      for (unsigned e = 0; e < 64; e++) {
+        const unsigned lid = j->mod * 64 + e;
+        const uint64_t v =
+            lid >= 1 && lid <= R->nodes ? R->d.nr.lft[(size_t)j->sw * R->nodes + lid - 1] + 1u : 0xFFu;
+        w[e / 8] |= v << (8 * (e % 8));
+      }
+      break;
+  }
+  if (sm_send_mad(R, j->sw, cls, method, attr, j->mod, w, nd)) return; /* the host's queue is full */
+  j->st = 1;
+  j->tid = R->tid;
+  j->sent_at = now;
+  R->d.out++;
+  R->d.busy_sw[j->sw] = 1;
+  R->d.mads++;
+}
+
+static void dyn_response(run_t *R, const uint64_t *rsp, unsigned n, uint64_t now) {
+  dyn_t *D = &R->d;
+  const uint16_t tid = (uint16_t)(rsp[1] >> 48);
+  job_t *j = NULL;
+  for (unsigned i = 0; i < D->njob && !j; i++)
+    if (D->job[i].st == 1 && D->job[i].tid == tid) j = &D->job[i];
+  if (!j) {
+    ibf_fail(&R->w, now, "ibfab.mad", "SM: a response with TID %u matches no MAD outstanding", tid);
+    return;
+  }
+  const unsigned status = (unsigned)(rsp[2] & 0xFFFF), want_n = j->kind == J_SAMPLE ? 7 : j->kind == J_SET_LFT ? 11 : 4;
+  if (n != want_n || (rsp[2] >> 48 & 0xFF) != 0x81 || status) {
+    ibf_fail(&R->w, now, "ibfab.mad", "SM: switch %u AttrMod %u: %s answered status 0x%04x, %u words", j->sw,
+             j->mod, job_names[j->kind], status, n);
+    return;
+  }
+  D->out--;
+  D->busy_sw[j->sw] = 0;
+  j->st = 2;
+  const unsigned phys = (unsigned)(rsp[3] >> 56 & 0xF);
+  if (j->kind == J_SAMPLE) {
+    const size_t k = dyn_idx(R, j->sw, j->mod - 1);
+    if (R->d.at[k] && now > R->d.at[k]) { /* 4-octet units: 2 per flit */
+      R->d.rate_x[k] = (double)(rsp[3] - R->d.xd[k]) / 2.0 / (double)(now - R->d.at[k]);
+      R->d.rate_r[k] = (double)(rsp[4] - R->d.rd[k]) / 2.0 / (double)(now - R->d.at[k]);
+    }
+    R->d.xd[k] = rsp[3];
+    R->d.rd[k] = rsp[4];
+    R->d.at[k] = now;
+  } else if ((j->kind == J_GET_UP && phys != IBSW_LINKUP) || (j->kind == J_GET_OFF && phys != IBSW_DISABLED)) {
+    j->st = 0; /* ask again */
+    j->not_before = now + DYN_GAP;
+  }
+}
+
+/* The fabric cycle at which dyn_step must run next (the fabric skips idle time, which must not
+ * carry it past an SM action: a MAD to send now, a Get's retry time, the fence's check);
+ * FABRIC_NEVER when only a response, which is fabric activity, can move it. */
+static uint64_t dyn_wake(const run_t *R) {
+  const dyn_t *D = &R->d;
+  const uint64_t next = R->f.cycle + 1, now = R->f.cycle ? R->f.cycle - 1 : 0;
+  if (R->f.cycle <= R->start || D->state == DS_FENCE) return next;
+  if (D->state == DS_SAMPLE && !D->njob) return FABRIC_NEVER;
+  uint64_t w = FABRIC_NEVER;
+  bool all = true;
+  for (unsigned i = 0; i < D->njob; i++) {
+    const job_t *j = &D->job[i];
+    all &= j->st == 2;
+    if (j->st != 0) continue;
+    if (j->not_before > now) {
+      if (j->not_before + 1 < w) w = j->not_before + 1;
+    } else if (D->out < DYN_OUT && !D->busy_sw[j->sw]) {
+      return next;
+    }
+  }
+  return all ? next : w;
+}
+
+/* One cycle of the dynamic SM (before the fabric's step, like sm_step). */
+static void dyn_step(run_t *R) {
+  dyn_t *D = &R->d;
+  if (R->w.failed || R->f.cycle <= R->start) return;
+  const uint64_t now = R->f.cycle - 1;
+  if (D->state == DS_SAMPLE && !D->njob) return; /* stopped at the end of the traffic */
+  uint64_t rsp[IBF_MAD_MAX];
+  const unsigned n = ibf_host_recv_mad(R->f.inst[R->host0].m, rsp);
+  if (n) dyn_response(R, rsp, n, now);
+  if (R->w.failed) return;
+  if (D->state == DS_FENCE) {
+    if (dyn_fence_clear(R)) dyn_next(R, now);
+    else if (now > D->step_at + DYN_WAIT)
+      ibf_fail(&R->w, now, "ibfab.sm", "SM: the fence's %u destinations still have packets in flight after %u cycles",
+               D->nchg, DYN_WAIT);
+    return;
+  }
+  bool all = true;
+  for (unsigned i = 0; i < D->njob; i++) {
+    job_t *j = &D->job[i];
+    if (j->st == 2) continue;
+    all = false;
+    if (j->st == 0 && D->out < DYN_OUT && !D->busy_sw[j->sw] && now >= j->not_before) dyn_send(R, j, now);
+  }
+  if (!all && now > D->step_at + DYN_WAIT) {
+    unsigned i = 0;
+    while (D->job[i].st == 2) i++;
+    ibf_fail(&R->w, now, "ibfab.sm", "SM: %s: switch %u AttrMod %u: %s not done %u cycles after the step began",
+             ds_names[D->state], D->job[i].sw, D->job[i].mod, job_names[D->job[i].kind], DYN_WAIT);
+    return;
+  }
+  if (!all) return;
+  if (D->state != DS_SAMPLE) {
+    dyn_next(R, now);
+    return;
+  }
+  D->sweeps++;
+  if (now >= R->traffic_end) { /* traffic over: the SM stops once nothing is outstanding */
+    D->njob = 0;
+    return;
+  }
+  const int dec = now >= D->last_decision + R->c->sm_period ? dyn_decide(R) : -1;
+  if (dec == 0) D->last_decision = now;
+  if (dec == 1) {
+    bool on = false, off = false;
+    for (unsigned i = 0; i < D->nlk; i++) {
+      on |= D->want_on[i] && !D->lk[i].on;
+      off |= !D->want_on[i] && D->lk[i].on;
+    }
+    D->batches_on += on;
+    D->batches_off += off;
+    if (R->c->sm_log) {
+      unsigned non = 0, noff = 0;
+      for (unsigned i = 0; i < D->nlk; i++) non += D->want_on[i] && !D->lk[i].on, noff += !D->want_on[i] && D->lk[i].on;
+      printf("sm: cycle %" PRIu64 ": decision: %u links off, %u on\n", now, noff, non);
+    }
+    D->trans_at = now;
+    dyn_build_seq(R);
+    dyn_next(R, now);
+    return;
+  }
+  dyn_enter(R, DS_SAMPLE, now);
+}
+
 static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errlen) {
   memset(R, 0, sizeof *R);
   R->c = c;
@@ -335,8 +849,8 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
   }
   R->off = calloc((size_t)R->nsw * R->P, 1);
   if (route_lft_pick_off(&R->t, c->off, c->seed, R->off, err, errlen)) return -1;
-  if (route_lft_build(&R->r, &R->t, (route_lft_algo_t)c->routing, R->off, c->root, err, errlen)) return -1;
-  R->r.vls = c->routing == ROUTE_LFT_UPDN ? c->vls : 1;
+  if (route_lft_build(&R->r, &R->t, (route_lft_algo_t)c->routing, R->off, c->root, c->vls, err, errlen))
+    return -1;
   const char *what;
   if (bug_is(c, "dor_one_vl"))
     R->r.one_vl = true; /* planted: and the check is skipped (a deadlock's negative) */
@@ -350,7 +864,7 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
   }
   fabric_init(&R->f);
   R->f.no_skip = no_skip;
-  R->f.digest_on = !strcmp(c->test, "skip_vs_noskip");
+  R->f.digest_on = !strcmp(c->test, "skip_vs_noskip") || !strcmp(c->test, "dynamic_skip");
   const fabric_type_t *st = fibsw_type(R->P, c->vls, err, errlen), *ht = ibf_host_type(c->vls, err, errlen);
   if (!st || !ht) return -1;
   ibsw_cfg_t *sc = &R->sp.cfg;
@@ -365,9 +879,8 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
                      .cnt_w = 32,
                      .ext_w = 64,
                      .boot_active = c->boot,
-                     .bug = 0};
-  if (bug_is(c, "power_counts_disabled")) sc->bug = IBSW_BUG_POWER_COUNTS_DISABLED;
-  R->sp.quiet_bug = bug_is(c, "quiet_lies") ? FIBSW_BUG_QUIET_LIES : 0;
+                     .bug = bug_code(c, BUG_SWITCH)};
+  R->sp.quiet_bug = bug_code(c, BUG_BIND);
   char name[32];
   for (unsigned s = 0; s < R->nsw; s++) {
     snprintf(name, sizeof name, "sw%u", s);
@@ -381,11 +894,7 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
   for (unsigned d = 0; d < R->nodes; d++) senders += ibf_dest(c->traffic, d, R->nodes, &dummy) != d;
   const uint64_t per = c->packets / senders, extra = c->packets % senders;
   unsigned si = 0;
-  unsigned hbug = bug_is(c, "seq_skip")              ? IBF_BUG_SEQ_SKIP
-                  : bug_is(c, "body_flip")           ? IBF_BUG_BODY_FLIP
-                  : bug_is(c, "drop_last")           ? IBF_BUG_DROP_LAST
-                  : bug_is(c, "host_skips_training") ? IBF_BUG_SKIP_TRAINING
-                                                     : 0;
+  const unsigned hbug = bug_code(c, BUG_HOST);
   for (unsigned d = 0; d < R->nodes; d++) {
     const bool sends = ibf_dest(c->traffic, d, R->nodes, &dummy) != d;
     R->hp[d] = (ibf_host_params_t){d,
@@ -398,11 +907,14 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
                                    c->wake,
                                    c->load,
                                    c->traffic,
-                                   sends ? per + (si < extra) : 0,
+                                   !sends ? 0 : c->nph ? UINT64_MAX / 4 : per + (si < extra),
                                    c->seed,
                                    &R->r,
                                    &R->w,
-                                   hbug};
+                                   hbug,
+                                   c->nph,
+                                   c->ph_load,
+                                   c->ph_end};
     si += sends;
     snprintf(name, sizeof name, "h%u", d);
     uint32_t id = fabric_add(&R->f, ht, FABRIC_MODEL, name, &R->hp[d], err, errlen);
@@ -452,6 +964,7 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
     for (unsigned p = 0; p < R->P; p++) {
       const fabric_end_t *e = fabric_topo_peer(&R->t, s, p);
       if (e->kind != FABRIC_END_SWITCH || R->off[(size_t)s * R->P + p] || seen[e->id]) continue;
+      if (c->sm && (p - R->t.conc) % R->t.p) continue; /* dynamic: links that are never turned off */
       seen[e->id] = 1;
       R->par_sw[e->id] = s;
       R->par_port[e->id] = p; /* s's port towards e->id */
@@ -468,10 +981,40 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
   }
   free(q);
   free(seen);
-  if (deepest > 8 && (train || c->off || c->sample)) {
+  if (c->sm) { /* the regulated links and the SM's tables */
+    dyn_t *D = &R->d;
+    const size_t np = (size_t)R->nsw * R->P;
+    D->lk = calloc(np, sizeof *D->lk);
+    D->want_on = calloc(np, 1);
+    D->lkidx = malloc(np * sizeof *D->lkidx);
+    D->xd = calloc(np, sizeof *D->xd);
+    D->rd = calloc(np, sizeof *D->rd);
+    D->at = calloc(np, sizeof *D->at);
+    D->rate_x = malloc(np * sizeof *D->rate_x);
+    D->rate_r = malloc(np * sizeof *D->rate_r);
+    D->job = calloc(2 * np + 64 * R->nsw, sizeof *D->job);
+    D->busy_sw = calloc(R->nsw, 1);
+    D->chg_dst = calloc(R->nodes, sizeof *D->chg_dst);
+    if (!D->lk || !D->want_on || !D->lkidx || !D->xd || !D->rd || !D->at || !D->rate_x || !D->rate_r ||
+        !D->job || !D->busy_sw || !D->chg_dst) {
+      snprintf(err, errlen, "out of memory");
+      return -1;
+    }
+    for (size_t k = 0; k < np; k++) D->lkidx[k] = -1, D->rate_x[k] = D->rate_r[k] = -1;
+    D->ngrp = 2 * R->nsw;
+    for (unsigned s = 0; s < R->nsw; s++)
+      for (unsigned dir = 0; dir < 2; dir++)
+        for (unsigned j = 1; j < R->t.p; j++) {
+          const unsigned qp = R->t.conc + (dir ? FABRIC_TORUS_YP : FABRIC_TORUS_XP) * R->t.p + j;
+          const fabric_end_t *e = fabric_topo_peer(&R->t, s, qp);
+          D->lkidx[(size_t)s * R->P + qp] = D->lkidx[(size_t)e->id * R->P + e->port] = (int)D->nlk;
+          D->lk[D->nlk++] = (dlink_t){s, qp, e->id, e->port, 2 * s + dir, true};
+        }
+  }
+  if (deepest > 8 && (train || c->off || c->sample || c->sm)) {
     snprintf(err, errlen,
              "the subnet manager's directed routes would need %u hops from host 0's switch; docs/ibsw.md "
-             "section 3.3 allows 8 (a smaller torus, or no --off, --test=train or --sample)",
+             "section 3.3 allows 8 (a smaller torus, or no --off, --test=train, --sample or --sm)",
              deepest);
     return -1;
   }
@@ -489,6 +1032,10 @@ static void teardown(run_t *R) {
   free(R->smp);
   free(R->par_sw);
   free(R->par_port);
+  dyn_t *D = &R->d;
+  if (D->have_nr) route_lft_free(&D->nr);
+  free(D->lk), free(D->want_on), free(D->lkidx), free(D->xd), free(D->rd), free(D->at);
+  free(D->rate_x), free(D->rate_r), free(D->job), free(D->busy_sw), free(D->chg_dst);
 }
 
 static uint64_t sum_counter(run_t *R, unsigned id) {
@@ -519,18 +1066,48 @@ static int run(run_t *R) {
   }
   if (R->w.failed) return 1;
   R->start = f->cycle;
+  R->bring_mads = R->mads;
+  R->traffic_end = c->nph ? R->start + c->ph_end[c->nph - 1] : FABRIC_NEVER;
   for (unsigned d = 0; d < R->nodes; d++) ibf_host_start(f->inst[R->nsw + d].m, R->start);
+  if (c->sm) {
+    R->d.last_decision = R->start;
+    dyn_enter(R, DS_SAMPLE, R->start);
+  }
   uint64_t last_progress = f->cycle, last_seen = 0;
   while (!R->w.failed && !f->failed) {
-    if (R->w.created == c->packets && fabric_idle(f)) break;
+    const uint64_t now = f->cycle ? f->cycle - 1 : 0;
+    while (c->nph && R->ph_seen <= c->nph && now >= R->start + (R->ph_seen ? c->ph_end[R->ph_seen - 1] : 0)) {
+      R->ph_rx[R->ph_seen] = R->w.flits_rx; /* phase boundaries: the measurement harness's readings */
+      R->ph_e[R->ph_seen] = sum_counter(R, FIBSW_CNT_ENERGY);
+      R->ph_t[R->ph_seen] = now;
+      R->ph_off[R->ph_seen] = R->d.links_off;
+      R->ph_seen++;
+    }
+    const bool gen_over = c->nph ? now > R->traffic_end : R->w.created == c->packets;
+    if (c->nph ? gen_over && R->w.delivered == R->w.created && R->d.state == DS_SAMPLE && !R->d.njob &&
+                     !R->d.out && fabric_idle(f)
+               : R->w.created == c->packets && fabric_idle(f))
+      break;
     if (f->cycle >= c->cycles) {
       ibf_fail(&R->w, f->cycle, "ibfab.timeout",
                "%" PRIu64 " of %" PRIu64 " packets delivered by cycle %" PRIu64, R->w.delivered, c->packets,
                c->cycles);
       break;
     }
-    sample_step(R);
-    fabric_step(f, c->cycles);
+    uint64_t lim = c->cycles;
+    if (c->sm) {
+      dyn_step(R);
+      const uint64_t w = dyn_wake(R);
+      if (w < lim) lim = w;
+    } else {
+      sample_step(R);
+    }
+    if (c->nph && R->ph_seen <= c->nph) { /* the next phase boundary's reading */
+      const uint64_t b = R->start + (R->ph_seen ? c->ph_end[R->ph_seen - 1] : 0) + 1;
+      if (b < lim) lim = b;
+    }
+    if (lim <= f->cycle) lim = f->cycle + 1;
+    fabric_step(f, lim);
     if (!R->snap0 && R->w.half_cycle != FABRIC_NEVER) {
       R->snap0 = true;
       R->t0 = R->f.cycle - 1;
@@ -546,7 +1123,7 @@ static int run(run_t *R) {
       R->e1 = sum_counter(R, FIBSW_CNT_ENERGY);
     }
     if (R->w.delivered != last_seen) last_seen = R->w.delivered, last_progress = f->cycle;
-    if (R->w.created == c->packets && f->cycle - last_progress > 20000) {
+    if (gen_over && f->cycle - last_progress > 20000) {
       ibf_fail(&R->w, f->cycle, "ibfab.deadlock",
                "no packet delivered for 20,000 cycles (%" PRIu64 " of %" PRIu64 ")", R->w.delivered,
                c->packets);
@@ -563,10 +1140,21 @@ static int run(run_t *R) {
                  R->w.sent_seq[(size_t)s * R->nodes + d], R->w.next_seq[(size_t)s * R->nodes + d]);
         return 1;
       }
+  /* the dynamic SM regulated: links went off and came back (a silent SM fails here) */
+  if (c->sm) {
+    const unsigned need_off = !strncmp(c->test, "dynamic", 7) ? 2 : 1;
+    if (R->d.batches_off < need_off || R->d.batches_on < 1) {
+      ibf_fail(&R->w, f->cycle - 1, "ibfab.sm_transitions",
+               "the SM turned links off in %u and on in %u decisions; this run needs >= %u and >= 1",
+               R->d.batches_off, R->d.batches_on, need_off);
+      return 1;
+    }
+  }
   /* power (§9 / seed Table 1): 43.4 W per switch + 0.95 W per powered port; every port but the
      deactivated ends is LinkUp */
   const uint64_t pw = sum_counter(R, FIBSW_CNT_POWER_MW);
-  const uint64_t want = (uint64_t)R->nsw * 43400 + (uint64_t)950 * (R->nsw * R->P - 2 * c->off);
+  const unsigned noff = c->sm ? R->d.links_off : c->off;
+  const uint64_t want = (uint64_t)R->nsw * 43400 + (uint64_t)950 * (R->nsw * R->P - 2 * noff);
   if (pw != want) {
     ibf_fail(&R->w, f->cycle - 1, "ibfab.power", "switches draw %" PRIu64 " mW, Table 1 gives %" PRIu64 " mW",
              pw, want);
@@ -590,10 +1178,15 @@ static void report(run_t *R) {
          c->x, c->y, c->pl, c->hosts, R->P, R->nodes, route_lft_algo_names[c->routing], c->off, c->root);
   printf("bring-up: %" PRIu64 " cycles (%" PRIu64 " MADs), traffic from cycle %" PRIu64
          ", drained at %" PRIu64 "\n",
-         R->start, R->mads, R->start, R->f.cycle);
-  printf("packets: %" PRIu64 " delivered of %" PRIu64 "; window %" PRIu64 "..%" PRIu64 " (%" PRIu64
-         " cycles: packet N/2 created .. the first host done)\n",
-         w->delivered, w->total, R->t0, R->t1, win);
+         R->start, R->bring_mads, R->start, R->f.cycle);
+  if (c->nph) /* phases: the statistics are per phase (below), not over a half of N packets */
+    printf("packets: %" PRIu64 " delivered of %" PRIu64 " created in %u phases of load (--phases)\n",
+           w->delivered, w->created, c->nph);
+  else
+    printf("packets: %" PRIu64 " delivered of %" PRIu64 "; window %" PRIu64 "..%" PRIu64 " (%" PRIu64
+           " cycles: packet N/2 created .. the first host done)\n",
+           w->delivered, w->total, R->t0, R->t1, win);
+  if (!c->nph) {
   printf("result: traffic=%s routing=%s off=%u load=%.4f throughput=%.4f latency=%.1f latency_max=%" PRIu64
          " power_w=%.1f power_all_w=%.1f saved_pct=%.2f energy_power_w=%.1f evals=%" PRIu64 "\n",
          c->traffic == IBF_BITREV ? "bitrev" : "uniform", route_lft_algo_names[c->routing], c->off, c->load,
@@ -602,7 +1195,43 @@ static void report(run_t *R) {
       "throughput: %.4f flits/cycle/host = %.0f MB/s of 2,000 (offered %.4f); latency %.1f cycles = %.0f ns "
       "(max %" PRIu64 ")\n",
       thr, thr * 2000, c->load, lat, lat * 4, w->lat_max);
-  printf("power: %.1f W (all ports on: %.1f W, saved %.2f %%)\n", pw, pw_all, 100.0 * (pw_all - pw) / pw_all);
+  }
+  printf("power: %.1f W (all ports on: %.1f W, saved %.2f %%)%s\n", pw, pw_all, 100.0 * (pw_all - pw) / pw_all,
+         c->nph ? " at the end" : "");
+  if (c->nph) {
+    const double pw_allw = pw_all;
+    double e_sum = 0, t_sum = 0;
+    char thr_list[256] = "";
+    size_t tl = 0;
+    for (unsigned k = 0; k < c->nph && k + 1 < R->ph_seen; k++) {
+      const double dt = (double)(R->ph_t[k + 1] - R->ph_t[k]);
+      const double th = dt > 0 ? (double)(R->ph_rx[k + 1] - R->ph_rx[k]) / dt / R->nodes : 0;
+      const double pk = dt > 0 ? (double)(R->ph_e[k + 1] - R->ph_e[k]) / dt / 1000.0 : 0;
+      e_sum += (double)(R->ph_e[k + 1] - R->ph_e[k]);
+      t_sum += dt;
+      printf("phase %u: load %.3f for %.0f cycles: throughput %.4f flits/cycle/host, power %.1f W (all on %.1f W, "
+             "saved %.2f %%), links off at its end %u\n",
+             k, c->ph_load[k], dt, th, pk, pw_allw, 100.0 * (pw_allw - pk) / pw_allw, R->ph_off[k + 1]);
+      tl += (size_t)snprintf(thr_list + tl, sizeof thr_list - tl, "%s%.4f", k ? "," : "", th);
+      if (tl >= sizeof thr_list) tl = sizeof thr_list - 1;
+    }
+    const double pavg = t_sum > 0 ? e_sum / t_sum / 1000.0 : 0;
+    if (c->sm) {
+      const dyn_t *D = &R->d;
+      printf("sm: dynamic, period %u cycles, watermarks %.3f / %.3f flits/cycle per link; %" PRIu64
+             " sweeps, %" PRIu64 " MADs; %u links off in %u decisions, %u on in %u; %u off at the end of %u "
+             "regulated\n",
+             c->sm_period, c->sm_low, c->sm_high, D->sweeps, D->mads, D->n_off, D->batches_off, D->n_on,
+             D->batches_on, D->links_off, D->nlk);
+      printf("sm: transitions took %" PRIu64 " cycles in all; sources held by the fence %" PRIu64
+             " cycles in all, %" PRIu64 " at most\n",
+             D->trans_cycles, D->fence_cycles, D->fence_max);
+    }
+    printf("dyn: sm=%s seed=%" PRIu64 " saved_pct=%.3f power_w=%.2f power_all_w=%.2f phase_thr=%s off_links=%u "
+           "on_links=%u off_batches=%u on_batches=%u\n",
+           c->sm ? "dynamic" : "static", c->seed, 100.0 * (pw_allw - pavg) / pw_allw, pavg, pw_allw, thr_list,
+           R->d.n_off, R->d.n_on, R->d.batches_off, R->d.batches_on);
+  }
   if (c->sample)
     printf("sampling: %" PRIu64 " PortCounters MADs under traffic, round trip mean %.0f max %" PRIu64
            " cycles; %" PRIu64 " link samples, utilisation mean %.3f, %" PRIu64 " below 0.1, %" PRIu64
@@ -618,10 +1247,12 @@ static void usage(FILE *o) {
              "[--routing=updn|dor]\n"
              "         [--off=K] [--root=S] [--link-latency=N] [--route-cycles=R] [--buf=N] [--no-skip]\n"
              "         [--boot-active=1|0] [--wake-cycles=W] [--sample=0|1]\n"
+             "         [--sm=static|dynamic] [--sm-period=N] [--sm-low=X] [--sm-high=Y]\n"
+             "         [--phases=LOAD:CYCLES[,LOAD:CYCLES...]] [--sm-log=0|1]\n"
              "         [--inject-bug=NAME] [--expect-fail=check:ID@CYCLE]\n"
              "       ibsw_fabric_sim --list | --help\n"
-             "bugs: seq_skip body_flip drop_last lft_wrong lft_top_low sm_one_end sm_bad_set quiet_lies\n"
-             "      power_counts_disabled dor_one_vl host_skips_training\n");
+             "bugs (--inject-bug=NAME: what it plants, the check its negative expects):\n");
+  for (size_t i = 1; i < NBUGS; i++) fprintf(o, "  %-22s %s (%s)\n", bugs[i].name, bugs[i].what, bugs[i].check);
 }
 
 static void scenario(cfg_t *c) {
@@ -633,6 +1264,14 @@ static void scenario(cfg_t *c) {
     c->off = 24;
   } else if (!strcmp(c->test, "sample")) {
     c->sample = 1;
+  } else if (!strcmp(c->test, "dynamic") || !strcmp(c->test, "dynamic_skip")) {
+    static const double ld[3] = {0.04, 0.25, 0.04};
+    static const uint64_t cy[3] = {12000, 28000, 48000}; /* phases of 12,000, 16,000, 20,000 cycles */
+    c->hosts = 4;
+    c->sm = 1;
+    c->sm_period = 4000;
+    for (unsigned k = 0; k < 3; k++) c->ph_load[k] = ld[k], c->ph_end[k] = cy[k];
+    c->nph = 3;
   } else if (!strcmp(c->test, "train")) {
     c->boot = 0;
     c->wake = 64;
@@ -671,7 +1310,10 @@ int main(int argc, char **argv) {
              .seed = 1,
              .test = "run",
              .boot = 1,
-             .wake = 1024};
+             .wake = 1024,
+             .sm_period = 10000,
+             .sm_low = 0.1,
+             .sm_high = 0.3};
   for (int i = 1; i < argc; i++)
     if (!strncmp(argv[i], "--seed=", 7) && !parse_u64(argv[i] + 7, &c.seed))
       return usage_fail("bad --seed '%s' (expected an unsigned integer)", argv[i] + 7);
@@ -717,6 +1359,8 @@ int main(int argc, char **argv) {
     NUM("--sample", sample, 0, 1)
     NUM("--wake-cycles", wake, 1, 16777215)
     NUM("--packets", packets, 2, 100000000)
+    NUM("--sm-period", sm_period, 1, 100000000)
+    NUM("--sm-log", sm_log, 0, 1)
     NUM("--cycles", cycles, 1, UINT64_MAX)
 #undef NUM
     if (!strncmp(a, "--seed=", 7) || !strncmp(a, "--test=", 7) || !strncmp(a, "--name=", 7)) continue;
@@ -733,6 +1377,49 @@ int main(int argc, char **argv) {
       c.load = strtod(v, &e);
       if (*e || !*v || !(c.load >= 0 && c.load <= 1))
         return usage_fail("--load '%s': expected a number 0..1", v);
+      continue;
+    }
+    if (!strncmp(a, "--sm-low=", 9) || !strncmp(a, "--sm-high=", 10)) {
+      char *e;
+      const double x = strtod(v, &e);
+      if (*e || !*v || !(x >= 0 && x <= 1))
+        return usage_fail("%.*s '%s': expected a number 0..1 (flits per cycle per link)", (int)(v - a - 1), a, v);
+      if (a[5] == 'l')
+        c.sm_low = x;
+      else
+        c.sm_high = x;
+      continue;
+    }
+    if (!strncmp(a, "--sm=", 5)) {
+      if (!strcmp(v, "static"))
+        c.sm = 0;
+      else if (!strcmp(v, "dynamic"))
+        c.sm = 1;
+      else
+        return usage_fail("--sm '%s': expected static or dynamic", v);
+      continue;
+    }
+    if (!strncmp(a, "--phases=", 9)) {
+      /* LOAD:CYCLES[,LOAD:CYCLES...] */
+      const char *q = v;
+      uint64_t acc = 0;
+      c.nph = 0;
+      for (;;) {
+        char *e;
+        const double ld = strtod(q, &e);
+        if (e == q || *e != ':' || !(ld >= 0 && ld <= 1))
+          return usage_fail("--phases '%s': phase %u: expected LOAD:CYCLES with LOAD 0..1", v, c.nph + 1);
+        q = e + 1;
+        const unsigned long long cy = strtoull(q, &e, 10);
+        if (e == q || *q == '-' || cy < 1 || cy > 1000000000 || (*e && *e != ','))
+          return usage_fail("--phases '%s': phase %u: expected CYCLES 1..1000000000 after the ':'", v, c.nph + 1);
+        if (c.nph == DYN_MAXPH) return usage_fail("--phases '%s': at most %d phases", v, DYN_MAXPH);
+        acc += cy;
+        c.ph_load[c.nph] = ld;
+        c.ph_end[c.nph++] = acc;
+        if (!*e) break;
+        q = e + 1;
+      }
       continue;
     }
     if (!strncmp(a, "--traffic=", 10)) {
@@ -754,8 +1441,9 @@ int main(int argc, char **argv) {
       continue;
     }
     if (!strncmp(a, "--inject-bug=", 13)) {
-      if (bug_id(v) < 0) return usage_fail("--inject-bug '%s': no such bug (--help lists them)", v);
-      c.bug = bug_id(v) ? v : NULL;
+      const bug_t *b = bug_find(v);
+      if (!b) return usage_fail("--inject-bug '%s': no such bug (--help lists them)", v);
+      c.bug = b != &bugs[0] ? v : NULL;
       continue;
     }
     if (!strncmp(a, "--expect-fail=", 14)) {
@@ -770,6 +1458,20 @@ int main(int argc, char **argv) {
   }
   if (c.vls < 4 && c.routing == ROUTE_LFT_DOR)
     return usage_fail("--routing=dor needs --vls=4 or more (%u)", c.vls);
+  if (c.sm) {
+    if (c.pl < 2) return usage_fail("--sm=dynamic needs --parallel=2 or more (links to regulate)");
+    if (c.off || !c.boot || c.sample || !strcmp(c.test, "skip_vs_noskip"))
+      return usage_fail("--sm=dynamic goes with none of --off, --boot-active=0, --sample, --test=skip_vs_noskip");
+    if (!(c.sm_low < c.sm_high))
+      return usage_fail("--sm-low %.3f must be below --sm-high %.3f (the hysteresis)", c.sm_low, c.sm_high);
+    if (!c.nph) { /* the default profile: low, high, low */
+      static const double ld[3] = {0.04, 0.25, 0.04};
+      static const uint64_t cy[3] = {25000, 30000, 30000};
+      uint64_t acc = 0;
+      for (unsigned i2 = 0; i2 < 3; i2++) c.ph_load[i2] = ld[i2], c.ph_end[i2] = acc += cy[i2];
+      c.nph = 3;
+    }
+  }
   if (c.root >= c.x * c.y) return usage_fail("--root %u: out of range 0..%u", c.root, c.x * c.y - 1);
 
   char err[512];
@@ -781,8 +1483,8 @@ int main(int argc, char **argv) {
     return usage_fail("%s", err);
   }
   int bad = run(&A);
-  if (!bad) report(&A);
-  if (!bad && !strcmp(c.test, "skip_vs_noskip")) {
+  if (!bad || (c.sm && !strcmp(A.w.fail_check, "ibfab.sm_transitions"))) report(&A);
+  if (!bad && (!strcmp(c.test, "skip_vs_noskip") || !strcmp(c.test, "dynamic_skip"))) {
     if (setup(&B, &c, true, err, sizeof err)) return usage_fail("%s", err);
     int bad2 = run(&B);
     uint64_t dc = 0;

@@ -194,7 +194,7 @@ static int build_dor(route_lft_t *r, char *err, size_t errlen) {
 }
 
 int route_lft_build(route_lft_t *r, const fabric_topo_t *t, route_lft_algo_t algo, const uint8_t *off,
-                    unsigned root, char *err, size_t errlen) {
+                    unsigned root, unsigned vls, char *err, size_t errlen) {
   memset(r, 0, sizeof *r);
   r->algo = algo;
   r->t = t;
@@ -202,7 +202,11 @@ int route_lft_build(route_lft_t *r, const fabric_topo_t *t, route_lft_algo_t alg
   r->nodes = t->nodes;
   r->ports = t->sw_ports;
   r->root = root;
-  r->vls = 1;
+  r->vls = algo == ROUTE_LFT_UPDN ? vls : 1;
+  if (algo == ROUTE_LFT_UPDN && (vls < 1 || vls > 8)) { /* route_lft_check's channels have 8 VLs */
+    snprintf(err, errlen, "route updn: %u data VLs, expected 1..8", vls);
+    return -1;
+  }
   if (root >= t->nsw) {
     snprintf(err, errlen, "route %s: root %u out of range 0..%u", route_lft_algo_names[algo], root,
              t->nsw - 1);

@@ -60,15 +60,17 @@ typedef struct {
   uint8_t *off;   /* [nsw * ports]: 1 = the link on this switch port is deactivated */
   uint32_t *rank; /* [nsw]: BFS rank from the root over active links */
   uint8_t *lft;   /* [nsw * nodes]: egress topology port, ROUTE_LFT_NONE = none */
-  unsigned vls;   /* up* / down*: data VLs to spread flows over (1 after build; the caller may raise it) */
+  unsigned vls;   /* up* / down*: data VLs flows are spread over (the build's argument; DOR: 1) */
   bool one_vl;    /* a planted bug's hook (negative of the cycle check): DOR on VL 0 alone */
 } route_lft_t;
 
 /* off: [nsw * sw_ports] (1 = deactivated; both ends must be marked), NULL = all
- * active. 0, or -1 with err (a hole: the active links do not connect the
- * switches, or DOR finds a direction without an active link). */
+ * active. vls: up* / down*'s data VLs, 1..8 (flow (src, dst) on VL (src + dst)
+ * mod vls); DOR ignores it (its dateline classes need 4). 0, or -1 with err (a
+ * hole: the active links do not connect the switches, or DOR finds a
+ * direction without an active link; vls out of range). */
 int route_lft_build(route_lft_t *r, const fabric_topo_t *t, route_lft_algo_t algo, const uint8_t *off,
-                    unsigned root, char *err, size_t errlen);
+                    unsigned root, unsigned vls, char *err, size_t errlen);
 void route_lft_free(route_lft_t *r);
 /* The VL a packet src -> dst (nodes) uses: DOR's dateline class; up* / down*: (src + dst) mod vls. */
 unsigned route_lft_vl(const route_lft_t *r, unsigned src, unsigned dst);

@@ -4,8 +4,9 @@
  * legal path by the table (route_lft_check: no hole, loop, misroute, illegal
  * turn or dependency cycle), and the plug-in's route agrees with the walk.
  * Then each defect planted in a good table is named by the check: a hole, a
- * loop, a down->up turn, DOR on one VL (a dependency cycle); and a bad link
- * set is refused with a message. */
+ * misroute (another host's port at the destination's switch), a loop, a
+ * down->up turn, DOR on one VL (a dependency cycle); and a bad link set is
+ * refused with a message. The build sets the VLs it was given. */
 #define _POSIX_C_SOURCE 200809L /* unit.h: dup, fileno */
 #include <stdlib.h>
 #include <string.h>
@@ -41,10 +42,10 @@ int main(int argc, char **argv) {
       for (unsigned a = 0; a < 2; a++) {
         route_lft_t r;
         if (!CHECK(&t,
-                   !route_lft_build(&r, &tp, (route_lft_algo_t)a, off, (k + sd) % tp.nsw, err, sizeof err),
+                   !route_lft_build(&r, &tp, (route_lft_algo_t)a, off, (k + sd) % tp.nsw, 4, err, sizeof err),
                    "build %s, %u off: %s", route_lft_algo_names[a], k, err))
           continue;
-        if (a == 0) r.vls = 4;
+        CHECK(&t, r.vls == (a == 0 ? 4u : 1u), "the build sets vls (%u)", r.vls);
         CHECK(&t, !strcmp(check_what(&r), "ok"), "%ux%u %s %u off: table fails its check", tp.x, tp.y,
               route_lft_algo_names[a], k);
         fabric_router_t rt;
@@ -67,21 +68,30 @@ int main(int argc, char **argv) {
   fabric_topo_torus2d(&tp, 4, 4, 2, 4, err, sizeof err);
   route_lft_t r;
   const unsigned d = tp.nodes - 1;
-  route_lft_build(&r, &tp, ROUTE_LFT_UPDN, NULL, 0, err, sizeof err);
+  route_lft_build(&r, &tp, ROUTE_LFT_UPDN, NULL, 0, 4, err, sizeof err);
   r.lft[d] = ROUTE_LFT_NONE;
   CHECK(&t, !strcmp(check_what(&r), "hole"), "planted hole: %s", check_what(&r));
   route_lft_free(&r);
-  route_lft_build(&r, &tp, ROUTE_LFT_DOR, NULL, 0, err, sizeof err);
+  /* a misroute: at the destination's switch, the entry names another host's port there */
+  route_lft_build(&r, &tp, ROUTE_LFT_UPDN, NULL, 0, 4, err, sizeof err);
+  unsigned d2 = 0;
+  while (d2 < tp.nodes && (d2 == d || tp.node[d2].id != tp.node[d].id)) d2++;
+  if (CHECK(&t, d2 < tp.nodes, "no second host on switch %u", tp.node[d].id)) {
+    r.lft[(size_t)tp.node[d].id * r.nodes + d] = (uint8_t)tp.node[d2].port;
+    CHECK(&t, !strcmp(check_what(&r), "misroute"), "planted misroute: %s", check_what(&r));
+  }
+  route_lft_free(&r);
+  route_lft_build(&r, &tp, ROUTE_LFT_DOR, NULL, 0, 4, err, sizeof err);
   const unsigned xp = tp.conc + FABRIC_TORUS_XP * tp.p, nb = fabric_topo_peer(&tp, 0, xp)->id;
   r.lft[d] = (uint8_t)xp;
   r.lft[(size_t)nb * r.nodes + d] = (uint8_t)(tp.conc + FABRIC_TORUS_XM * tp.p);
   CHECK(&t, !strcmp(check_what(&r), "loop"), "planted loop: %s", check_what(&r));
   route_lft_free(&r);
-  route_lft_build(&r, &tp, ROUTE_LFT_DOR, NULL, 0, err, sizeof err);
+  route_lft_build(&r, &tp, ROUTE_LFT_DOR, NULL, 0, 4, err, sizeof err);
   r.one_vl = true;
   CHECK(&t, !strcmp(check_what(&r), "cycle"), "DOR on one VL: %s", check_what(&r));
   route_lft_free(&r);
-  route_lft_build(&r, &tp, ROUTE_LFT_UPDN, NULL, 0, err, sizeof err);
+  route_lft_build(&r, &tp, ROUTE_LFT_UPDN, NULL, 0, 4, err, sizeof err);
   bool planted = false;
   for (unsigned sw = 0; sw < r.nsw && !planted; sw++)
     for (unsigned q = tp.conc; q < tp.sw_ports && !planted; q++) {
@@ -97,7 +107,7 @@ int main(int argc, char **argv) {
   uint8_t *off = calloc((size_t)tp.nsw * tp.sw_ports, 1);
   off[tp.conc] = 1; /* one end only */
   CHECK(&t,
-        route_lft_build(&r, &tp, ROUTE_LFT_UPDN, off, 0, err, sizeof err) != 0 && strstr(err, "both ends"),
+        route_lft_build(&r, &tp, ROUTE_LFT_UPDN, off, 0, 4, err, sizeof err) != 0 && strstr(err, "both ends"),
         "one end off accepted: %s", err);
   free(off);
   fabric_topo_free(&tp);

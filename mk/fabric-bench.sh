@@ -6,7 +6,11 @@
 # without, all-model at offered 0.05, 0.3, 0.5, and all-RTL at 0.3; beside BookSim2's figures from issue 10
 # (3.0 M / 0.93 M / 0.55 M node-cycles/s on this machine class). A benchmark,
 # not a test: nothing is asserted; the load average is recorded with it.
-# Output: build/reports/fabric/bench.csv and the table on stdout.
+# Then the core on 2 threads against 1 (docs/fabric.md "Parallel"): the 64-
+# and 256-node trees at uniform 0.3, both paths in one process, one after the
+# other; wall-clock ratio and CPU-time ratio (every thread), since on a shared
+# machine the wall ratio says as much about the neighbours as about the code.
+# Output: build/reports/fabric/bench.csv, threads.csv and the tables on stdout.
 set -euo pipefail
 BIN=${BIN:-build/bin/elite4_fabric_core_sim}
 CYCLES=${BENCH_CYCLES:-100000}
@@ -35,3 +39,30 @@ column -s, -t "$csv"
 awk -F, '$1 == "model" && $2 == 0.3 && $3 == "core_skip" { m = $4 } $1 == "rtl" && $3 == "core_skip" { r = $4 }
   END { if (r) printf "all-model / all-RTL at 0.3 (core, skipping): %.1fx\n", m / r }' "$csv"
 echo "fabric bench: $csv"
+
+tcsv=$OUT/threads.csv
+TCYCLES=${BENCH_THREAD_CYCLES:-$CYCLES}
+echo "nodes,load,threads,node_cycles_per_s,wall_s,cpu_s,speed_ratio,cpu_ratio,cut_links,syncs,loadavg" > "$tcsv"
+for n in 64 256; do
+  la=$(cut -d' ' -f1 /proc/loadavg)
+  log=$OUT/bench_threads_$n.log
+  "$BIN" --test=bench --bench-paths=skip,threads --threads=2 --nodes="$n" --traffic=uniform --load=0.3 \
+    --body=14 --cycles="$TCYCLES" --records=off --out="$OUT/threads_$n" > "$log"
+  awk -v n="$n" -v la="$la" '
+    /^core, skip: .*node-cycles/ || /^core, threads: .*node-cycles/ {
+      k = $2 == "skip:" ? 1 : 2
+      for (i = 1; i <= NF; i++) {
+        if ($i == "node-cycles/s,") ncs[k] = $(i - 2) * 1e6
+        if ($i == "cut" && $(i + 1) == "links,") cut[k] = $(i - 1)
+        if ($i == "synchronisations") sy[k] = $(i - 1)
+      }
+    }
+    /^core, skip: +cpu/ || /^core, threads: +cpu/ { k = $2 == "skip:" ? 1 : 2; cpu[k] = $4; wall[k] = $7 }
+    END {
+      printf "%s,0.3,1,%.0f,%s,%s,1.00,1.00,0,0,%s\n", n, ncs[1], wall[1], cpu[1], la
+      printf "%s,0.3,2,%.0f,%s,%s,%.2f,%.2f,%s,%s,%s\n", n, ncs[2], wall[2], cpu[2], ncs[2] / ncs[1],
+        cpu[2] / cpu[1], cut[2], sy[2], la
+    }' "$log" >> "$tcsv"
+done
+column -s, -t "$tcsv"
+echo "fabric threads bench: $tcsv (speed_ratio: 2 threads / 1, wall clock; cpu_ratio: CPU time, every thread)"

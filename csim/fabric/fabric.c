@@ -234,7 +234,8 @@ struct fabric_par {
   unsigned n;
   uint64_t c0, c1; /* the window */
   unsigned go;     /* generation: bumped by the caller to start a window (or quit) */
-  unsigned done;   /* workers finished with the current generation */
+  unsigned done;   /* parts 1.. finished in the current generation */
+  unsigned *claim; /* [n]: the last generation whose window part q was taken for */
   bool quit;
   uint32_t ninst, nlink; /* the fabric when it was partitioned */
 };
@@ -443,17 +444,28 @@ static void wait_pause(unsigned *spins) {
   }
 }
 
+/* Part q of window (generation) g, if nobody took it yet: run it. Any
+ * thread may run any part 1..n-1 (its results do not depend on which): a
+ * worker that the OS has not scheduled does not hold the window up, the
+ * caller runs its part once done with part 0. */
+static void take_part(fabric_par_t *par, unsigned q, unsigned g) {
+  unsigned want = g - 1;
+  if (!__atomic_compare_exchange_n(&par->claim[q], &want, g, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) return;
+  run_part(par->f, &par->part[q], par->c0, par->c1, false);
+  __atomic_add_fetch(&par->done, 1, __ATOMIC_ACQ_REL);
+}
+
 static void *worker(void *arg) {
   fabric_part_t *pt = arg;
   fabric_par_t *par = pt->par;
+  const unsigned me = (unsigned)(pt - par->part);
   unsigned seen = 0;
   for (;;) {
     unsigned spins = 0, g;
     while ((g = __atomic_load_n(&par->go, __ATOMIC_ACQUIRE)) == seen) wait_pause(&spins);
     seen = g;
     if (__atomic_load_n(&par->quit, __ATOMIC_ACQUIRE)) return NULL;
-    run_part(par->f, pt, par->c0, par->c1, false);
-    __atomic_add_fetch(&par->done, 1, __ATOMIC_ACQ_REL);
+    for (unsigned k = 0; k + 1 < par->n; k++) take_part(par, 1 + (me - 1 + k) % (par->n - 1), g); /* its own first */
   }
 }
 
@@ -471,6 +483,7 @@ static void par_free(fabric_t *f) {
     free(pt->dg);
   }
   free(par->part);
+  free(par->claim);
   free(par);
   f->par = NULL;
   f->parts = 0;
@@ -480,8 +493,9 @@ static void par_free(fabric_t *f) {
  * instances go to part 0 (the calling thread: a driver's shared tables; the
  * Verilated models share Verilator's one default context); the others are
  * cut into contiguous ranges of instance indices, each about 1/T of the
- * total weight (an instance weighs its ports), part 0's share counting its
- * serial instances. Contiguous ranges keep a builder's neighbours (a tree's
+ * total weight, part 0's share counting its serial instances. An instance
+ * weighs the square of its ports (a switch's allocators and crossbar grow
+ * so; an endpoint weighs 1). Contiguous ranges keep a builder's neighbours (a tree's
  * switches of one level, a torus row) together. */
 int fabric_threads(fabric_t *f, unsigned threads, char *err, size_t errlen) {
   par_free(f);
@@ -492,7 +506,9 @@ int fabric_threads(fabric_t *f, unsigned threads, char *err, size_t errlen) {
     return -1;
   }
   fabric_par_t *par = calloc(1, sizeof *par);
-  if (!par || !(par->part = calloc(threads, sizeof *par->part))) {
+  if (!par || !(par->part = calloc(threads, sizeof *par->part)) ||
+      !(par->claim = calloc(threads, sizeof *par->claim))) {
+    if (par) free(par->part);
     free(par);
     snprintf(err, errlen, "threads: out of memory");
     return -1;
@@ -506,7 +522,7 @@ int fabric_threads(fabric_t *f, unsigned threads, char *err, size_t errlen) {
   double total = 0, cum = 0;
   for (uint32_t i = 0; i < f->ninst; i++) {
     fabric_inst_t *x = &f->inst[i];
-    const double w = x->type->nports ? x->type->nports : 1;
+    const double w = x->type->nports ? (double)x->type->nports * x->type->nports : 1;
     total += w;
     x->part = 0;
     if (x->serial || x->r) cum += w;
@@ -515,7 +531,7 @@ int fabric_threads(fabric_t *f, unsigned threads, char *err, size_t errlen) {
   for (uint32_t i = 0; i < f->ninst; i++) {
     fabric_inst_t *x = &f->inst[i];
     if (x->serial || x->r) continue;
-    const double w = x->type->nports ? x->type->nports : 1;
+    const double w = x->type->nports ? (double)x->type->nports * x->type->nports : 1;
     while (p + 1 < threads && cum + w / 2 > total * (p + 1) / threads) p++;
     x->part = (uint16_t)p;
     cum += w;
@@ -656,8 +672,10 @@ void fabric_step(fabric_t *f, uint64_t limit) {
   par->c0 = c;
   par->c1 = c + W;
   __atomic_store_n(&par->done, 0, __ATOMIC_RELAXED);
-  __atomic_add_fetch(&par->go, 1, __ATOMIC_ACQ_REL); /* release: the workers see everything above */
+  /* release: the workers see everything above */
+  const unsigned g = __atomic_add_fetch(&par->go, 1, __ATOMIC_ACQ_REL);
   run_part(f, &par->part[0], c, c + W, false);
+  for (unsigned q = 1; q < par->n; q++) take_part(par, q, g); /* those no worker has taken yet */
   unsigned spins = 0;
   while (__atomic_load_n(&par->done, __ATOMIC_ACQUIRE) != par->n - 1) wait_pause(&spins);
   f->syncs++;

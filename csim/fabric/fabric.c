@@ -450,7 +450,8 @@ static void wait_pause(unsigned *spins) {
  * caller runs its part once done with part 0. */
 static void take_part(fabric_par_t *par, unsigned q, unsigned g) {
   unsigned want = g - 1;
-  if (!__atomic_compare_exchange_n(&par->claim[q], &want, g, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) return;
+  if (!__atomic_compare_exchange_n(&par->claim[q], &want, g, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+    return;
   run_part(par->f, &par->part[q], par->c0, par->c1, false);
   __atomic_add_fetch(&par->done, 1, __ATOMIC_ACQ_REL);
 }
@@ -465,7 +466,8 @@ static void *worker(void *arg) {
     while ((g = __atomic_load_n(&par->go, __ATOMIC_ACQUIRE)) == seen) wait_pause(&spins);
     seen = g;
     if (__atomic_load_n(&par->quit, __ATOMIC_ACQUIRE)) return NULL;
-    for (unsigned k = 0; k + 1 < par->n; k++) take_part(par, 1 + (me - 1 + k) % (par->n - 1), g); /* its own first */
+    for (unsigned k = 0; k + 1 < par->n; k++)
+      take_part(par, 1 + (me - 1 + k) % (par->n - 1), g); /* its own first */
   }
 }
 

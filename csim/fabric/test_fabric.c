@@ -459,7 +459,8 @@ static bool same_threaded(const run_t *one, const run_t *par, char *why, size_t 
     return false;
   }
   if ((!windows && one->end != par->end) || one->f.digest != par->f.digest || one->seen != par->seen) {
-    snprintf(why, len, "fabric.threads: end %" PRIu64 " vs %" PRIu64 ", arrivals seen %" PRIu64 " vs %" PRIu64,
+    snprintf(why, len,
+             "fabric.threads: end %" PRIu64 " vs %" PRIu64 ", arrivals seen %" PRIu64 " vs %" PRIu64,
              one->end, par->end, one->seen, par->seen);
     return false;
   }
@@ -471,8 +472,9 @@ static void test_threads(tctx_t *tc, uint64_t seed) {
     unsigned k, n, lat, threads;
     double load;
     bool no_observer, no_skip;
-  } cfg[] = {{4, 2, 1, 2, 0.3, false, false}, {4, 3, 1, 3, 0.1, false, false}, {2, 3, 2, 4, 0.2, false, true},
-             {3, 2, 3, 2, 0.2, true, false},  {4, 2, 4, 3, 0.3, true, false},  {4, 3, 2, 2, 0.01, true, false}};
+  } cfg[] = {{4, 2, 1, 2, 0.3, false, false}, {4, 3, 1, 3, 0.1, false, false},
+             {2, 3, 2, 4, 0.2, false, true},  {3, 2, 3, 2, 0.2, true, false},
+             {4, 2, 4, 3, 0.3, true, false},  {4, 3, 2, 2, 0.01, true, false}};
   for (unsigned i = 0; i < sizeof cfg / sizeof cfg[0]; i++) {
     run_t a, b;
     char why[200] = "";
@@ -491,9 +493,10 @@ static void test_threads(tctx_t *tc, uint64_t seed) {
             "%u parts, %" PRIu32 " cut links, lookahead %" PRIu64 " (the link latency %u)", b.f.parts,
             b.f.cut_links, b.f.lookahead, cfg[i].lat);
       /* once per cycle with an observer, once per lookahead window without */
-      CHECK(tc, cfg[i].no_observer ? b.f.syncs < b.f.cycles_run || cfg[i].lat == 1 : b.f.syncs == b.f.cycles_run,
-            "%" PRIu64 " synchronisations for %" PRIu64 " cycles run (lookahead %u)", b.f.syncs, b.f.cycles_run,
-            cfg[i].lat);
+      CHECK(tc,
+            cfg[i].no_observer ? b.f.syncs < b.f.cycles_run || cfg[i].lat == 1 : b.f.syncs == b.f.cycles_run,
+            "%" PRIu64 " synchronisations for %" PRIu64 " cycles run (lookahead %u)", b.f.syncs,
+            b.f.cycles_run, cfg[i].lat);
       if (!cfg[i].no_observer) check_delivered(tc, &b, "threaded run");
       printf("info: %u-ary %u-tree lat %u load %.2f, %u threads%s: %" PRIu32 " cut links, %" PRIu64
              " synchronisations, %" PRIu64 " cycles run, %" PRIu64 " jumped\n",

@@ -226,6 +226,7 @@ typedef struct {
   pthread_t th;
   bool started;
   fabric_par_t *par;
+  double cpu_s; /* par_timing: thread CPU time of the part's last window */
 } fabric_part_t;
 
 struct fabric_par {
@@ -238,7 +239,10 @@ struct fabric_par {
   unsigned *claim; /* [n]: the last generation whose window part q was taken for */
   bool quit;
   uint32_t ninst, nlink; /* the fabric when it was partitioned */
+  bool rebalanced;
 };
+
+#define FABRIC_REBALANCE 1024 /* cycles run before the parts are cut again by evaluations */
 
 static void fail(fabric_part_t *pt, uint64_t c, const char *check) {
   pt->failed = true;
@@ -444,16 +448,31 @@ static void wait_pause(unsigned *spins) {
   }
 }
 
+static double thread_cpu_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* One window of a part, timed with par_timing. */
+static void run_window(fabric_par_t *par, fabric_part_t *pt) {
+  const bool timed = par->f->par_timing;
+  const double t0 = timed ? thread_cpu_s() : 0;
+  run_part(par->f, pt, par->c0, par->c1, false);
+  if (timed) pt->cpu_s = thread_cpu_s() - t0;
+}
+
 /* Part q of window (generation) g, if nobody took it yet: run it. Any
  * thread may run any part 1..n-1 (its results do not depend on which): a
  * worker that the OS has not scheduled does not hold the window up, the
  * caller runs its part once done with part 0. */
-static void take_part(fabric_par_t *par, unsigned q, unsigned g) {
+static bool take_part(fabric_par_t *par, unsigned q, unsigned g) {
   unsigned want = g - 1;
   if (!__atomic_compare_exchange_n(&par->claim[q], &want, g, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-    return;
-  run_part(par->f, &par->part[q], par->c0, par->c1, false);
+    return false;
+  run_window(par, &par->part[q]);
   __atomic_add_fetch(&par->done, 1, __ATOMIC_ACQ_REL);
+  return true;
 }
 
 static void *worker(void *arg) {
@@ -491,13 +510,63 @@ static void par_free(fabric_t *f) {
   f->parts = 0;
 }
 
+/* The weight of an instance in the partition: its ports squared, times the
+ * cycles it evaluated so far when rebalancing (by_evals). */
+static double weight(const fabric_inst_t *x, bool by_evals) {
+  const double w = x->type->nports ? (double)x->type->nports * x->type->nports : 1;
+  return by_evals ? w * (double)(x->evals + 1) : w;
+}
+
+/* Instances to parts (see fabric_threads), then each part's lists, the cut
+ * links and the lookahead. Called between windows only (workers wait). */
+static void assign(fabric_t *f, bool by_evals) {
+  fabric_par_t *par = f->par;
+  const unsigned threads = par->n;
+  double total = 0, cum = 0;
+  for (uint32_t i = 0; i < f->ninst; i++) {
+    fabric_inst_t *x = &f->inst[i];
+    const double w = weight(x, by_evals);
+    total += w;
+    x->part = 0;
+    if (x->serial || x->r) cum += w;
+  }
+  unsigned p = 0;
+  for (uint32_t i = 0; i < f->ninst; i++) {
+    fabric_inst_t *x = &f->inst[i];
+    if (x->serial || x->r) continue;
+    const double w = weight(x, by_evals);
+    while (p + 1 < threads && cum + w / 2 > total * (p + 1) / threads) p++;
+    x->part = (uint16_t)p;
+    cum += w;
+  }
+  for (unsigned q = 0; q < threads; q++) par->part[q].ninst = par->part[q].nlink = 0;
+  f->lookahead = FABRIC_NEVER;
+  f->cut_links = 0;
+  for (uint32_t i = 0; i < f->ninst; i++) {
+    fabric_part_t *pt = &par->part[f->inst[i].part];
+    pt->inst[pt->ninst++] = i;
+  }
+  for (uint32_t l = 0; l < f->nlink; l++) {
+    const fabric_link_t *k = &f->link[l];
+    fabric_part_t *pt = &par->part[f->inst[k->dst].part];
+    const bool cut = f->inst[k->src].part != f->inst[k->dst].part;
+    pt->cut[pt->nlink] = cut;
+    pt->link[pt->nlink++] = l;
+    if (!cut) continue;
+    f->cut_links++;
+    if (k->latency < f->lookahead) f->lookahead = k->latency;
+  }
+}
+
 /* The partition (block-neutral, docs/fabric.md "Parallel"): serial and RTL
  * instances go to part 0 (the calling thread: a driver's shared tables; the
  * Verilated models share Verilator's one default context); the others are
  * cut into contiguous ranges of instance indices, each about 1/T of the
  * total weight, part 0's share counting its serial instances. An instance
  * weighs the square of its ports (a switch's allocators and crossbar grow
- * so; an endpoint weighs 1). Contiguous ranges keep a builder's neighbours (a tree's
+ * so; an endpoint weighs 1). After FABRIC_REBALANCE cycles the parts
+ * are cut again with each weight times the cycles the instance evaluated
+ * (a tree's leaves work more than its roots). Contiguous ranges keep a builder's neighbours (a tree's
  * switches of one level, a torus row) together. */
 int fabric_threads(fabric_t *f, unsigned threads, char *err, size_t errlen) {
   par_free(f);
@@ -521,23 +590,6 @@ int fabric_threads(fabric_t *f, unsigned threads, char *err, size_t errlen) {
   par->nlink = f->nlink;
   f->par = par;
   f->parts = threads;
-  double total = 0, cum = 0;
-  for (uint32_t i = 0; i < f->ninst; i++) {
-    fabric_inst_t *x = &f->inst[i];
-    const double w = x->type->nports ? (double)x->type->nports * x->type->nports : 1;
-    total += w;
-    x->part = 0;
-    if (x->serial || x->r) cum += w;
-  }
-  unsigned p = 0;
-  for (uint32_t i = 0; i < f->ninst; i++) {
-    fabric_inst_t *x = &f->inst[i];
-    if (x->serial || x->r) continue;
-    const double w = x->type->nports ? (double)x->type->nports * x->type->nports : 1;
-    while (p + 1 < threads && cum + w / 2 > total * (p + 1) / threads) p++;
-    x->part = (uint16_t)p;
-    cum += w;
-  }
   for (unsigned q = 0; q < threads; q++) {
     fabric_part_t *pt = &par->part[q];
     pt->par = par;
@@ -550,20 +602,7 @@ int fabric_threads(fabric_t *f, unsigned threads, char *err, size_t errlen) {
       return -1;
     }
   }
-  for (uint32_t i = 0; i < f->ninst; i++) {
-    fabric_part_t *pt = &par->part[f->inst[i].part];
-    pt->inst[pt->ninst++] = i;
-  }
-  for (uint32_t l = 0; l < f->nlink; l++) {
-    const fabric_link_t *k = &f->link[l];
-    fabric_part_t *pt = &par->part[f->inst[k->dst].part];
-    const bool cut = f->inst[k->src].part != f->inst[k->dst].part;
-    pt->cut[pt->nlink] = cut;
-    pt->link[pt->nlink++] = l;
-    if (!cut) continue;
-    f->cut_links++;
-    if (k->latency < f->lookahead) f->lookahead = k->latency;
-  }
+  assign(f, false);
   for (unsigned q = 1; q < threads; q++) {
     fabric_part_t *pt = &par->part[q];
     if (pthread_create(&pt->th, NULL, worker, pt)) {
@@ -662,6 +701,10 @@ void fabric_step(fabric_t *f, uint64_t limit) {
     f->cycle = end;
     return;
   }
+  if (!par->rebalanced && f->cycles_run >= FABRIC_REBALANCE) { /* cut again by the work seen */
+    par->rebalanced = true;
+    assign(f, true);
+  }
   /* a window: one cycle when an observer reads every cycle, else the
    * lookahead (capped: idle time is jumped only between windows) */
   uint64_t W = f->observer ? 1 : f->lookahead < 256 ? f->lookahead : 256;
@@ -676,11 +719,23 @@ void fabric_step(fabric_t *f, uint64_t limit) {
   __atomic_store_n(&par->done, 0, __ATOMIC_RELAXED);
   /* release: the workers see everything above */
   const unsigned g = __atomic_add_fetch(&par->go, 1, __ATOMIC_ACQ_REL);
-  run_part(f, &par->part[0], c, c + W, false);
-  for (unsigned q = 1; q < par->n; q++) take_part(par, q, g); /* those no worker has taken yet */
+  run_window(par, &par->part[0]);
+  double mine = par->part[0].cpu_s;
+  for (unsigned q = 1; q < par->n; q++) /* those no worker has taken yet */
+    if (take_part(par, q, g)) mine += par->part[q].cpu_s;
   unsigned spins = 0;
+  const double w0 = f->par_timing ? thread_cpu_s() : 0;
   while (__atomic_load_n(&par->done, __ATOMIC_ACQUIRE) != par->n - 1) wait_pause(&spins);
   f->syncs++;
+  if (f->par_timing) {
+    double crit = 0;
+    for (unsigned q = 0; q < par->n; q++)
+      if (par->part[q].cpu_s > crit) crit = par->part[q].cpu_s;
+    for (unsigned q = 0; q < par->n; q++) f->par_work_s += par->part[q].cpu_s;
+    f->par_crit_s += crit;
+    f->par_caller_s += mine;
+    f->par_wait_s += thread_cpu_s() - w0;
+  }
   uint64_t end = c + W;
   bool oom = false;
   for (unsigned q = 0; q < par->n; q++) {

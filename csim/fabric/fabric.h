@@ -186,6 +186,11 @@ struct fabric {
   uint64_t syncs;
   unsigned par_bug; /* FABRIC_PBUG_* */
   fabric_par_t *par;
+  /* par_timing (a benchmark's): thread CPU seconds, summed over windows, of
+   * the slowest part (the critical path on idle cores), of the parts the
+   * caller ran, and of the caller waiting for the others */
+  bool par_timing;
+  double par_crit_s, par_caller_s, par_wait_s, par_work_s; /* work: every part */
 };
 
 void fabric_init(fabric_t *f);

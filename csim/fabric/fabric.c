@@ -227,6 +227,7 @@ typedef struct {
   bool started;
   fabric_par_t *par;
   double cpu_s; /* par_timing: thread CPU time of the part's last window */
+  bool sample;  /* time every eval (x->cost_ns) for the second cut */
 } fabric_part_t;
 
 struct fabric_par {
@@ -242,7 +243,15 @@ struct fabric_par {
   bool rebalanced;
 };
 
-#define FABRIC_REBALANCE 1024 /* cycles run before the parts are cut again by evaluations */
+#define FABRIC_REBALANCE  1024   /* cycles run before the parts are cut again by eval times */
+#define FABRIC_SAMPLE     512    /* ... measured in this many cycles before */
+#define FABRIC_SAMPLE_MAX 100000 /* ns: an eval longer than this was descheduled, not costly */
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static void fail(fabric_part_t *pt, uint64_t c, const char *check) {
   pt->failed = true;
@@ -378,7 +387,14 @@ static uint64_t run_part(fabric_t *f, fabric_part_t *pt, uint64_t c0, uint64_t c
         }
         continue;
       }
-      eval_inst(pt, x, c);
+      if (pt->sample) {
+        const uint64_t t0 = now_ns();
+        eval_inst(pt, x, c);
+        const uint64_t dt = now_ns() - t0;
+        x->cost_ns += dt < FABRIC_SAMPLE_MAX ? dt : FABRIC_SAMPLE_MAX;
+      } else {
+        eval_inst(pt, x, c);
+      }
       /* this instance's digest words: inline, or an item merged by the caller */
       uint64_t *it = NULL;
       size_t nw = 0;
@@ -510,22 +526,22 @@ static void par_free(fabric_t *f) {
   f->parts = 0;
 }
 
-/* The weight of an instance in the partition: its ports squared, times the
- * cycles it evaluated so far when rebalancing (by_evals). */
-static double weight(const fabric_inst_t *x, bool by_evals) {
-  const double w = x->type->nports ? (double)x->type->nports * x->type->nports : 1;
-  return by_evals ? w * (double)(x->evals + 1) : w;
+/* The weight of an instance in the partition: its ports squared; when
+ * rebalancing (by_cost), the time its evals took while sampled. */
+static double weight(const fabric_inst_t *x, bool by_cost) {
+  if (by_cost) return (double)x->cost_ns + 1;
+  return x->type->nports ? (double)x->type->nports * x->type->nports : 1;
 }
 
 /* Instances to parts (see fabric_threads), then each part's lists, the cut
  * links and the lookahead. Called between windows only (workers wait). */
-static void assign(fabric_t *f, bool by_evals) {
+static void assign(fabric_t *f, bool by_cost) {
   fabric_par_t *par = f->par;
   const unsigned threads = par->n;
   double total = 0, cum = 0;
   for (uint32_t i = 0; i < f->ninst; i++) {
     fabric_inst_t *x = &f->inst[i];
-    const double w = weight(x, by_evals);
+    const double w = weight(x, by_cost);
     total += w;
     x->part = 0;
     if (x->serial || x->r) cum += w;
@@ -534,7 +550,7 @@ static void assign(fabric_t *f, bool by_evals) {
   for (uint32_t i = 0; i < f->ninst; i++) {
     fabric_inst_t *x = &f->inst[i];
     if (x->serial || x->r) continue;
-    const double w = weight(x, by_evals);
+    const double w = weight(x, by_cost);
     while (p + 1 < threads && cum + w / 2 > total * (p + 1) / threads) p++;
     x->part = (uint16_t)p;
     cum += w;
@@ -565,8 +581,10 @@ static void assign(fabric_t *f, bool by_evals) {
  * total weight, part 0's share counting its serial instances. An instance
  * weighs the square of its ports (a switch's allocators and crossbar grow
  * so; an endpoint weighs 1). After FABRIC_REBALANCE cycles the parts
- * are cut again with each weight times the cycles the instance evaluated
- * (a tree's leaves work more than its roots). Contiguous ranges keep a builder's neighbours (a tree's
+ * are cut again, each instance weighing the time its evals took in the
+ * FABRIC_SAMPLE cycles before (a tree's leaves work more than its roots,
+ * a driver's endpoint may cost more than its one port says). The second cut
+ * depends on timings; no output does. Contiguous ranges keep a builder's neighbours (a tree's
  * switches of one level, a torus row) together. */
 int fabric_threads(fabric_t *f, unsigned threads, char *err, size_t errlen) {
   par_free(f);
@@ -701,9 +719,14 @@ void fabric_step(fabric_t *f, uint64_t limit) {
     f->cycle = end;
     return;
   }
-  if (!par->rebalanced && f->cycles_run >= FABRIC_REBALANCE) { /* cut again by the work seen */
-    par->rebalanced = true;
-    assign(f, true);
+  if (!par->rebalanced) { /* sample eval times, then cut again by them */
+    const bool sample = f->cycles_run + FABRIC_SAMPLE >= FABRIC_REBALANCE;
+    for (unsigned q = 0; q < par->n; q++) par->part[q].sample = sample;
+    if (f->cycles_run >= FABRIC_REBALANCE) {
+      for (unsigned q = 0; q < par->n; q++) par->part[q].sample = false;
+      par->rebalanced = true;
+      assign(f, true);
+    }
   }
   /* a window: one cycle when an observer reads every cycle, else the
    * lookahead (capped: idle time is jumped only between windows) */

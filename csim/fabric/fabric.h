@@ -132,7 +132,8 @@ typedef struct {
   /* set by the driver before fabric_threads(): eval touches state shared with
    * other instances (a driver's tables), so it runs on the calling thread (part 0) */
   bool serial;
-  uint16_t part; /* the part (thread) that evaluates it */
+  uint16_t part;    /* the part (thread) that evaluates it */
+  uint64_t cost_ns; /* threads: eval time while the core samples it (the second cut) */
 } fabric_inst_t;
 
 /* One direction of a link: a ring of 2 * latency + 1 slots (the slot of

@@ -449,9 +449,11 @@ static uint64_t run_part(fabric_t *f, fabric_part_t *pt, uint64_t c0, uint64_t c
 
 /* ---- the threads ------------------------------------------------------------------ */
 
-/* Waiting: spin briefly (a window is microseconds), then yield, then sleep:
- * the machine may be shared, and a driver may do other work between steps. */
-static void wait_pause(unsigned *spins) {
+/* Waiting: spin briefly (a window is microseconds), then yield, then sleep
+ * 50 µs, doubling up to max_us (a worker: its part is taken by the caller
+ * if it sleeps through a window, so it may sleep long while the driver does
+ * other work; the caller waits for a part in progress: 50 µs). */
+static void wait_pause(unsigned *spins, unsigned max_us) {
   if (++*spins < 2000) {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
@@ -459,7 +461,10 @@ static void wait_pause(unsigned *spins) {
   } else if (*spins < 2200) {
     sched_yield();
   } else {
-    struct timespec ts = {0, 50000};
+    const unsigned k = *spins - 2200 < 5 ? *spins - 2200 : 5;
+    unsigned us = 50u << k;
+    if (us > max_us) us = max_us;
+    struct timespec ts = {0, (long)us * 1000};
     nanosleep(&ts, NULL);
   }
 }
@@ -498,7 +503,7 @@ static void *worker(void *arg) {
   unsigned seen = 0;
   for (;;) {
     unsigned spins = 0, g;
-    while ((g = __atomic_load_n(&par->go, __ATOMIC_ACQUIRE)) == seen) wait_pause(&spins);
+    while ((g = __atomic_load_n(&par->go, __ATOMIC_ACQUIRE)) == seen) wait_pause(&spins, 1000);
     seen = g;
     if (__atomic_load_n(&par->quit, __ATOMIC_ACQUIRE)) return NULL;
     for (unsigned k = 0; k + 1 < par->n; k++)
@@ -748,7 +753,7 @@ void fabric_step(fabric_t *f, uint64_t limit) {
     if (take_part(par, q, g)) mine += par->part[q].cpu_s;
   unsigned spins = 0;
   const double w0 = f->par_timing ? thread_cpu_s() : 0;
-  while (__atomic_load_n(&par->done, __ATOMIC_ACQUIRE) != par->n - 1) wait_pause(&spins);
+  while (__atomic_load_n(&par->done, __ATOMIC_ACQUIRE) != par->n - 1) wait_pause(&spins, 50);
   f->syncs++;
   if (f->par_timing) {
     double crit = 0;

@@ -66,9 +66,10 @@ if [[ -x build/bin/elite4_fabric_core_sim && -x mk/elite4-reports.sh ]]; then
   extra+=("\"elite4_fabric\": \"build/reports/elite4/bench/bench.csv\"")
 fi
 if [[ -x build/bin/elite4_fabric_core_sim ]]; then
-  echo; echo "fabric core (64-node elite4 fat tree, node-cycles/s beside BookSim2; mk/fabric-bench.sh):"
+  echo; echo "fabric core (64-node elite4 fat tree, node-cycles/s beside BookSim2; 1 vs 2 threads; mk/fabric-bench.sh):"
   ./mk/fabric-bench.sh
   extra+=("\"fabric\": \"build/reports/fabric/bench.csv\"")
+  extra+=("\"fabric_threads\": \"build/reports/fabric/threads.csv\"") # 1 vs 2 threads, 64 and 256 nodes
 fi
 printf ', "experiments": {%s}}\n' "$(IFS=,; echo "${extra[*]}")" >> "$json"
 echo "bench: $json"

@@ -1,11 +1,15 @@
 /* The generic fabric core: see fabric.h and docs/fabric.md. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "fabric.h"
 
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 const char *const fabric_mode_names[3] = {"model", "rtl", "lockstep"};
 
@@ -25,7 +29,10 @@ static void inst_free(fabric_inst_t *x) {
   free(x->link_out);
 }
 
+static void par_free(fabric_t *f);
+
 void fabric_free(fabric_t *f) {
+  par_free(f); /* the threads first: nothing runs while instances go */
   /* oldest first (Verilator 5.006 hangs destroying a model created after one still alive) */
   for (uint32_t i = 0; i < f->ninst; i++) inst_free(&f->inst[i]);
   for (uint32_t l = 0; l < f->nlink; l++) free(f->link[l].slot);
@@ -105,7 +112,8 @@ static int connect1(fabric_t *f, uint32_t a, unsigned pa, uint32_t b, unsigned p
   }
   fabric_link_t *l = &f->link[f->nlink];
   memset(l, 0, sizeof *l);
-  *l = (fabric_link_t){a, pa, b, pb, latency, calloc(latency, sizeof *l->slot), 0, 0};
+  const unsigned ring = 2 * latency + 1; /* fabric.h "Parallel" */
+  *l = (fabric_link_t){a, pa, b, pb, latency, ring, calloc(ring, sizeof *l->slot), 0, 0, 0};
   if (!l->slot) {
     snprintf(err, errlen, "link %s.%u -> %s.%u: out of memory", f->inst[a].name, pa, f->inst[b].name, pb);
     return -1;
@@ -175,7 +183,7 @@ static uint64_t inst_wake(fabric_inst_t *x, uint64_t now) {
 
 bool fabric_idle(fabric_t *f) {
   for (uint32_t l = 0; l < f->nlink; l++)
-    if (f->link[l].busy) return false;
+    if (f->link[l].sent != f->link[l].taken) return false;
   for (uint32_t i = 0; i < f->ninst; i++)
     if (!inst_quiet(&f->inst[i])) return false;
   return true;
@@ -197,14 +205,62 @@ static bool flit_eq(const fabric_flit_t *a, const fabric_flit_t *b) {
          (!a->valid || a->data == b->data);
 }
 
-static void fail(fabric_t *f, uint64_t c, const char *check) {
-  f->failed = true;
-  f->fail_cycle = c;
-  snprintf(f->fail_check, sizeof f->fail_check, "%s", check);
+/* ---- one part's cycles (docs/fabric.md "Parallel") ------------------------------ */
+
+/* A part: its instances and the links into them, and what it found in the
+ * window (evaluations, digest items, its first failure). Parts write only
+ * their own instances, their own slots of links (a link's slot of cycle c is
+ * written by the sender's part and read by the receiver's part L cycles
+ * later, in a later window) and these fields. */
+typedef struct {
+  uint32_t *inst, ninst;
+  uint32_t *link, nlink; /* links whose receiver is in the part */
+  uint8_t *cut;          /* [nlink]: its sender is in another part */
+  uint64_t evals;
+  uint64_t *dg; /* digest items: cycle, instance, n, then n words fed to mix() */
+  size_t ndg, cap_dg;
+  bool oom;
+  bool failed;
+  uint64_t fail_cycle;
+  char fail_msg[256], fail_check[48];
+  pthread_t th;
+  bool started;
+  fabric_par_t *par;
+  double cpu_s; /* par_timing: thread CPU time of the part's last window */
+  bool sample;  /* time every eval (x->cost_ns) for the second cut */
+} fabric_part_t;
+
+struct fabric_par {
+  fabric_t *f;
+  fabric_part_t *part;
+  unsigned n;
+  uint64_t c0, c1; /* the window */
+  unsigned go;     /* generation: bumped by the caller to start a window (or quit) */
+  unsigned done;   /* parts 1.. finished in the current generation */
+  unsigned *claim; /* [n]: the last generation whose window part q was taken for */
+  bool quit;
+  uint32_t ninst, nlink; /* the fabric when it was partitioned */
+  bool rebalanced;
+};
+
+#define FABRIC_REBALANCE  1024   /* cycles run before the parts are cut again by eval times */
+#define FABRIC_SAMPLE     512    /* ... measured in this many cycles before */
+#define FABRIC_SAMPLE_MAX 100000 /* ns: an eval longer than this was descheduled, not costly */
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void fail(fabric_part_t *pt, uint64_t c, const char *check) {
+  pt->failed = true;
+  pt->fail_cycle = c;
+  snprintf(pt->fail_check, sizeof pt->fail_check, "%s", check);
 }
 
 /* Lockstep: the model's and the RTL's outputs of one instance in one cycle. */
-static void lockstep_compare(fabric_t *f, fabric_inst_t *x, uint64_t c) {
+static void lockstep_compare(fabric_part_t *f, fabric_inst_t *x, uint64_t c) {
   for (unsigned p = 0; p < x->type->nports; p++) {
     const fabric_flit_t *a = &x->out[p], *b = &x->out_r[p];
     if (flit_eq(a, b)) continue;
@@ -227,7 +283,7 @@ static void lockstep_compare(fabric_t *f, fabric_inst_t *x, uint64_t c) {
   }
 }
 
-static void eval_inst(fabric_t *f, fabric_inst_t *x, uint64_t c) {
+static void eval_inst(fabric_part_t *f, fabric_inst_t *x, uint64_t c) {
   const unsigned P = x->type->nports, S = x->type->nside;
   memset(x->out, 0, P * sizeof *x->out);
   if (S) memset(x->side, 0, S * sizeof *x->side);
@@ -272,9 +328,368 @@ static void digest_push(fabric_t *f, uint64_t c, uint64_t h) {
   f->ndg++;
 }
 
+/* A part's digest item: room for the header and `n` words. */
+static uint64_t *item_room(fabric_part_t *pt, size_t n) {
+  if (pt->ndg + n > pt->cap_dg) {
+    size_t nc = pt->cap_dg ? 2 * pt->cap_dg : 4096;
+    while (nc < pt->ndg + n) nc *= 2;
+    uint64_t *q = realloc(pt->dg, nc * sizeof *q);
+    if (!q) {
+      pt->oom = true;
+      return NULL;
+    }
+    pt->dg = q;
+    pt->cap_dg = nc;
+  }
+  return pt->dg + pt->ndg;
+}
+
+/* Cycles c0 .. c1 - 1 of one part; stops after a cycle with a failure.
+ * `inline_dg`: the only part, the cycle's digest goes straight into f (no
+ * items). Returns the cycle after the last one run. */
+static uint64_t run_part(fabric_t *f, fabric_part_t *pt, uint64_t c0, uint64_t c1, bool inline_dg) {
+  uint64_t c = c0;
+  for (; c < c1; c++) {
+    /* 1. deliver: every slot read here was written L cycles ago, before the
+     * window began; last cycle's inputs stay visible to the observer until now */
+    for (uint32_t j = 0; j < pt->ninst; j++) {
+      fabric_inst_t *x = &f->inst[pt->inst[j]];
+      if (!x->arrivals) continue;
+      memset(x->in, 0, x->type->nports * sizeof *x->in);
+      x->arrivals = 0;
+    }
+    for (uint32_t j = 0; j < pt->nlink; j++) {
+      fabric_link_t *k = &f->link[pt->link[j]];
+      if (__atomic_load_n(&k->sent, __ATOMIC_RELAXED) == k->taken) continue;
+      /* planted (FABRIC_PBUG_CUT_LATE): a cut link read one cycle late */
+      const unsigned late = f->par_bug == FABRIC_PBUG_CUT_LATE && pt->cut[j];
+      fabric_flit_t *s = &k->slot[(c + k->ring - k->latency - late) % k->ring];
+      if (fabric_flit_idle(s)) continue;
+      fabric_inst_t *y = &f->inst[k->dst];
+      y->in[k->dst_port] = *s;
+      y->arrivals++;
+      *s = idle_flit;
+      k->taken++;
+    }
+    /* 2. evaluate (and 3. send) every instance that is not skippable */
+    uint64_t h = 0;
+    bool any = false;
+    for (uint32_t j = 0; j < pt->ninst; j++) {
+      const uint32_t i = pt->inst[j];
+      fabric_inst_t *x = &f->inst[i];
+      const bool was = x->ran;
+      x->ran = false;
+      if (!f->no_skip && !x->arrivals && inst_quiet(x) && inst_wake(x, c) > c) {
+        /* a skipped instance's outputs are idle (observers may read them) */
+        if (was) {
+          memset(x->out, 0, x->type->nports * sizeof *x->out);
+          if (x->type->nside) memset(x->side, 0, x->type->nside * sizeof *x->side);
+        }
+        continue;
+      }
+      if (pt->sample) {
+        const uint64_t t0 = now_ns();
+        eval_inst(pt, x, c);
+        const uint64_t dt = now_ns() - t0;
+        x->cost_ns += dt < FABRIC_SAMPLE_MAX ? dt : FABRIC_SAMPLE_MAX;
+      } else {
+        eval_inst(pt, x, c);
+      }
+      /* this instance's digest words: inline, or an item merged by the caller */
+      uint64_t *it = NULL;
+      size_t nw = 0;
+      if (!inline_dg) it = item_room(pt, 3 + 2 * (size_t)x->type->nports + x->type->nside);
+      for (unsigned p = 0; p < x->type->nports; p++) {
+        const fabric_flit_t *o = &x->out[p];
+        if (fabric_flit_idle(o)) continue;
+        const uint64_t w0 = ((uint64_t)i << 32 | p) ^ flit_word(o) << 40, w1 = o->valid ? o->data : 0;
+        if (inline_dg) {
+          any = true;
+          h = mix(h, w0);
+          h = mix(h, w1);
+        } else if (it) {
+          it[3 + nw++] = w0;
+          it[3 + nw++] = w1;
+        }
+        uint32_t l = x->link_out[p];
+        if (l == FABRIC_NONE) continue; /* a tied-off port: observers see x->out */
+        fabric_link_t *k = &f->link[l];
+        k->slot[c % k->ring] = *o;
+        __atomic_store_n(&k->sent, k->sent + 1, __ATOMIC_RELAXED);
+        k->flits += o->valid;
+      }
+      for (unsigned s = 0; s < x->type->nside; s++)
+        if (x->side[s]) {
+          const uint64_t w = ((uint64_t)i << 32 | (0x8000u + s)) ^ x->side[s];
+          if (inline_dg) {
+            any = true;
+            h = mix(h, w);
+          } else if (it) {
+            it[3 + nw++] = w;
+          }
+        }
+      if (it && nw) {
+        it[0] = c;
+        it[1] = i;
+        it[2] = nw;
+        pt->ndg += 3 + nw;
+      }
+    }
+    for (uint32_t j = 0; j < pt->ninst; j++) {
+      fabric_inst_t *x = &f->inst[pt->inst[j]];
+      if (!x->ran) continue;
+      if (x->m && x->type->model->commit) x->type->model->commit(x->m);
+      if (x->r && x->type->rtl->commit) x->type->rtl->commit(x->r);
+    }
+    if (inline_dg && any) digest_push(f, c, h);
+    if (pt->failed) return c + 1;
+  }
+  return c;
+}
+
+/* ---- the threads ------------------------------------------------------------------ */
+
+/* Waiting: spin briefly (a window is microseconds), then yield, then sleep
+ * 50 µs, doubling up to max_us (a worker: its part is taken by the caller
+ * if it sleeps through a window, so it may sleep long while the driver does
+ * other work; the caller waits for a part in progress: 50 µs). */
+static void wait_pause(unsigned *spins, unsigned max_us) {
+  if (++*spins < 2000) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  } else if (*spins < 2200) {
+    sched_yield();
+  } else {
+    const unsigned k = *spins - 2200 < 5 ? *spins - 2200 : 5;
+    unsigned us = 50u << k;
+    if (us > max_us) us = max_us;
+    struct timespec ts = {0, (long)us * 1000};
+    nanosleep(&ts, NULL);
+  }
+}
+
+static double thread_cpu_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* One window of a part, timed with par_timing. */
+static void run_window(fabric_par_t *par, fabric_part_t *pt) {
+  const bool timed = par->f->par_timing;
+  const double t0 = timed ? thread_cpu_s() : 0;
+  run_part(par->f, pt, par->c0, par->c1, false);
+  if (timed) pt->cpu_s = thread_cpu_s() - t0;
+}
+
+/* Part q of window (generation) g, if nobody took it yet: run it. Any
+ * thread may run any part 1..n-1 (its results do not depend on which): a
+ * worker that the OS has not scheduled does not hold the window up, the
+ * caller runs its part once done with part 0. */
+static bool take_part(fabric_par_t *par, unsigned q, unsigned g) {
+  unsigned want = g - 1;
+  if (!__atomic_compare_exchange_n(&par->claim[q], &want, g, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+    return false;
+  run_window(par, &par->part[q]);
+  __atomic_add_fetch(&par->done, 1, __ATOMIC_ACQ_REL);
+  return true;
+}
+
+static void *worker(void *arg) {
+  fabric_part_t *pt = arg;
+  fabric_par_t *par = pt->par;
+  const unsigned me = (unsigned)(pt - par->part);
+  unsigned seen = 0;
+  for (;;) {
+    unsigned spins = 0, g;
+    while ((g = __atomic_load_n(&par->go, __ATOMIC_ACQUIRE)) == seen) wait_pause(&spins, 1000);
+    seen = g;
+    if (__atomic_load_n(&par->quit, __ATOMIC_ACQUIRE)) return NULL;
+    for (unsigned k = 0; k + 1 < par->n; k++)
+      take_part(par, 1 + (me - 1 + k) % (par->n - 1), g); /* its own first */
+  }
+}
+
+static void par_free(fabric_t *f) {
+  fabric_par_t *par = f->par;
+  if (!par) return;
+  __atomic_store_n(&par->quit, true, __ATOMIC_RELEASE);
+  __atomic_add_fetch(&par->go, 1, __ATOMIC_ACQ_REL);
+  for (unsigned p = 0; p < par->n; p++) {
+    fabric_part_t *pt = &par->part[p];
+    if (pt->started) pthread_join(pt->th, NULL);
+    free(pt->inst);
+    free(pt->link);
+    free(pt->cut);
+    free(pt->dg);
+  }
+  free(par->part);
+  free(par->claim);
+  free(par);
+  f->par = NULL;
+  f->parts = 0;
+}
+
+/* The weight of an instance in the partition: its ports squared; when
+ * rebalancing (by_cost), the time its evals took while sampled. */
+static double weight(const fabric_inst_t *x, bool by_cost) {
+  if (by_cost) return (double)x->cost_ns + 1;
+  return x->type->nports ? (double)x->type->nports * x->type->nports : 1;
+}
+
+/* Instances to parts (see fabric_threads), then each part's lists, the cut
+ * links and the lookahead. Called between windows only (workers wait). */
+static void assign(fabric_t *f, bool by_cost) {
+  fabric_par_t *par = f->par;
+  const unsigned threads = par->n;
+  double total = 0, cum = 0;
+  for (uint32_t i = 0; i < f->ninst; i++) {
+    fabric_inst_t *x = &f->inst[i];
+    const double w = weight(x, by_cost);
+    total += w;
+    x->part = 0;
+    if (x->serial || x->r) cum += w;
+  }
+  unsigned p = 0;
+  for (uint32_t i = 0; i < f->ninst; i++) {
+    fabric_inst_t *x = &f->inst[i];
+    if (x->serial || x->r) continue;
+    const double w = weight(x, by_cost);
+    while (p + 1 < threads && cum + w / 2 > total * (p + 1) / threads) p++;
+    x->part = (uint16_t)p;
+    cum += w;
+  }
+  for (unsigned q = 0; q < threads; q++) par->part[q].ninst = par->part[q].nlink = 0;
+  f->lookahead = FABRIC_NEVER;
+  f->cut_links = 0;
+  for (uint32_t i = 0; i < f->ninst; i++) {
+    fabric_part_t *pt = &par->part[f->inst[i].part];
+    pt->inst[pt->ninst++] = i;
+  }
+  for (uint32_t l = 0; l < f->nlink; l++) {
+    const fabric_link_t *k = &f->link[l];
+    fabric_part_t *pt = &par->part[f->inst[k->dst].part];
+    const bool cut = f->inst[k->src].part != f->inst[k->dst].part;
+    pt->cut[pt->nlink] = cut;
+    pt->link[pt->nlink++] = l;
+    if (!cut) continue;
+    f->cut_links++;
+    if (k->latency < f->lookahead) f->lookahead = k->latency;
+  }
+}
+
+/* The partition (block-neutral, docs/fabric.md "Parallel"): serial and RTL
+ * instances go to part 0 (the calling thread: a driver's shared tables; the
+ * Verilated models share Verilator's one default context); the others are
+ * cut into contiguous ranges of instance indices, each about 1/T of the
+ * total weight, part 0's share counting its serial instances. An instance
+ * weighs the square of its ports (a switch's allocators and crossbar grow
+ * so; an endpoint weighs 1). After FABRIC_REBALANCE cycles the parts
+ * are cut again, each instance weighing the time its evals took in the
+ * FABRIC_SAMPLE cycles before (a tree's leaves work more than its roots,
+ * a driver's endpoint may cost more than its one port says). The second cut
+ * depends on timings; no output does. Contiguous ranges keep a builder's neighbours (a tree's
+ * switches of one level, a torus row) together. */
+int fabric_threads(fabric_t *f, unsigned threads, char *err, size_t errlen) {
+  par_free(f);
+  f->lookahead = FABRIC_NEVER;
+  f->cut_links = 0;
+  if (threads < 1 || threads > 64) {
+    snprintf(err, errlen, "threads = %u: 1..64", threads);
+    return -1;
+  }
+  fabric_par_t *par = calloc(1, sizeof *par);
+  if (!par || !(par->part = calloc(threads, sizeof *par->part)) ||
+      !(par->claim = calloc(threads, sizeof *par->claim))) {
+    if (par) free(par->part);
+    free(par);
+    snprintf(err, errlen, "threads: out of memory");
+    return -1;
+  }
+  par->f = f;
+  par->n = threads;
+  par->ninst = f->ninst;
+  par->nlink = f->nlink;
+  f->par = par;
+  f->parts = threads;
+  for (unsigned q = 0; q < threads; q++) {
+    fabric_part_t *pt = &par->part[q];
+    pt->par = par;
+    pt->inst = malloc((f->ninst + 1) * sizeof *pt->inst);
+    pt->link = malloc((f->nlink + 1) * sizeof *pt->link);
+    pt->cut = malloc(f->nlink + 1);
+    if (!pt->inst || !pt->link || !pt->cut) {
+      par_free(f);
+      snprintf(err, errlen, "threads: out of memory");
+      return -1;
+    }
+  }
+  assign(f, false);
+  for (unsigned q = 1; q < threads; q++) {
+    fabric_part_t *pt = &par->part[q];
+    if (pthread_create(&pt->th, NULL, worker, pt)) {
+      par_free(f);
+      snprintf(err, errlen, "threads: cannot start thread %u of %u", q, threads);
+      return -1;
+    }
+    pt->started = true;
+  }
+  return 0;
+}
+
+/* The parts' digest items of cycles c0 .. end - 1, merged in the order one
+ * part would have mixed them (cycle, then instance index). */
+static void merge_digest(fabric_t *f, fabric_par_t *par, uint64_t c0, uint64_t end) {
+  size_t cur[64] = {0};
+  for (uint64_t c = c0; c < end; c++) {
+    uint64_t h = 0;
+    bool any = false;
+    for (;;) {
+      unsigned best = par->n;
+      uint64_t bi = UINT64_MAX;
+      for (unsigned q = 0; q < par->n; q++) {
+        const fabric_part_t *pt = &par->part[q];
+        if (cur[q] < pt->ndg && pt->dg[cur[q]] == c && pt->dg[cur[q] + 1] < bi) {
+          best = q;
+          bi = pt->dg[cur[q] + 1];
+        }
+      }
+      if (best == par->n) break;
+      const fabric_part_t *pt = &par->part[best];
+      const uint64_t *it = pt->dg + cur[best];
+      for (uint64_t w = 0; w < it[2]; w++) h = mix(h, it[3 + w]);
+      any = true;
+      cur[best] += 3 + it[2];
+    }
+    if (any) digest_push(f, c, h);
+  }
+}
+
+/* A part's failure into the fabric's (the earliest cycle, then the lowest
+ * instance: what one thread would have recorded first). */
+static void take_failure(fabric_t *f, const fabric_part_t *pt) {
+  if (!pt->failed || (f->failed && f->fail_cycle <= pt->fail_cycle)) return;
+  f->failed = true;
+  f->fail_cycle = pt->fail_cycle;
+  snprintf(f->fail_check, sizeof f->fail_check, "%s", pt->fail_check);
+  snprintf(f->fail_msg, sizeof f->fail_msg, "%s", pt->fail_msg);
+}
+
 void fabric_step(fabric_t *f, uint64_t limit) {
   const uint64_t c = f->cycle;
   if (c >= limit || f->failed) return;
+  if (!f->par || f->par->ninst != f->ninst || f->par->nlink != f->nlink) {
+    /* one part made on first use; a fabric grown since is partitioned again */
+    char err[64];
+    if (fabric_threads(f, f->par ? f->par->n : 1, err, sizeof err)) {
+      f->failed = true;
+      f->fail_cycle = c;
+      snprintf(f->fail_check, sizeof f->fail_check, "fabric.threads");
+      snprintf(f->fail_msg, sizeof f->fail_msg, "%s", err);
+      return;
+    }
+  }
   /* whole-fabric idle: jump to the earliest wake-up */
   if (!f->no_skip && fabric_idle(f)) {
     uint64_t w = FABRIC_NEVER;
@@ -297,70 +712,77 @@ void fabric_step(fabric_t *f, uint64_t limit) {
       return;
     }
   }
-  /* 1. deliver: every slot read here was written L cycles ago; last cycle's
-   * inputs stay visible to the observer until now */
-  for (uint32_t i = 0; i < f->ninst; i++) {
-    fabric_inst_t *x = &f->inst[i];
-    if (!x->arrivals) continue;
-    memset(x->in, 0, x->type->nports * sizeof *x->in);
-    x->arrivals = 0;
+  fabric_par_t *par = f->par;
+  if (par->n == 1) {
+    fabric_part_t *pt = &par->part[0];
+    pt->evals = 0;
+    const uint64_t end = run_part(f, pt, c, c + 1, true);
+    f->evals += pt->evals;
+    take_failure(f, pt);
+    f->cycles_run += end - c;
+    if (f->observer) f->observer(f, f->observer_ctx);
+    f->cycle = end;
+    return;
   }
-  for (uint32_t l = 0; l < f->nlink; l++) {
-    fabric_link_t *k = &f->link[l];
-    if (!k->busy) continue;
-    fabric_flit_t *s = &k->slot[c % k->latency];
-    if (fabric_flit_idle(s)) continue;
-    fabric_inst_t *y = &f->inst[k->dst];
-    y->in[k->dst_port] = *s;
-    y->arrivals++;
-    *s = idle_flit;
-    k->busy--;
-  }
-  /* 2. evaluate (and 3. send) every instance that is not skippable */
-  uint64_t h = 0;
-  bool any = false;
-  for (uint32_t i = 0; i < f->ninst; i++) {
-    fabric_inst_t *x = &f->inst[i];
-    const bool was = x->ran;
-    x->ran = false;
-    if (!f->no_skip && !x->arrivals && inst_quiet(x) && inst_wake(x, c) > c) {
-      /* a skipped instance's outputs are idle (observers may read them) */
-      if (was) {
-        memset(x->out, 0, x->type->nports * sizeof *x->out);
-        if (x->type->nside) memset(x->side, 0, x->type->nside * sizeof *x->side);
-      }
-      continue;
+  if (!par->rebalanced) { /* sample eval times, then cut again by them */
+    const bool sample = f->cycles_run + FABRIC_SAMPLE >= FABRIC_REBALANCE;
+    for (unsigned q = 0; q < par->n; q++) par->part[q].sample = sample;
+    if (f->cycles_run >= FABRIC_REBALANCE) {
+      for (unsigned q = 0; q < par->n; q++) par->part[q].sample = false;
+      par->rebalanced = true;
+      assign(f, true);
     }
-    eval_inst(f, x, c);
-    for (unsigned p = 0; p < x->type->nports; p++) {
-      const fabric_flit_t *o = &x->out[p];
-      if (fabric_flit_idle(o)) continue;
-      any = true;
-      h = mix(h, ((uint64_t)i << 32 | p) ^ flit_word(o) << 40);
-      h = mix(h, o->valid ? o->data : 0);
-      uint32_t l = x->link_out[p];
-      if (l == FABRIC_NONE) continue; /* a tied-off port: observers see x->out */
-      fabric_link_t *k = &f->link[l];
-      k->slot[c % k->latency] = *o;
-      k->busy++;
-      k->flits += o->valid;
-    }
-    for (unsigned s = 0; s < x->type->nside; s++)
-      if (x->side[s]) {
-        any = true;
-        h = mix(h, ((uint64_t)i << 32 | (0x8000u + s)) ^ x->side[s]);
-      }
   }
-  for (uint32_t i = 0; i < f->ninst; i++) {
-    fabric_inst_t *x = &f->inst[i];
-    if (!x->ran) continue;
-    if (x->m && x->type->model->commit) x->type->model->commit(x->m);
-    if (x->r && x->type->rtl->commit) x->type->rtl->commit(x->r);
+  /* a window: one cycle when an observer reads every cycle, else the
+   * lookahead (capped: idle time is jumped only between windows) */
+  uint64_t W = f->observer ? 1 : f->lookahead < 256 ? f->lookahead : 256;
+  if (W > limit - c) W = limit - c;
+  for (unsigned q = 0; q < par->n; q++) {
+    fabric_part_t *pt = &par->part[q];
+    pt->evals = 0;
+    pt->ndg = 0;
   }
-  if (any) digest_push(f, c, h);
-  f->cycles_run++;
+  par->c0 = c;
+  par->c1 = c + W;
+  __atomic_store_n(&par->done, 0, __ATOMIC_RELAXED);
+  /* release: the workers see everything above */
+  const unsigned g = __atomic_add_fetch(&par->go, 1, __ATOMIC_ACQ_REL);
+  run_window(par, &par->part[0]);
+  double mine = par->part[0].cpu_s;
+  for (unsigned q = 1; q < par->n; q++) /* those no worker has taken yet */
+    if (take_part(par, q, g)) mine += par->part[q].cpu_s;
+  unsigned spins = 0;
+  const double w0 = f->par_timing ? thread_cpu_s() : 0;
+  while (__atomic_load_n(&par->done, __ATOMIC_ACQUIRE) != par->n - 1) wait_pause(&spins, 50);
+  f->syncs++;
+  if (f->par_timing) {
+    double crit = 0;
+    for (unsigned q = 0; q < par->n; q++)
+      if (par->part[q].cpu_s > crit) crit = par->part[q].cpu_s;
+    for (unsigned q = 0; q < par->n; q++) f->par_work_s += par->part[q].cpu_s;
+    f->par_crit_s += crit;
+    f->par_caller_s += mine;
+    f->par_wait_s += thread_cpu_s() - w0;
+  }
+  uint64_t end = c + W;
+  bool oom = false;
+  for (unsigned q = 0; q < par->n; q++) {
+    const fabric_part_t *pt = &par->part[q];
+    f->evals += pt->evals;
+    oom |= pt->oom;
+    take_failure(f, pt);
+  }
+  if (f->failed && f->fail_cycle + 1 < end) end = f->fail_cycle + 1; /* what one thread would have run */
+  merge_digest(f, par, c, end);
+  if (oom && !f->failed) {
+    f->failed = true;
+    f->fail_cycle = c;
+    snprintf(f->fail_check, sizeof f->fail_check, "fabric.threads");
+    snprintf(f->fail_msg, sizeof f->fail_msg, "out of memory for the parts' digest items");
+  }
+  f->cycles_run += end - c;
   if (f->observer) f->observer(f, f->observer_ctx);
-  f->cycle = c + 1;
+  f->cycle = end;
 }
 
 void fabric_run(fabric_t *f, uint64_t until) {

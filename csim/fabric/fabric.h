@@ -24,7 +24,18 @@
  * is quiet and every link empty, the fabric jumps to the earliest wake-up.
  * A run with skipping equals the run without it as long as every quiet()
  * tells the truth; fabric_digest_* and the per-packet records of
- * testbench/ let a test compare both paths. */
+ * testbench/ let a test compare both paths.
+ *
+ * Parallel (fabric_threads(), docs/fabric.md "Parallel"): the instances are
+ * split into parts whose only shared state is links; each part runs on its
+ * own thread (part 0 on the caller's), delivering into and evaluating its
+ * own instances. Every link is a ring of 2L + 1 slots, so a slot read in a
+ * window was written before the window's start as long as the window is no
+ * longer than the shortest link between parts (the lookahead). The parts
+ * synchronise once per window: one cycle when an observer is installed (it
+ * reads every instance's ports of every cycle), else the lookahead. The
+ * per-cycle digest, counters and failures are merged in instance order, so
+ * every output equals the one-thread run's. */
 #ifndef NETCOSIM_FABRIC_H
 #define NETCOSIM_FABRIC_H
 
@@ -118,16 +129,29 @@ typedef struct {
   uint32_t arrivals;               /* flits/credits delivered this cycle (in[] cleared next cycle) */
   bool ran;                        /* evaluated in the current cycle */
   uint64_t evals;                  /* cycles evaluated (statistics) */
+  /* set by the driver before fabric_threads(): eval touches state shared with
+   * other instances (a driver's tables), so it runs on the calling thread (part 0) */
+  bool serial;
+  uint16_t part;    /* the part (thread) that evaluates it */
+  uint64_t cost_ns; /* threads: eval time while the core samples it (the second cut) */
 } fabric_inst_t;
 
-/* One direction of a link: a ring of `latency` slots. */
+/* One direction of a link: a ring of 2 * latency + 1 slots (the slot of
+ * cycle c is c % ring; see "Parallel" above). */
 typedef struct {
   uint32_t src, src_port, dst, dst_port;
-  unsigned latency;
-  fabric_flit_t *slot; /* [latency] */
-  uint32_t busy;       /* non-idle slots */
+  unsigned latency, ring;
+  fabric_flit_t *slot; /* [ring] */
+  uint32_t sent;       /* non-idle slots written (by the sender's part) */
+  uint32_t taken;      /* ... and delivered (by the receiver's part): busy while they differ */
   uint64_t flits;      /* valid flits carried */
 } fabric_link_t;
+
+typedef struct fabric_par fabric_par_t; /* the threads and their parts (fabric.c) */
+/* Planted bugs of the parallel path (negative tests of the identity check
+ * fabric.threads): a part reads its cut links (links from another part) one
+ * cycle late, as a part that does not wait for the other's writes would. */
+enum { FABRIC_PBUG_NONE = 0, FABRIC_PBUG_CUT_LATE = 1 };
 
 typedef struct fabric fabric_t;
 /* Called after every evaluated cycle (step 4). */
@@ -155,6 +179,19 @@ struct fabric {
   uint64_t cycles_run, cycles_jumped, evals;
   fabric_observer_fn observer;
   void *observer_ctx;
+  /* parallel (fabric_threads): parts, the lookahead (cycles; FABRIC_NEVER
+   * when no link crosses parts), cut links, synchronisations */
+  unsigned parts;
+  uint64_t lookahead;
+  uint32_t cut_links;
+  uint64_t syncs;
+  unsigned par_bug; /* FABRIC_PBUG_* */
+  fabric_par_t *par;
+  /* par_timing (a benchmark's): thread CPU seconds, summed over windows, of
+   * the slowest part (the critical path on idle cores), of the parts the
+   * caller ran, and of the caller waiting for the others */
+  bool par_timing;
+  double par_crit_s, par_caller_s, par_wait_s, par_work_s; /* work: every part */
 };
 
 void fabric_init(fabric_t *f);
@@ -170,7 +207,14 @@ int fabric_connect(fabric_t *f, uint32_t a, unsigned pa, uint32_t b, unsigned pb
  * at clock `mhz` (rounded up; our choice, docs/fabric.md). */
 unsigned fabric_link_cycles(unsigned reg, double metres, double mhz);
 
-/* One cycle (or, when everything is quiet, a jump to the next wake-up, never past `limit`). */
+/* Run on `threads` parts (1: the calling thread only), after every instance
+ * and link is added: the partition (docs/fabric.md "Parallel": contiguous
+ * ranges of instances balanced by ports; serial and RTL instances in part 0)
+ * and the threads. 0, or -1 with err (threads 0 or above 64, no threads). */
+int fabric_threads(fabric_t *f, unsigned threads, char *err, size_t errlen);
+
+/* One cycle (or, when everything is quiet, a jump to the next wake-up, never
+ * past `limit`); threaded without an observer, up to one lookahead window. */
 void fabric_step(fabric_t *f, uint64_t limit);
 /* Steps until cycle `until` (exclusive) or a failure. */
 void fabric_run(fabric_t *f, uint64_t until);

@@ -6,7 +6,8 @@
  * planted lie in quiet() is caught), lockstep names the first divergence,
  * topologies are wired and routed right, bad parameters are named, and
  * topology files (ibnetdiscover format) round-trip and refuse bad input
- * with file, line and field.
+ * with file, line and field, and any number of threads gives the one-thread
+ * run (and a planted parallel-path bug is caught as fabric.threads).
  *
  *   test_fabric [--seed=N]
  *
@@ -306,6 +307,11 @@ static void count_arrivals(fabric_t *f, void *ctx) {
   for (uint32_t i = r->t.nsw; i < f->ninst; i++) r->seen += f->inst[i].in[0].valid;
 }
 
+/* the parallel path of the next run_tree (test_threads): parts, an observer
+ * or not (windows of the lookahead without one), a planted FABRIC_PBUG_* */
+static unsigned g_threads = 1, g_pbug;
+static bool g_no_observer;
+
 static bool run_tree(tctx_t *tc, run_t *r, unsigned k, unsigned n, double load, uint64_t window,
                      uint64_t seed, bool no_skip, unsigned bug, fabric_mode_t mode, unsigned lat) {
   char err[256];
@@ -313,8 +319,11 @@ static bool run_tree(tctx_t *tc, run_t *r, unsigned k, unsigned n, double load, 
   fabric_init(&r->f);
   r->f.no_skip = no_skip;
   r->f.digest_on = true;
-  r->f.observer = count_arrivals;
-  r->f.observer_ctx = r;
+  r->f.par_bug = g_pbug;
+  if (!g_no_observer) {
+    r->f.observer = count_arrivals;
+    r->f.observer_ctx = r;
+  }
   if (!CHECK(tc, fabric_topo_kary_ntree(&r->t, k, n, err, sizeof err) == 0, "tree %u,%u: %s", k, n, err))
     return false;
   r->swt = toy_sw_type(2 * k);
@@ -331,11 +340,13 @@ static bool run_tree(tctx_t *tc, run_t *r, unsigned k, unsigned n, double load, 
   for (unsigned d = 0; d < r->t.nodes; d++) {
     char name[32];
     snprintf(name, sizeof name, "nic%u", d);
-    if (!CHECK(tc, fabric_add(&r->f, &toy_nic_type, FABRIC_MODEL, name, &np, err, sizeof err) != FABRIC_NONE,
-               "add %s: %s", name, err))
-      return false;
+    const uint32_t i = fabric_add(&r->f, &toy_nic_type, FABRIC_MODEL, name, &np, err, sizeof err);
+    if (!CHECK(tc, i != FABRIC_NONE, "add %s: %s", name, err)) return false;
+    r->f.inst[i].serial = true; /* the endpoints share the record table */
   }
   if (!CHECK(tc, fabric_topo_wire(&r->f, &r->t, 0, r->t.nsw, 0, lat, err, sizeof err) == 0, "wire: %s", err))
+    return false;
+  if (!CHECK(tc, fabric_threads(&r->f, g_threads, err, sizeof err) == 0, "threads %u: %s", g_threads, err))
     return false;
   fabric_run(&r->f, window);
   while (!r->f.failed && !fabric_idle(&r->f) && r->f.cycle < window + 100000)
@@ -428,6 +439,97 @@ static void test_skip_negative(tctx_t *tc, uint64_t seed) {
   }
   run_free(&a);
   run_free(&b);
+}
+
+/* The identity check of a threaded run (fabric.threads): the same records
+ * and per-cycle digest trace as one thread, and the same end (with an
+ * observer: without one a step is a window, and the drain loop's last step
+ * may end up to a window later). */
+static bool same_threaded(const run_t *one, const run_t *par, char *why, size_t len) {
+  const bool windows = !par->f.observer;
+  size_t n = (size_t)one->t.nodes * TOY_MAXPK;
+  for (size_t i = 0; i < n; i++)
+    if (memcmp(&one->rec[i], &par->rec[i], sizeof one->rec[i]) != 0) {
+      snprintf(why, len, "fabric.threads: packet %zu record differs", i);
+      return false;
+    }
+  uint64_t c;
+  if (fabric_digest_diff(&one->f, &par->f, &c)) {
+    snprintf(why, len, "fabric.threads: output digest differs at cycle %" PRIu64, c);
+    return false;
+  }
+  if ((!windows && one->end != par->end) || one->f.digest != par->f.digest || one->seen != par->seen) {
+    snprintf(why, len,
+             "fabric.threads: end %" PRIu64 " vs %" PRIu64 ", arrivals seen %" PRIu64 " vs %" PRIu64,
+             one->end, par->end, one->seen, par->seen);
+    return false;
+  }
+  return true;
+}
+
+static void test_threads(tctx_t *tc, uint64_t seed) {
+  static const struct {
+    unsigned k, n, lat, threads;
+    double load;
+    bool no_observer, no_skip;
+  } cfg[] = {{4, 2, 1, 2, 0.3, false, false}, {4, 3, 1, 3, 0.1, false, false},
+             {2, 3, 2, 4, 0.2, false, true},  {3, 2, 3, 2, 0.2, true, false},
+             {4, 2, 4, 3, 0.3, true, false},  {4, 3, 2, 2, 0.01, true, false}};
+  for (unsigned i = 0; i < sizeof cfg / sizeof cfg[0]; i++) {
+    run_t a, b;
+    char why[200] = "";
+    g_no_observer = cfg[i].no_observer;
+    g_threads = 1;
+    bool ok = run_tree(tc, &a, cfg[i].k, cfg[i].n, cfg[i].load, 2000, seed, cfg[i].no_skip, 0, FABRIC_MODEL,
+                       cfg[i].lat);
+    g_threads = cfg[i].threads;
+    ok = ok && run_tree(tc, &b, cfg[i].k, cfg[i].n, cfg[i].load, 2000, seed, cfg[i].no_skip, 0, FABRIC_MODEL,
+                        cfg[i].lat);
+    if (ok) {
+      CHECK(tc, same_threaded(&a, &b, why, sizeof why), "%u-ary %u-tree lat %u, %u threads%s: %s", cfg[i].k,
+            cfg[i].n, cfg[i].lat, cfg[i].threads, cfg[i].no_observer ? ", no observer" : "", why);
+      CHECK(tc, !a.f.failed && !b.f.failed, "threads: a run failed");
+      CHECK(tc, b.f.parts == cfg[i].threads && b.f.cut_links > 0 && b.f.lookahead == cfg[i].lat,
+            "%u parts, %" PRIu32 " cut links, lookahead %" PRIu64 " (the link latency %u)", b.f.parts,
+            b.f.cut_links, b.f.lookahead, cfg[i].lat);
+      /* once per cycle with an observer, once per lookahead window without */
+      CHECK(tc,
+            cfg[i].no_observer ? b.f.syncs < b.f.cycles_run || cfg[i].lat == 1 : b.f.syncs == b.f.cycles_run,
+            "%" PRIu64 " synchronisations for %" PRIu64 " cycles run (lookahead %u)", b.f.syncs,
+            b.f.cycles_run, cfg[i].lat);
+      if (!cfg[i].no_observer) check_delivered(tc, &b, "threaded run");
+      printf("info: %u-ary %u-tree lat %u load %.2f, %u threads%s: %" PRIu32 " cut links, %" PRIu64
+             " synchronisations, %" PRIu64 " cycles run, %" PRIu64 " jumped\n",
+             cfg[i].k, cfg[i].n, cfg[i].lat, cfg[i].load, cfg[i].threads,
+             cfg[i].no_observer ? " (no observer)" : "", b.f.cut_links, b.f.syncs, b.f.cycles_run,
+             b.f.cycles_jumped);
+      run_free(&b);
+    }
+    run_free(&a);
+  }
+  /* negative: a part that reads its cut links one cycle late (as one that
+   * does not wait for the other part's writes) must be caught */
+  for (unsigned obs = 0; obs < 2; obs++) {
+    run_t a, b;
+    char why[200] = "";
+    g_no_observer = obs;
+    g_threads = 1;
+    g_pbug = FABRIC_PBUG_CUT_LATE; /* inert on one thread: no cut links */
+    bool ok = run_tree(tc, &a, 4, 2, 0.2, 2000, seed, false, 0, FABRIC_MODEL, 2);
+    g_threads = 2;
+    ok = ok && run_tree(tc, &b, 4, 2, 0.2, 2000, seed, false, 0, FABRIC_MODEL, 2);
+    if (ok) {
+      bool same = same_threaded(&a, &b, why, sizeof why);
+      CHECK(tc, !same && strstr(why, "fabric.threads") != NULL,
+            "planted late read of cut links caught by the threads identity check%s (%s)",
+            obs ? ", no observer" : "", why);
+      run_free(&b);
+    }
+    run_free(&a);
+  }
+  g_threads = 1;
+  g_pbug = 0;
+  g_no_observer = false;
 }
 
 static void test_lockstep(tctx_t *tc, uint64_t seed) {
@@ -989,6 +1091,7 @@ int main(int argc, char **argv) {
   test_skip_equals_noskip(&t, seed);
   test_skip_negative(&t, seed);
   test_lockstep(&t, seed);
+  test_threads(&t, seed);
   test_fat2(&t, seed);
   test_ibnd_round_trip(&t);
   test_ibnd_real(&t);

@@ -35,6 +35,7 @@ void e4t_cfg_default(e4t_cfg_t *c) {
   c->watchdog = 5000;
   c->src_queue = 256;
   c->records = true;
+  c->threads = 1;
 }
 
 static double now_s(void) {
@@ -353,7 +354,9 @@ int e4t_fabric_init(e4t_fabric_t *f, const e4t_cfg_t *cfg, char *err, size_t err
   for (unsigned n = 0; n < N; n++) {
     char name[16];
     snprintf(name, sizeof name, "nic%u", n);
-    if (fabric_add(fab, &nic_type, FABRIC_MODEL, name, f, err, errlen) == FABRIC_NONE) return -1;
+    const uint32_t i = fabric_add(fab, &nic_type, FABRIC_MODEL, name, f, err, errlen);
+    if (i == FABRIC_NONE) return -1;
+    fab->inst[i].serial = true; /* records, scoreboard and packet counts are the driver's, shared */
   }
   fabric_topo_t T;
   if (cfg->wiring) { /* a topology file's table (--topo-file) */
@@ -364,7 +367,8 @@ int e4t_fabric_init(e4t_fabric_t *f, const e4t_cfg_t *cfg, char *err, size_t err
     fabric_topo_free(&T);
   }
   if (rc) return -1;
-  return 0;
+  fab->par_bug = cfg->par_bug;
+  return fabric_threads(fab, cfg->threads ? cfg->threads : 1, err, errlen);
 }
 
 void e4t_fabric_free(e4t_fabric_t *f) {

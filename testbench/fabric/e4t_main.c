@@ -12,7 +12,8 @@
  *       [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]
  *       [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X]
  *       [--records=on|off] [--inject-bug=NAME] [--expect-fail=check:ID@N|assert:LABEL@N] [--trace[=DIR]]
- *       [--db=PATH] [--bench-paths=skip,noskip,rtl] [--topo-file=F] [--topo-dump=F]
+ *       [--db=PATH] [--bench-paths=skip,noskip,rtl,threads] [--topo-file=F] [--topo-dump=F]
+ *       [--threads=T]
  *   elite4_fabric_core_sim --list | --help
  *
  * Without --test (or --test=run) one run: the scoreboard, switch errors
@@ -36,6 +37,8 @@
  * --topo-file=F: wire the fabric from F (ibnetdiscover format, docs/fabric.md
  * "Topology files"); F must be the built-in 4-ary n-tree's wiring (else exit
  * 2, saying why). --topo-dump=F: write the fabric's topology to F and exit.
+ * --threads=T: the core runs on T parts, one thread each (docs/fabric.md
+ * "Parallel"); --test=threads compares it with one thread (fabric.threads).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -64,7 +67,8 @@ typedef enum {
   K_SKIP,
   K_RECOFF,
   K_BENCH,
-  K_TOPOFILE
+  K_TOPOFILE,
+  K_THREADS
 } e4t_kind_t;
 
 typedef struct {
@@ -92,6 +96,9 @@ static const e4t_check_t checks[] = {
     {"topo_file", K_TOPOFILE,
      "the fabric wired from --topo-file (ibnetdiscover format) and the built-in 4-ary n-tree on the same "
      "seed: identical output digests and per-packet records"},
+    {"threads", K_THREADS,
+     "the core on --threads=T parts (default 2) and on one thread: identical per-cycle output digests and "
+     "per-packet records, then the run's own verdict"},
     {"bench", K_BENCH,
      "64 nodes, uniform 0.3: node-cycles/s, model with and without skipping, all-RTL (not a check)"},
     {"run", K_RUN, "one run with the flags given (the default)"},
@@ -177,11 +184,13 @@ static void usage(FILE *f) {
       "usage: elite4_fabric_core_sim [--test=NAME] [--seed=N] [--cycles=N] [--out=DIR] [--mode=model|rtl]\n"
       "         [--rtl=all|none|LIST] [--lockstep=all|none|LIST] [--no-skip] [--nodes=4|16|64|256]\n"
       "         [--traffic=uniform|complement|hotspot|bitrev|transpose|bursty] [--burst=B] [--replay=TRACE]\n"
-      "         [--bench-paths=skip,noskip,rtl]\n"
+      "         [--bench-paths=skip,noskip,rtl,threads]\n"
       "         [--load=X] [--body=N] [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]\n"
       "         [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X] [--records=on|off]\n"
       "         [--inject-bug=NAME] [--expect-fail=check:ID@N|assert:LABEL@N] [--trace[=DIR]] [--db=PATH]\n"
-      "         [--topo-file=F] [--topo-dump=F]\n"
+      "         [--topo-file=F] [--topo-dump=F] [--threads=T]\n"
+      "--threads=T: the fabric core on T parts, a thread each (docs/fabric.md \"Parallel\"); the\n"
+      "results are those of one thread (--test=threads checks it, check fabric.threads).\n"
       "       elite4_fabric_core_sim --list | --help\n"
       "--db=PATH: also write the run into SQLite database PATH (docs/store.md).\n"
       "--topo-file=F: wire the fabric from topology file F (ibnetdiscover format; it must be the\n"
@@ -282,7 +291,7 @@ static void scenario(e4t_kind_t k, e4t_cfg_t *c) {
 typedef struct {
   const char *test, *out, *name, *bug, *expect, *rtl, *mode, *db, *lockstep, *paths;
   const char *topo_file, *topo_dump; /* ibnetdiscover topology files (docs/fabric.md) */
-  bool warmup_set, nodes_set;
+  bool warmup_set, nodes_set, threads_set;
 } e4t_args_t;
 
 /* Apply one --key=value; 0, or -1 with a message. */
@@ -314,6 +323,8 @@ static int apply_flag(e4t_cfg_t *c, e4t_args_t *a, const char *arg, char *err, s
     a->paths = v;
   else if (!strcmp(key, "--no-skip") && !eq)
     c->no_skip = true;
+  else if (!strcmp(key, "--threads"))
+    ok = parse_uint(v, &c->threads) && c->threads >= 1 && c->threads <= 64, a->threads_set = true;
   else if (!strcmp(key, "--db")) /* the run into this SQLite database (docs/store.md) */
     ok = *(a->db = v) != 0;
   else if (!strcmp(key, "--cycles"))
@@ -876,11 +887,30 @@ static long rss_kb(void) {
   return u.ru_maxrss;
 }
 
+/* CPU seconds of the process (every thread), user + system */
+static double cpu_s(void) {
+  struct rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return (double)u.ru_utime.tv_sec + 1e-6 * (double)u.ru_utime.tv_usec + (double)u.ru_stime.tv_sec +
+         1e-6 * (double)u.ru_stime.tv_usec;
+}
+
+/* CPU seconds of the calling thread */
+static double main_cpu_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static void print_path(const char *label, const e4t_fabric_t *f) {
   printf("%-14s %" PRIu64 " cycles, %u packets, %.3f M node-cycles/s, %" PRIu64 " evaluations, %" PRIu64
-         " cycles jumped, RSS %ld kB\n",
+         " cycles jumped, RSS %ld kB",
          label, f->cycle, f->rec.n, (double)f->cfg.nodes * (double)f->cycle / f->wall_s / 1e6, f->core.evals,
          f->core.cycles_jumped, rss_kb());
+  if (f->core.parts > 1)
+    printf(", %u threads, %" PRIu32 " cut links, lookahead %" PRIu64 ", %" PRIu64 " synchronisations",
+           f->core.parts, f->core.cut_links, f->core.lookahead, f->core.syncs);
+  printf("\n");
 }
 
 /* Two runs of one fabric that must agree exactly: every non-idle output in
@@ -953,6 +983,25 @@ static int skip_vs_noskip(e4t_cfg_t *base, const char *name, const char *dir, co
                                "the output digests",
                                "identical output digests in every cycle, identical records",
                                vary_skip};
+  return same_two_runs(base, name, dir, expect, &p);
+}
+
+/* threads: the same fabric on --threads=T parts (one thread each) and on
+ * one thread; the per-cycle output digests and every record must be
+ * identical (check fabric.threads at the first differing cycle), then the
+ * threaded run's own verdict. */
+static unsigned threads_T;
+static void vary_threads(e4t_cfg_t *c, unsigned k) { c->threads = k == 1 ? threads_T : 1; }
+static int threads_vs_one(e4t_cfg_t *base, const char *name, const char *dir, const e4t_expect_t *expect) {
+  static char lab[32];
+  snprintf(lab, sizeof lab, "core, %u threads:", threads_T);
+  const e4t_pair_t p = {"fabric.threads",
+                        {"core, 1 thread:", lab},
+                        1,
+                        "threads vs one thread",
+                        "the output digests",
+                        "identical output digests in every cycle, identical records",
+                        vary_threads};
   return same_two_runs(base, name, dir, expect, &p);
 }
 
@@ -1084,17 +1133,17 @@ static void topo_swap(fabric_topo_t *T) {
 /* bench: the same run with skipping, without, and all-RTL (--bench-paths
  * picks them); node-cycles/s, evaluations, cycles jumped, peak RSS. */
 static int bench(e4t_cfg_t *base, const char *paths, const char *dir) {
-  static const char *const label[3] = {"core, skip:", "core, no skip:", "core, rtl:"};
-  static const char *const key[3] = {"skip", "noskip", "rtl"};
-  bool on[3] = {true, true, true};
+  static const char *const label[4] = {"core, skip:", "core, no skip:", "core, rtl:", "core, threads:"};
+  static const char *const key[4] = {"skip", "noskip", "rtl", "threads"};
+  bool on[4] = {true, true, true, false};
   if (paths) {
-    for (unsigned k = 0; k < 3; k++) on[k] = false;
+    for (unsigned k = 0; k < 4; k++) on[k] = false;
     char buf[64];
     snprintf(buf, sizeof buf, "%s", paths);
     for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
       unsigned k = 0;
-      while (k < 3 && strcmp(t, key[k])) k++;
-      if (k == 3) return usage_fail("--bench-paths: '%s' is not skip, noskip or rtl", t);
+      while (k < 4 && strcmp(t, key[k])) k++;
+      if (k == 4) return usage_fail("--bench-paths: '%s' is not skip, noskip, rtl or threads", t);
       on[k] = true;
     }
   }
@@ -1105,13 +1154,14 @@ static int bench(e4t_cfg_t *base, const char *paths, const char *dir) {
   if (!csv) return verdict_fail("cannot write %s", path);
   fprintf(csv,
           "switches,nodes,cycles,records,wall_s,fabric_cycles_per_s,node_cycles_per_s,switch_cycles_per_s,"
-          "path,evaluations,cycles_jumped\n");
-  double ncs[3] = {0, 0, 0};
-  for (unsigned k = 0; k < 3; k++) {
+          "path,evaluations,cycles_jumped,threads,cpu_s\n");
+  double ncs[4] = {0, 0, 0, 0}, cpu[4] = {0, 0, 0, 0}, crit = 0;
+  for (unsigned k = 0; k < 4; k++) {
     if (!on[k]) continue;
     e4t_cfg_t c = *base;
     memset(c.rtl, k == 2, sizeof c.rtl);
     c.no_skip = k == 1;
+    c.threads = k == 3 ? threads_T : 1; /* the other paths: one thread, whatever --threads says */
     if (k == 2) c.model_bug = 0;
     static e4t_fabric_t f;
     e4t_result_t r;
@@ -1120,14 +1170,29 @@ static int bench(e4t_cfg_t *base, const char *paths, const char *dir) {
       fclose(csv);
       return verdict_fail("%s", err);
     }
+    f.core.par_timing = k == 3;
+    const double u0 = cpu_s(), m0 = main_cpu_s();
     e4t_fabric_run(&f);
+    cpu[k] = cpu_s() - u0;
+    const double mcpu = main_cpu_s() - m0;
     e4t_result_compute(&f, &r);
     print_path(label[k], &f);
+    printf("%-14s cpu %.3f s, wall %.3f s\n", label[k], cpu[k], f.wall_s);
+    if (k == 3) { /* the critical path: what idle cores would take (CPU time, immune to the neighbours) */
+      const double serial = mcpu - f.core.par_caller_s - f.core.par_wait_s;
+      crit = f.core.par_crit_s + serial;
+      printf(
+          "%-14s critical path %.3f s: slowest part per window %.3f s + the caller's serial work %.3f s "
+          "(driver, observer, merge); every part's work %.3f s, the caller ran parts for %.3f s and waited "
+          "%.3f s\n",
+          label[k], crit, f.core.par_crit_s, serial, f.core.par_work_s, f.core.par_caller_s,
+          f.core.par_wait_s);
+    }
     ncs[k] = r.node_cycles_per_s;
-    fprintf(csv, "%s,%u,%" PRIu64 ",%s,%.3f,%.0f,%.0f,%.0f,%s,%" PRIu64 ",%" PRIu64 "\n",
+    fprintf(csv, "%s,%u,%" PRIu64 ",%s,%.3f,%.0f,%.0f,%.0f,%s,%" PRIu64 ",%" PRIu64 ",%u,%.3f\n",
             k == 2 ? "rtl" : "model", c.nodes, r.cycles_run, c.records ? "on" : "off", r.wall_s,
             r.cycles_per_s, r.node_cycles_per_s, r.cycles_per_s * f.topo.nsw, key[k], f.core.evals,
-            f.core.cycles_jumped);
+            f.core.cycles_jumped, c.threads, cpu[k]);
     char failed[900] = "";
     if (f.sb.failed)
       snprintf(failed, sizeof failed, "%s run: %s%s@%" PRIu64 ": %s", key[k], what_kind(f.sb.fail_id),
@@ -1141,6 +1206,14 @@ static int bench(e4t_cfg_t *base, const char *paths, const char *dir) {
   fclose(csv);
   if (ncs[0] > 0 && ncs[2] > 0)
     printf("bench: model (skipping) / RTL speed ratio %.2f (reported, not asserted)\n", ncs[0] / ncs[2]);
+  if (ncs[0] > 0 && ncs[3] > 0)
+    printf("bench: %u threads / 1 thread speed ratio %.2f, CPU time ratio %.2f (reported, not asserted; a "
+           "shared machine: see the load average)\n",
+           threads_T, ncs[3] / ncs[0], cpu[3] / cpu[0]);
+  if (cpu[0] > 0 && crit > 0)
+    printf("bench: %u threads on idle cores: one thread's CPU time / the critical path = %.2f (an estimate "
+           "from CPU times; not asserted)\n",
+           threads_T, cpu[0] / crit);
   printf("out: %s\nTEST PASSED\n", path);
   return 0;
 }
@@ -1193,6 +1266,11 @@ int main(int argc, char **argv) {
   else if (!a.warmup_set && c.warmup >= c.cycles)
     c.warmup = c.cycles / 5;
   c.seed = seed;
+  /* the threaded run of --test=threads and the bench's threads path: --threads, else 2 */
+  threads_T = a.threads_set ? c.threads : 2;
+  if (kind == K_THREADS || kind == K_BENCH) c.threads = 1;
+  if (kind == K_THREADS && threads_T < 2)
+    return usage_fail("--test=threads compares T >= 2 threads with one: --threads=%s", "1");
   static fabric_topo_t ftopo; /* --topo-file's wiring (c.wiring), alive for the whole run */
   if (a.topo_file) {          /* bad input: file, line and field named, exit 2 */
     unsigned fnodes = 0;
@@ -1257,14 +1335,15 @@ int main(int argc, char **argv) {
     if (!strcmp(a.bug, "fe4_quiet_lies")) c.fe4_bug = FE4_BUG_QUIET_LIES;
     if (!strcmp(a.bug, "fe4_drop_credit")) c.fe4_bug = FE4_BUG_DROP_CREDIT;
     if (!strcmp(a.bug, "fe4_counter_off")) c.fe4_bug = FE4_BUG_COUNTER_OFF;
+    if (!strcmp(a.bug, "fab_par_cut_late")) c.par_bug = FABRIC_PBUG_CUT_LATE; /* core, parallel path */
     const bool swap = !strcmp(a.bug, "fab_topo_swap");
     if (swap && !a.topo_file) return usage_fail("%s", "--inject-bug=fab_topo_swap needs --topo-file");
     if (swap) topo_swap(&ftopo);
-    if (!c.model_bug && !c.fab_bug && !c.fe4_bug && !swap) {
+    if (!c.model_bug && !c.fab_bug && !c.fe4_bug && !c.par_bug && !swap) {
       fprintf(stderr, "planted bugs:");
       for (unsigned b = 1; elite4_bug_names[b]; b++) fprintf(stderr, " %s", elite4_bug_names[b]);
       for (unsigned b = 1; e4t_fab_bug_names[b]; b++) fprintf(stderr, " %s", e4t_fab_bug_names[b]);
-      fprintf(stderr, " fe4_quiet_lies fe4_drop_credit fe4_counter_off fab_topo_swap\n");
+      fprintf(stderr, " fe4_quiet_lies fe4_drop_credit fe4_counter_off fab_topo_swap fab_par_cut_late\n");
       return usage_fail("no planted bug '%s'", a.bug);
     }
   }
@@ -1323,6 +1402,7 @@ int main(int argc, char **argv) {
   if (kind == K_SKIP) return skip_vs_noskip(&c, name, dir, exp);
   if (kind == K_RECOFF) return records_off(&c, name, dir, exp);
   if (kind == K_TOPOFILE) return topo_file(&c, name, dir, exp);
+  if (kind == K_THREADS) return threads_vs_one(&c, name, dir, exp);
 
   e4t_fabric_t f;
   e4t_result_t r;

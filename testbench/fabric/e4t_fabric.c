@@ -45,6 +45,8 @@ const char *const e4t_fab_bug_names[] = {"none",
                                          "fab_vc_record",
                                          "fab_head_time_far",
                                          NULL};
+_Static_assert(sizeof e4t_fab_bug_names / sizeof e4t_fab_bug_names[0] == E4T_BUG_N + 2,
+               "one name per E4T_BUG_* bit, plus none and NULL");
 
 void e4t_cfg_default(e4t_cfg_t *c) {
   memset(c, 0, sizeof *c);

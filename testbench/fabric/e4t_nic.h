@@ -65,6 +65,7 @@ enum {
   E4T_BUG_VC_RECORD = 1u << 25,        /* a packet's record names the other VC than it is sent on */
   E4T_BUG_HEAD_TIME_FAR = 1u << 26     /* statistics: HEAD latency of 3+-switch packets folded 1 late */
 };
+#define E4T_BUG_N 27 /* bits above; e4t_fabric.c checks the name table against it */
 
 typedef enum { E4T_VC_FREE = 0, E4T_VC_RR, E4T_VC_ZERO } e4t_vc_policy_t;
 const char *e4t_vc_policy_name(e4t_vc_policy_t p);

@@ -15,8 +15,38 @@
 #include "elite4/elite4.h"
 #include "fabric/fabric_topo.h"
 
-const char *const e4t_fab_bug_names[] = {"none",          "fab_route_wrong_port", "fab_nic_no_token",
-                                         "fab_fold_drop", "fab_traffic_skew",     NULL};
+/* in the order of the E4T_BUG_* bits (e4t_nic.h) */
+const char *const e4t_fab_bug_names[] = {"none",
+                                         "fab_route_wrong_port",
+                                         "fab_nic_no_token",
+                                         "fab_fold_drop",
+                                         "fab_traffic_skew",
+                                         "fab_nack_as_ack",
+                                         "fab_body_flip",
+                                         "fab_body_extra",
+                                         "fab_rx_drop_head",
+                                         "fab_rx_tail_open",
+                                         "fab_rx_tail_flip",
+                                         "fab_credit_skip",
+                                         "fab_record_leak",
+                                         "fab_nack_forever",
+                                         "fab_ack_resend",
+                                         "fab_hop_dep_late",
+                                         "fab_seq_skip",
+                                         "fab_tail_time_late",
+                                         "fab_model_grant_late",
+                                         "fab_retry_uncounted",
+                                         "fab_route_pad",
+                                         "fab_records_cap",
+                                         "fab_table_swap",
+                                         "fab_route_top_up",
+                                         "fab_await_lost",
+                                         "fab_id_wrong",
+                                         "fab_vc_record",
+                                         "fab_head_time_far",
+                                         NULL};
+_Static_assert(sizeof e4t_fab_bug_names / sizeof e4t_fab_bug_names[0] == E4T_BUG_N + 2,
+               "one name per E4T_BUG_* bit, plus none and NULL");
 
 void e4t_cfg_default(e4t_cfg_t *c) {
   memset(c, 0, sizeof *c);
@@ -157,6 +187,8 @@ static void observe_outputs(e4t_fabric_t *f, const fabric_inst_t *x, unsigned s,
     const unsigned b = (unsigned)__builtin_ctzll(m), p = b / E4T_VCS;
     e4t_islot_t *sl = &f->islot[s * E4T_PORTS * E4T_VCS + b];
     sl->grant = (uint32_t)(c - 1); /* the pulse shows the cycle after the grant */
+    if ((f->cfg.fab_bug & E4T_BUG_MODEL_GRANT_LATE) && f->cfg.rtl[s] == E4T_SW_MODEL)
+      sl->grant++; /* planted */
     e4t_pkt_t *k = sl->id >= 0 ? e4t_records_get(&f->rec, (uint32_t)sl->id) : NULL;
     if (k && sl->hop < k->nhops && k->hop[sl->hop].sw == s && k->hop[sl->hop].in == p)
       k->hop[sl->hop].grant = sl->grant;
@@ -173,7 +205,7 @@ static void observe_outputs(e4t_fabric_t *f, const fabric_inst_t *x, unsigned s,
       e4t_hop_t *h = e4t_records_hop(&f->rec, (uint32_t)fl->data, s);
       if (h) {
         h->out = (uint8_t)p;
-        h->dep = sl->dep;
+        h->dep = sl->dep + ((f->cfg.fab_bug & E4T_BUG_HOP_DEP_LATE) != 0); /* planted: a cycle late */
       }
     }
   }
@@ -331,8 +363,7 @@ int e4t_fabric_init(e4t_fabric_t *f, const e4t_cfg_t *cfg, char *err, size_t err
                            .policy = cfg->policy,
                            .nbody = cfg->nbody,
                            .nack_rate = cfg->nack_rate,
-                           .bug_route = (cfg->fab_bug & E4T_BUG_ROUTE_WRONG_PORT) != 0,
-                           .bug_no_token = (cfg->fab_bug & E4T_BUG_NIC_NO_TOKEN) != 0,
+                           .bugs = cfg->fab_bug,
                            .win_from = cfg->warmup,
                            .win_to = cfg->cycles};
   /* the core: switches 0..nsw-1, then the NICs, wired as a 4-ary n-tree */

@@ -38,13 +38,7 @@
 extern "C" {
 #endif
 
-/* Planted fabric bugs (negative tests), bit k = e4t_fab_bug_names[k + 1]. */
-enum {
-  E4T_BUG_ROUTE_WRONG_PORT = 1u << 0,
-  E4T_BUG_NIC_NO_TOKEN = 1u << 1,
-  E4T_BUG_FOLD_DROP = 1u << 2,
-  E4T_BUG_TRAFFIC_SKEW = 1u << 3
-};
+/* Planted fabric bugs (negative tests): E4T_BUG_* in e4t_nic.h, bit k = e4t_fab_bug_names[k + 1]. */
 extern const char *const e4t_fab_bug_names[]; /* NULL-terminated, [0] = "none" */
 
 typedef struct {

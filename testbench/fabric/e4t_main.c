@@ -26,7 +26,8 @@
  * every cycle (the model drives the links), the first output that differs
  * fails the run as check fabric.lockstep naming switch, port and cycle.
  * --inject-bug: an elite4 model bug (model instances only) or a fabric bug
- * (fab_route_wrong_port, fab_nic_no_token) or a skip-path bug of the switch's
+ * (fab_*: the NIC's, the driver's records or tables; docs/fabric.md "Checks and
+ * their negatives"; --inject-bug=? lists every bug) or a skip-path bug of the switch's
  * instance type (fe4_quiet_lies, fe4_drop_credit, fe4_counter_off). --expect-fail=check:ID@CYCLE:
  * passes only if check ID (fabric.<what>, printed with every failure) fails
  * at that cycle; any other failure, or a pass, fails the negative.
@@ -848,7 +849,7 @@ static void compare_runs(const e4t_fabric_t *A, const e4t_fabric_t *B, char *why
 /* The generic builder's 4-ary n-tree and the Elite route plug-in
  * (core/route_elite.c) against e4t_topo's wiring table and routes, every
  * switch port and every (src, dst): check fabric.tables. */
-static bool tables_agree(unsigned nodes, char *why, size_t len) {
+static bool tables_agree(unsigned nodes, bool bug, char *why, size_t len) {
   static e4t_topo_t E;
   fabric_topo_t T;
   char err[200];
@@ -856,6 +857,11 @@ static bool tables_agree(unsigned nodes, char *why, size_t len) {
   if (e4t_topo_build(&E, nodes) || fabric_topo_kary_ntree(&T, 4, E.levels, err, sizeof err)) {
     snprintf(why, len, "topology not built");
     return false;
+  }
+  if (bug) { /* planted (fab_table_swap): the driver's table swaps switch 0's up ports 4 and 5 */
+    const e4t_peer_t t = E.peer[0][4];
+    E.peer[0][4] = E.peer[0][5];
+    E.peer[0][5] = t;
   }
   for (unsigned s = 0; !why[0] && s < E.nsw; s++)
     for (unsigned q = 0; !why[0] && q < E4T_PORTS; q++) {
@@ -1390,7 +1396,8 @@ int main(int argc, char **argv) {
 
   {
     char why[400];
-    if (!tables_agree(c.nodes, why, sizeof why)) return check_verdict(false, exp, "fabric.tables", why, 0);
+    if (!tables_agree(c.nodes, (c.fab_bug & E4T_BUG_TABLE_SWAP) != 0, why, sizeof why))
+      return check_verdict(false, exp, "fabric.tables", why, 0);
   }
   store_t *db = NULL; /* opened before the run: a bad path is a usage error */
   if (a.paths && kind != K_BENCH) return usage_fail("%s", "--bench-paths: only with --test=bench");

@@ -45,6 +45,18 @@ void e4t_nic_free(e4t_nic_t *n) {
   }
 }
 
+/* Body word i as the NIC sends it (planted bugs alter it; the CRC covers what is sent). */
+static uint32_t tx_word(const e4t_nic_env_t *env, uint32_t id, unsigned i) {
+  uint32_t w = e4t_body_word(env->rec, id, i);
+  if (i == 0 && (env->bugs & E4T_BUG_ID_WRONG)) w ^= 1u << 30;
+  if (i == 1 && (env->bugs & E4T_BUG_BODY_FLIP)) w ^= 1u;
+  return w;
+}
+/* Body words the NIC sends per packet. */
+static unsigned tx_nbody(const e4t_nic_env_t *env) {
+  return env->nbody + ((env->bugs & E4T_BUG_BODY_EXTRA) != 0);
+}
+
 bool e4t_nic_idle(const e4t_nic_t *n) {
   for (unsigned v = 0; v < E4T_VCS; v++)
     if (n->qn[v] || n->cur[v] >= 0 || n->rx_open[v] || n->tok_due[v] >= 0) return false;
@@ -59,6 +71,9 @@ void e4t_nic_enqueue(e4t_nic_t *n, e4t_nic_env_t *env, unsigned dst, uint64_t c)
     return;
   }
   int64_t id = e4t_records_new(env->rec);
+  if ((env->bugs & E4T_BUG_RECORDS_CAP) && id >= 100) id = -1; /* planted: the table stops at 100 */
+  if ((env->bugs & E4T_BUG_RECORD_LEAK) && id == 10)
+    id = e4t_records_new(env->rec); /* planted: 10 never sent */
   if (id < 0) {
     e4t_failf(env->sb, c, "fabric.setup", "out of memory for packet records");
     return;
@@ -70,13 +85,16 @@ void e4t_nic_enqueue(e4t_nic_t *n, e4t_nic_env_t *env, unsigned dst, uint64_t c)
   k->dst = (uint16_t)dst;
   k->nbody = (uint16_t)env->nbody;
   k->nsw = (uint8_t)e4t_route(env->topo, n->node, dst, &k->route, tags);
-  if (env->bug_route) /* planted: the last down tag points at the neighbour's port */
+  if (env->bugs & E4T_BUG_ROUTE_WRONG_PORT) /* planted: the last down tag points at the neighbour's port */
     k->route = (k->route & ~(0xFu << (4 * (k->nsw - 1)))) |
                ((uint32_t)(tags[k->nsw - 1] ^ 1u) << (4 * (k->nsw - 1)));
+  if ((env->bugs & E4T_BUG_ROUTE_PAD) && k->nsw < 8) k->route &= (1u << (4 * k->nsw)) - 1; /* planted */
+  if ((env->bugs & E4T_BUG_ROUTE_TOP_UP) && k->nsw == 2 * env->topo->levels - 1) /* planted: the top's tag */
+    k->route = (k->route & ~(0xFu << (4 * (k->nsw / 2)))) | (4u << (4 * (k->nsw / 2)));
   k->t_create = (uint32_t)c;
-  uint32_t words[E4T_MAX_BODY];
-  for (unsigned i = 0; i < env->nbody; i++) words[i] = e4t_body_word(env->rec, (uint32_t)id, i);
-  k->crc = crc32_ref_words(words, env->nbody);
+  uint32_t words[E4T_MAX_BODY + 1];
+  for (unsigned i = 0; i < tx_nbody(env); i++) words[i] = tx_word(env, (uint32_t)id, i);
+  k->crc = crc32_ref_words(words, tx_nbody(env));
   n->q[qi][(n->qh[qi] + n->qn[qi]++) % n->qcap] = (uint32_t)id;
   env->outstanding++;
 }
@@ -84,6 +102,12 @@ void e4t_nic_enqueue(e4t_nic_t *n, e4t_nic_env_t *env, unsigned dst, uint64_t c)
 /* The token for the packet on VC v: done, or resent at once (nack). */
 static void settle(e4t_nic_t *n, e4t_nic_env_t *env, unsigned v, bool ack, uint64_t c) {
   e4t_pkt_t *k = e4t_records_get(env->rec, (uint32_t)n->cur[v]);
+  if (ack && (env->bugs & E4T_BUG_ACK_RESEND) && !env->bug_fired) { /* planted: the run's first ack resends */
+    env->bug_fired = true;
+    n->sending[v] = true;
+    n->flit_i[v] = 0;
+    return;
+  }
   if (ack) {
     if (k->state != E4T_PKT_DELIVERED)
       e4t_failf(env->sb, c, "fabric.ack_unaccepted",
@@ -97,7 +121,7 @@ static void settle(e4t_nic_t *n, e4t_nic_env_t *env, unsigned v, bool ack, uint6
   } else {
     n->sending[v] = true;
     n->flit_i[v] = 0;
-    env->retries++;
+    if (!(env->bugs & E4T_BUG_RETRY_UNCOUNTED)) env->retries++; /* planted: uncounted */
   }
 }
 
@@ -116,6 +140,10 @@ static void receive_token(e4t_nic_t *n, e4t_nic_env_t *env, unsigned v, bool ack
 static void receive_data(e4t_nic_t *n, e4t_nic_env_t *env, const e4t_flit_t *f, uint64_t c) {
   const unsigned v = f->vc;
   n->rx_flits++;
+  if ((env->bugs & E4T_BUG_RX_DROP_HEAD) && f->kind == ELITE4_HEAD && !n->bug_fired) { /* planted: lost */
+    n->bug_fired = true;
+    return;
+  }
   if (f->kind == ELITE4_HEAD) {
     if (n->rx_open[v])
       e4t_failf(env->sb, c, "fabric.head_in_packet", "node %u VC %u: HEAD inside a packet, cycle %" PRIu64,
@@ -139,7 +167,15 @@ static void receive_data(e4t_nic_t *n, e4t_nic_env_t *env, const e4t_flit_t *f, 
     return;
   }
   /* TAIL: the packet is complete */
-  n->rx_open[v] = false;
+  if ((env->bugs & E4T_BUG_RX_TAIL_OPEN) && !n->bug_fired) /* planted: the first packet is never closed */
+    n->bug_fired = true;
+  else
+    n->rx_open[v] = false;
+  uint32_t tail = f->data;
+  if ((env->bugs & E4T_BUG_RX_TAIL_FLIP) && !n->bug_fired) { /* planted: bit 0 of the first TAIL */
+    n->bug_fired = true;
+    tail ^= 1u;
+  }
   uint32_t id = UINT32_MAX;
   bool ok = false;
   if (n->rx_n[v] > E4T_MAX_BODY)
@@ -147,18 +183,22 @@ static void receive_data(e4t_nic_t *n, e4t_nic_env_t *env, const e4t_flit_t *f, 
               "node %u VC %u: a packet of %u body words (at most %u are sent), cycle %" PRIu64, n->node, v,
               n->rx_n[v], E4T_MAX_BODY, c);
   else
-    ok = e4t_score_check(env->sb, env->rec, n->node, v, n->rx_head[v], n->rx_words[v], n->rx_n[v], f->data, c,
+    ok = e4t_score_check(env->sb, env->rec, n->node, v, n->rx_head[v], n->rx_words[v], n->rx_n[v], tail, c,
                          &id);
   /* draw always: the stream must not depend on the verdict */
   bool refuse = cosim_rng_chance(&n->rng_rx, env->nack_rate);
+  if ((env->bugs & E4T_BUG_NACK_FOREVER) && id == 0) refuse = true; /* planted: packet 0 never accepted */
+  const bool refused_intact = ok && refuse;
   if (ok && !refuse) {
     e4t_score_deliver(env->sb, env->rec, id, c);
+    if (env->bugs & E4T_BUG_TAIL_TIME_LATE) e4t_records_get(env->rec, id)->t_tail_rx++; /* planted */
     if (c >= env->win_from && c < env->win_to) env->win_flits += e4t_records_get(env->rec, id)->nbody + 2u;
   } else {
     ok = false;
     env->nacks_sent++;
   }
-  if (!env->bug_no_token) n->tok_due[v] = ok;
+  if (!(env->bugs & E4T_BUG_NIC_NO_TOKEN))
+    n->tok_due[v] = ok || ((env->bugs & E4T_BUG_NACK_AS_ACK) && refused_intact);
 }
 
 void e4t_nic_step(e4t_nic_t *n, e4t_nic_env_t *env, uint64_t c, const e4t_flit_t *rx, e4t_flit_t *tx) {
@@ -196,8 +236,9 @@ void e4t_nic_step(e4t_nic_t *n, e4t_nic_env_t *env, uint64_t c, const e4t_flit_t
     n->qh[qi] = (n->qh[qi] + 1) % n->qcap;
     n->qn[qi]--;
     e4t_pkt_t *k = e4t_records_get(env->rec, id);
-    k->vc = (uint8_t)v;
+    k->vc = (uint8_t)(v ^ ((env->bugs & E4T_BUG_VC_RECORD) != 0)); /* planted: the other VC */
     k->seq = env->sb->next_seq[n->node * E4T_VCS + v]++;
+    if (env->bugs & E4T_BUG_SEQ_SKIP) env->sb->next_seq[n->node * E4T_VCS + v]++; /* planted */
     k->state = E4T_PKT_SENDING;
     n->cur[v] = id;
     n->sending[v] = true;
@@ -218,9 +259,9 @@ void e4t_nic_step(e4t_nic_t *n, e4t_nic_env_t *env, uint64_t c, const e4t_flit_t
       k->t_inject = (uint32_t)c;
       k->nhops = 0; /* a retry's hops replace the last try's */
       k->tries++;
-    } else if (fi <= k->nbody) {
+    } else if (fi <= tx_nbody(env)) {
       tx->kind = ELITE4_BODY;
-      tx->data = e4t_body_word(env->rec, id, fi - 1);
+      tx->data = tx_word(env, id, fi - 1);
     } else {
       tx->kind = ELITE4_TAIL;
       tx->data = k->crc;
@@ -229,11 +270,14 @@ void e4t_nic_step(e4t_nic_t *n, e4t_nic_env_t *env, uint64_t c, const e4t_flit_t
         bool ack = n->early_tok[v] != 0;
         n->early_tok[v] = -1;
         settle(n, env, v, ack, c);
+      } else if ((env->bugs & E4T_BUG_AWAIT_LOST) && !n->bug_fired) { /* planted: forgets it waits */
+        n->bug_fired = true;
       } else {
         n->await_tok[v] = true;
       }
     }
-    n->credits[v]--;
+    if (!((env->bugs & E4T_BUG_CREDIT_SKIP) && n->tx_flits == 0))
+      n->credits[v]--; /* planted: free first flit */
     n->tx_flits++;
     n->tx_rr = (v + 1) % E4T_VCS;
     break;

@@ -32,6 +32,41 @@
 extern "C" {
 #endif
 
+/* Planted testbench bugs (negative tests, --inject-bug=NAME; names in
+ * e4t_fab_bug_names, e4t_fabric.c; the check each one fires: docs/fabric.md
+ * "Checks and their negatives"). Each breaks one property of the NIC, the
+ * driver's records or its tables, so that exactly one check fires first. */
+enum {
+  E4T_BUG_ROUTE_WRONG_PORT = 1u << 0,  /* the last down tag points at the neighbour's port */
+  E4T_BUG_NIC_NO_TOKEN = 1u << 1,      /* a destination never answers with a token */
+  E4T_BUG_FOLD_DROP = 1u << 2,         /* records off: some packets retire unfolded */
+  E4T_BUG_TRAFFIC_SKEW = 1u << 3,      /* the generator draws destinations off pattern */
+  E4T_BUG_NACK_AS_ACK = 1u << 4,       /* a destination acks a packet it refused */
+  E4T_BUG_BODY_FLIP = 1u << 5,         /* body word 1 sent wrong (CRC over what is sent) */
+  E4T_BUG_BODY_EXTRA = 1u << 6,        /* one body word too many (CRC over what is sent) */
+  E4T_BUG_RX_DROP_HEAD = 1u << 7,      /* a NIC's receive path loses its first HEAD */
+  E4T_BUG_RX_TAIL_OPEN = 1u << 8,      /* a NIC's receive path leaves its first packet open after its TAIL */
+  E4T_BUG_RX_TAIL_FLIP = 1u << 9,      /* a NIC's receive path flips bit 0 of its first TAIL */
+  E4T_BUG_CREDIT_SKIP = 1u << 10,      /* a NIC's first flit takes no credit */
+  E4T_BUG_RECORD_LEAK = 1u << 11,      /* a NIC makes a record for a packet it never sends */
+  E4T_BUG_NACK_FOREVER = 1u << 12,     /* the destination of packet 0 refuses it every time */
+  E4T_BUG_ACK_RESEND = 1u << 13,       /* the first ack of the run is taken as a nack */
+  E4T_BUG_HOP_DEP_LATE = 1u << 14,     /* hop records: departure stamped a cycle late */
+  E4T_BUG_SEQ_SKIP = 1u << 15,         /* a source numbers its packets per VC 0, 2, 4, ... */
+  E4T_BUG_TAIL_TIME_LATE = 1u << 16,   /* a packet's TAIL arrival stamped a cycle late */
+  E4T_BUG_MODEL_GRANT_LATE = 1u << 17, /* hop records: a C-model switch's grant a cycle late */
+  E4T_BUG_RETRY_UNCOUNTED = 1u << 18,  /* a nacked packet's retry is not counted */
+  E4T_BUG_ROUTE_PAD = 1u << 19,        /* unused route tags 0 instead of 0xF */
+  E4T_BUG_RECORDS_CAP = 1u << 20,      /* the record table refuses a 101st packet */
+  E4T_BUG_TABLE_SWAP = 1u << 21,       /* the driver's wiring table swaps two up ports of switch 0 */
+  E4T_BUG_ROUTE_TOP_UP = 1u << 22,     /* the top switch's tag names up port 4 (tied off) */
+  E4T_BUG_AWAIT_LOST = 1u << 23,       /* a source forgets it waits for its first packet's token */
+  E4T_BUG_ID_WRONG = 1u << 24,         /* body word 0 (the id) sent with bit 30 set */
+  E4T_BUG_VC_RECORD = 1u << 25,        /* a packet's record names the other VC than it is sent on */
+  E4T_BUG_HEAD_TIME_FAR = 1u << 26     /* statistics: HEAD latency of 3+-switch packets folded 1 late */
+};
+#define E4T_BUG_N 27 /* bits above; e4t_fabric.c checks the name table against it */
+
 typedef enum { E4T_VC_FREE = 0, E4T_VC_RR, E4T_VC_ZERO } e4t_vc_policy_t;
 const char *e4t_vc_policy_name(e4t_vc_policy_t p);
 int e4t_vc_policy_parse(const char *s, e4t_vc_policy_t *p);
@@ -44,8 +79,7 @@ typedef struct {
   e4t_vc_policy_t policy;
   unsigned nbody;            /* body words per packet (>= 1: the id) */
   double nack_rate;          /* a destination refuses an intact packet with this chance */
-  bool bug_route;            /* planted fabric bug fab_route_wrong_port */
-  bool bug_no_token;         /* planted fabric bug fab_nic_no_token */
+  unsigned bugs;             /* planted testbench bugs, E4T_BUG_* */
   uint64_t win_from, win_to; /* measurement window [from, to) */
   /* counters */
   uint64_t outstanding; /* packets created and not done */
@@ -54,6 +88,7 @@ typedef struct {
   uint64_t win_flits; /* flits of packets delivered in the window */
   uint64_t retries, nacks_sent;
   uint64_t last_progress; /* last cycle a NIC received a flit or a token */
+  bool bug_fired;         /* a planted once-per-run bug has acted */
 } e4t_nic_env_t;
 
 typedef struct {
@@ -77,6 +112,7 @@ typedef struct {
   int8_t tok_due[E4T_VCS];
   cosim_rng_t rng_rx; /* the destination's refusals (nack_rate) */
   uint64_t tx_flits, rx_flits;
+  bool bug_fired; /* a planted one-shot bug has acted at this NIC */
 } e4t_nic_t;
 
 int e4t_nic_init(e4t_nic_t *n, unsigned node, unsigned qcap, uint64_t seed);

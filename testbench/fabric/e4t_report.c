@@ -71,8 +71,10 @@ void e4t_acc_fold(e4t_acc_t *a, const e4t_cfg_t *cfg, const e4t_pkt_t *k) {
     if (k->t_head_rx != E4T_NONE) e4t_samples_add(&a->head, k->t_head_rx - k->t_inject);
   }
   a->n_by_len[k->nsw]++;
-  if (k->t_head_rx != E4T_NONE && k->t_head_rx - k->t_inject < a->min_head[k->nsw])
-    a->min_head[k->nsw] = k->t_head_rx - k->t_inject;
+  /* planted (fab_head_time_far): packets over 3+ switches folded a cycle late */
+  const uint32_t far = (cfg->fab_bug & E4T_BUG_HEAD_TIME_FAR) && k->nsw >= 3;
+  if (k->t_head_rx != E4T_NONE && k->t_head_rx - k->t_inject + far < a->min_head[k->nsw])
+    a->min_head[k->nsw] = k->t_head_rx - k->t_inject + far;
   if (k->t_tail_rx - k->t_inject < a->min_pkt[k->nsw]) a->min_pkt[k->nsw] = k->t_tail_rx - k->t_inject;
   if (!complete(k)) return;
   for (unsigned h = 0; h < k->nhops; h++) {

@@ -312,7 +312,7 @@ typedef struct {
 } elan4_xlate_t;
 typedef struct {
   bool active; /* a fill in progress: cycles c+1 .. c+3+L */
-  uint8_t who; /* requester: 1 IP */
+  uint8_t who; /* requester: 0 IP, 1 EP, 2 DMA */
   uint16_t ctx;
   uint64_t va, p0;
   uint64_t c; /* the lookup's grant cycle */

@@ -236,7 +236,7 @@ typedef struct {
   uint64_t lost_seen;
   /* stats */
   uint64_t busy, n_kind[NKIND], n_pkts, n_nacks, n_resends, n_in, n_in_bad, n_rp, n_errors, n_fires, n_bad[NBAD];
-  unsigned rr_vc;
+  unsigned rr_vc, max_inflight, n_two;
   int m_q, m_rp; /* the NIC packet just matched: queue and ring index, or RP entry */
   uint32_t m_cmd;
   uint64_t now;
@@ -897,9 +897,10 @@ static bool body_eq(const cmd_t *c, uint32_t route, const uint32_t *b, unsigned 
   return c->route == route && c->nbody == n && !memcmp(c->body, b, n * 4u);
 }
 static void push_tok(rnd_t *g, unsigned vc, tok_t t, uint64_t cycle, cosim_rng_t *rng) {
-  /* mostly short, sometimes long (a queue then has both its packets waiting, §6.4), always well
-     inside AckTimeout (256 at its minimum) */
-  uint64_t due = cycle + 1 + RNG_BELOW(rng, 24) + (CH(rng, 0.1) ? RNG_BELOW(rng, 160) : 0);
+  /* mostly short, now and then long (every queue then fills its two packets awaiting tokens, §6.4),
+     always well inside AckTimeout (256 at its minimum) */
+  const uint64_t lng = g->vw->param.AckTimeout / 2 < 400 ? g->vw->param.AckTimeout / 2 : 400;
+  uint64_t due = cycle + 1 + RNG_BELOW(rng, 24) + (CH(rng, 0.02) ? lng / 2 + RNG_BELOW(rng, (uint32_t)lng / 2) : 0);
   if (due < g->last_due[vc]) due = g->last_due[vc];
   g->last_due[vc] = due;
   t.due = due;
@@ -951,7 +952,9 @@ static bool nic_packet(rnd_t *g, uint64_t cycle, uint32_t crc, cosim_msg_t *msg)
       g->m_cmd = (uint32_t)(c - q->ring);
       c->sent = true;
       q->sent_next++;
-      if (++q->inflight > 2)
+      if (++q->inflight > g->max_inflight) g->max_inflight = q->inflight;
+      if (q->inflight == 2) g->n_two++;
+      if (q->inflight > 2)
         return FAIL("elan4.inflight", "queue %u: %u STEN packets awaiting tokens (at most 2, §6.4)", q->qid,
                     q->inflight);
     }
@@ -1119,7 +1122,8 @@ static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
          (unsigned long long)g->n_fires);
   printf("elan4_random: %llu queue errors from malformed input:", (unsigned long long)g->n_errors);
   for (unsigned b = 0; b < NBAD; b++) printf(" %s %llu", bad_name[b], (unsigned long long)g->n_bad[b]);
-  printf("; %llu bad PIOs\n", (unsigned long long)g->pio_bad);
+  printf("; %llu bad PIOs; %u times a queue had 2 STEN packets awaiting tokens\n", (unsigned long long)g->pio_bad,
+         g->n_two);
   printf("busy: %llu of %llu cycles with traffic in flight (%.1f %%)\n", (unsigned long long)g->busy,
          (unsigned long long)cycles, cycles ? 100.0 * (double)g->busy / (double)cycles : 0.0);
   if ((double)g->busy < 0.9 * (double)cycles)

@@ -70,8 +70,7 @@ enum {
   IPQ = 64,       /* inbound packets waiting */
   TOKQ = 128,     /* NIC packets awaiting our token, per VC */
   RPQ = 16,       /* replies expected from the NIC's RP */
-  EVQ = 1024,     /* event ops / fires / cookies per queue */
-  STUCK = 40000   /* a command not done this long after it was written: elan4.stuck */
+  EVQ = 1024      /* event ops / fires / cookies per queue */
 };
 
 #define PA_Q(q)   (0x180000u + (uint32_t)(q) * 0x2000u)
@@ -191,6 +190,7 @@ typedef struct {
   unsigned rd_max; /* inbound READ/ATOMIC in flight at once (their reply slots) */
   uint64_t stop_at; /* no new traffic from this cycle (the busy gate's negative) */
   unsigned nq, ndest, nvc, vcs, vcr, depth, win, nackcap;
+  uint64_t stuck; /* a command not done this long after it was written: elan4.stuck */
   uint64_t pmask;
   e4h_lm_t lm;
   q_t q[MAXQ];
@@ -287,6 +287,7 @@ static void init_view(rnd_t *g, const elan4_view_t *vw, bool isolation) {
   g->win = (unsigned)vw->param.OooWindow;
   g->nackcap = vw->param.RetryLimit < 2 ? (unsigned)vw->param.RetryLimit : 2;
   g->stop_at = UINT64_MAX;
+  g->stuck = 10000u + 8u * vw->param.RetryBackoff;
   g->rd_max = 1;
   for (unsigned d = 0; d < g->ndest; d++) { /* valid routes to nodes 0..ndest-1 (§4.5) */
     g->route[d] = 0xFFFFF000u | d << 4 | 0x5u;
@@ -1084,7 +1085,7 @@ static bool watchdogs(rnd_t *g, uint64_t cycle, cosim_msg_t *msg) {
     busy |= q->head != q->tail;
     if (q->head != q->tail) {
       const cmd_t *c = &q->ring[q->head % RING];
-      if (c->kind != K_BAD && c->written && cycle > c->written_at + STUCK)
+      if (c->kind != K_BAD && c->written && cycle > c->written_at + g->stuck)
         return FAIL("elan4.stuck",
                     "queue %u: the %s at position %u written in cycle %llu is not done (accepted %d, sent %d, acked %d, "
                     "reply %d)",
@@ -1194,8 +1195,11 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     const int qi = q_of_qid(g, OUT(tr_cmd_q_o));
     if (qi < 0) return FAIL("elan4.order", "a command accepted on queue %llu, not one of ours", (unsigned long long)OUT(tr_cmd_q_o));
     q_t *q = &g->q[qi];
-    if (q->acc == q->tail || !q->ring[q->acc % RING].written)
-      return FAIL("elan4.order", "queue %u: a command accepted before the host wrote all of it", q->qid);
+    /* accepted in cycle-1; its last dword accepted on ht_* 3 cycles before that at the earliest (§6.1's
+       empty-queue latency) */
+    if (q->acc == q->tail || !q->ring[q->acc % RING].written || q->ring[q->acc % RING].written_at + 4 > cycle)
+      return FAIL("elan4.order", "queue %u: a command accepted (cycle %llu) less than 3 cycles after the host "
+                  "wrote all of it", q->qid, (unsigned long long)cycle - 1);
     cmd_t *c = &q->ring[q->acc % RING];
     switch (c->kind) {
     case K_SEVL:

@@ -28,6 +28,7 @@ const char *const elan4_bug_names[] = {"none",
                                        "intr_cookie_lost",
                                        "sten_ack_ignored",
                                        "cmd_complete_early",
+                                       "ip_write_short",
                                        NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {

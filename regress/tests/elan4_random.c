@@ -76,6 +76,8 @@ enum {
 #define PA_Q(q)   (0x180000u + (uint32_t)(q) * 0x2000u)
 #define PA_IN     0x1F0000u /* inbound page: per-VC write areas, atomics at +0x1000 */
 #define PA_RO     0x1F2000u /* read-only page (R): the inbound READs' source */
+#define HPA       0x0001234560000ull /* host page of the inbound traffic (space host, §4.5): per-VC write
+                                        areas, read-only dwords at +0x800, atomics at +0x1000 */
 #define RVA_BASE  0x0000500000000000ull /* remote VAs of our WRITE/READ */
 #define RATOM_VA  0x0000600000000000ull /* remote atomic dwords */
 #define REVA_BASE 0x0000700000000000ull /* remote event VAs */
@@ -153,7 +155,7 @@ typedef enum { IR_REPLY, IR_WRITE, IR_READ, IR_ATOMIC, IR_BADKIND, IR_BADVA, IR_
 typedef struct {
   uint32_t w[26];
   uint8_t nw, role, q, vc, n, aidx;
-  bool bad_crc, ack, cas;
+  bool bad_crc, ack, cas, host; /* host: the target is the host page */
   uint16_t cmd;
   uint32_t pa;
   uint64_t va, rva, a, b, data[8];
@@ -228,6 +230,15 @@ typedef struct {
   unsigned in_rdat;      /* inbound READ/ATOMIC not yet answered and acked */
   rpexp_t rp[RPQ];
   uint64_t amem[NATOM]; /* our atomic dwords as the scoreboard computes them */
+  /* host memory behind hm_* (the host page only): reads answered in order after a random latency */
+  bool hostmem;
+  uint64_t va_h, hmem[1024], hamem[NATOM];
+  struct {
+    uint8_t tag, len, got;
+    uint64_t due, data[64];
+  } hr[16];
+  uint32_t hr_h, hr_t;
+  uint64_t n_hm;
   uint64_t roimg[1024];
   uint64_t irq4_va[64];
   uint32_t i4_h, i4_t;
@@ -323,6 +334,15 @@ static void init_view(rnd_t *g, const elan4_view_t *vw, bool isolation) {
     g->ratom[i] = remote_data(0x2000u + i) & 0xFFFFFFFFFFull;
   }
   for (unsigned i = 0; i < g->nq; i++) g->q[i].bad_at = 600u + 500u * i;
+  g->hostmem = true;
+  g->va_h = page_va(g, 12, CTX_IN);
+  {
+    const uint64_t b = ((g->va_h >> 13) ^ CTX_IN) & g->pmask, dw = (vw->param.PtBase + 16u * b) / 8u;
+    g->lm.mem[dw] = 1u | 3u << 1 | 0u << 3 | (g->va_h >> 13) << 13; /* V, W, R, space host */
+    g->lm.mem[dw + 1] = HPA | (uint64_t)CTX_IN << 50;
+  }
+  for (unsigned i = 0; i < 1024; i++) g->hmem[i] = remote_data(HPA + 8u * i) ^ 0x5A;
+  for (unsigned i = 0; i < NATOM; i++) g->hamem[i] = g->hmem[0x1000u / 8u + i];
 }
 static void init_default(void *ctx, cosim_rng_t *rng) { (void)rng, init_view(ctx, &elan4_default_view, true); }
 static void init_max(void *ctx, cosim_rng_t *rng) { (void)rng, init_view(ctx, &elan4_max_view, true); }
@@ -671,6 +691,7 @@ static void gen_inbound(rnd_t *g, cosim_rng_t *rng) {
   memset(&p, 0, sizeof p);
   unsigned k = 0, r = RNG_BELOW(rng, 100);
   const bool rd_ok = g->in_rdat < g->rd_max;
+  p.host = g->hostmem && CH(rng, 0.4);
   if (r < 40 || (!rd_ok && r < 70)) { /* a WRITE of 1..8 dwords into a per-VC area (the VC is chosen at send) */
     p.role = IR_WRITE;
     p.n = (uint8_t)(1 + RNG_BELOW(rng, 8));
@@ -684,16 +705,16 @@ static void gen_inbound(rnd_t *g, cosim_rng_t *rng) {
     }
     p.bad_crc = CH(rng, 0.05);
     p.ack = true;
-  } else if (r < 55) { /* READ from the read-only page */
+  } else if (r < 55) { /* READ from the read-only page, or the host page's read-only dwords */
     p.role = IR_READ;
     p.n = (uint8_t)(1 + RNG_BELOW(rng, 8));
-    const unsigned o = RNG_BELOW(rng, 1024 - p.n + 1);
+    const unsigned o = p.host ? 256 + RNG_BELOW(rng, 256 - p.n + 1) : RNG_BELOW(rng, 1024 - p.n + 1);
     p.w[k++] = 2u | p.n << 4 | CTX_IN << 16;
     p.w[k++] = SRC;
-    k = w_put(p.w, k, g->va_ro + 8u * o);
+    k = w_put(p.w, k, (p.host ? g->va_h : g->va_ro) + 8u * o);
     p.rva = 0x0000ABCD00000000ull + 8u * RNG_BELOW(rng, 1u << 20);
     k = w_put(p.w, k, p.rva);
-    for (unsigned i = 0; i < p.n; i++) p.data[i] = g->roimg[o + i];
+    for (unsigned i = 0; i < p.n; i++) p.data[i] = p.host ? g->hmem[o + i] : g->roimg[o + i];
     p.ack = true;
     g->in_rdat++;
   } else if (r < 70) { /* ATOMIC on one of our atomic dwords */
@@ -702,8 +723,8 @@ static void gen_inbound(rnd_t *g, cosim_rng_t *rng) {
     p.aidx = (uint8_t)RNG_BELOW(rng, NATOM);
     p.w[k++] = 4u | (unsigned)p.cas << 9 | CTX_IN << 16;
     p.w[k++] = SRC;
-    k = w_put(p.w, k, g->va_in + 0x1000u + 8u * p.aidx);
-    p.a = p.cas && CH(rng, 0.6) ? g->amem[p.aidx] : cosim_rng_u64(rng) >> RNG_BELOW(rng, 64);
+    k = w_put(p.w, k, (p.host ? g->va_h : g->va_in) + 0x1000u + 8u * p.aidx);
+    p.a = p.cas && CH(rng, 0.6) ? (p.host ? g->hamem : g->amem)[p.aidx] : cosim_rng_u64(rng) >> RNG_BELOW(rng, 64);
     p.b = p.cas ? cosim_rng_u64(rng) : 0;
     k = w_put(p.w, k, p.a);
     k = w_put(p.w, k, p.b);
@@ -714,6 +735,7 @@ static void gen_inbound(rnd_t *g, cosim_rng_t *rng) {
     g->in_rdat++;
   } else { /* malformed (§6.5 checks, §8): nacked, counted, not executed */
     const unsigned m = RNG_BELOW(rng, 5);
+    p.host = false;
     p.role = (uint8_t)(IR_BADKIND + m);
     p.w[k++] = (m == 0 ? (CH(rng, 0.3) ? 0u : 5u + RNG_BELOW(rng, 11)) : 1u) | (m == 2 ? 8u : 1u) << 4 | CTX_IN << 16;
     p.w[k++] = SRC;
@@ -799,7 +821,14 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
   rnd_t *g = ctx;
   (void)prev_out;
   IN(node_i, NODE);
-  IN(hm_ready_i, 1);
+  IN(hm_ready_i, g->hostmem ? CH(rng, 0.7) : 1); /* backpressure on the host master port */
+  if (g->hr_h != g->hr_t && g->hr[g->hr_h % 16].due <= cycle) { /* host read data, in order (§3.2) */
+    __typeof__(g->hr[0]) *h = &g->hr[g->hr_h % 16];
+    IN(hm_rvalid_i, 1);
+    IN(hm_rtag_i, h->tag);
+    IN(hm_rdata_i, h->data[h->got]);
+    if (++h->got == h->len) g->hr_h++;
+  }
   uint64_t rd;
   if (e4h_lm_answer(&g->lm, cycle, &rd)) {
     IN(lm_rvalid_i, 1);
@@ -835,8 +864,8 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
       g->cur = g->ip[g->ip_h++ % IPQ];
       g->cur.vc = (uint8_t)v;
       if (g->cur.role == IR_WRITE) { /* the VC's own area: nothing else writes it while this is in flight */
-        g->cur.pa = PA_IN + 0x100u * v + (uint32_t)g->cur.va;
-        w_put(g->cur.w, 2, g->va_in + 0x100u * v + g->cur.va);
+        g->cur.pa = (g->cur.host ? 0 : PA_IN) + 0x100u * v + (uint32_t)g->cur.va;
+        w_put(g->cur.w, 2, (g->cur.host ? g->va_h : g->va_in) + 0x100u * v + g->cur.va);
       }
       g->cur_on = true;
       g->cur_f = 0;
@@ -1103,6 +1132,7 @@ static bool watchdogs(rnd_t *g, uint64_t cycle, cosim_msg_t *msg) {
                   bad_name[q->bad], (unsigned long long)q->bad_written_at);
   }
   for (unsigned i = 0; i < RPQ; i++) busy |= g->rp[i].used;
+  busy |= g->hr_h != g->hr_t;
   g->busy += busy;
   return true;
 }
@@ -1117,10 +1147,10 @@ static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
       ncmd += g->n_kind[k];
     }
   printf("\nelan4_random: %llu packets (%llu resends, %llu nacked by us), %llu inbound packets (%llu after a bad CRC), "
-         "%llu replies from the RP, %llu event fires\n",
+         "%llu replies from the RP, %llu event fires, %llu host-master requests\n",
          (unsigned long long)g->n_pkts, (unsigned long long)g->n_resends, (unsigned long long)g->n_nacks,
          (unsigned long long)g->n_in, (unsigned long long)g->n_in_bad, (unsigned long long)g->n_rp,
-         (unsigned long long)g->n_fires);
+         (unsigned long long)g->n_fires, (unsigned long long)g->n_hm);
   printf("elan4_random: %llu queue errors from malformed input:", (unsigned long long)g->n_errors);
   for (unsigned b = 0; b < NBAD; b++) printf(" %s %llu", bad_name[b], (unsigned long long)g->n_bad[b]);
   printf("; %llu bad PIOs; %u times a queue had 2 STEN packets awaiting tokens\n", (unsigned long long)g->pio_bad,
@@ -1290,7 +1320,35 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     } else
       e4h_lm_read(&g->lm, cycle, a);
   }
-  if (OUT(hm_valid_o)) return FAIL("elan4.memory", "a host-master request: nothing here maps host memory");
+  if (OUT(hm_valid_o) && INP(hm_ready_i)) { /* a host request taken (§3.2) */
+    const uint64_t a = OUT(hm_addr_o), off = a - HPA;
+    const bool wr = OUT(hm_write_o);
+    const unsigned len = (unsigned)OUT(hm_len_o), tag = (unsigned)OUT(hm_tag_o);
+    g->n_hm++;
+    if (!g->hostmem || a < HPA || off >= 0x2000u || (a & 7u))
+      return FAIL("elan4.memory", "a host %s at 0x%llx, outside the host page", wr ? "write" : "read",
+                  (unsigned long long)a);
+    if (wr) {
+      const bool area = off < 0x100u * g->nvc || (off >= 0x1000u && off < 0x1000u + 8u * NATOM);
+      if (!area || OUT(hm_be_o) != 0xFF || len || tag)
+        return FAIL("elan4.memory", "a host write at +0x%llx be 0x%llx len %u tag %u: not a dword of a written area",
+                    (unsigned long long)off, (unsigned long long)OUT(hm_be_o), len, tag);
+      g->hmem[off / 8u] = OUT(hm_data_o);
+    } else {
+      if (len < 1 || len > 64 || off / 8u + len > 1024 || tag >= g->vw->param.HostReadTags || g->hr_t - g->hr_h >= 16)
+        return FAIL("elan4.memory", "a host read at +0x%llx of %u dwords, tag %u", (unsigned long long)off, len, tag);
+      for (uint32_t i = g->hr_h; i != g->hr_t; i++)
+        if (g->hr[i % 16].tag == tag)
+          return FAIL("elan4.memory", "a host read with tag %u, still outstanding (§5.1)", tag);
+      __typeof__(g->hr[0]) *h = &g->hr[g->hr_t++ % 16];
+      h->tag = (uint8_t)tag;
+      h->len = (uint8_t)len;
+      h->got = 0;
+      h->due = cycle + 1 + (cycle * 2654435761u >> 7) % 60u; /* 1..60 cycles */
+      if (g->hr_t - g->hr_h > 1 && h->due < g->hr[(g->hr_t - 2) % 16].due) h->due = g->hr[(g->hr_t - 2) % 16].due;
+      for (unsigned i = 0; i < len; i++) h->data[i] = g->hmem[off / 8u + i]; /* as of the take: PCI order */
+    }
+  }
   /* the link from the NIC */
   if (OUT(out_valid_o)) {
     const unsigned kind = (unsigned)OUT(out_kind_o), vc = (unsigned)OUT(out_vc_o);
@@ -1328,11 +1386,16 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
         c->reply_done = true;
         retire(q);
       } else if (p->role == IR_WRITE) {
-        for (unsigned i = 0; i < p->n; i++)
-          if (g->lm.mem[p->pa / 8u + i] != p->data[i])
-            return FAIL("elan4.memory", "remote WRITE dword %u at local 0x%x is 0x%016llx, want 0x%016llx", i,
-                        p->pa + 8u * i, (unsigned long long)g->lm.mem[p->pa / 8u + i],
+        for (unsigned i = 0; i < p->n; i++) {
+          const uint64_t got = p->host ? g->hmem[p->pa / 8u + i] : g->lm.mem[p->pa / 8u + i];
+          /* the ack comes at the last host write's grant (§6.5): that one may still wait on hm_* (§5.1) */
+          const bool pending = p->host && i + 1 == p->n && OUT(hm_valid_o) && OUT(hm_write_o) &&
+                               OUT(hm_addr_o) == HPA + p->pa + 8u * i && OUT(hm_data_o) == p->data[i];
+          if (got != p->data[i] && !pending)
+            return FAIL("elan4.memory", "remote WRITE dword %u at %s 0x%x is 0x%016llx, want 0x%016llx", i,
+                        p->host ? "host page +" : "local", p->pa + 8u * i, (unsigned long long)got,
                         (unsigned long long)p->data[i]);
+        }
       } else if (p->role == IR_READ || p->role == IR_ATOMIC) {
         unsigned s = 0;
         while (s < RPQ && g->rp[s].used) s++;
@@ -1341,13 +1404,16 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
         *r = (rpexp_t){true, p->rva, p->n, 0, {0}};
         if (p->role == IR_READ) memcpy(r->data, p->data, sizeof r->data);
         else { /* our own arithmetic (§6.5): FADD mod 2^64, CAS if equal */
-          const uint64_t old = g->amem[p->aidx];
+          uint64_t *am = p->host ? g->hamem : g->amem;
+          const uint64_t old = am[p->aidx];
           const uint64_t nw = p->cas ? (old == p->a ? p->b : old) : old + p->a;
           r->n = 1;
           r->data[0] = old;
-          g->amem[p->aidx] = nw;
-          const uint64_t got = g->lm.mem[(PA_IN + 0x1000u) / 8u + p->aidx];
-          if (got != nw)
+          am[p->aidx] = nw;
+          const uint64_t got = p->host ? g->hmem[0x1000u / 8u + p->aidx] : g->lm.mem[(PA_IN + 0x1000u) / 8u + p->aidx];
+          const bool pending = p->host && OUT(hm_valid_o) && OUT(hm_write_o) &&
+                               OUT(hm_addr_o) == HPA + 0x1000u + 8u * p->aidx && OUT(hm_data_o) == nw;
+          if (got != nw && !pending)
             return FAIL("elan4.atomic", "%s on atomic dword %u: memory 0x%016llx, want 0x%016llx (old 0x%016llx)",
                         p->cas ? "CAS" : "FADD", p->aidx, (unsigned long long)got, (unsigned long long)nw,
                         (unsigned long long)old);

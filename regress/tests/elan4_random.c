@@ -150,7 +150,7 @@ typedef struct {
   unsigned errors;
 } q_t;
 
-typedef enum { IR_REPLY, IR_WRITE, IR_READ, IR_ATOMIC, IR_BADKIND, IR_BADVA, IR_OVERLEN, IR_XLATE, IR_PROT } irole_t;
+typedef enum { IR_REPLY, IR_WRITE, IR_READ, IR_ATOMIC, IR_QWRITE, IR_BADKIND, IR_BADVA, IR_OVERLEN, IR_XLATE, IR_PROT } irole_t;
 
 typedef struct {
   uint32_t w[26];
@@ -239,6 +239,12 @@ typedef struct {
   } hr[16];
   uint32_t hr_h, hr_t;
   uint64_t n_hm;
+  /* the network-fed queue: node 0's WRITEs of zeros into its page (PTE space queue, §4.5, §6.5) run as
+     NOPs; internal queue writes then meet the host's (§6.1) */
+  bool qnet, qn_busy;
+  unsigned qn_qid;
+  uint32_t qn_base;
+  uint64_t qn_va, qn_sent, qn_acked, qn_acc, qn_tok_at;
   uint64_t roimg[1024];
   uint64_t irq4_va[64];
   uint32_t i4_h, i4_t;
@@ -334,6 +340,15 @@ static void init_view(rnd_t *g, const elan4_view_t *vw, bool isolation) {
     g->ratom[i] = remote_data(0x2000u + i) & 0xFFFFFFFFFFull;
   }
   for (unsigned i = 0; i < g->nq; i++) g->q[i].bad_at = 600u + 500u * i;
+  g->qnet = g->nq >= 2 && vw->param.NumCq > g->nq;
+  if (g->qnet) {
+    g->qn_qid = (unsigned)vw->param.NumQueues - 1;
+    g->qn_base = 0x200000u + g->nq * g->depth * 8u;
+    g->qn_va = page_va(g, 13, CTX_IN);
+    const uint64_t b = ((g->qn_va >> 13) ^ CTX_IN) & g->pmask, dw = (vw->param.PtBase + 16u * b) / 8u;
+    g->lm.mem[dw] = 1u | 1u << 1 | 2u << 3 | (g->qn_va >> 13) << 13; /* V, W, space queue */
+    g->lm.mem[dw + 1] = (uint64_t)g->qn_qid << 13 | (uint64_t)CTX_IN << 50;
+  }
   g->hostmem = true;
   g->va_h = page_va(g, 12, CTX_IN);
   {
@@ -626,12 +641,14 @@ static void gen_bad(rnd_t *g, unsigned qi, cosim_rng_t *rng) {
 
 static void next_burst(rnd_t *g, uint64_t cycle, cosim_rng_t *rng) {
   g->bkind = HB_NONE;
-  if (g->opening < g->nq) { /* setup: open every queue */
-    const q_t *q = &g->q[g->opening];
-    g->burst[0] = (hreq_t){true, 0x02000000u + 8u * q->qid, cqctl(q), 0xFF, 0};
+  if (g->opening < g->nq + g->qnet) { /* setup: open every queue */
+    const q_t *q = &g->q[g->opening < g->nq ? g->opening : 0];
+    g->burst[0] = g->opening < g->nq ? (hreq_t){true, 0x02000000u + 8u * q->qid, cqctl(q), 0xFF, 0}
+                                     : (hreq_t){true, 0x02000000u + 8u * g->qn_qid,
+                                                g->qn_base | 0x3Eull << 33 | 0x7Full << 47 | 1ull << 63, 0xFF, 0};
     g->nb = 1;
     g->bi = 0;
-    g->bq = g->opening;
+    g->bq = g->opening < g->nq ? g->opening : 0;
     g->bkind = HB_CQCTL;
     return;
   }
@@ -692,6 +709,21 @@ static void gen_inbound(rnd_t *g, cosim_rng_t *rng) {
   unsigned k = 0, r = RNG_BELOW(rng, 100);
   const bool rd_ok = g->in_rdat < g->rd_max;
   p.host = g->hostmem && CH(rng, 0.4);
+  if (g->qnet && !g->qn_busy && g->qn_sent - g->qn_acc + 8u <= 100u && CH(rng, 0.15)) {
+    const unsigned pos = (unsigned)(g->qn_sent % 512u), n0 = 1 + RNG_BELOW(rng, 8);
+    p.role = IR_QWRITE;
+    p.n = (uint8_t)(pos + n0 > 512 ? 512 - pos : n0); /* not past the page's dword 511 (§14) */
+    p.w[k++] = 1u | p.n << 4 | CTX_IN << 16;
+    p.w[k++] = SRC;
+    k = w_put(p.w, k, g->qn_va + 8u * pos);
+    for (unsigned i = 0; i < p.n; i++) k = w_put(p.w, k, 0); /* NOPs */
+    p.nw = (uint8_t)k;
+    p.ack = true;
+    g->qn_sent += p.n;
+    g->qn_busy = true;
+    ip_push(g, &p, false);
+    return;
+  }
   if (r < 40 || (!rd_ok && r < 70)) { /* a WRITE of 1..8 dwords into a per-VC area (the VC is chosen at send) */
     p.role = IR_WRITE;
     p.n = (uint8_t)(1 + RNG_BELOW(rng, 8));
@@ -855,7 +887,7 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
       token_effect(g, &t, rng);
       used = true;
     }
-  if (!g->cur_on && g->ip_h == g->ip_t && cycle < g->stop_at && g->opening == g->nq && CH(rng, 0.08))
+  if (!g->cur_on && g->ip_h == g->ip_t && cycle < g->stop_at && g->opening == g->nq + g->qnet && CH(rng, 0.08))
     gen_inbound(g, rng);
   if (!used && !g->cur_on && g->ip_h != g->ip_t && g->aw_t - g->aw_h < 16) {
     for (unsigned k = 0; k < g->nvc; k++) {
@@ -1070,6 +1102,11 @@ static bool check_lm_write(rnd_t *g, uint32_t a, uint64_t d, cosim_msg_t *msg) {
     }
     if (byte >= PA_Q(i) + 0x100u && byte < PA_Q(i) + 0x100u + 64u * NREPLY) return true; /* reply data */
   }
+  if (g->qnet && byte >= g->qn_base && byte < g->qn_base + 8ull * g->depth) { /* the network-fed queue's store */
+    if (d) return FAIL("elan4.store", "queue %u backing-store write 0x%016llx: only NOPs were written to it", g->qn_qid,
+                       (unsigned long long)d);
+    return true;
+  }
   if (byte >= PA_IN && byte < PA_IN + 0x100u * g->nvc) return true;                   /* remote WRITEs */
   if (byte >= PA_IN + 0x1000u && byte < PA_IN + 0x1000u + 8u * NATOM) return true; /* atomics */
   return FAIL("elan4.memory", "a write of 0x%016llx to local byte 0x%llx, outside every region written to",
@@ -1132,7 +1169,10 @@ static bool watchdogs(rnd_t *g, uint64_t cycle, cosim_msg_t *msg) {
                   bad_name[q->bad], (unsigned long long)q->bad_written_at);
   }
   for (unsigned i = 0; i < RPQ; i++) busy |= g->rp[i].used;
-  busy |= g->hr_h != g->hr_t;
+  busy |= g->hr_h != g->hr_t || g->qn_acc != g->qn_sent;
+  if (g->qn_acc < g->qn_acked && cycle > g->qn_tok_at + 2000)
+    return FAIL("elan4.stuck", "queue %u: %llu NOPs written into it by the network, %llu run", g->qn_qid,
+                (unsigned long long)g->qn_acked, (unsigned long long)g->qn_acc);
   g->busy += busy;
   return true;
 }
@@ -1153,6 +1193,7 @@ static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
          (unsigned long long)g->n_fires, (unsigned long long)g->n_hm);
   printf("elan4_random: %llu queue errors from malformed input:", (unsigned long long)g->n_errors);
   for (unsigned b = 0; b < NBAD; b++) printf(" %s %llu", bad_name[b], (unsigned long long)g->n_bad[b]);
+  printf("; %llu NOPs run from the network", (unsigned long long)g->qn_acc);
   printf("; %llu bad PIOs; %u times a queue had 2 STEN packets awaiting tokens\n", (unsigned long long)g->pio_bad,
          g->n_two);
   printf("busy: %llu of %llu cycles with traffic in flight (%.1f %%)\n", (unsigned long long)g->busy,
@@ -1183,7 +1224,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
         q->bad_written_at = cycle;
         break;
       case HB_CQCTL:
-        if (g->opening < g->nq) g->opening++;
+        if (g->opening < g->nq + g->qnet) g->opening++;
         else { /* re-opened: positions from 0 (§4.2) */
           q->head = q->acc = q->tail = q->sent_next = 0;
           q->pos = 0;
@@ -1221,7 +1262,11 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     return FAIL("elan4.pio", "cnt_pio_bad %llu, %llu bad PIOs accepted (§4.1)", (unsigned long long)CNT(2),
                 (unsigned long long)g->pio_bad);
   /* commands accepted (tr_cmd_o: the cycle before) */
-  if (OUT(tr_cmd_o)) {
+  if (OUT(tr_cmd_o) && g->qnet && OUT(tr_cmd_q_o) == g->qn_qid) {
+    if (++g->qn_acc > g->qn_sent)
+      return FAIL("elan4.order", "queue %u: %llu commands accepted, only %llu NOPs sent into its page", g->qn_qid,
+                  (unsigned long long)g->qn_acc, (unsigned long long)g->qn_sent);
+  } else if (OUT(tr_cmd_o)) {
     const int qi = q_of_qid(g, OUT(tr_cmd_q_o));
     if (qi < 0) return FAIL("elan4.order", "a command accepted on queue %llu, not one of ours", (unsigned long long)OUT(tr_cmd_q_o));
     q_t *q = &g->q[qi];
@@ -1385,6 +1430,10 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
         if (p->rva) q->rev_at[q->rev_t++ % EVQ] = cycle;
         c->reply_done = true;
         retire(q);
+      } else if (p->role == IR_QWRITE) {
+        g->qn_acked += p->n;
+        g->qn_busy = false;
+        g->qn_tok_at = cycle;
       } else if (p->role == IR_WRITE) {
         for (unsigned i = 0; i < p->n; i++) {
           const uint64_t got = p->host ? g->hmem[p->pa / 8u + i] : g->lm.mem[p->pa / 8u + i];

@@ -99,7 +99,7 @@ void elan4_cp_cycle(elan4_cyc_t *y) {
     if (!code) {
       len = elan4_cmd_len(w[0]);
       const unsigned need = len - (c->bug == ELAN4_BUG_CMD_COMPLETE_EARLY && len > 1); /* planted */
-      if (pos_sub(q->hend, q->rp) < need) continue; /* not complete yet */
+      if (pos_sub(q->hend, q->rp) < need) continue;                                    /* not complete yet */
       for (unsigned j = 1; j < len; j++) w[j] = q->head[pos_add(q->rp, j) % ELAN4_MAX_HEAD];
       code = elan4_check_body(w, len);
     }

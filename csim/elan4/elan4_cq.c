@@ -251,7 +251,8 @@ static void pio_cycle(elan4_cyc_t *y) {
   const bool data = y->rd_due && y->rd.owner == LMR_PIO;
   switch (p->kind) {
     case PIO_BAD:
-      if (!(c->bug == ELAN4_BUG_PIO_BAD_UNCOUNTED && (p->addr & 7u))) cyc_count(y, ELAN4_CNT_PIO_BAD); /* planted */
+      if (!(c->bug == ELAN4_BUG_PIO_BAD_UNCOUNTED && (p->addr & 7u)))
+        cyc_count(y, ELAN4_CNT_PIO_BAD); /* planted */
       if (p->write)
         n->pio.kind = PIO_NONE;
       else

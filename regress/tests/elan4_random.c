@@ -63,28 +63,42 @@ enum {
   RING = 512,     /* commands per queue not yet retired (power of two) */
   STOREDW = 8192, /* the largest class-0 ring (64 KB) */
   NODE = 1,
-  SRC = 0,        /* the remote node of the inbound traffic */
-  CTX_IN = 0x3F,  /* its context */
-  NREPLY = 8,     /* reply slots per queue page */
-  NATOM = 4,      /* atomic dwords at each side */
-  IPQ = 64,       /* inbound packets waiting */
-  TOKQ = 128,     /* NIC packets awaiting our token, per VC */
-  RPQ = 16,       /* replies expected from the NIC's RP */
-  EVQ = 1024      /* event ops / fires / cookies per queue */
+  SRC = 0,       /* the remote node of the inbound traffic */
+  CTX_IN = 0x3F, /* its context */
+  NREPLY = 8,    /* reply slots per queue page */
+  NATOM = 4,     /* atomic dwords at each side */
+  IPQ = 64,      /* inbound packets waiting */
+  TOKQ = 128,    /* NIC packets awaiting our token, per VC */
+  RPQ = 16,      /* replies expected from the NIC's RP */
+  EVQ = 1024     /* event ops / fires / cookies per queue */
 };
 
-#define PA_Q(q)   (0x180000u + (uint32_t)(q) * 0x2000u)
-#define PA_IN     0x1F0000u /* inbound page: per-VC write areas, atomics at +0x1000 */
-#define PA_RO     0x1F2000u /* read-only page (R): the inbound READs' source */
-#define HPA       0x0001234560000ull /* host page of the inbound traffic (space host, §4.5): per-VC write
+#define PA_Q(q) (0x180000u + (uint32_t)(q)*0x2000u)
+#define PA_IN   0x1F0000u /* inbound page: per-VC write areas, atomics at +0x1000 */
+#define PA_RO   0x1F2000u /* read-only page (R): the inbound READs' source */
+#define HPA \
+  0x0001234560000ull                    /* host page of the inbound traffic (space host, §4.5): per-VC write
                                         areas, read-only dwords at +0x800, atomics at +0x1000 */
 #define RVA_BASE  0x0000500000000000ull /* remote VAs of our WRITE/READ */
 #define RATOM_VA  0x0000600000000000ull /* remote atomic dwords */
 #define REVA_BASE 0x0000700000000000ull /* remote event VAs */
 
-typedef enum { K_NOP, K_WRITE, K_READ, K_SEVL, K_SEVR, K_WAIT, K_INTR, K_ATOMIC, K_GUARD, K_BAD, NKIND } kind_t;
-static const char *const kind_name[NKIND] = {"NOP",    "WRITE",     "READ",   "SETEVENT-local", "SETEVENT-remote",
-                                             "WAITEVENT", "INTERRUPT", "ATOMIC", "GUARD",          "malformed"};
+typedef enum {
+  K_NOP,
+  K_WRITE,
+  K_READ,
+  K_SEVL,
+  K_SEVR,
+  K_WAIT,
+  K_INTR,
+  K_ATOMIC,
+  K_GUARD,
+  K_BAD,
+  NKIND
+} kind_t;
+static const char *const kind_name[NKIND] = {
+    "NOP",       "WRITE",     "READ",   "SETEVENT-local", "SETEVENT-remote",
+    "WAITEVENT", "INTERRUPT", "ATOMIC", "GUARD",          "malformed"};
 typedef enum {
   B_OPCODE,
   B_DISABLED,
@@ -98,9 +112,9 @@ typedef enum {
   B_DUP,
   NBAD
 } bad_t;
-static const char *const bad_name[NBAD] = {"bad opcode", "disabled class", "bad length", "must-be-0 bits",
-                                           "bad VA",     "dest >= NumNodes", "invalid route", "partial write",
-                                           "beyond window", "duplicate write"};
+static const char *const bad_name[NBAD] = {
+    "bad opcode",       "disabled class", "bad length",    "must-be-0 bits", "bad VA",
+    "dest >= NumNodes", "invalid route",  "partial write", "beyond window",  "duplicate write"};
 
 typedef struct {
   uint8_t kind, len, tries, bad, rslot;
@@ -150,7 +164,18 @@ typedef struct {
   unsigned errors;
 } q_t;
 
-typedef enum { IR_REPLY, IR_WRITE, IR_READ, IR_ATOMIC, IR_QWRITE, IR_BADKIND, IR_BADVA, IR_OVERLEN, IR_XLATE, IR_PROT } irole_t;
+typedef enum {
+  IR_REPLY,
+  IR_WRITE,
+  IR_READ,
+  IR_ATOMIC,
+  IR_QWRITE,
+  IR_BADKIND,
+  IR_BADVA,
+  IR_OVERLEN,
+  IR_XLATE,
+  IR_PROT
+} irole_t;
 
 typedef struct {
   uint32_t w[26];
@@ -188,8 +213,8 @@ typedef enum { HB_NONE, HB_CMD, HB_CQCTL, HB_STATUS, HB_BAD, HB_BADPIO } hb_t;
 typedef struct {
   const elan4_view_t *vw;
   bool isolation;
-  bool sten_nack; /* nack STEN packets too (resends from the backing store, §6.4) */
-  unsigned rd_max; /* inbound READ/ATOMIC in flight at once (their reply slots) */
+  bool sten_nack;   /* nack STEN packets too (resends from the backing store, §6.4) */
+  unsigned rd_max;  /* inbound READ/ATOMIC in flight at once (their reply slots) */
   uint64_t stop_at; /* no new traffic from this cycle (the busy gate's negative) */
   unsigned nq, ndest, nvc, vcs, vcr, depth, win, nackcap;
   uint64_t stuck; /* a command not done this long after it was written: elan4.stuck */
@@ -252,20 +277,21 @@ typedef struct {
   uint64_t n_crc_sent, n_crc_tok, n_bad_sent, n_bad_tok;
   uint64_t lost_seen;
   /* stats */
-  uint64_t busy, n_kind[NKIND], n_pkts, n_nacks, n_resends, n_in, n_in_bad, n_rp, n_errors, n_fires, n_bad[NBAD];
+  uint64_t busy, n_kind[NKIND], n_pkts, n_nacks, n_resends, n_in, n_in_bad, n_rp, n_errors, n_fires,
+      n_bad[NBAD];
   unsigned rr_vc, max_inflight, n_two;
   int m_q, m_rp; /* the NIC packet just matched: queue and ring index, or RP entry */
   uint32_t m_cmd;
   uint64_t now;
 } rnd_t;
 
-#define IN(port, v)       cosim_lane_set(&g->vw->in.port, in, 0, (v))
-#define INP(port)         cosim_lane_get(&g->vw->in.port, in, 0)
-#define OUT(port)         cosim_lane_get(&g->vw->out.port, out, 0)
-#define CNT(k)            cosim_lane_get(&g->vw->out.cnt_o, out, (k))
-#define FAIL(id, ...)     (cosim_fail(msg, id, __VA_ARGS__), false)
-#define RNG_BELOW(r, n)   cosim_rng_below((r), (uint32_t)(n))
-#define CH(r, p)          cosim_rng_chance((r), (p))
+#define IN(port, v)     cosim_lane_set(&g->vw->in.port, in, 0, (v))
+#define INP(port)       cosim_lane_get(&g->vw->in.port, in, 0)
+#define OUT(port)       cosim_lane_get(&g->vw->out.port, out, 0)
+#define CNT(k)          cosim_lane_get(&g->vw->out.cnt_o, out, (k))
+#define FAIL(id, ...)   (cosim_fail(msg, id, __VA_ARGS__), false)
+#define RNG_BELOW(r, n) cosim_rng_below((r), (uint32_t)(n))
+#define CH(r, p)        cosim_rng_chance((r), (p))
 
 static uint64_t remote_data(uint64_t va) { /* the remote's memory for our READs: a hash of the address */
   uint64_t z = va + 0x9E3779B97F4A7C15ull;
@@ -333,7 +359,8 @@ static void init_view(rnd_t *g, const elan4_view_t *vw, bool isolation) {
   pte(g, CTX_IN, g->va_in, 3, PA_IN);
   pte(g, CTX_IN, g->va_ro, 2, PA_RO); /* R only */
   g->lm.mem[(vw->param.RtBase + 8u * SRC) / 8u] = 1ull << 32 | g->route[SRC];
-  for (unsigned i = 0; i < 1024; i++) g->lm.mem[PA_RO / 8u + i] = g->roimg[i] = remote_data(PA_RO + 8u * i) ^ 0xA5;
+  for (unsigned i = 0; i < 1024; i++)
+    g->lm.mem[PA_RO / 8u + i] = g->roimg[i] = remote_data(PA_RO + 8u * i) ^ 0xA5;
   for (unsigned i = 0; i < NATOM; i++) {
     g->amem[i] = remote_data(0x1000u + i) & 0xFFFFFFFFFFull;
     g->lm.mem[(PA_IN + 0x1000u) / 8u + i] = g->amem[i];
@@ -359,7 +386,9 @@ static void init_view(rnd_t *g, const elan4_view_t *vw, bool isolation) {
   for (unsigned i = 0; i < 1024; i++) g->hmem[i] = remote_data(HPA + 8u * i) ^ 0x5A;
   for (unsigned i = 0; i < NATOM; i++) g->hamem[i] = g->hmem[0x1000u / 8u + i];
 }
-static void init_default(void *ctx, cosim_rng_t *rng) { (void)rng, init_view(ctx, &elan4_default_view, true); }
+static void init_default(void *ctx, cosim_rng_t *rng) {
+  (void)rng, init_view(ctx, &elan4_default_view, true);
+}
 static void init_max(void *ctx, cosim_rng_t *rng) { (void)rng, init_view(ctx, &elan4_max_view, true); }
 static void init_onevc(void *ctx, cosim_rng_t *rng) { (void)rng, init_view(ctx, &elan4_onevc_view, true); }
 static void init_min(void *ctx, cosim_rng_t *rng) { (void)rng, init_view(ctx, &elan4_min_view, false); }
@@ -385,7 +414,8 @@ static void expect_packet(const rnd_t *g, const q_t *q, cmd_t *c) {
   const unsigned kind = kind_of[op];
   unsigned k = 0;
   c->route = g->route[dest];
-  c->body[k++] = kind | (kind <= 2 ? n : 0) << 4 | (op == 3 ? 0 : e) << 8 | (op == 8 ? a : 0) << 9 | q->ctx << 16;
+  c->body[k++] =
+      kind | (kind <= 2 ? n : 0) << 4 | (op == 3 ? 0 : e) << 8 | (op == 8 ? a : 0) << 9 | q->ctx << 16;
   c->body[k++] = NODE;
   c->body[k++] = lo(c->dw[1]);
   c->body[k++] = hi(c->dw[1]);
@@ -448,8 +478,15 @@ static bool gen_cmd(rnd_t *g, unsigned qi, cosim_rng_t *rng) {
   c.pos = q->pos;
   const unsigned dest = RNG_BELOW(rng, g->ndest);
   unsigned w = RNG_BELOW(rng, 100);
-  kind_t k = w < 32 ? K_WRITE : w < 44 ? K_READ : w < 52 ? K_SEVL : w < 60 ? K_SEVR : w < 64 ? K_WAIT
-           : w < 68 ? K_INTR : w < 80 ? K_ATOMIC : w < 86 ? K_GUARD : K_NOP;
+  kind_t k = w < 32   ? K_WRITE
+             : w < 44 ? K_READ
+             : w < 52 ? K_SEVL
+             : w < 60 ? K_SEVR
+             : w < 64 ? K_WAIT
+             : w < 68 ? K_INTR
+             : w < 80 ? K_ATOMIC
+             : w < 86 ? K_GUARD
+                      : K_NOP;
   if (k == K_ATOMIC && !(q->en & 0x40u)) k = K_WRITE;
   unsigned slot = NREPLY;
   if (k == K_READ || k == K_ATOMIC) {
@@ -460,65 +497,65 @@ static bool gen_cmd(rnd_t *g, unsigned qi, cosim_rng_t *rng) {
   const unsigned e = CH(rng, 0.25);
   c.kind = (uint8_t)k;
   switch (k) {
-  case K_WRITE: {
-    const unsigned n = 1 + RNG_BELOW(rng, 8);
-    c.dw[0] = 1u | n << 4 | e << 8 | (uint64_t)dest << 16;
-    c.dw[1] = RVA_BASE + ((uint64_t)RNG_BELOW(rng, 16) << 13) + 8u * RNG_BELOW(rng, 1024 - n + 1);
-    for (unsigned i = 0; i < n; i++) c.dw[2 + i] = cosim_rng_u64(rng);
-    if (e) c.dw[2 + n] = REVA_BASE + 32u * RNG_BELOW(rng, 1024);
-    c.len = (uint8_t)(2 + n + e);
-    break;
-  }
-  case K_READ: {
-    const unsigned n = 1 + RNG_BELOW(rng, 8);
-    c.dw[0] = 2u | n << 4 | e << 8 | (uint64_t)dest << 16;
-    c.dw[1] = RVA_BASE + ((uint64_t)RNG_BELOW(rng, 16) << 13) + 8u * RNG_BELOW(rng, 1024 - n + 1);
-    c.dw[2] = q->va + 0x100u + 64u * slot;
-    if (e) c.dw[3] = q->va + 0x20u;
-    c.len = (uint8_t)(3 + e);
-    break;
-  }
-  case K_SEVL:
-    c.dw[0] = 3u | (uint64_t)(1 + RNG_BELOW(rng, 3)) << 32;
-    c.dw[1] = q->va;
-    c.len = 2;
-    break;
-  case K_SEVR:
-    c.dw[0] = 3u | 1u << 9 | (uint64_t)dest << 16 | (uint64_t)(cosim_rng_u64(rng) & 0xFFFFFFFFu) << 32;
-    c.dw[1] = REVA_BASE + 32u * RNG_BELOW(rng, 1024);
-    c.len = 2;
-    break;
-  case K_WAIT:
-    c.dw[0] = 4;
-    c.dw[1] = q->va;
-    c.dw[2] = 2ull << 41 | (uint32_t)(-(int32_t)(1 + RNG_BELOW(rng, 3))); /* INTERRUPT, count -1..-3 */
-    c.dw[3] = 0xC0C0000000000000ull | qi;
-    c.dw[4] = 0;
-    c.len = 5;
-    break;
-  case K_INTR:
-    c.dw[0] = 7u | (uint64_t)(cosim_rng_u64(rng) & 0xFFFFFFFFu) << 32;
-    c.len = 1;
-    break;
-  case K_ATOMIC: {
-    const unsigned cas = CH(rng, 0.5), ai = RNG_BELOW(rng, NATOM);
-    c.dw[0] = 8u | e << 8 | cas << 10 | (uint64_t)dest << 16;
-    c.dw[1] = RATOM_VA + 8u * ai;
-    c.dw[2] = cas && CH(rng, 0.6) ? g->ratom[ai] : (cosim_rng_u64(rng) >> RNG_BELOW(rng, 64));
-    c.dw[3] = cas ? cosim_rng_u64(rng) : 0;
-    c.dw[4] = q->va + 0x100u + 64u * slot;
-    if (e) c.dw[5] = q->va + 0x20u;
-    c.len = (uint8_t)(5 + e);
-    break;
-  }
-  case K_GUARD:
-    c.dw[0] = 6;
-    c.len = 1;
-    break;
-  default:
-    c.dw[0] = 0;
-    c.len = 1;
-    break;
+    case K_WRITE: {
+      const unsigned n = 1 + RNG_BELOW(rng, 8);
+      c.dw[0] = 1u | n << 4 | e << 8 | (uint64_t)dest << 16;
+      c.dw[1] = RVA_BASE + ((uint64_t)RNG_BELOW(rng, 16) << 13) + 8u * RNG_BELOW(rng, 1024 - n + 1);
+      for (unsigned i = 0; i < n; i++) c.dw[2 + i] = cosim_rng_u64(rng);
+      if (e) c.dw[2 + n] = REVA_BASE + 32u * RNG_BELOW(rng, 1024);
+      c.len = (uint8_t)(2 + n + e);
+      break;
+    }
+    case K_READ: {
+      const unsigned n = 1 + RNG_BELOW(rng, 8);
+      c.dw[0] = 2u | n << 4 | e << 8 | (uint64_t)dest << 16;
+      c.dw[1] = RVA_BASE + ((uint64_t)RNG_BELOW(rng, 16) << 13) + 8u * RNG_BELOW(rng, 1024 - n + 1);
+      c.dw[2] = q->va + 0x100u + 64u * slot;
+      if (e) c.dw[3] = q->va + 0x20u;
+      c.len = (uint8_t)(3 + e);
+      break;
+    }
+    case K_SEVL:
+      c.dw[0] = 3u | (uint64_t)(1 + RNG_BELOW(rng, 3)) << 32;
+      c.dw[1] = q->va;
+      c.len = 2;
+      break;
+    case K_SEVR:
+      c.dw[0] = 3u | 1u << 9 | (uint64_t)dest << 16 | (uint64_t)(cosim_rng_u64(rng) & 0xFFFFFFFFu) << 32;
+      c.dw[1] = REVA_BASE + 32u * RNG_BELOW(rng, 1024);
+      c.len = 2;
+      break;
+    case K_WAIT:
+      c.dw[0] = 4;
+      c.dw[1] = q->va;
+      c.dw[2] = 2ull << 41 | (uint32_t)(-(int32_t)(1 + RNG_BELOW(rng, 3))); /* INTERRUPT, count -1..-3 */
+      c.dw[3] = 0xC0C0000000000000ull | qi;
+      c.dw[4] = 0;
+      c.len = 5;
+      break;
+    case K_INTR:
+      c.dw[0] = 7u | (uint64_t)(cosim_rng_u64(rng) & 0xFFFFFFFFu) << 32;
+      c.len = 1;
+      break;
+    case K_ATOMIC: {
+      const unsigned cas = CH(rng, 0.5), ai = RNG_BELOW(rng, NATOM);
+      c.dw[0] = 8u | e << 8 | cas << 10 | (uint64_t)dest << 16;
+      c.dw[1] = RATOM_VA + 8u * ai;
+      c.dw[2] = cas && CH(rng, 0.6) ? g->ratom[ai] : (cosim_rng_u64(rng) >> RNG_BELOW(rng, 64));
+      c.dw[3] = cas ? cosim_rng_u64(rng) : 0;
+      c.dw[4] = q->va + 0x100u + 64u * slot;
+      if (e) c.dw[5] = q->va + 0x20u;
+      c.len = (uint8_t)(5 + e);
+      break;
+    }
+    case K_GUARD:
+      c.dw[0] = 6;
+      c.len = 1;
+      break;
+    default:
+      c.dw[0] = 0;
+      c.len = 1;
+      break;
   }
   /* room (§6.1 E_OVERFLOW never for a correct host): every position below head + depth */
   const unsigned lim = g->depth - 1 < 120 ? g->depth - 1 : 120;
@@ -556,72 +593,76 @@ static void gen_bad(rnd_t *g, unsigned qi, cosim_rng_t *rng) {
   g->n_bad[b]++;
   g->nb = 0;
   switch (b) {
-  case B_OPCODE:
-    c.dw[0] = (9u + RNG_BELOW(rng, 7)) | (cosim_rng_u64(rng) & ~15ull);
-    c.len = 1;
-    q->bad_code = 6;
-    break;
-  case B_DISABLED: /* ATOMIC, well formed, class not enabled */
-    c.dw[0] = 8u | (uint64_t)dest << 16;
-    c.dw[1] = RATOM_VA;
-    c.dw[4] = q->va + 0x100u;
-    c.len = 5;
-    q->bad_code = 7;
-    break;
-  case B_LEN: {
-    const unsigned n = CH(rng, 0.3) ? 0 : 9 + RNG_BELOW(rng, 7);
-    c.dw[0] = 1u | n << 4 | (uint64_t)dest << 16;
-    c.len = 3;
-    q->bad_code = 8;
-    break;
-  }
-  case B_MBZ:
-    c.dw[0] = 1u | 1u << 4 | (1u + RNG_BELOW(rng, 31)) << 11 | (uint64_t)dest << 16;
-    c.len = 3;
-    q->bad_code = 8;
-    break;
-  case B_VA: /* misaligned, or 16 bytes from the page's last dword */
-    c.dw[0] = 1u | 2u << 4 | (uint64_t)dest << 16;
-    c.dw[1] = CH(rng, 0.5) ? RVA_BASE + 8u * RNG_BELOW(rng, 512) + 1u + RNG_BELOW(rng, 7) : RVA_BASE + 0x1FF8u;
-    c.dw[2] = cosim_rng_u64(rng);
-    c.dw[3] = cosim_rng_u64(rng);
-    c.len = 4;
-    q->bad_code = 8;
-    break;
-  case B_ROUTE:
-    c.dw[0] = 1u | 1u << 4 | (uint64_t)(g->vw->param.NumNodes + RNG_BELOW(rng, 4096 - (uint32_t)g->vw->param.NumNodes)) << 16;
-    c.dw[1] = RVA_BASE;
-    c.len = 3;
-    q->bad_code = 9;
-    break;
-  case B_NOROUTE: /* a node with no valid route entry */
-    c.dw[0] = 1u | 1u << 4 | (uint64_t)(g->vw->param.NumNodes - 1) << 16;
-    c.dw[1] = RVA_BASE;
-    c.dw[2] = cosim_rng_u64(rng);
-    c.len = 3;
-    q->bad_code = 10;
-    break;
-  case B_PARTIAL:
-    g->burst[0] = (hreq_t){true, q->qid * 0x1000u + 8u * (P % 512u), cosim_rng_u64(rng), (uint8_t)(1u + RNG_BELOW(rng, 254)), 0};
-    g->nb = 1;
-    q->bad_code = 2;
-    break;
-  case B_WINDOW: {
-    const uint32_t p = P + g->win + RNG_BELOW(rng, 4);
-    g->burst[0] = (hreq_t){true, q->qid * 0x1000u + 8u * (p % 512u), cosim_rng_u64(rng), 0xFF, 0};
-    g->nb = 1;
-    q->bad_pos = p;
-    q->bad_code = 3;
-    break;
-  }
-  case B_DUP:
-    g->burst[0] = (hreq_t){true, q->qid * 0x1000u + 8u * ((P + 1) % 512u), cosim_rng_u64(rng), 0xFF, 0};
-    g->burst[1] = g->burst[0];
-    g->burst[1].data = ~g->burst[1].data;
-    g->nb = 2;
-    q->bad_pos = P + 1;
-    q->bad_code = 5;
-    break;
+    case B_OPCODE:
+      c.dw[0] = (9u + RNG_BELOW(rng, 7)) | (cosim_rng_u64(rng) & ~15ull);
+      c.len = 1;
+      q->bad_code = 6;
+      break;
+    case B_DISABLED: /* ATOMIC, well formed, class not enabled */
+      c.dw[0] = 8u | (uint64_t)dest << 16;
+      c.dw[1] = RATOM_VA;
+      c.dw[4] = q->va + 0x100u;
+      c.len = 5;
+      q->bad_code = 7;
+      break;
+    case B_LEN: {
+      const unsigned n = CH(rng, 0.3) ? 0 : 9 + RNG_BELOW(rng, 7);
+      c.dw[0] = 1u | n << 4 | (uint64_t)dest << 16;
+      c.len = 3;
+      q->bad_code = 8;
+      break;
+    }
+    case B_MBZ:
+      c.dw[0] = 1u | 1u << 4 | (1u + RNG_BELOW(rng, 31)) << 11 | (uint64_t)dest << 16;
+      c.len = 3;
+      q->bad_code = 8;
+      break;
+    case B_VA: /* misaligned, or 16 bytes from the page's last dword */
+      c.dw[0] = 1u | 2u << 4 | (uint64_t)dest << 16;
+      c.dw[1] =
+          CH(rng, 0.5) ? RVA_BASE + 8u * RNG_BELOW(rng, 512) + 1u + RNG_BELOW(rng, 7) : RVA_BASE + 0x1FF8u;
+      c.dw[2] = cosim_rng_u64(rng);
+      c.dw[3] = cosim_rng_u64(rng);
+      c.len = 4;
+      q->bad_code = 8;
+      break;
+    case B_ROUTE:
+      c.dw[0] = 1u | 1u << 4 |
+                (uint64_t)(g->vw->param.NumNodes + RNG_BELOW(rng, 4096 - (uint32_t)g->vw->param.NumNodes))
+                    << 16;
+      c.dw[1] = RVA_BASE;
+      c.len = 3;
+      q->bad_code = 9;
+      break;
+    case B_NOROUTE: /* a node with no valid route entry */
+      c.dw[0] = 1u | 1u << 4 | (uint64_t)(g->vw->param.NumNodes - 1) << 16;
+      c.dw[1] = RVA_BASE;
+      c.dw[2] = cosim_rng_u64(rng);
+      c.len = 3;
+      q->bad_code = 10;
+      break;
+    case B_PARTIAL:
+      g->burst[0] = (hreq_t){true, q->qid * 0x1000u + 8u * (P % 512u), cosim_rng_u64(rng),
+                             (uint8_t)(1u + RNG_BELOW(rng, 254)), 0};
+      g->nb = 1;
+      q->bad_code = 2;
+      break;
+    case B_WINDOW: {
+      const uint32_t p = P + g->win + RNG_BELOW(rng, 4);
+      g->burst[0] = (hreq_t){true, q->qid * 0x1000u + 8u * (p % 512u), cosim_rng_u64(rng), 0xFF, 0};
+      g->nb = 1;
+      q->bad_pos = p;
+      q->bad_code = 3;
+      break;
+    }
+    case B_DUP:
+      g->burst[0] = (hreq_t){true, q->qid * 0x1000u + 8u * ((P + 1) % 512u), cosim_rng_u64(rng), 0xFF, 0};
+      g->burst[1] = g->burst[0];
+      g->burst[1].data = ~g->burst[1].data;
+      g->nb = 2;
+      q->bad_pos = P + 1;
+      q->bad_code = 5;
+      break;
   }
   if (!g->nb) {
     for (unsigned i = 0; i < c.len; i++) {
@@ -643,9 +684,10 @@ static void next_burst(rnd_t *g, uint64_t cycle, cosim_rng_t *rng) {
   g->bkind = HB_NONE;
   if (g->opening < g->nq + g->qnet) { /* setup: open every queue */
     const q_t *q = &g->q[g->opening < g->nq ? g->opening : 0];
-    g->burst[0] = g->opening < g->nq ? (hreq_t){true, 0x02000000u + 8u * q->qid, cqctl(q), 0xFF, 0}
-                                     : (hreq_t){true, 0x02000000u + 8u * g->qn_qid,
-                                                g->qn_base | 0x3Eull << 33 | 0x7Full << 47 | 1ull << 63, 0xFF, 0};
+    g->burst[0] = g->opening < g->nq
+                      ? (hreq_t){true, 0x02000000u + 8u * q->qid, cqctl(q), 0xFF, 0}
+                      : (hreq_t){true, 0x02000000u + 8u * g->qn_qid,
+                                 g->qn_base | 0x3Eull << 33 | 0x7Full << 47 | 1ull << 63, 0xFF, 0};
     g->nb = 1;
     g->bi = 0;
     g->bq = g->opening < g->nq ? g->opening : 0;
@@ -678,7 +720,8 @@ static void next_burst(rnd_t *g, uint64_t cycle, cosim_rng_t *rng) {
     }
   }
   if (CH(rng, 0.004)) { /* a bad PIO (§4.1): misaligned, or in no region; touches nothing */
-    const uint32_t a = CH(rng, 0.5) ? 8u * RNG_BELOW(rng, 512) + 1u + RNG_BELOW(rng, 7) : 0x03000000u + 8u * RNG_BELOW(rng, 1024);
+    const uint32_t a = CH(rng, 0.5) ? 8u * RNG_BELOW(rng, 512) + 1u + RNG_BELOW(rng, 7)
+                                    : 0x03000000u + 8u * RNG_BELOW(rng, 1024);
     g->burst[0] = (hreq_t){true, a, cosim_rng_u64(rng), 0xFF, 0};
     g->nb = 1;
     g->bi = 0;
@@ -695,8 +738,10 @@ static void next_burst(rnd_t *g, uint64_t cycle, cosim_rng_t *rng) {
 /* --- inbound (the remote side into in_*) ---------------------------------------------------------- */
 static void ip_push(rnd_t *g, const ipkt_t *p, bool front) {
   if (g->ip_t - g->ip_h >= IPQ) return;
-  if (front) g->ip[--g->ip_h % IPQ] = *p;
-  else g->ip[g->ip_t++ % IPQ] = *p;
+  if (front)
+    g->ip[--g->ip_h % IPQ] = *p;
+  else
+    g->ip[g->ip_t++ % IPQ] = *p;
 }
 static unsigned w_put(uint32_t *w, unsigned k, uint64_t v) {
   w[k] = lo(v);
@@ -724,7 +769,8 @@ static void gen_inbound(rnd_t *g, cosim_rng_t *rng) {
     ip_push(g, &p, false);
     return;
   }
-  if (r < 40 || (!rd_ok && r < 70)) { /* a WRITE of 1..8 dwords into a per-VC area (the VC is chosen at send) */
+  if (r < 40 ||
+      (!rd_ok && r < 70)) { /* a WRITE of 1..8 dwords into a per-VC area (the VC is chosen at send) */
     p.role = IR_WRITE;
     p.n = (uint8_t)(1 + RNG_BELOW(rng, 8));
     p.w[k++] = 1u | p.n << 4 | CTX_IN << 16;
@@ -756,7 +802,8 @@ static void gen_inbound(rnd_t *g, cosim_rng_t *rng) {
     p.w[k++] = 4u | (unsigned)p.cas << 9 | CTX_IN << 16;
     p.w[k++] = SRC;
     k = w_put(p.w, k, (p.host ? g->va_h : g->va_in) + 0x1000u + 8u * p.aidx);
-    p.a = p.cas && CH(rng, 0.6) ? (p.host ? g->hamem : g->amem)[p.aidx] : cosim_rng_u64(rng) >> RNG_BELOW(rng, 64);
+    p.a = p.cas && CH(rng, 0.6) ? (p.host ? g->hamem : g->amem)[p.aidx]
+                                : cosim_rng_u64(rng) >> RNG_BELOW(rng, 64);
     p.b = p.cas ? cosim_rng_u64(rng) : 0;
     k = w_put(p.w, k, p.a);
     k = w_put(p.w, k, p.b);
@@ -769,12 +816,13 @@ static void gen_inbound(rnd_t *g, cosim_rng_t *rng) {
     const unsigned m = RNG_BELOW(rng, 5);
     p.host = false;
     p.role = (uint8_t)(IR_BADKIND + m);
-    p.w[k++] = (m == 0 ? (CH(rng, 0.3) ? 0u : 5u + RNG_BELOW(rng, 11)) : 1u) | (m == 2 ? 8u : 1u) << 4 | CTX_IN << 16;
+    p.w[k++] = (m == 0 ? (CH(rng, 0.3) ? 0u : 5u + RNG_BELOW(rng, 11)) : 1u) | (m == 2 ? 8u : 1u) << 4 |
+               CTX_IN << 16;
     p.w[k++] = SRC;
-    p.va = m == 1 ? g->va_in + 4u                                   /* misaligned */
-         : m == 3 ? g->va_in ^ (1ull << (13 + g->vw->param.PtBits)) /* same bucket, no PTE matches */
-         : m == 4 ? g->va_ro                                        /* mapped R only */
-                  : g->va_in;
+    p.va = m == 1   ? g->va_in + 4u                                   /* misaligned */
+           : m == 3 ? g->va_in ^ (1ull << (13 + g->vw->param.PtBits)) /* same bucket, no PTE matches */
+           : m == 4 ? g->va_ro                                        /* mapped R only */
+                    : g->va_in;
     k = w_put(p.w, k, p.va);
     const unsigned nd = m == 2 ? 11 : 1; /* overlength: 26 body words */
     for (unsigned i = 0; i < nd; i++) k = w_put(p.w, k, cosim_rng_u64(rng));
@@ -853,7 +901,7 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
   rnd_t *g = ctx;
   (void)prev_out;
   IN(node_i, NODE);
-  IN(hm_ready_i, g->hostmem ? CH(rng, 0.7) : 1); /* backpressure on the host master port */
+  IN(hm_ready_i, g->hostmem ? CH(rng, 0.7) : 1);                /* backpressure on the host master port */
   if (g->hr_h != g->hr_t && g->hr[g->hr_h % 16].due <= cycle) { /* host read data, in order (§3.2) */
     __typeof__(g->hr[0]) *h = &g->hr[g->hr_h % 16];
     IN(hm_rvalid_i, 1);
@@ -887,7 +935,8 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
       token_effect(g, &t, rng);
       used = true;
     }
-  if (!g->cur_on && g->ip_h == g->ip_t && cycle < g->stop_at && g->opening == g->nq + g->qnet && CH(rng, 0.08))
+  if (!g->cur_on && g->ip_h == g->ip_t && cycle < g->stop_at && g->opening == g->nq + g->qnet &&
+      CH(rng, 0.08))
     gen_inbound(g, rng);
   if (!used && !g->cur_on && g->ip_h != g->ip_t && g->aw_t - g->aw_h < 16) {
     for (unsigned k = 0; k < g->nvc; k++) {
@@ -923,8 +972,10 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
       ipkt_t p = g->cur;
       if (p.bad_crc) p.ack = false;
       g->aw[g->aw_t++ % 16] = p;
-      if (p.bad_crc) g->n_crc_sent++;
-      else if (p.role >= IR_BADKIND) g->n_bad_sent++;
+      if (p.bad_crc)
+        g->n_crc_sent++;
+      else if (p.role >= IR_BADKIND)
+        g->n_bad_sent++;
       if (!p.bad_crc && p.role == IR_XLATE && g->i4_t - g->i4_h < 64) g->irq4_va[g->i4_t++ % 64] = p.va;
       g->n_in++;
     }
@@ -962,7 +1013,8 @@ static void push_tok(rnd_t *g, unsigned vc, tok_t t, uint64_t cycle, cosim_rng_t
   /* mostly short, now and then long (every queue then fills its two packets awaiting tokens, §6.4),
      always well inside AckTimeout (256 at its minimum) */
   const uint64_t lng = g->vw->param.AckTimeout / 2 < 400 ? g->vw->param.AckTimeout / 2 : 400;
-  uint64_t due = cycle + 1 + RNG_BELOW(rng, 24) + (CH(rng, 0.02) ? lng / 2 + RNG_BELOW(rng, (uint32_t)lng / 2) : 0);
+  uint64_t due =
+      cycle + 1 + RNG_BELOW(rng, 24) + (CH(rng, 0.02) ? lng / 2 + RNG_BELOW(rng, (uint32_t)lng / 2) : 0);
   if (due < g->last_due[vc]) due = g->last_due[vc];
   g->last_due[vc] = due;
   t.due = due;
@@ -973,18 +1025,20 @@ static void push_tok(rnd_t *g, unsigned vc, tok_t t, uint64_t cycle, cosim_rng_t
 static bool nic_packet(rnd_t *g, uint64_t cycle, uint32_t crc, cosim_msg_t *msg) {
   const uint32_t *b = g->op_body;
   const unsigned n = g->op_n;
-  if (n > 22) return FAIL("elan4.packet", "a packet of %u body words on VC %u (at most 22, §4.6)", n, g->op_vc);
+  if (n > 22)
+    return FAIL("elan4.packet", "a packet of %u body words on VC %u (at most 22, §4.6)", n, g->op_vc);
   const uint32_t want_crc = crc32_ref_words(b, n);
   if (crc != want_crc)
-    return FAIL("elan4.packet", "TAIL CRC 0x%08x, the body's CRC-32 is 0x%08x (VC %u, W0 0x%08x)", crc, want_crc,
-                g->op_vc, n ? b[0] : 0);
+    return FAIL("elan4.packet", "TAIL CRC 0x%08x, the body's CRC-32 is 0x%08x (VC %u, W0 0x%08x)", crc,
+                want_crc, g->op_vc, n ? b[0] : 0);
   const unsigned ctx = n ? (b[0] >> 16) & 0x3FFFu : 0;
   const int qi = q_of_ctx(g, ctx);
   g->n_pkts++;
   g->m_q = g->m_rp = -1;
   if (qi >= 0) {
     q_t *q = &g->q[qi];
-    if (g->op_vc != g->vcs) return FAIL("elan4.packet", "queue %u's packet on VC %u, VcSten is %u", q->qid, g->op_vc, g->vcs);
+    if (g->op_vc != g->vcs)
+      return FAIL("elan4.packet", "queue %u's packet on VC %u, VcSten is %u", q->qid, g->op_vc, g->vcs);
     cmd_t *hit = NULL;
     for (uint32_t i = q->head; i != q->acc && !hit; i++) { /* a resend: identical to its first try */
       cmd_t *c = &q->ring[i % RING];
@@ -998,17 +1052,19 @@ static bool nic_packet(rnd_t *g, uint64_t cycle, uint32_t crc, cosim_msg_t *msg)
     } else {
       while (q->sent_next != q->acc && !is_sten(&q->ring[q->sent_next % RING])) q->sent_next++;
       if (q->sent_next == q->acc)
-        return FAIL("elan4.packet", "queue %u: a packet (W0 0x%08x) with no accepted command waiting to be sent",
-                    q->qid, b[0]);
+        return FAIL("elan4.packet",
+                    "queue %u: a packet (W0 0x%08x) with no accepted command waiting to be sent", q->qid,
+                    b[0]);
       cmd_t *c = &q->ring[q->sent_next % RING];
       if (!body_eq(c, g->op_route, b, n)) {
         unsigned k = 0;
         while (k < n && k < c->nbody && b[k] == c->body[k]) k++;
-        return FAIL("elan4.packet",
-                    "queue %u, command at position %u (%s): packet differs at word %u (route 0x%08x/0x%08x, %u/%u "
-                    "words, got 0x%08x want 0x%08x)",
-                    q->qid, c->pos, kind_name[c->kind], k, g->op_route, c->route, n, c->nbody, k < n ? b[k] : 0,
-                    k < c->nbody ? c->body[k] : 0);
+        return FAIL(
+            "elan4.packet",
+            "queue %u, command at position %u (%s): packet differs at word %u (route 0x%08x/0x%08x, %u/%u "
+            "words, got 0x%08x want 0x%08x)",
+            q->qid, c->pos, kind_name[c->kind], k, g->op_route, c->route, n, c->nbody, k < n ? b[k] : 0,
+            k < c->nbody ? c->body[k] : 0);
       }
       g->m_q = qi;
       g->m_cmd = (uint32_t)(c - q->ring);
@@ -1061,8 +1117,9 @@ static bool check_lm_write(rnd_t *g, uint32_t a, uint64_t d, cosim_msg_t *msg) {
     if (byte >= q->base && byte < q->base + 8ull * g->depth) { /* backing store (§6.1) */
       const uint64_t want = q->store[(byte - q->base) / 8u];
       if (d != want)
-        return FAIL("elan4.store", "queue %u backing-store dword %llu written 0x%016llx, the host wrote 0x%016llx",
-                    q->qid, (unsigned long long)((byte - q->base) / 8u), (unsigned long long)d,
+        return FAIL("elan4.store",
+                    "queue %u backing-store dword %llu written 0x%016llx, the host wrote 0x%016llx", q->qid,
+                    (unsigned long long)((byte - q->base) / 8u), (unsigned long long)d,
                     (unsigned long long)want);
       return true;
     }
@@ -1089,7 +1146,7 @@ static bool check_lm_write(rnd_t *g, uint32_t a, uint64_t d, cosim_msg_t *msg) {
       return true;
     }
     if (byte > PA_Q(i) && byte < PA_Q(i) + 0x20u) return true; /* e1..e3 of a prime */
-    if (byte == PA_Q(i) + 0x20u) { /* the reply event: +1 per set */
+    if (byte == PA_Q(i) + 0x20u) {                             /* the reply event: +1 per set */
       const uint64_t old = g->lm.mem[a];
       const uint64_t want = (old & ~0xFFFFFFFFull) | (uint32_t)((uint32_t)old + 1u);
       if (d != want)
@@ -1102,12 +1159,14 @@ static bool check_lm_write(rnd_t *g, uint32_t a, uint64_t d, cosim_msg_t *msg) {
     }
     if (byte >= PA_Q(i) + 0x100u && byte < PA_Q(i) + 0x100u + 64u * NREPLY) return true; /* reply data */
   }
-  if (g->qnet && byte >= g->qn_base && byte < g->qn_base + 8ull * g->depth) { /* the network-fed queue's store */
-    if (d) return FAIL("elan4.store", "queue %u backing-store write 0x%016llx: only NOPs were written to it", g->qn_qid,
-                       (unsigned long long)d);
+  if (g->qnet && byte >= g->qn_base &&
+      byte < g->qn_base + 8ull * g->depth) { /* the network-fed queue's store */
+    if (d)
+      return FAIL("elan4.store", "queue %u backing-store write 0x%016llx: only NOPs were written to it",
+                  g->qn_qid, (unsigned long long)d);
     return true;
   }
-  if (byte >= PA_IN && byte < PA_IN + 0x100u * g->nvc) return true;                   /* remote WRITEs */
+  if (byte >= PA_IN && byte < PA_IN + 0x100u * g->nvc) return true;                /* remote WRITEs */
   if (byte >= PA_IN + 0x1000u && byte < PA_IN + 0x1000u + 8u * NATOM) return true; /* atomics */
   return FAIL("elan4.memory", "a write of 0x%016llx to local byte 0x%llx, outside every region written to",
               (unsigned long long)d, (unsigned long long)byte);
@@ -1153,17 +1212,19 @@ static bool watchdogs(rnd_t *g, uint64_t cycle, cosim_msg_t *msg) {
       const cmd_t *c = &q->ring[q->head % RING];
       if (c->kind != K_BAD && c->written && cycle > c->written_at + g->stuck)
         return FAIL("elan4.stuck",
-                    "queue %u: the %s at position %u written in cycle %llu is not done (accepted %d, sent %d, acked %d, "
+                    "queue %u: the %s at position %u written in cycle %llu is not done (accepted %d, sent "
+                    "%d, acked %d, "
                     "reply %d)",
-                    q->qid, kind_name[c->kind], c->pos, (unsigned long long)c->written_at, c->accepted, c->sent,
-                    c->acked, c->reply_done);
+                    q->qid, kind_name[c->kind], c->pos, (unsigned long long)c->written_at, c->accepted,
+                    c->sent, c->acked, c->reply_done);
     }
     if (q->fire_h != q->fire_t && cycle > q->fire_at[q->fire_h % EVQ] + 2000)
-      return FAIL("elan4.event", "queue %u: its event fired in cycle %llu, no interrupt record (cause 2) since",
-                  q->qid, (unsigned long long)q->fire_at[q->fire_h % EVQ]);
+      return FAIL("elan4.event",
+                  "queue %u: its event fired in cycle %llu, no interrupt record (cause 2) since", q->qid,
+                  (unsigned long long)q->fire_at[q->fire_h % EVQ]);
     if (q->rev_h != q->rev_t && cycle > q->rev_at[q->rev_h % EVQ] + 2000)
-      return FAIL("elan4.event", "queue %u: a reply with E landed in cycle %llu, its event was never set", q->qid,
-                  (unsigned long long)q->rev_at[q->rev_h % EVQ]);
+      return FAIL("elan4.event", "queue %u: a reply with E landed in cycle %llu, its event was never set",
+                  q->qid, (unsigned long long)q->rev_at[q->rev_h % EVQ]);
     if (q->vs == V_BAD && cycle > q->bad_written_at + 3000)
       return FAIL("elan4.qerr", "queue %u: %s written in cycle %llu, the queue never entered ERROR", q->qid,
                   bad_name[q->bad], (unsigned long long)q->bad_written_at);
@@ -1186,7 +1247,8 @@ static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
       printf(" %s %llu", kind_name[k], (unsigned long long)g->n_kind[k]);
       ncmd += g->n_kind[k];
     }
-  printf("\nelan4_random: %llu packets (%llu resends, %llu nacked by us), %llu inbound packets (%llu after a bad CRC), "
+  printf("\nelan4_random: %llu packets (%llu resends, %llu nacked by us), %llu inbound packets (%llu after a "
+         "bad CRC), "
          "%llu replies from the RP, %llu event fires, %llu host-master requests\n",
          (unsigned long long)g->n_pkts, (unsigned long long)g->n_resends, (unsigned long long)g->n_nacks,
          (unsigned long long)g->n_in, (unsigned long long)g->n_in_bad, (unsigned long long)g->n_rp,
@@ -1194,14 +1256,15 @@ static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
   printf("elan4_random: %llu queue errors from malformed input:", (unsigned long long)g->n_errors);
   for (unsigned b = 0; b < NBAD; b++) printf(" %s %llu", bad_name[b], (unsigned long long)g->n_bad[b]);
   printf("; %llu NOPs run from the network", (unsigned long long)g->qn_acc);
-  printf("; %llu bad PIOs; %u times a queue had 2 STEN packets awaiting tokens\n", (unsigned long long)g->pio_bad,
-         g->n_two);
+  printf("; %llu bad PIOs; %u times a queue had 2 STEN packets awaiting tokens\n",
+         (unsigned long long)g->pio_bad, g->n_two);
   printf("busy: %llu of %llu cycles with traffic in flight (%.1f %%)\n", (unsigned long long)g->busy,
          (unsigned long long)cycles, cycles ? 100.0 * (double)g->busy / (double)cycles : 0.0);
   if ((double)g->busy < 0.9 * (double)cycles)
     return FAIL("elan4.busy", "coverage hole: traffic in flight in only %llu of %llu cycles (< 90 %%)",
                 (unsigned long long)g->busy, (unsigned long long)cycles);
-  if (cycles >= 2000 && ncmd == 0) return FAIL("elan4.busy", "no command written in %llu cycles", (unsigned long long)cycles);
+  if (cycles >= 2000 && ncmd == 0)
+    return FAIL("elan4.busy", "no command written in %llu cycles", (unsigned long long)cycles);
   return true;
 }
 
@@ -1213,35 +1276,33 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     if (++g->bi == g->nb) {
       q_t *q = g->bkind == HB_BADPIO ? NULL : &g->q[g->bq];
       switch (g->bkind) {
-      case HB_CMD:
-        q->ring[g->bcmd % RING].written = true;
-        q->ring[g->bcmd % RING].written_at = cycle;
-        g->n_kind[q->ring[g->bcmd % RING].kind]++;
-        break;
-      case HB_BAD:
-        q->ring[g->bcmd % RING].written = true;
-        q->vs = V_BAD;
-        q->bad_written_at = cycle;
-        break;
-      case HB_CQCTL:
-        if (g->opening < g->nq + g->qnet) g->opening++;
-        else { /* re-opened: positions from 0 (§4.2) */
-          q->head = q->acc = q->tail = q->sent_next = 0;
-          q->pos = 0;
-          q->inflight = 0;
-          q->vs = V_NORMAL;
-          q->bad_at = cycle + 1000u + (cycle * 7919u) % 2000u;
-        }
-        break;
-      case HB_STATUS:
-        q->vs = V_STATUS_SENT;
-        break;
-      case HB_BADPIO:
-        g->pio_bad++;
-        g->pio_bad_at = cycle;
-        break;
-      default:
-        break;
+        case HB_CMD:
+          q->ring[g->bcmd % RING].written = true;
+          q->ring[g->bcmd % RING].written_at = cycle;
+          g->n_kind[q->ring[g->bcmd % RING].kind]++;
+          break;
+        case HB_BAD:
+          q->ring[g->bcmd % RING].written = true;
+          q->vs = V_BAD;
+          q->bad_written_at = cycle;
+          break;
+        case HB_CQCTL:
+          if (g->opening < g->nq + g->qnet)
+            g->opening++;
+          else { /* re-opened: positions from 0 (§4.2) */
+            q->head = q->acc = q->tail = q->sent_next = 0;
+            q->pos = 0;
+            q->inflight = 0;
+            q->vs = V_NORMAL;
+            q->bad_at = cycle + 1000u + (cycle * 7919u) % 2000u;
+          }
+          break;
+        case HB_STATUS: q->vs = V_STATUS_SENT; break;
+        case HB_BADPIO:
+          g->pio_bad++;
+          g->pio_bad_at = cycle;
+          break;
+        default: break;
       }
       g->bkind = HB_NONE;
     }
@@ -1249,13 +1310,14 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
   if (OUT(ht_rvalid_o)) { /* a victim's status word (§4.2) */
     const int qi = (int)(OUT(ht_rtag_o) & 0x7Fu);
     if (!(OUT(ht_rtag_o) & 0x80u) || qi >= (int)g->nq || g->q[qi].vs != V_STATUS_SENT)
-      return FAIL("elan4.qerr", "a PIO read answer (tag 0x%02llx), none outstanding", (unsigned long long)OUT(ht_rtag_o));
+      return FAIL("elan4.qerr", "a PIO read answer (tag 0x%02llx), none outstanding",
+                  (unsigned long long)OUT(ht_rtag_o));
     q_t *q = &g->q[qi];
     const uint64_t st = OUT(ht_rdata_o);
     if ((st & 0x3FFu) != (2u << 8 | q->bad_code) || ((st >> 12) & 0xFFFFFu) != (q->bad_pos & 0xFFFFFu))
       return FAIL("elan4.qerr",
-                  "queue %u status 0x%016llx after %s: want state ERROR, code %u, position %u (§4.2, §7)", q->qid,
-                  (unsigned long long)st, bad_name[q->bad], q->bad_code, q->bad_pos & 0xFFFFFu);
+                  "queue %u status 0x%016llx after %s: want state ERROR, code %u, position %u (§4.2, §7)",
+                  q->qid, (unsigned long long)st, bad_name[q->bad], q->bad_code, q->bad_pos & 0xFFFFFu);
     q->vs = V_REOPEN;
   }
   if (g->pio_bad_at && cycle >= g->pio_bad_at + 3 && CNT(2) != g->pio_bad)
@@ -1264,41 +1326,38 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
   /* commands accepted (tr_cmd_o: the cycle before) */
   if (OUT(tr_cmd_o) && g->qnet && OUT(tr_cmd_q_o) == g->qn_qid) {
     if (++g->qn_acc > g->qn_sent)
-      return FAIL("elan4.order", "queue %u: %llu commands accepted, only %llu NOPs sent into its page", g->qn_qid,
-                  (unsigned long long)g->qn_acc, (unsigned long long)g->qn_sent);
+      return FAIL("elan4.order", "queue %u: %llu commands accepted, only %llu NOPs sent into its page",
+                  g->qn_qid, (unsigned long long)g->qn_acc, (unsigned long long)g->qn_sent);
   } else if (OUT(tr_cmd_o)) {
     const int qi = q_of_qid(g, OUT(tr_cmd_q_o));
-    if (qi < 0) return FAIL("elan4.order", "a command accepted on queue %llu, not one of ours", (unsigned long long)OUT(tr_cmd_q_o));
+    if (qi < 0)
+      return FAIL("elan4.order", "a command accepted on queue %llu, not one of ours",
+                  (unsigned long long)OUT(tr_cmd_q_o));
     q_t *q = &g->q[qi];
     /* accepted in cycle-1; its last dword accepted on ht_* 3 cycles before that at the earliest (§6.1's
        empty-queue latency) */
     if (q->acc == q->tail || !q->ring[q->acc % RING].written || q->ring[q->acc % RING].written_at + 4 > cycle)
-      return FAIL("elan4.order", "queue %u: a command accepted (cycle %llu) less than 3 cycles after the host "
-                  "wrote all of it", q->qid, (unsigned long long)cycle - 1);
+      return FAIL("elan4.order",
+                  "queue %u: a command accepted (cycle %llu) less than 3 cycles after the host "
+                  "wrote all of it",
+                  q->qid, (unsigned long long)cycle - 1);
     cmd_t *c = &q->ring[q->acc % RING];
     switch (c->kind) {
-    case K_SEVL:
-      q->ops[q->op_t++ % EVQ] = (evop_t){1, c->dw[0] >> 32};
-      break;
-    case K_WAIT:
-      q->ops[q->op_t++ % EVQ] = (evop_t){0, c->dw[2]};
-      break;
-    case K_INTR:
-      q->cookie[q->ck_t++ % EVQ] = (uint32_t)(c->dw[0] >> 32);
-      break;
-    case K_GUARD: /* §4.3: every earlier packet of the queue acked */
-      for (uint32_t i = q->head; i != q->acc; i++)
-        if (is_sten(&q->ring[i % RING]) && !q->ring[i % RING].acked)
-          return FAIL("elan4.guard", "queue %u: GUARD at position %u accepted, the %s at %u not acked", q->qid,
-                      c->pos, kind_name[q->ring[i % RING].kind], q->ring[i % RING].pos);
-      break;
-    case K_BAD:
-      if (c->bad != B_NOROUTE)
-        return FAIL("elan4.qerr", "queue %u: the malformed command at %u (%s) was accepted", q->qid, c->pos,
-                    bad_name[c->bad]);
-      break;
-    default:
-      break;
+      case K_SEVL: q->ops[q->op_t++ % EVQ] = (evop_t){1, c->dw[0] >> 32}; break;
+      case K_WAIT: q->ops[q->op_t++ % EVQ] = (evop_t){0, c->dw[2]}; break;
+      case K_INTR: q->cookie[q->ck_t++ % EVQ] = (uint32_t)(c->dw[0] >> 32); break;
+      case K_GUARD: /* §4.3: every earlier packet of the queue acked */
+        for (uint32_t i = q->head; i != q->acc; i++)
+          if (is_sten(&q->ring[i % RING]) && !q->ring[i % RING].acked)
+            return FAIL("elan4.guard", "queue %u: GUARD at position %u accepted, the %s at %u not acked",
+                        q->qid, c->pos, kind_name[q->ring[i % RING].kind], q->ring[i % RING].pos);
+        break;
+      case K_BAD:
+        if (c->bad != B_NOROUTE)
+          return FAIL("elan4.qerr", "queue %u: the malformed command at %u (%s) was accepted", q->qid, c->pos,
+                      bad_name[c->bad]);
+        break;
+      default: break;
     }
     c->accepted = true;
     q->acc++;
@@ -1329,15 +1388,18 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
                     (unsigned long long)info, (unsigned long long)data);
       g->q[qe].fire_h++;
     } else if (cause == 3) {
-      if (qi < 0) return FAIL("elan4.isolation", "queue %llu entered ERROR, not one of ours", (unsigned long long)info);
+      if (qi < 0)
+        return FAIL("elan4.isolation", "queue %llu entered ERROR, not one of ours", (unsigned long long)info);
       q_t *q = &g->q[qi];
       if (q->vs != V_BAD)
-        return FAIL("elan4.isolation", "queue %u entered ERROR (code %llu, position %llu) with no malformed input",
-                    q->qid, (unsigned long long)(data & 0xFF), (unsigned long long)((data >> 8) & 0xFFFFF));
+        return FAIL("elan4.isolation",
+                    "queue %u entered ERROR (code %llu, position %llu) with no malformed input", q->qid,
+                    (unsigned long long)(data & 0xFF), (unsigned long long)((data >> 8) & 0xFFFFF));
       const uint64_t want = q->bad_code | (uint64_t)(q->bad_pos & 0xFFFFFu) << 8;
       if (data != want)
-        return FAIL("elan4.qerr", "queue %u ERROR record data 0x%llx after %s: want code %u position %u (0x%llx)",
-                    q->qid, (unsigned long long)data, bad_name[q->bad], q->bad_code, q->bad_pos & 0xFFFFFu,
+        return FAIL("elan4.qerr",
+                    "queue %u ERROR record data 0x%llx after %s: want code %u position %u (0x%llx)", q->qid,
+                    (unsigned long long)data, bad_name[q->bad], q->bad_code, q->bad_pos & 0xFFFFFu,
                     (unsigned long long)want);
       q->vs = V_STATUS;
       q->errors++;
@@ -1359,7 +1421,9 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
   if (OUT(lm_valid_o)) {
     const uint32_t a = (uint32_t)OUT(lm_addr_o);
     if (OUT(lm_write_o)) {
-      if (OUT(lm_be_o) != 0xFF) return FAIL("elan4.memory", "a local-memory write with lm_be_o 0x%llx", (unsigned long long)OUT(lm_be_o));
+      if (OUT(lm_be_o) != 0xFF)
+        return FAIL("elan4.memory", "a local-memory write with lm_be_o 0x%llx",
+                    (unsigned long long)OUT(lm_be_o));
       if (!check_lm_write(g, a, OUT(lm_wdata_o), msg)) return false;
       e4h_lm_write(&g->lm, a, OUT(lm_wdata_o));
     } else
@@ -1376,12 +1440,15 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     if (wr) {
       const bool area = off < 0x100u * g->nvc || (off >= 0x1000u && off < 0x1000u + 8u * NATOM);
       if (!area || OUT(hm_be_o) != 0xFF || len || tag)
-        return FAIL("elan4.memory", "a host write at +0x%llx be 0x%llx len %u tag %u: not a dword of a written area",
+        return FAIL("elan4.memory",
+                    "a host write at +0x%llx be 0x%llx len %u tag %u: not a dword of a written area",
                     (unsigned long long)off, (unsigned long long)OUT(hm_be_o), len, tag);
       g->hmem[off / 8u] = OUT(hm_data_o);
     } else {
-      if (len < 1 || len > 64 || off / 8u + len > 1024 || tag >= g->vw->param.HostReadTags || g->hr_t - g->hr_h >= 16)
-        return FAIL("elan4.memory", "a host read at +0x%llx of %u dwords, tag %u", (unsigned long long)off, len, tag);
+      if (len < 1 || len > 64 || off / 8u + len > 1024 || tag >= g->vw->param.HostReadTags ||
+          g->hr_t - g->hr_h >= 16)
+        return FAIL("elan4.memory", "a host read at +0x%llx of %u dwords, tag %u", (unsigned long long)off,
+                    len, tag);
       for (uint32_t i = g->hr_h; i != g->hr_t; i++)
         if (g->hr[i % 16].tag == tag)
           return FAIL("elan4.memory", "a host read with tag %u, still outstanding (§5.1)", tag);
@@ -1390,7 +1457,8 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
       h->len = (uint8_t)len;
       h->got = 0;
       h->due = cycle + 1 + (cycle * 2654435761u >> 7) % 60u; /* 1..60 cycles */
-      if (g->hr_t - g->hr_h > 1 && h->due < g->hr[(g->hr_t - 2) % 16].due) h->due = g->hr[(g->hr_t - 2) % 16].due;
+      if (g->hr_t - g->hr_h > 1 && h->due < g->hr[(g->hr_t - 2) % 16].due)
+        h->due = g->hr[(g->hr_t - 2) % 16].due;
       for (unsigned i = 0; i < len; i++) h->data[i] = g->hmem[off / 8u + i]; /* as of the take: PCI order */
     }
   }
@@ -1406,13 +1474,16 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
                     "TOKEN vc %u data 0x%x for our packet (role %u%s), want vc %u %s", vc, d, p->role,
                     p->bad_crc ? ", bad CRC" : "", p->vc, p->ack ? "ack" : "nack");
       g->vc_busy[p->vc] = false;
-      if (p->bad_crc) g->n_crc_tok++;
-      else if (p->role >= IR_BADKIND) g->n_bad_tok++;
+      if (p->bad_crc)
+        g->n_crc_tok++;
+      else if (p->role >= IR_BADKIND)
+        g->n_bad_tok++;
       const uint64_t ncrc = CNT(17), nbad = CNT(18) + CNT(21) + CNT(22);
       if (ncrc < g->n_crc_tok || ncrc > g->n_crc_sent || nbad < g->n_bad_tok || nbad > g->n_bad_sent)
         return FAIL("elan4.rx", "counters: crc %llu (want %llu..%llu), bad+xlate+prot %llu (want %llu..%llu)",
-                    (unsigned long long)ncrc, (unsigned long long)g->n_crc_tok, (unsigned long long)g->n_crc_sent,
-                    (unsigned long long)nbad, (unsigned long long)g->n_bad_tok, (unsigned long long)g->n_bad_sent);
+                    (unsigned long long)ncrc, (unsigned long long)g->n_crc_tok,
+                    (unsigned long long)g->n_crc_sent, (unsigned long long)nbad,
+                    (unsigned long long)g->n_bad_tok, (unsigned long long)g->n_bad_sent);
       if (p->bad_crc) { /* the good copy follows */
         ipkt_t r = *p;
         r.bad_crc = false;
@@ -1451,7 +1522,8 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
         if (s == RPQ) return FAIL("elan4.rx", "more replies outstanding than the test tracks");
         rpexp_t *r = &g->rp[s];
         *r = (rpexp_t){true, p->rva, p->n, 0, {0}};
-        if (p->role == IR_READ) memcpy(r->data, p->data, sizeof r->data);
+        if (p->role == IR_READ)
+          memcpy(r->data, p->data, sizeof r->data);
         else { /* our own arithmetic (§6.5): FADD mod 2^64, CAS if equal */
           uint64_t *am = p->host ? g->hamem : g->amem;
           const uint64_t old = am[p->aidx];
@@ -1459,11 +1531,13 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
           r->n = 1;
           r->data[0] = old;
           am[p->aidx] = nw;
-          const uint64_t got = p->host ? g->hmem[0x1000u / 8u + p->aidx] : g->lm.mem[(PA_IN + 0x1000u) / 8u + p->aidx];
+          const uint64_t got =
+              p->host ? g->hmem[0x1000u / 8u + p->aidx] : g->lm.mem[(PA_IN + 0x1000u) / 8u + p->aidx];
           const bool pending = p->host && OUT(hm_valid_o) && OUT(hm_write_o) &&
                                OUT(hm_addr_o) == HPA + 0x1000u + 8u * p->aidx && OUT(hm_data_o) == nw;
           if (got != nw && !pending)
-            return FAIL("elan4.atomic", "%s on atomic dword %u: memory 0x%016llx, want 0x%016llx (old 0x%016llx)",
+            return FAIL("elan4.atomic",
+                        "%s on atomic dword %u: memory 0x%016llx, want 0x%016llx (old 0x%016llx)",
                         p->cas ? "CAS" : "FADD", p->aidx, (unsigned long long)got, (unsigned long long)nw,
                         (unsigned long long)old);
         }
@@ -1471,7 +1545,8 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     } else {
       g->owed[vc & 3u]++;
       if (kind == 0) {
-        if (g->op_on) return FAIL("elan4.packet", "a HEAD on VC %u inside another packet (flits interleave)", vc);
+        if (g->op_on)
+          return FAIL("elan4.packet", "a HEAD on VC %u inside another packet (flits interleave)", vc);
         g->op_on = true;
         g->op_vc = (uint8_t)vc;
         g->op_route = d;
@@ -1493,7 +1568,8 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
   return watchdogs(g, cycle, msg);
 }
 
-#define PURPOSE "random commands into several queues, a responder with nacks, remote traffic, malformed input isolated"
+#define PURPOSE \
+  "random commands into several queues, a responder with nacks, remote traffic, malformed input isolated"
 COSIM_TEST(elan4_random, .target = &elan4_default_target, .purpose = PURPOSE, .ctx_size = sizeof(rnd_t),
            .init = init_default, .drive = drive, .check = check, .finish = finish)
 COSIM_TEST(elan4_random_max, .target = &elan4_max_target, .purpose = "elan4_random on the max target",
@@ -1501,11 +1577,12 @@ COSIM_TEST(elan4_random_max, .target = &elan4_max_target, .purpose = "elan4_rand
 COSIM_TEST(elan4_random_onevc, .target = &elan4_onevc_target, .purpose = "elan4_random on the onevc target",
            .ctx_size = sizeof(rnd_t), .init = init_onevc, .drive = drive, .check = check, .finish = finish)
 COSIM_TEST(elan4_random_min, .target = &elan4_min_target,
-           .purpose = "elan4_random on the min target (one queue, no nacks: RetryLimit 0)", .ctx_size = sizeof(rnd_t),
-           .init = init_min, .drive = drive, .check = check, .finish = finish)
+           .purpose = "elan4_random on the min target (one queue, no nacks: RetryLimit 0)",
+           .ctx_size = sizeof(rnd_t), .init = init_min, .drive = drive, .check = check, .finish = finish)
 COSIM_TEST(elan4_random_full, .target = &elan4_default_target,
-           .purpose = "elan4_random with STEN packets nacked (resends) and inbound READ/ATOMIC using every reply "
-                      "slot; model mode until two open points of docs/elan4.md §14 are settled",
+           .purpose =
+               "elan4_random with STEN packets nacked (resends) and inbound READ/ATOMIC using every reply "
+               "slot; model mode until two open points of docs/elan4.md §14 are settled",
            .ctx_size = sizeof(rnd_t), .init = init_full, .drive = drive, .check = check, .finish = finish)
 COSIM_TEST(elan4_random_stop, .target = &elan4_default_target,
            .purpose = "elan4_random with new traffic stopped at cycle 2000: the busy gate's negative",

@@ -170,6 +170,7 @@ typedef enum {
   IR_READ,
   IR_ATOMIC,
   IR_QWRITE,
+  IR_SEV,
   IR_BADKIND,
   IR_BADVA,
   IR_OVERLEN,
@@ -270,6 +271,10 @@ typedef struct {
   unsigned qn_qid;
   uint32_t qn_base;
   uint64_t qn_va, qn_sent, qn_acked, qn_acc, qn_tok_at;
+  /* node 0's SETEVENTs on an event of the inbound page (count far below 0): incs in TAIL order (§6.5, §6.7) */
+  uint32_t sev_inc[64];
+  uint32_t sev_h, sev_t;
+  uint64_t sev_at[64];
   uint64_t roimg[1024];
   uint64_t irq4_va[64];
   uint32_t i4_h, i4_t;
@@ -366,6 +371,8 @@ static void init_view(rnd_t *g, const elan4_view_t *vw, bool isolation) {
     g->lm.mem[(PA_IN + 0x1000u) / 8u + i] = g->amem[i];
     g->ratom[i] = remote_data(0x2000u + i) & 0xFFFFFFFFFFull;
   }
+  g->lm.mem[(PA_IN + 0x1800u) / 8u] = 2ull << 41 | 0x80000000u; /* node 0's event: INTERRUPT, never fires */
+  g->lm.mem[(PA_IN + 0x1800u) / 8u + 3] = CTX_IN;
   for (unsigned i = 0; i < g->nq; i++) g->q[i].bad_at = 600u + 500u * i;
   g->qnet = g->nq >= 2 && vw->param.NumCq > g->nq;
   if (g->qnet) {
@@ -769,6 +776,18 @@ static void gen_inbound(rnd_t *g, cosim_rng_t *rng) {
     ip_push(g, &p, false);
     return;
   }
+  if (r >= 90 && g->sev_t - g->sev_h < 48) { /* SETEVENT on the inbound page's event */
+    p.role = IR_SEV;
+    p.w[k++] = 3u | CTX_IN << 16;
+    p.w[k++] = SRC;
+    k = w_put(p.w, k, g->va_in + 0x1800u);
+    p.a = 1 + RNG_BELOW(rng, 3);
+    p.w[k++] = (uint32_t)p.a;
+    p.nw = (uint8_t)k;
+    p.ack = true;
+    ip_push(g, &p, false);
+    return;
+  }
   if (r < 40 ||
       (!rd_ok && r < 70)) { /* a WRITE of 1..8 dwords into a per-VC area (the VC is chosen at send) */
     p.role = IR_WRITE;
@@ -977,6 +996,10 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
       else if (p.role >= IR_BADKIND)
         g->n_bad_sent++;
       if (!p.bad_crc && p.role == IR_XLATE && g->i4_t - g->i4_h < 64) g->irq4_va[g->i4_t++ % 64] = p.va;
+      if (p.role == IR_SEV) {
+        g->sev_at[g->sev_t % 64] = cycle;
+        g->sev_inc[g->sev_t++ % 64] = (uint32_t)p.a;
+      }
       g->n_in++;
     }
     g->sent_vc_mask = 1u << g->cur.vc;
@@ -1166,6 +1189,17 @@ static bool check_lm_write(rnd_t *g, uint32_t a, uint64_t d, cosim_msg_t *msg) {
                   g->qn_qid, (unsigned long long)d);
     return true;
   }
+  if (byte == PA_IN + 0x1800u) { /* node 0's SETEVENTs, in the order their TAILs were sent */
+    const uint64_t old = g->lm.mem[a];
+    if (g->sev_h == g->sev_t)
+      return FAIL("elan4.event", "the inbound page's event e0 written (0x%016llx), no SETEVENT sent",
+                  (unsigned long long)d);
+    const uint64_t want = (old & ~0xFFFFFFFFull) | (uint32_t)((uint32_t)old + g->sev_inc[g->sev_h++ % 64]);
+    if (d != want)
+      return FAIL("elan4.event", "the inbound page's event e0 = 0x%016llx after a SETEVENT, want 0x%016llx",
+                  (unsigned long long)d, (unsigned long long)want);
+    return true;
+  }
   if (byte >= PA_IN && byte < PA_IN + 0x100u * g->nvc) return true;                /* remote WRITEs */
   if (byte >= PA_IN + 0x1000u && byte < PA_IN + 0x1000u + 8u * NATOM) return true; /* atomics */
   return FAIL("elan4.memory", "a write of 0x%016llx to local byte 0x%llx, outside every region written to",
@@ -1230,7 +1264,10 @@ static bool watchdogs(rnd_t *g, uint64_t cycle, cosim_msg_t *msg) {
                   bad_name[q->bad], (unsigned long long)q->bad_written_at);
   }
   for (unsigned i = 0; i < RPQ; i++) busy |= g->rp[i].used;
-  busy |= g->hr_h != g->hr_t || g->qn_acc != g->qn_sent;
+  busy |= g->hr_h != g->hr_t || g->qn_acc != g->qn_sent || g->sev_h != g->sev_t;
+  if (g->sev_h != g->sev_t && cycle > g->sev_at[g->sev_h % 64] + 2000)
+    return FAIL("elan4.event", "node 0's SETEVENT (TAIL in cycle %llu) never set its event",
+                (unsigned long long)g->sev_at[g->sev_h % 64]);
   if (g->qn_acc < g->qn_acked && cycle > g->qn_tok_at + 2000)
     return FAIL("elan4.stuck", "queue %u: %llu NOPs written into it by the network, %llu run", g->qn_qid,
                 (unsigned long long)g->qn_acked, (unsigned long long)g->qn_acc);

@@ -73,9 +73,10 @@ enum {
   EVQ = 1024     /* event ops / fires / cookies per queue */
 };
 
-#define PA_Q(q) (0x180000u + (uint32_t)(q)*0x2000u)
-#define PA_IN   0x1F0000u /* inbound page: per-VC write areas, atomics at +0x1000 */
-#define PA_RO   0x1F2000u /* read-only page (R): the inbound READs' source */
+#define PA_Q(q)  (0x180000u + (uint32_t)(q)*0x2000u)
+#define PA_DS(q) (0x1C0000u + (uint32_t)(q)*0x2000u) /* queue q's DMA source page */
+#define PA_IN    0x1F0000u /* inbound page: per-VC write areas, atomics at +0x1000 */
+#define PA_RO    0x1F2000u /* read-only page (R): the inbound READs' source */
 #define HPA \
   0x0001234560000ull                    /* host page of the inbound traffic (space host, §4.5): per-VC write
                                         areas, read-only dwords at +0x800, atomics at +0x1000 */
@@ -93,12 +94,13 @@ typedef enum {
   K_INTR,
   K_ATOMIC,
   K_GUARD,
+  K_DMA,
   K_BAD,
   NKIND
 } kind_t;
 static const char *const kind_name[NKIND] = {
-    "NOP",       "WRITE",     "READ",   "SETEVENT-local", "SETEVENT-remote",
-    "WAITEVENT", "INTERRUPT", "ATOMIC", "GUARD",          "malformed"};
+    "NOP",       "WRITE",  "READ",  "SETEVENT-local", "SETEVENT-remote", "WAITEVENT",
+    "INTERRUPT", "ATOMIC", "GUARD", "RUN_DMA",        "malformed"};
 typedef enum {
   B_OPCODE,
   B_DISABLED,
@@ -118,7 +120,7 @@ static const char *const bad_name[NBAD] = {
 
 typedef struct {
   uint8_t kind, len, tries, bad, rslot;
-  bool written, accepted, sent, acked, needs_reply, reply_done, resend;
+  bool written, accepted, sent, acked, needs_reply, reply_done, resend, dma_done;
   uint32_t pos;
   uint64_t dw[12];
   uint32_t route, body[22];
@@ -136,6 +138,7 @@ typedef enum { V_NORMAL, V_QUIET, V_BAD, V_STATUS, V_STATUS_SENT, V_REOPEN } vst
 typedef struct {
   unsigned qid, ctx;
   uint64_t va;   /* the queue's page VA */
+  uint64_t dsva; /* its DMA source page's VA (elan4_random_full) */
   uint32_t base; /* backing store */
   uint64_t en;   /* class enables */
   bool victim;
@@ -188,7 +191,7 @@ typedef struct {
 } ipkt_t;
 
 typedef struct {
-  bool ack, sten;
+  bool ack, sten, dma;
   uint8_t q;
   uint16_t cmd; /* STEN: ring index; RP: index in rp[] */
   uint64_t rva;
@@ -275,6 +278,21 @@ typedef struct {
   uint32_t sev_inc[64];
   uint32_t sev_h, sev_t;
   uint64_t sev_at[64];
+  /* RUN_DMA (model mode only: the DMA is C-model-only): jobs in acceptance order, one runs at a time
+     (§6.8), each its packets as §6.8 splits them */
+  bool dma;
+  struct {
+    uint8_t q, np;
+    uint32_t cmd;
+    struct {
+      uint32_t w[22];
+      uint8_t nw, tries;
+      bool sent, acked, resend;
+    } pk[16];
+  } dj[8];
+  uint32_t dj_h, dj_t;
+  int m_dma; /* the DMA packet just matched */
+  uint64_t n_dma_pkts;
   uint64_t roimg[1024];
   uint64_t irq4_va[64];
   uint32_t i4_h, i4_t;
@@ -385,6 +403,7 @@ static void init_view(rnd_t *g, const elan4_view_t *vw, bool isolation) {
   }
   g->hostmem = true;
   g->va_h = page_va(g, 12, CTX_IN);
+  g->m_dma = -1;
   {
     const uint64_t b = ((g->va_h >> 13) ^ CTX_IN) & g->pmask, dw = (vw->param.PtBase + 16u * b) / 8u;
     g->lm.mem[dw] = 1u | 3u << 1 | 0u << 3 | (g->va_h >> 13) << 13; /* V, W, R, space host */
@@ -405,6 +424,13 @@ static void init_full(void *ctx, cosim_rng_t *rng) {
   init_view(g, &elan4_default_view, true);
   g->sten_nack = true;
   g->rd_max = (unsigned)g->vw->param.ReplySlots;
+  g->dma = true;
+  for (unsigned i = 0; i < g->nq; i++) { /* each queue's DMA source page, R, its own bucket (PtBits 10) */
+    q_t *q = &g->q[i];
+    q->dsva = page_va(g, 20 + i, q->ctx);
+    pte(g, q->ctx, q->dsva, 2, PA_DS(i));
+    for (unsigned k = 0; k < 1024; k++) g->lm.mem[PA_DS(i) / 8u + k] = remote_data(PA_DS(i) + 8u * k) ^ 0x77;
+  }
 }
 static void init_stop(void *ctx, cosim_rng_t *rng) {
   (void)rng;
@@ -441,7 +467,8 @@ static bool is_sten(const cmd_t *c) {
   return c->kind == K_WRITE || c->kind == K_READ || c->kind == K_SEVR || c->kind == K_ATOMIC;
 }
 static bool cmd_done(const cmd_t *c) {
-  return c->accepted && (!is_sten(c) || c->acked) && (!c->needs_reply || c->reply_done);
+  return c->accepted && (!is_sten(c) || c->acked) && (!c->needs_reply || c->reply_done) &&
+         (c->kind != K_DMA || c->dma_done);
 }
 static void retire(q_t *q) {
   while (q->head != q->tail && q->ring[q->head % RING].kind != K_BAD && cmd_done(&q->ring[q->head % RING])) {
@@ -495,6 +522,7 @@ static bool gen_cmd(rnd_t *g, unsigned qi, cosim_rng_t *rng) {
              : w < 86 ? K_GUARD
                       : K_NOP;
   if (k == K_ATOMIC && !(q->en & 0x40u)) k = K_WRITE;
+  if (k == K_NOP && g->dma && w >= 93) k = K_DMA;
   unsigned slot = NREPLY;
   if (k == K_READ || k == K_ATOMIC) {
     for (unsigned s = 0; s < NREPLY; s++)
@@ -559,6 +587,15 @@ static bool gen_cmd(rnd_t *g, unsigned qi, cosim_rng_t *rng) {
       c.dw[0] = 6;
       c.len = 1;
       break;
+    case K_DMA: { /* N dwords from the queue's DMA source page to a remote VA that may cross pages */
+      const unsigned n = 1 + RNG_BELOW(rng, 64);
+      c.dw[0] = 5u | e << 8 | (uint64_t)dest << 16 | (uint64_t)(8u * n) << 32;
+      c.dw[1] = q->dsva + 8u * RNG_BELOW(rng, 1024 - n + 1);
+      c.dw[2] = RVA_BASE + ((uint64_t)RNG_BELOW(rng, 16) << 13) + 8u * RNG_BELOW(rng, 1024);
+      c.dw[3] = e ? REVA_BASE + 32u * RNG_BELOW(rng, 1024) : 0;
+      c.len = 8;
+      break;
+    }
     default:
       c.dw[0] = 0;
       c.len = 1;
@@ -896,7 +933,19 @@ static void remote_reply(rnd_t *g, unsigned qi, uint32_t ci, cosim_rng_t *rng) {
 
 /* our token for the NIC's packet (drive, the cycle it is on in_*) */
 static void token_effect(rnd_t *g, const tok_t *t, cosim_rng_t *rng) {
-  if (t->sten) {
+  if (t->dma) {
+    __typeof__(g->dj[0]) *j = &g->dj[g->dj_h % 8];
+    if (!t->ack) {
+      j->pk[t->cmd].resend = true;
+      return;
+    }
+    j->pk[t->cmd].acked = true;
+    for (unsigned i = 0; i < j->np; i++)
+      if (!j->pk[i].acked) return;
+    g->q[j->q].ring[j->cmd].dma_done = true; /* every packet acked: done (§6.8) */
+    g->dj_h++;
+    retire(&g->q[j->q]);
+  } else if (t->sten) {
     q_t *q = &g->q[t->q];
     cmd_t *c = &q->ring[t->cmd];
     if (!t->ack) {
@@ -1058,6 +1107,38 @@ static bool nic_packet(rnd_t *g, uint64_t cycle, uint32_t crc, cosim_msg_t *msg)
   const int qi = q_of_ctx(g, ctx);
   g->n_pkts++;
   g->m_q = g->m_rp = -1;
+  g->m_dma = -1;
+  if (qi >= 0 && g->dma && g->op_vc == g->vw->param.VcDma) {
+    if (g->dj_h == g->dj_t)
+      return FAIL("elan4.dma", "a packet on VcDma (W0 0x%08x), no RUN_DMA accepted", b[0]);
+    __typeof__(g->dj[0]) *j = &g->dj[g->dj_h % 8];
+    for (unsigned i = 0; i < j->np; i++) {
+      if (!j->pk[i].resend || j->pk[i].nw != n || memcmp(j->pk[i].w, b, 4u * n)) continue;
+      j->pk[i].resend = false;
+      g->m_dma = (int)i;
+      g->n_resends++;
+      break;
+    }
+    if (g->m_dma < 0) {
+      unsigned i = 0;
+      while (i < j->np && j->pk[i].sent) i++;
+      if (i == j->np)
+        return FAIL("elan4.dma", "queue %u's DMA: a packet beyond its %u", g->q[j->q].qid, j->np);
+      if ((unsigned)qi != j->q || j->pk[i].nw != n || memcmp(j->pk[i].w, b, 4u * n) ||
+          g->op_route != g->route[(g->q[j->q].ring[j->cmd].dw[0] >> 16) & 0xFFFu]) {
+        unsigned k = 0;
+        while (k < n && k < j->pk[i].nw && b[k] == j->pk[i].w[k]) k++;
+        return FAIL("elan4.dma",
+                    "queue %u's DMA packet %u of %u differs at word %u (%u/%u words, got 0x%08x want 0x%08x)",
+                    g->q[j->q].qid, i, j->np, k, n, j->pk[i].nw, k < n ? b[k] : 0,
+                    k < j->pk[i].nw ? j->pk[i].w[k] : 0);
+      }
+      j->pk[i].sent = true;
+      g->m_dma = (int)i;
+      g->n_dma_pkts++;
+    }
+    return true;
+  }
   if (qi >= 0) {
     q_t *q = &g->q[qi];
     if (g->op_vc != g->vcs)
@@ -1212,7 +1293,16 @@ static bool answer(rnd_t *g, uint64_t cycle, uint32_t d) {
   cosim_rng_t r;
   cosim_rng_seed(&r, cycle * 0x9E3779B97F4A7C15ull ^ d);
   tok_t t = {.ack = true};
-  if (g->m_q >= 0) {
+  if (g->m_dma >= 0) {
+    __typeof__(g->dj[0].pk[0]) *k = &g->dj[g->dj_h % 8].pk[g->m_dma];
+    t.dma = true;
+    t.cmd = (uint16_t)g->m_dma;
+    if (k->tries < g->nackcap && CH(&r, 0.04)) {
+      t.ack = false;
+      k->tries++;
+      g->n_nacks++;
+    }
+  } else if (g->m_q >= 0) {
     cmd_t *c = &g->q[g->m_q].ring[g->m_cmd];
     t.sten = true;
     t.q = (uint8_t)g->m_q;
@@ -1264,7 +1354,7 @@ static bool watchdogs(rnd_t *g, uint64_t cycle, cosim_msg_t *msg) {
                   bad_name[q->bad], (unsigned long long)q->bad_written_at);
   }
   for (unsigned i = 0; i < RPQ; i++) busy |= g->rp[i].used;
-  busy |= g->hr_h != g->hr_t || g->qn_acc != g->qn_sent || g->sev_h != g->sev_t;
+  busy |= g->hr_h != g->hr_t || g->qn_acc != g->qn_sent || g->sev_h != g->sev_t || g->dj_h != g->dj_t;
   if (g->sev_h != g->sev_t && cycle > g->sev_at[g->sev_h % 64] + 2000)
     return FAIL("elan4.event", "node 0's SETEVENT (TAIL in cycle %llu) never set its event",
                 (unsigned long long)g->sev_at[g->sev_h % 64]);
@@ -1383,6 +1473,32 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
       case K_SEVL: q->ops[q->op_t++ % EVQ] = (evop_t){1, c->dw[0] >> 32}; break;
       case K_WAIT: q->ops[q->op_t++ % EVQ] = (evop_t){0, c->dw[2]}; break;
       case K_INTR: q->cookie[q->ck_t++ % EVQ] = (uint32_t)(c->dw[0] >> 32); break;
+      case K_DMA: { /* §6.8's packets: at most 8 dwords, none crossing a page on either side */
+        if (g->dj_t - g->dj_h >= 8) return FAIL("elan4.dma", "more DMA jobs waiting than the test tracks");
+        __typeof__(g->dj[0]) *j = &g->dj[g->dj_t++ % 8];
+        memset(j, 0, sizeof *j);
+        j->q = (uint8_t)qi;
+        j->cmd = q->acc % RING;
+        const uint64_t src = c->dw[1], dst = c->dw[2], nd = (c->dw[0] >> 32) / 8u, e = (c->dw[0] >> 8) & 1u;
+        for (uint64_t o = 0; o < nd; j->np++) {
+          uint64_t m = nd - o < 8 ? nd - o : 8;
+          const uint64_t dl = (0x2000u - ((dst + 8u * o) & 0x1FFFu)) / 8u;
+          const uint64_t sl = (0x2000u - ((src + 8u * o) & 0x1FFFu)) / 8u;
+          if (dl < m) m = dl;
+          if (sl < m) m = sl;
+          const bool last = o + m == nd;
+          unsigned k = 0;
+          j->pk[j->np].w[k++] = 1u | (unsigned)m << 4 | (unsigned)(last && e) << 8 | q->ctx << 16;
+          j->pk[j->np].w[k++] = NODE;
+          k = w_put(j->pk[j->np].w, k, dst + 8u * o);
+          for (uint64_t i = 0; i < m; i++)
+            k = w_put(j->pk[j->np].w, k, g->lm.mem[PA_DS(qi) / 8u + ((src + 8u * (o + i)) & 0x1FFFu) / 8u]);
+          if (last && e) k = w_put(j->pk[j->np].w, k, c->dw[3]);
+          j->pk[j->np].nw = (uint8_t)k;
+          o += m;
+        }
+        break;
+      }
       case K_GUARD: /* §4.3: every earlier packet of the queue acked */
         for (uint32_t i = q->head; i != q->acc; i++)
           if (is_sten(&q->ring[i % RING]) && !q->ring[i % RING].acked)

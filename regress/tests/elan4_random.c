@@ -1400,6 +1400,10 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
   g->now = cycle;
   /* host requests */
   if (g->bkind != HB_NONE && INP(ht_valid_i) && OUT(ht_ready_o)) {
+    if (g->bkind == HB_BAD && g->bi == 0) { /* its first dword may already err (a dword-0 check, §4.3) */
+      g->q[g->bq].vs = V_BAD;
+      g->q[g->bq].bad_written_at = cycle;
+    }
     if (++g->bi == g->nb) {
       q_t *q = g->bkind == HB_BADPIO ? NULL : &g->q[g->bq];
       switch (g->bkind) {
@@ -1410,8 +1414,6 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
           break;
         case HB_BAD:
           q->ring[g->bcmd % RING].written = true;
-          q->vs = V_BAD;
-          q->bad_written_at = cycle;
           break;
         case HB_CQCTL:
           if (g->opening < g->nq + g->qnet)

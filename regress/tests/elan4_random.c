@@ -137,8 +137,10 @@ typedef enum { V_NORMAL, V_QUIET, V_BAD, V_STATUS, V_STATUS_SENT, V_REOPEN } vst
 
 typedef struct {
   unsigned qid, ctx;
-  uint64_t va;   /* the queue's page VA */
-  uint64_t dsva; /* its DMA source page's VA (elan4_random_full) */
+  uint64_t va;        /* the queue's page VA */
+  uint64_t dsva;      /* its DMA source page's VA (elan4_random_full) */
+  uint32_t last_head; /* head as the watchdog last saw it, since this cycle: */
+  uint64_t head_since;
   uint32_t base; /* backing store */
   uint64_t en;   /* class enables */
   bool victim;
@@ -1332,15 +1334,19 @@ static bool watchdogs(rnd_t *g, uint64_t cycle, cosim_msg_t *msg) {
   for (unsigned i = 0; i < g->nq; i++) {
     q_t *q = &g->q[i];
     busy |= q->head != q->tail;
-    if (q->head != q->tail) {
+    if (q->head != q->last_head) {
+      q->last_head = q->head;
+      q->head_since = cycle;
+    }
+    if (q->head != q->tail) { /* the oldest command, from when it was written and became the oldest */
       const cmd_t *c = &q->ring[q->head % RING];
-      if (c->kind != K_BAD && c->written && cycle > c->written_at + g->stuck)
+      const uint64_t from = c->written_at > q->head_since ? c->written_at : q->head_since;
+      if (c->kind != K_BAD && c->written && cycle > from + g->stuck)
         return FAIL("elan4.stuck",
                     "queue %u: the %s at position %u written in cycle %llu is not done (accepted %d, sent "
-                    "%d, acked %d, "
-                    "reply %d)",
+                    "%d, nacked %u times, a resend due %d, acked %d, reply %d)",
                     q->qid, kind_name[c->kind], c->pos, (unsigned long long)c->written_at, c->accepted,
-                    c->sent, c->acked, c->reply_done);
+                    c->sent, c->tries, c->resend, c->acked, c->reply_done);
     }
     if (q->fire_h != q->fire_t && cycle > q->fire_at[q->fire_h % EVQ] + 2000)
       return FAIL("elan4.event",
@@ -1412,9 +1418,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
           q->ring[g->bcmd % RING].written_at = cycle;
           g->n_kind[q->ring[g->bcmd % RING].kind]++;
           break;
-        case HB_BAD:
-          q->ring[g->bcmd % RING].written = true;
-          break;
+        case HB_BAD: q->ring[g->bcmd % RING].written = true; break;
         case HB_CQCTL:
           if (g->opening < g->nq + g->qnet)
             g->opening++;

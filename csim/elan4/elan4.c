@@ -23,6 +23,12 @@ const char *const elan4_bug_names[] = {"none",
                                        "spill_wrong_position",
                                        "crc_ignored",
                                        "tail_crc_short",
+                                       "drain_flips_bit",
+                                       "pio_bad_uncounted",
+                                       "intr_cookie_lost",
+                                       "sten_ack_ignored",
+                                       "cmd_complete_early",
+                                       "ip_write_short",
                                        NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {

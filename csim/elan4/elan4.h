@@ -121,6 +121,12 @@ enum {
   ELAN4_BUG_SPILL_WRONG_POSITION, /* "spill_wrong_position": a spill writes wp + 1 into d1 */
   ELAN4_BUG_CRC_IGNORED,          /* "crc_ignored": the IP executes a packet whose CRC is bad */
   ELAN4_BUG_TAIL_CRC_SHORT,       /* "tail_crc_short": the TAIL's CRC leaves out the last body word */
+  ELAN4_BUG_DRAIN_FLIPS_BIT,      /* "drain_flips_bit": a backing-store write has data bit 0 inverted */
+  ELAN4_BUG_PIO_BAD_UNCOUNTED,    /* "pio_bad_uncounted": a misaligned PIO is not counted in cnt_pio_bad */
+  ELAN4_BUG_INTR_COOKIE_LOST,     /* "intr_cookie_lost": an INTERRUPT command's record carries data 0 */
+  ELAN4_BUG_STEN_ACK_IGNORED,     /* "sten_ack_ignored": an ack of a STEN packet leaves out(q) as it was */
+  ELAN4_BUG_CMD_COMPLETE_EARLY,   /* "cmd_complete_early": a command counts as complete one dword early */
+  ELAN4_BUG_IP_WRITE_SHORT,       /* "ip_write_short": a received WRITE of n > 1 dwords writes only n - 1 */
   ELAN4_BUG_COUNT
 };
 extern const char *const elan4_bug_names[]; /* NULL-terminated, [0] = "none" */
@@ -312,7 +318,7 @@ typedef struct {
 } elan4_xlate_t;
 typedef struct {
   bool active; /* a fill in progress: cycles c+1 .. c+3+L */
-  uint8_t who; /* requester: 1 IP */
+  uint8_t who; /* requester: 0 IP, 1 EP, 2 DMA */
   uint16_t ctx;
   uint64_t va, p0;
   uint64_t c; /* the lookup's grant cycle */

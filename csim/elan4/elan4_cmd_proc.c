@@ -98,7 +98,8 @@ void elan4_cp_cycle(elan4_cyc_t *y) {
     unsigned code = elan4_check_dw0(c, q->d0, w[0]), len = 0;
     if (!code) {
       len = elan4_cmd_len(w[0]);
-      if (pos_sub(q->hend, q->rp) < len) continue; /* not complete yet */
+      const unsigned need = len - (c->bug == ELAN4_BUG_CMD_COMPLETE_EARLY && len > 1); /* planted */
+      if (pos_sub(q->hend, q->rp) < need) continue;                                    /* not complete yet */
       for (unsigned j = 1; j < len; j++) w[j] = q->head[pos_add(q->rp, j) % ELAN4_MAX_HEAD];
       code = elan4_check_body(w, len);
     }
@@ -143,7 +144,7 @@ void elan4_cp_cycle(elan4_cyc_t *y) {
             w[4], imm_of(w[0]) / 8u};
         n->n_dmaq = (uint8_t)(s->n_dmaq + 1);
       } else if (op == ELAN4_OP_INTERRUPT) {
-        cyc_irq(y, IS_CP, 1, q->q, imm_of(w[0]));
+        cyc_irq(y, IS_CP, 1, q->q, c->bug == ELAN4_BUG_INTR_COOKIE_LOST ? 0 : imm_of(w[0])); /* planted */
       }
       n->slot[k].rp = pos_add(q->rp, len);
       cyc_count(y, ELAN4_CNT_CMDS);

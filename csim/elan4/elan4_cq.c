@@ -123,7 +123,8 @@ void elan4_cq_present(elan4_cyc_t *y) {
     unsigned k = (s->drain_rr + i) % c->num_cq;
     const elan4_slot_t *q = &s->slot[k];
     if (!q->used || q->state != ELAN4_Q_OK || q->dp == q->wp) continue;
-    *r = (elan4_lmreq_t){true, true, bs_addr(c, q, q->dp), q->ibuf[q->dp % ELAN4_IBUF]};
+    *r = (elan4_lmreq_t){true, true, bs_addr(c, q, q->dp),
+                         q->ibuf[q->dp % ELAN4_IBUF] ^ (c->bug == ELAN4_BUG_DRAIN_FLIPS_BIT)}; /* planted */
     y->cq_what = 3;
     y->cq_slot = (uint8_t)k;
     y->cq_pos = q->dp;
@@ -250,7 +251,8 @@ static void pio_cycle(elan4_cyc_t *y) {
   const bool data = y->rd_due && y->rd.owner == LMR_PIO;
   switch (p->kind) {
     case PIO_BAD:
-      cyc_count(y, ELAN4_CNT_PIO_BAD);
+      if (!(c->bug == ELAN4_BUG_PIO_BAD_UNCOUNTED && (p->addr & 7u)))
+        cyc_count(y, ELAN4_CNT_PIO_BAD); /* planted */
       if (p->write)
         n->pio.kind = PIO_NONE;
       else

@@ -148,7 +148,7 @@ void elan4_dma_cycle(elan4_cyc_t *y) {
       }
       j->xs = y->look_res[2];
       j->ck_looked = true;
-    } else if (y->look_req[2] && !s->fill.active && n->fill.active) {
+    } else if (y->look_req[2] && !s->fill.active && n->fill.active && n->fill.who == 2) { /* our own miss */
       j->ck_wait = true;
     }
   }

@@ -154,7 +154,9 @@ void elan4_ep_cycle(elan4_cyc_t *y) {
     case EP_CLOOK_S:
     case EP_CLOOK_D: {
       if (!y->look_done[1]) {
-        if (y->look_req[1] && !s->fill.active && n->fill.active) j.wait = true; /* a miss: the fill runs */
+        /* a miss of our own lookup: the fill runs (a fill started this cycle for the IP, granted
+           before us, is not ours: present again) */
+        if (y->look_req[1] && !s->fill.active && n->fill.active && n->fill.who == 1) j.wait = true;
         break;
       }
       j.wait = false;

@@ -195,7 +195,8 @@ void elan4_ip_cycle(elan4_cyc_t *y) {
     case 0: /* WRITE data dwords */
       if (!granted) return;
       n->ip.i = (uint8_t)(ip->i + 1);
-      if (ip->i + 1u < ip->n) return;
+      if (ip->i + 1u < ip->n - (unsigned)(c->bug == ELAN4_BUG_IP_WRITE_SHORT && ip->n > 1))
+        return; /* planted */
       if (ip->e)
         n->ip.phase = 1;
       else

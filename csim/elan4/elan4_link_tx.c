@@ -62,7 +62,8 @@ void elan4_tx_cycle(elan4_cyc_t *y) {
         const elan4_slot_t *q = &s->slot[e.slot];
         if (e.owner == 2) elan4_rp_token(y, e.slot, true);
         if (e.owner == 3) elan4_dma_token(y, e.gen, e.pos, true);
-        if (e.owner == 1 && q->used && q->gen == e.gen && q->state == ELAN4_Q_OK && n->slot[e.slot].out)
+        if (e.owner == 1 && q->used && q->gen == e.gen && q->state == ELAN4_Q_OK && n->slot[e.slot].out &&
+            c->bug != ELAN4_BUG_STEN_ACK_IGNORED) /* planted: the ack leaves out(q) */
           n->slot[e.slot].out--;
       } else {
         cyc_count(y, ELAN4_CNT_NACKS_RX);

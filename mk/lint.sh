@@ -75,8 +75,10 @@ run_job() { # $1 = kind, rest = its fields; prints its verdict, returns 1 on a f
   esac
 }
 if [[ ${1:-} == --job ]]; then # one job: mk/lint.sh --job DIR N (line N of DIR/jobs)
+  t0=$SECONDS
   # shellcheck disable=SC2046
   run_job $(sed -n "$3p" "$2/jobs") > "$2/$3.out" 2>&1 || echo 1 > "$2/$3.failed"
+  echo "$((SECONDS - t0))" > "$2/$3.time"
   exit 0
 fi
 
@@ -151,6 +153,9 @@ for ((i = 1; i <= n; i++)); do
   cat "$scratch/$i.out"
   [[ -f $scratch/$i.failed ]] && fail=1
 done
+# where lint's time goes (wall seconds per job, JOBS at a time): the five slowest
+for ((i = 1; i <= n; i++)); do echo "$(cat "$scratch/$i.time") $(sed -n "${i}p" "$jobs" | cut -d' ' -f1-5)"; done \
+  | sort -rn | head -5 | sed 's/^/slowest    /'
 
 # yosys reads and synthesizes the gate-level targets (at least one per block)
 # through the same make rule that builds the netlists MODE=netlist runs, so

@@ -65,9 +65,8 @@ static const struct {
      "                 switch port by MADs, then deactivates 8 links"},
     {"sample",
      "as smoke with the SM reading PortCounters of every inter-switch port by MADs during the traffic"},
-    {"dynamic",
-     "4x4 torus, 2 parallel links, 4 hosts/switch, up*/down*, the dynamic SM under load phases\n"
-     "                 low, high, low: links go off, come back and go off again, nothing lost"},
+    {"dynamic", "4x4 torus, 2 parallel links, 4 hosts/switch, up*/down*, the dynamic SM under load phases\n"
+                "                 low, high, low: links go off, come back and go off again, nothing lost"},
     {"dynamic_skip", "the dynamic run with and without skipping: identical output digests (hosts held by\n"
                      "                 the fence, phases of load)"},
     {"run", "one run with the flags given (the default)"},
@@ -195,9 +194,10 @@ typedef struct {
 
 /* One MAD job of a step; Gets repeat until their condition holds. */
 enum { J_SAMPLE, J_SET_POLL, J_GET_UP, J_SET_ARM, J_SET_ACT, J_SET_LFT, J_SET_OFF, J_GET_OFF };
-static const char *const job_names[] = {
-    "PortCountersExtended Get", "PortInfo Set Polling",  "PortInfo Get (LinkUp?)", "PortInfo Set Armed",
-    "PortInfo Set Active",      "LinearForwardingTable Set", "PortInfo Set Disabled", "PortInfo Get (Disabled?)"};
+static const char *const job_names[] = {"PortCountersExtended Get", "PortInfo Set Polling",
+                                        "PortInfo Get (LinkUp?)",   "PortInfo Set Armed",
+                                        "PortInfo Set Active",      "LinearForwardingTable Set",
+                                        "PortInfo Set Disabled",    "PortInfo Get (Disabled?)"};
 typedef struct {
   unsigned sw, mod, kind; /* switch, AttrMod (IBA port or LFT block), J_* */
   unsigned st;            /* 0 pending, 1 outstanding, 2 done */
@@ -207,10 +207,11 @@ typedef struct {
 
 /* SM stages (seed 000 §3.1: 1 sample, 2 select, 3 reactivate, 4 program + migrate, 5 deactivate). */
 enum { DS_SAMPLE, DS_WAKE, DS_WAIT_UP, DS_ARM, DS_ACT, DS_FENCE, DS_PROGRAM, DS_OFF, DS_WAIT_OFF };
-static const char *const ds_names[] = {"sample", "wake", "wait LinkUp", "arm",     "activate",
-                                       "fence",  "program LFTs", "disable", "wait Disabled"};
+static const char *const ds_names[] = {"sample", "wake",         "wait LinkUp", "arm",          "activate",
+                                       "fence",  "program LFTs", "disable",     "wait Disabled"};
 
-#define DYN_OUT  16 /* MADs outstanding, one per switch (one SMA at a time; requests go down the
+#define DYN_OUT \
+  16                   /* MADs outstanding, one per switch (one SMA at a time; requests go down the
                        directed-route tree and responses up it, so VL15 has no dependency cycle) */
 #define DYN_GAP  64    /* cycles between two Gets of one condition (ours) */
 #define DYN_WAIT 40000 /* a step's limit (check ibfab.sm) */
@@ -218,10 +219,10 @@ static const char *const ds_names[] = {"sample", "wake", "wait LinkUp", "arm",  
 typedef struct {
   dlink_t *lk;
   unsigned nlk, ngrp;
-  uint8_t *want_on;  /* [nlk] the decision */
-  int *lkidx;        /* [nsw * P]: the regulated link on that port, -1 none */
-  uint64_t *xd, *rd; /* [nsw * P]: last extended Xmit/RcvData read (4-octet units) */
-  uint64_t *at;      /* [nsw * P]: cycle of that reading, 0 = none since the last change */
+  uint8_t *want_on;        /* [nlk] the decision */
+  int *lkidx;              /* [nsw * P]: the regulated link on that port, -1 none */
+  uint64_t *xd, *rd;       /* [nsw * P]: last extended Xmit/RcvData read (4-octet units) */
+  uint64_t *at;            /* [nsw * P]: cycle of that reading, 0 = none since the last change */
   double *rate_x, *rate_r; /* [nsw * P]: flits per cycle over the last two readings, < 0 unknown */
   job_t *job;
   unsigned njob, state, seq[12], nseq, iseq;
@@ -265,11 +266,11 @@ typedef struct {
   char check_id[32]; /* lft.<what> of a table that fails route_lft_check */
   /* --sm=dynamic */
   dyn_t d;
-  uint64_t traffic_end;                       /* the end of the last phase */
-  uint64_t bring_mads;                        /* MADs of the bring-up (before the traffic) */
+  uint64_t traffic_end; /* the end of the last phase */
+  uint64_t bring_mads;  /* MADs of the bring-up (before the traffic) */
   uint64_t ph_rx[DYN_MAXPH + 1], ph_e[DYN_MAXPH + 1], ph_t[DYN_MAXPH + 1]; /* at each phase's start */
-  unsigned ph_off[DYN_MAXPH + 1];             /* links off at each phase's end */
-  unsigned ph_seen;                           /* phase boundaries passed */
+  unsigned ph_off[DYN_MAXPH + 1];                                          /* links off at each phase's end */
+  unsigned ph_seen;                                                        /* phase boundaries passed */
 } run_t;
 
 static void observer(fabric_t *f, void *ctx) {
@@ -663,8 +664,10 @@ static void dyn_next(run_t *R, uint64_t now) {
   for (unsigned i = 0; i < D->nlk; i++) {
     if (D->lk[i].on != D->want_on[i]) {
       D->lk[i].on = D->want_on[i];
-      if (D->lk[i].on) D->n_on++;
-      else D->n_off++;
+      if (D->lk[i].on)
+        D->n_on++;
+      else
+        D->n_off++;
     }
   }
   dyn_mark(R, R->off);
@@ -716,7 +719,9 @@ static void dyn_response(run_t *R, const uint64_t *rsp, unsigned n, uint64_t now
     ibf_fail(&R->w, now, "ibfab.mad", "SM: a response with TID %u matches no MAD outstanding", tid);
     return;
   }
-  const unsigned status = (unsigned)(rsp[2] & 0xFFFF), want_n = j->kind == J_SAMPLE ? 7 : j->kind == J_SET_LFT ? 11 : 4;
+  const unsigned status = (unsigned)(rsp[2] & 0xFFFF), want_n = j->kind == J_SAMPLE    ? 7
+                                                                : j->kind == J_SET_LFT ? 11
+                                                                                       : 4;
   if (n != want_n || (rsp[2] >> 48 & 0xFF) != 0x81 || status) {
     ibf_fail(&R->w, now, "ibfab.mad", "SM: switch %u AttrMod %u: %s answered status 0x%04x, %u words", j->sw,
              j->mod, job_names[j->kind], status, n);
@@ -735,7 +740,8 @@ static void dyn_response(run_t *R, const uint64_t *rsp, unsigned n, uint64_t now
     R->d.xd[k] = rsp[3];
     R->d.rd[k] = rsp[4];
     R->d.at[k] = now;
-  } else if ((j->kind == J_GET_UP && phys != IBSW_LINKUP) || (j->kind == J_GET_OFF && phys != IBSW_DISABLED)) {
+  } else if ((j->kind == J_GET_UP && phys != IBSW_LINKUP) ||
+             (j->kind == J_GET_OFF && phys != IBSW_DISABLED)) {
     j->st = 0; /* ask again */
     j->not_before = now + DYN_GAP;
   }
@@ -775,10 +781,12 @@ static void dyn_step(run_t *R) {
   if (n) dyn_response(R, rsp, n, now);
   if (R->w.failed) return;
   if (D->state == DS_FENCE) {
-    if (dyn_fence_clear(R)) dyn_next(R, now);
+    if (dyn_fence_clear(R))
+      dyn_next(R, now);
     else if (now > D->step_at + DYN_WAIT)
-      ibf_fail(&R->w, now, "ibfab.sm", "SM: the fence's %u destinations still have packets in flight after %u cycles",
-               D->nchg, DYN_WAIT);
+      ibf_fail(&R->w, now, "ibfab.sm",
+               "SM: the fence's %u destinations still have packets in flight after %u cycles", D->nchg,
+               DYN_WAIT);
     return;
   }
   bool all = true;
@@ -791,8 +799,9 @@ static void dyn_step(run_t *R) {
   if (!all && now > D->step_at + DYN_WAIT) {
     unsigned i = 0;
     while (D->job[i].st == 2) i++;
-    ibf_fail(&R->w, now, "ibfab.sm", "SM: %s: switch %u AttrMod %u: %s not done %u cycles after the step began",
-             ds_names[D->state], D->job[i].sw, D->job[i].mod, job_names[D->job[i].kind], DYN_WAIT);
+    ibf_fail(&R->w, now, "ibfab.sm",
+             "SM: %s: switch %u AttrMod %u: %s not done %u cycles after the step began", ds_names[D->state],
+             D->job[i].sw, D->job[i].mod, job_names[D->job[i].kind], DYN_WAIT);
     return;
   }
   if (!all) return;
@@ -817,7 +826,8 @@ static void dyn_step(run_t *R) {
     D->batches_off += off;
     if (R->c->sm_log) {
       unsigned non = 0, noff = 0;
-      for (unsigned i = 0; i < D->nlk; i++) non += D->want_on[i] && !D->lk[i].on, noff += !D->want_on[i] && D->lk[i].on;
+      for (unsigned i = 0; i < D->nlk; i++)
+        non += D->want_on[i] && !D->lk[i].on, noff += !D->want_on[i] && D->lk[i].on;
       printf("sm: cycle %" PRIu64 ": decision: %u links off, %u on\n", now, noff, non);
     }
     D->trans_at = now;
@@ -907,7 +917,9 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
                                    c->wake,
                                    c->load,
                                    c->traffic,
-                                   !sends ? 0 : c->nph ? UINT64_MAX / 4 : per + (si < extra),
+                                   !sends   ? 0
+                                   : c->nph ? UINT64_MAX / 4
+                                            : per + (si < extra),
                                    c->seed,
                                    &R->r,
                                    &R->w,
@@ -1187,17 +1199,17 @@ static void report(run_t *R) {
            " cycles: packet N/2 created .. the first host done)\n",
            w->delivered, w->total, R->t0, R->t1, win);
   if (!c->nph) {
-  printf("result: traffic=%s routing=%s off=%u load=%.4f throughput=%.4f latency=%.1f latency_max=%" PRIu64
-         " power_w=%.1f power_all_w=%.1f saved_pct=%.2f energy_power_w=%.1f evals=%" PRIu64 "\n",
-         c->traffic == IBF_BITREV ? "bitrev" : "uniform", route_lft_algo_names[c->routing], c->off, c->load,
-         thr, lat, w->lat_max, pw, pw_all, 100.0 * (pw_all - pw) / pw_all, epw, R->f.evals);
-  printf(
-      "throughput: %.4f flits/cycle/host = %.0f MB/s of 2,000 (offered %.4f); latency %.1f cycles = %.0f ns "
-      "(max %" PRIu64 ")\n",
-      thr, thr * 2000, c->load, lat, lat * 4, w->lat_max);
+    printf("result: traffic=%s routing=%s off=%u load=%.4f throughput=%.4f latency=%.1f latency_max=%" PRIu64
+           " power_w=%.1f power_all_w=%.1f saved_pct=%.2f energy_power_w=%.1f evals=%" PRIu64 "\n",
+           c->traffic == IBF_BITREV ? "bitrev" : "uniform", route_lft_algo_names[c->routing], c->off, c->load,
+           thr, lat, w->lat_max, pw, pw_all, 100.0 * (pw_all - pw) / pw_all, epw, R->f.evals);
+    printf("throughput: %.4f flits/cycle/host = %.0f MB/s of 2,000 (offered %.4f); latency %.1f cycles = "
+           "%.0f ns "
+           "(max %" PRIu64 ")\n",
+           thr, thr * 2000, c->load, lat, lat * 4, w->lat_max);
   }
-  printf("power: %.1f W (all ports on: %.1f W, saved %.2f %%)%s\n", pw, pw_all, 100.0 * (pw_all - pw) / pw_all,
-         c->nph ? " at the end" : "");
+  printf("power: %.1f W (all ports on: %.1f W, saved %.2f %%)%s\n", pw, pw_all,
+         100.0 * (pw_all - pw) / pw_all, c->nph ? " at the end" : "");
   if (c->nph) {
     const double pw_allw = pw_all;
     double e_sum = 0, t_sum = 0;
@@ -1209,7 +1221,8 @@ static void report(run_t *R) {
       const double pk = dt > 0 ? (double)(R->ph_e[k + 1] - R->ph_e[k]) / dt / 1000.0 : 0;
       e_sum += (double)(R->ph_e[k + 1] - R->ph_e[k]);
       t_sum += dt;
-      printf("phase %u: load %.3f for %.0f cycles: throughput %.4f flits/cycle/host, power %.1f W (all on %.1f W, "
+      printf("phase %u: load %.3f for %.0f cycles: throughput %.4f flits/cycle/host, power %.1f W (all on "
+             "%.1f W, "
              "saved %.2f %%), links off at its end %u\n",
              k, c->ph_load[k], dt, th, pk, pw_allw, 100.0 * (pw_allw - pk) / pw_allw, R->ph_off[k + 1]);
       tl += (size_t)snprintf(thr_list + tl, sizeof thr_list - tl, "%s%.4f", k ? "," : "", th);
@@ -1227,7 +1240,8 @@ static void report(run_t *R) {
              " cycles in all, %" PRIu64 " at most\n",
              D->trans_cycles, D->fence_cycles, D->fence_max);
     }
-    printf("dyn: sm=%s seed=%" PRIu64 " saved_pct=%.3f power_w=%.2f power_all_w=%.2f phase_thr=%s off_links=%u "
+    printf("dyn: sm=%s seed=%" PRIu64
+           " saved_pct=%.3f power_w=%.2f power_all_w=%.2f phase_thr=%s off_links=%u "
            "on_links=%u off_batches=%u on_batches=%u\n",
            c->sm ? "dynamic" : "static", c->seed, 100.0 * (pw_allw - pavg) / pw_allw, pavg, pw_allw, thr_list,
            R->d.n_off, R->d.n_on, R->d.batches_off, R->d.batches_on);
@@ -1252,7 +1266,8 @@ static void usage(FILE *o) {
              "         [--inject-bug=NAME] [--expect-fail=check:ID@CYCLE]\n"
              "       ibsw_fabric_sim --list | --help\n"
              "bugs (--inject-bug=NAME: what it plants, the check its negative expects):\n");
-  for (size_t i = 1; i < NBUGS; i++) fprintf(o, "  %-22s %s (%s)\n", bugs[i].name, bugs[i].what, bugs[i].check);
+  for (size_t i = 1; i < NBUGS; i++)
+    fprintf(o, "  %-22s %s (%s)\n", bugs[i].name, bugs[i].what, bugs[i].check);
 }
 
 static void scenario(cfg_t *c) {
@@ -1383,7 +1398,8 @@ int main(int argc, char **argv) {
       char *e;
       const double x = strtod(v, &e);
       if (*e || !*v || !(x >= 0 && x <= 1))
-        return usage_fail("%.*s '%s': expected a number 0..1 (flits per cycle per link)", (int)(v - a - 1), a, v);
+        return usage_fail("%.*s '%s': expected a number 0..1 (flits per cycle per link)", (int)(v - a - 1), a,
+                          v);
       if (a[5] == 'l')
         c.sm_low = x;
       else
@@ -1412,7 +1428,8 @@ int main(int argc, char **argv) {
         q = e + 1;
         const unsigned long long cy = strtoull(q, &e, 10);
         if (e == q || *q == '-' || cy < 1 || cy > 1000000000 || (*e && *e != ','))
-          return usage_fail("--phases '%s': phase %u: expected CYCLES 1..1000000000 after the ':'", v, c.nph + 1);
+          return usage_fail("--phases '%s': phase %u: expected CYCLES 1..1000000000 after the ':'", v,
+                            c.nph + 1);
         if (c.nph == DYN_MAXPH) return usage_fail("--phases '%s': at most %d phases", v, DYN_MAXPH);
         acc += cy;
         c.ph_load[c.nph] = ld;
@@ -1461,7 +1478,8 @@ int main(int argc, char **argv) {
   if (c.sm) {
     if (c.pl < 2) return usage_fail("--sm=dynamic needs --parallel=2 or more (links to regulate)");
     if (c.off || !c.boot || c.sample || !strcmp(c.test, "skip_vs_noskip"))
-      return usage_fail("--sm=dynamic goes with none of --off, --boot-active=0, --sample, --test=skip_vs_noskip");
+      return usage_fail(
+          "--sm=dynamic goes with none of --off, --boot-active=0, --sample, --test=skip_vs_noskip");
     if (!(c.sm_low < c.sm_high))
       return usage_fail("--sm-low %.3f must be below --sm-high %.3f (the hysteresis)", c.sm_low, c.sm_high);
     if (!c.nph) { /* the default profile: low, high, low */

@@ -4,7 +4,8 @@
 # gets back the bug Verilator's lint missed (rabn, set by a continuous assign,
 # also defaulted to 0 in the always_comb; commit 7519dbe) in a scratch copy,
 # and the check must fire.
-#   mk/lint-drivers-test.sh [--bug=rabn_default] [--expect-fail=check:lint.drivers]
+#   mk/lint-drivers-test.sh [--bug=rabn_default] [--expect-fail=check:lint.drivers] [--seed=N --out=D --name=X]
+# (--seed, --out and --name come from the regression runner; nothing here is random)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . mk/script-verdict.sh
@@ -13,6 +14,7 @@ for a in "$@"; do
   case $a in
     --bug=rabn_default) bug=${a#--bug=} ;;
     --expect-fail=check:*) expect=${a#--expect-fail=check:} ;;
+    --seed=* | --out=* | --name=*) ;;
     *) echo "mk/lint-drivers-test.sh: unknown option '$a' (--bug=rabn_default, --expect-fail=check:ID)"; exit 2 ;;
   esac
 done

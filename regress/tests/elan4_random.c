@@ -1759,8 +1759,9 @@ COSIM_TEST(elan4_random_min, .target = &elan4_min_target,
            .purpose = "elan4_random on the min target (one queue, no nacks: RetryLimit 0)",
            .ctx_size = sizeof(rnd_t), .init = init_min, .drive = drive, .check = check, .finish = finish)
 COSIM_TEST(elan4_random_full, .target = &elan4_default_target,
-           .purpose = "elan4_random with STEN packets nacked (resends), inbound READ/ATOMIC using every reply "
-                      "slot, and RUN_DMA (model mode: the DMA is C-model-only)",
+           .purpose =
+               "elan4_random with STEN packets nacked (resends), inbound READ/ATOMIC using every reply "
+               "slot, and RUN_DMA (model mode: the DMA is C-model-only)",
            .ctx_size = sizeof(rnd_t), .init = init_full, .drive = drive, .check = check, .finish = finish)
 COSIM_TEST(elan4_random_full_nodma, .target = &elan4_default_target,
            .purpose = "elan4_random_full without RUN_DMA: resends and every reply slot, in lockstep",

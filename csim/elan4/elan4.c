@@ -29,6 +29,7 @@ const char *const elan4_bug_names[] = {"none",
                                        "sten_ack_ignored",
                                        "cmd_complete_early",
                                        "ip_write_short",
+                                       "resend_route_stale",
                                        NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {

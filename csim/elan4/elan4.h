@@ -127,6 +127,7 @@ enum {
   ELAN4_BUG_STEN_ACK_IGNORED,     /* "sten_ack_ignored": an ack of a STEN packet leaves out(q) as it was */
   ELAN4_BUG_CMD_COMPLETE_EARLY,   /* "cmd_complete_early": a command counts as complete one dword early */
   ELAN4_BUG_IP_WRITE_SHORT,       /* "ip_write_short": a received WRITE of n > 1 dwords writes only n - 1 */
+  ELAN4_BUG_RESEND_ROUTE_STALE,   /* "resend_route_stale": a resend reads node 0's route entry, not dest's */
   ELAN4_BUG_COUNT
 };
 extern const char *const elan4_bug_names[]; /* NULL-terminated, [0] = "none" */

@@ -66,6 +66,10 @@ typedef struct {
   uint32_t err_pos[ELAN4_MAX_CQ];
   int cqctl_slot; /* slot re-initialised by a CQCTL write this cycle, or -1 */
   bool st_drop;   /* STEN's job is dropped this cycle (§6.4) */
+  /* a reply packet's token result (or timeout) of this cycle, applied by the RP after its
+   * route's data cycle: a route arrival joins the send list (or fails) first (§6.5) */
+  bool rp_tok_v, rp_tok_ack;
+  uint8_t rp_tok_slot;
   uint32_t inc[ELAN4_NCNT];
   elan4_irq_t irq[IS_N][IRQ_PER_SRC];
   unsigned n_irq[IS_N];

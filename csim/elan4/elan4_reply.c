@@ -47,7 +47,9 @@ void elan4_rp_present(elan4_cyc_t *y) {
   }
 }
 
-void elan4_rp_cycle(elan4_cyc_t *y) {
+static void rp_token_apply(elan4_cyc_t *y, unsigned slot, bool ack);
+
+static void gather_cycle(elan4_cyc_t *y) {
   const elan4_state_t *s = y->s;
   elan4_state_t *n = y->nx;
   elan4_gather_t gg;
@@ -109,8 +111,23 @@ unsigned elan4_rp_body(const elan4_cyc_t *y, unsigned slot, uint32_t *b) {
   return nb;
 }
 
-/* a reply's token (or timeout): ack frees the slot; nack retries or fails */
+/* The gatherer, then this cycle's token result: in one cycle a route arrival
+ * joins the send list (or fails, its interrupt first) before a slot a token
+ * puts back (or fails) (§6.5). */
+void elan4_rp_cycle(elan4_cyc_t *y) {
+  gather_cycle(y);
+  if (y->rp_tok_v) rp_token_apply(y, y->rp_tok_slot, y->rp_tok_ack);
+}
+
+/* a reply's token (or timeout), from the transmitter: kept for elan4_rp_cycle */
 void elan4_rp_token(elan4_cyc_t *y, unsigned slot, bool ack) {
+  y->rp_tok_v = true;
+  y->rp_tok_ack = ack;
+  y->rp_tok_slot = (uint8_t)slot;
+}
+
+/* ack frees the slot; nack retries or fails */
+static void rp_token_apply(elan4_cyc_t *y, unsigned slot, bool ack) {
   const elan4_cfg_t *c = y->c;
   const elan4_rslot_t *r = &y->s->rs[slot];
   elan4_state_t *n = y->nx;

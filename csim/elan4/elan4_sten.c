@@ -37,8 +37,9 @@ void elan4_st_present(elan4_cyc_t *y) {
       if (c->bug == ELAN4_BUG_RESEND_FROM_NEW_DATA)
         p = pos_add(p, j->len); /* planted: the next command's dwords */
       *r = (elan4_lmreq_t){true, false, bs_addr(c, &s->slot[j->slot], p), 0};
-    } else if (!j->wait)
-      *r = (elan4_lmreq_t){true, false, route_addr(c, j->dest), 0};
+    } else if (!j->wait) /* dest kept with the entry: dword 0 may not have arrived (§6.4) */
+      *r = (elan4_lmreq_t){true, false, route_addr(c, c->bug == ELAN4_BUG_RESEND_ROUTE_STALE ? 0u : j->dest),
+                           0};
   } else if (j->st == ST_ROUTE && !j->wait) {
     *r = (elan4_lmreq_t){true, false, route_addr(c, j->dest), 0};
   }

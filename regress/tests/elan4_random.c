@@ -48,8 +48,9 @@
  * queue erred), elan4.pio, elan4.stuck (a command not done in time),
  * elan4.busy (fewer than 90 % of cycles with traffic in flight).
  *
- * RUN_DMA is not issued: the DMA engine is C-model-only (docs/elan4.md
- * Status) and the DMA has no scoreboard here yet.
+ * RUN_DMA is issued only by elan4_random_full (model mode: the DMA engine
+ * is C-model-only, docs/elan4.md Status); elan4_random_full_nodma is the
+ * same pressure (STEN nacks, every reply slot) without it, in lockstep.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -420,12 +421,17 @@ static void init_default(void *ctx, cosim_rng_t *rng) {
 static void init_max(void *ctx, cosim_rng_t *rng) { (void)rng, init_view(ctx, &elan4_max_view, true); }
 static void init_onevc(void *ctx, cosim_rng_t *rng) { (void)rng, init_view(ctx, &elan4_onevc_view, true); }
 static void init_min(void *ctx, cosim_rng_t *rng) { (void)rng, init_view(ctx, &elan4_min_view, false); }
-static void init_full(void *ctx, cosim_rng_t *rng) {
+/* STEN nacks and every reply slot, no RUN_DMA: the lockstep form of elan4_random_full */
+static void init_pressure(void *ctx, cosim_rng_t *rng) {
   rnd_t *g = ctx;
   (void)rng;
   init_view(g, &elan4_default_view, true);
   g->sten_nack = true;
   g->rd_max = (unsigned)g->vw->param.ReplySlots;
+}
+static void init_full(void *ctx, cosim_rng_t *rng) {
+  rnd_t *g = ctx;
+  init_pressure(g, rng);
   g->dma = true;
   for (unsigned i = 0; i < g->nq; i++) { /* each queue's DMA source page, R, its own bucket (PtBits 10) */
     q_t *q = &g->q[i];
@@ -1150,6 +1156,16 @@ static bool nic_packet(rnd_t *g, uint64_t cycle, uint32_t crc, cosim_msg_t *msg)
       cmd_t *c = &q->ring[i % RING];
       if (c->resend && body_eq(c, g->op_route, b, n)) hit = c;
     }
+    const cmd_t *stale = NULL; /* a resend identical but for its route (§6.4: its dest's), named on failure */
+    for (uint32_t i = q->head; i != q->acc && !hit && !stale; i++) {
+      const cmd_t *c = &q->ring[i % RING];
+      if (c->resend && body_eq(c, c->route, b, n)) stale = c;
+    }
+#define STALE_RESEND()                                                                                       \
+  if (stale)                                                                                                 \
+  return FAIL("elan4.packet",                                                                                \
+              "queue %u, resend of the command at position %u (%s): route 0x%08x, want 0x%08x (its dest's)", \
+              q->qid, stale->pos, kind_name[stale->kind], g->op_route, stale->route)
     if (hit) {
       g->m_q = qi;
       g->m_cmd = (uint32_t)(hit - q->ring);
@@ -1157,12 +1173,15 @@ static bool nic_packet(rnd_t *g, uint64_t cycle, uint32_t crc, cosim_msg_t *msg)
       g->n_resends++;
     } else {
       while (q->sent_next != q->acc && !is_sten(&q->ring[q->sent_next % RING])) q->sent_next++;
-      if (q->sent_next == q->acc)
+      if (q->sent_next == q->acc) {
+        STALE_RESEND();
         return FAIL("elan4.packet",
                     "queue %u: a packet (W0 0x%08x) with no accepted command waiting to be sent", q->qid,
                     b[0]);
+      }
       cmd_t *c = &q->ring[q->sent_next % RING];
       if (!body_eq(c, g->op_route, b, n)) {
+        STALE_RESEND();
         unsigned k = 0;
         while (k < n && k < c->nbody && b[k] == c->body[k]) k++;
         return FAIL(
@@ -1182,6 +1201,7 @@ static bool nic_packet(rnd_t *g, uint64_t cycle, uint32_t crc, cosim_msg_t *msg)
         return FAIL("elan4.inflight", "queue %u: %u STEN packets awaiting tokens (at most 2, §6.4)", q->qid,
                     q->inflight);
     }
+#undef STALE_RESEND
     return true;
   }
   if (ctx == CTX_IN && n >= 4 && (b[0] & 15u) == 1u) { /* the RP's reply to one of our READ/ATOMIC */
@@ -1740,9 +1760,12 @@ COSIM_TEST(elan4_random_min, .target = &elan4_min_target,
            .ctx_size = sizeof(rnd_t), .init = init_min, .drive = drive, .check = check, .finish = finish)
 COSIM_TEST(elan4_random_full, .target = &elan4_default_target,
            .purpose =
-               "elan4_random with STEN packets nacked (resends) and inbound READ/ATOMIC using every reply "
-               "slot; model mode until two open points of docs/elan4.md §14 are settled",
+               "elan4_random with STEN packets nacked (resends), inbound READ/ATOMIC using every reply "
+               "slot, and RUN_DMA (model mode: the DMA is C-model-only)",
            .ctx_size = sizeof(rnd_t), .init = init_full, .drive = drive, .check = check, .finish = finish)
+COSIM_TEST(elan4_random_full_nodma, .target = &elan4_default_target,
+           .purpose = "elan4_random_full without RUN_DMA: resends and every reply slot, in lockstep",
+           .ctx_size = sizeof(rnd_t), .init = init_pressure, .drive = drive, .check = check, .finish = finish)
 COSIM_TEST(elan4_random_stop, .target = &elan4_default_target,
            .purpose = "elan4_random with new traffic stopped at cycle 2000: the busy gate's negative",
            .ctx_size = sizeof(rnd_t), .init = init_stop, .drive = drive, .check = check, .finish = finish)

@@ -251,6 +251,7 @@ module elan4 #(
   logic [19:0]   tx_pos, res_pos;
   logic [3:0]    tx_len, res_len;
   logic [7:0]    tx_try, res_try;
+  logic [11:0]   tx_dest, res_dest;
   logic          res_v, res_ack, res_abn;
 
   logic [4:0]      cq_irq_v;
@@ -334,10 +335,10 @@ module elan4 #(
     .lm_req_v_o(lm_v[5]), .lm_req_addr_o(lm_addr[5*28 +: 28]), .lm_req_tag_o(lm_tag[5*TagW +: TagW]),
     .lm_gnt_i(lm_gnt[5]), .lm_rd_v_i(lm_rdv[5]), .lm_rd_tag_i(lm_rtag), .lm_rd_data_i(lm_rdata),
     .tx_req_o(tx_req), .tx_route_o(tx_route), .tx_nbody_o(tx_nbody), .tx_words_o(tx_words),
-    .tx_slot_o(tx_slot), .tx_pos_o(tx_pos), .tx_len_o(tx_len), .tx_try_o(tx_try),
+    .tx_slot_o(tx_slot), .tx_pos_o(tx_pos), .tx_len_o(tx_len), .tx_try_o(tx_try), .tx_dest_o(tx_dest),
     .tx_head_i(tx_head), .tx_tail_i(tx_tail),
     .res_v_i(res_v), .res_ack_i(res_ack), .res_abn_i(res_abn), .res_slot_i(res_slot),
-    .res_pos_i(res_pos), .res_len_i(res_len), .res_try_i(res_try),
+    .res_pos_i(res_pos), .res_len_i(res_len), .res_try_i(res_try), .res_dest_i(res_dest),
     .tk_ack_v_o(tk_ack), .tk_ack_slot_o(tk_ack_slot), .tk_ack_pos_o(tk_ack_pos),
     .tk_fail_v_o(tk_fail), .tk_fail_slot_o(tk_fail_slot), .tk_fail_pos_o(tk_fail_pos),
     .err_v_o(st_err), .err_slot_o(st_err_slot), .err_pos_o(st_err_pos), .formed_o(st_formed)
@@ -351,7 +352,7 @@ module elan4 #(
   ) u_tx (
     .clk_i, .rst_ni,
     .st_req_i(tx_req), .st_route_i(tx_route), .st_nbody_i(tx_nbody), .st_words_i(tx_words),
-    .st_slot_i(tx_slot), .st_pos_i(tx_pos), .st_len_i(tx_len), .st_try_i(tx_try),
+    .st_slot_i(tx_slot), .st_pos_i(tx_pos), .st_len_i(tx_len), .st_try_i(tx_try), .st_dest_i(tx_dest),
     .st_head_o(tx_head), .st_tail_o(tx_tail), .abandon_i(abandon),
     .rp_req_i(rp_req), .rp_route_i(rp_route), .rp_nbody_i(rp_nbody), .rp_words_i(rp_words),
     .rp_slot_i(rp_slot), .rp_try_i(rp_try), .rp_head_o(rp_head), .rp_tail_o(rp_tail),
@@ -359,7 +360,7 @@ module elan4 #(
     .rp_res_try_o(rp_res_try),
     .tk_push_i(ip_tok), .tk_vc_i(ip_tok_vc), .tk_ack_i(ip_tok_ack),
     .res_v_o(res_v), .res_ack_o(res_ack), .res_abn_o(res_abn), .res_slot_o(res_slot),
-    .res_pos_o(res_pos), .res_len_o(res_len), .res_try_o(res_try),
+    .res_pos_o(res_pos), .res_len_o(res_len), .res_try_o(res_try), .res_dest_o(res_dest),
     .out_valid_o, .out_kind_o, .out_vc_o, .out_data_o,
     .in_valid_i, .in_kind_i, .in_vc_i, .in_data_i, .in_credit_i,
     .cnt_tx_pkt_o(c_txpkt), .cnt_tx_tok_o(c_txtok), .cnt_nack_tx_o(c_nacktx), .cnt_rx_tok_o(c_rxtok), .cnt_ack_o(c_ack), .cnt_nack_o(c_nack),

@@ -33,6 +33,7 @@ module elan4_link_tx #(
   input  logic [19:0]           st_pos_i,
   input  logic [3:0]            st_len_i,
   input  logic [7:0]            st_try_i,
+  input  logic [11:0]           st_dest_i,
   output logic                  st_head_o,
   output logic                  st_tail_o,
   input  logic [NumCq-1:0]      abandon_i,
@@ -61,6 +62,7 @@ module elan4_link_tx #(
   output logic [19:0]           res_pos_o,
   output logic [3:0]            res_len_o,
   output logic [7:0]            res_try_o,
+  output logic [11:0]           res_dest_o,
   // link
   output logic                  out_valid_o,
   output logic [1:0]            out_kind_o,
@@ -85,8 +87,8 @@ module elan4_link_tx #(
   localparam int unsigned CW  = $clog2(LinkBuf + 1);
   localparam int unsigned OW  = $clog2(MaxOutstanding);
   localparam int unsigned NW  = $clog2(MaxOutstanding + 1);
-  // {own (1 = RP), abn, slot, pos (RP: its reply slot), len, try}
-  localparam int unsigned EW  = 2 + SW + 20 + 4 + 8;
+  // {own (1 = RP), abn, dest (STEN's, for a resend's route: §6.4), slot, pos (RP: its reply slot), len, try}
+  localparam int unsigned EW  = 2 + 12 + SW + 20 + 4 + 8;
   localparam int unsigned TW  = $clog2(AckTimeout + 1);
 
   logic [NumVcs*CW-1:0]  cred_q, cred_d;
@@ -253,12 +255,12 @@ module elan4_link_tx #(
       end
       t = (32'(oh_q[v*OW +: OW]) + 32'(on_q[v*NW +: NW])) % MaxOutstanding;
       if (head_st && VcW'(v) == StVc) begin
-        ol_d[(v*MaxOutstanding + t)*EW +: EW] = {1'b0, abandon_i[st_slot_i], st_slot_i, st_pos_i,
+        ol_d[(v*MaxOutstanding + t)*EW +: EW] = {1'b0, abandon_i[st_slot_i], st_dest_i, st_slot_i, st_pos_i,
                                                 st_len_i, st_try_i};
         n = n + 1'b1;
       end
       if (head_rp && VcW'(v) == RpVc) begin
-        ol_d[(v*MaxOutstanding + t)*EW +: EW] = {2'b10, SW'(0), 20'(rp_slot_i), 4'd0, rp_try_i};
+        ol_d[(v*MaxOutstanding + t)*EW +: EW] = {2'b10, 12'd0, SW'(0), 20'(rp_slot_i), 4'd0, rp_try_i};
         n = n + 1'b1;
       end
       oh_d[v*OW +: OW] = h;
@@ -272,7 +274,7 @@ module elan4_link_tx #(
       end
     end
   end
-  assign {rabn, res_slot_o, res_pos_o, res_len_o, res_try_o} = rent[EW-2:0];
+  assign {rabn, res_dest_o, res_slot_o, res_pos_o, res_len_o, res_try_o} = rent[EW-2:0];
   assign rp_res_v_o    = rrv;
   assign rp_res_ack_o  = rrack;
   assign rp_res_slot_o = rrent[12 +: RsW];

@@ -5,9 +5,9 @@
 // at a time, each from the cycle after the previous one's grant (after the
 // last data dword's arrival for the route read): a READ's n dwords (local
 // reads, or one host read of n dwords), or an ATOMIC's old value (put in by
-// the IP), then the route entry of the source node. The gatherer moves to
-// the next slot after the route read's grant; the route's data cycle puts the
-// slot on the send list (or fails it). The send list's oldest eligible slot
+// the IP), then the route entry of the source node. The gatherer serves one
+// slot at a time: it moves to the next slot after the route's data cycle
+// (§6.5), which puts the slot on the send list (or fails it). The send list's oldest eligible slot
 // requests the link with a WRITE packet (§4.6) and leaves the list at its
 // HEAD; an ack frees the slot, a nack/timeout within RetryLimit puts it back
 // at the end of the list (eligible RetryBackoff*k cycles later), else the
@@ -81,6 +81,7 @@ module elan4_reply #(
   logic [NW-1:0]              gn_q, gn_d, sn_q, sn_d;
   logic [3:0]                 gi_q, gi_d;       // gatherer: data requests granted for the head slot
   logic                       gh_q, gh_d;       // gatherer: the host read granted
+  logic                       gr_q, gr_d;       // gatherer: the route read granted, its data awaited
   logic                       ip_q, ip_d;       // a reply packet in progress on the link
   logic [RsW-1:0]             cur_q, cur_d;
 
@@ -119,7 +120,7 @@ module elan4_reply #(
         end else if (!gh_q && hm_tag_free_i) begin
           hm_req_v_o = 1'b1; hm_req_addr_o = gpa; hm_req_len_o = {3'd0, gin[206:203]};
         end
-      end else if (gdone) begin
+      end else if (gdone && !gr_q) begin
         lm_req_v_o = 1'b1;
         lm_req_addr_o = 28'((RtBase >> 3) + 32'(gin[188:177]));
         lm_req_tag_o = TagW'({1'b1, g});
@@ -177,7 +178,7 @@ module elan4_reply #(
     bk = '0;
     st_d = st_q; inf_d = inf_q; dat_d = dat_q; nd_d = nd_q; rt_d = rt_q; try_d = try_q;
     cd_d = cd_q; gq_d = gq_q; gn_d = gn_q; sl_d = sl_q; sn_d = sn_q; gi_d = gi_q; gh_d = gh_q;
-    ip_d = ip_q; cur_d = cur_q;
+    ip_d = ip_q; cur_d = cur_q; gr_d = gr_q;
     irq_v_o = '0; irq_rec_o = '0;
     for (int unsigned s = 0; s < ReplySlots; s++) begin
       if (cd_q[s*CdW +: CdW] != '0) cd_d[s*CdW +: CdW] = cd_q[s*CdW +: CdW] - 1'b1;
@@ -197,12 +198,14 @@ module elan4_reply #(
       dat_d[32'(old_idx_i)*512 +: 64] = old_i;
       nd_d[32'(old_idx_i)*4 +: 4] = 4'd1;
     end
-    // the route read granted: the gatherer moves on
+    // the route read granted: its data awaited; the route's data cycle ends
+    // the slot's service (§6.5 "one at a time"): the gatherer moves on
     k = 32'(gn_q);
-    if (gv && !gread && gdone && lm_gnt_i) begin
+    if (gv && !gread && gdone && !gr_q && lm_gnt_i) gr_d = 1'b1;
+    if (gv && gr_q && lm_rd_v_i && lm_rd_tag_i[RsW] && lm_rd_tag_i[RsW-1:0] == g) begin
       for (int unsigned i = 0; i + 1 < ReplySlots; i++) gq_d[i*RsW +: RsW] = gq_q[(i+1)*RsW +: RsW];
       k = k - 1;
-      gi_d = '0; gh_d = 1'b0;
+      gi_d = '0; gh_d = 1'b0; gr_d = 1'b0;
     end
     if (res_v_i) begin
       gq_d[k*RsW +: RsW] = res_idx_i;
@@ -264,12 +267,12 @@ module elan4_reply #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       st_q <= '0; inf_q <= '0; dat_q <= '0; nd_q <= '0; rt_q <= '0; try_q <= '0; cd_q <= '0;
-      gq_q <= '0; gn_q <= '0; sl_q <= '0; sn_q <= '0; gi_q <= '0; gh_q <= 1'b0;
+      gq_q <= '0; gn_q <= '0; sl_q <= '0; sn_q <= '0; gi_q <= '0; gh_q <= 1'b0; gr_q <= 1'b0;
       ip_q <= 1'b0; cur_q <= '0;
     end else begin
       st_q <= st_d; inf_q <= inf_d; dat_q <= dat_d; nd_q <= nd_d; rt_q <= rt_d; try_q <= try_d;
       cd_q <= cd_d; gq_q <= gq_d; gn_q <= gn_d; sl_q <= sl_d; sn_q <= sn_d; gi_q <= gi_d;
-      gh_q <= gh_d; ip_q <= ip_d; cur_q <= cur_d;
+      gh_q <= gh_d; gr_q <= gr_d; ip_q <= ip_d; cur_q <= cur_d;
     end
   end
 

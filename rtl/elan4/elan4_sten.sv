@@ -2,7 +2,8 @@
 //
 // One packet job at a time: idle -> route read (new) or backing-store reads
 // then route read (resend) -> formed in the route's data cycle -> link
-// request from the next cycle -> idle the cycle after its TAIL. Its resend
+// request from the next cycle -> idle the cycle after its TAIL. A resend's
+// route read uses the dest kept with its entry (§6.4). Its resend
 // list is kept in order (appended at the end, the oldest eligible entry
 // taken, entries of an abandoned queue removed). Store-and-forward per
 // command (§12). The packet words are a function of the job's dwords.
@@ -53,6 +54,7 @@ module elan4_sten #(
   output logic [19:0]           tx_pos_o,
   output logic [3:0]            tx_len_o,
   output logic [7:0]            tx_try_o,
+  output logic [11:0]           tx_dest_o,   // kept with the outstanding packet (§6.4 resend)
   input  logic                  tx_head_i,   // our HEAD decided this cycle
   input  logic                  tx_tail_i,   // our TAIL decided this cycle
   // token results of STEN packets (VcSten)
@@ -63,6 +65,7 @@ module elan4_sten #(
   input  logic [19:0]           res_pos_i,
   input  logic [3:0]            res_len_i,
   input  logic [7:0]            res_try_i,
+  input  logic [11:0]           res_dest_i,
   output logic                  tk_ack_v_o,
   output logic [SW-1:0]         tk_ack_slot_o,
   output logic [19:0]           tk_ack_pos_o,
@@ -77,7 +80,7 @@ module elan4_sten #(
 );
   localparam int unsigned NRs = 2 * NumCq;
   localparam int unsigned CdW = 19;
-  localparam int unsigned EW  = SW + 20 + 4 + 8 + CdW;   // resend entry
+  localparam int unsigned EW  = SW + 20 + 4 + 8 + 12 + CdW;   // resend entry
 
   localparam logic [2:0] SIdle = 3'd0, SRtReq = 3'd1, SRsRd = 3'd2, SRtWait = 3'd3, SSend = 3'd4;
 
@@ -97,6 +100,7 @@ module elan4_sten #(
   logic [7:0]        try_q, try_d;
   logic [11*64-1:0]  cmd_q, cmd_d;
   logic [31:0]       route_q, route_d;
+  logic [11:0]       dest_q, dest_d;      // the job's dest: a resend's comes with its entry
   logic              abn_q, abn_d, head_q, head_d;
   logic [2:0]        jid_q, jid_d;
   logic [NRs-1:0]    rv_q, rv_d;
@@ -113,12 +117,13 @@ module elan4_sten #(
   end
   logic [EW-1:0] ee;
   assign ee = re_q[eli*EW +: EW];
-  // entry fields: {slot, pos, len, try, cd}
+  // entry fields: {slot, pos, len, try, dest, cd}
   logic [SW-1:0] e_slot;
   logic [19:0]   e_pos;
   logic [3:0]    e_len;
   logic [7:0]    e_try;
-  assign {e_slot, e_pos, e_len, e_try} = ee[EW-1:CdW];
+  logic [11:0]   e_dest;
+  assign {e_slot, e_pos, e_len, e_try, e_dest} = ee[EW-1:CdW];
 
   assign ok_o        = s_q == SIdle && !el;
   assign busy_o      = s_q != SIdle;
@@ -143,8 +148,6 @@ module elan4_sten #(
   assign rmask = rpos & (depth_dw(s_cls_i[32'(cs)*2 +: 2]) - 20'd1);
   logic [3:0] clen;
   assign clen = take ? e_len : len_q;
-  logic [11:0] dest;
-  assign dest = cmd_q[27:16];
 
   always_comb begin
     lm_req_v_o = 1'b0; lm_req_addr_o = '0; lm_req_tag_o = '0;
@@ -155,7 +158,8 @@ module elan4_sten #(
         lm_req_tag_o = TagW'({take ? jid_q + 3'd1 : jid_q, 1'b0, ci});
       end else if (s_q == SRtReq || (s_q == SRsRd && idx_q == len_q)) begin
         lm_req_v_o = 1'b1;
-        lm_req_addr_o = 28'((RtBase >> 3) + 32'(dest));
+        // dest_q, not dword 0: a resend's dword 0 may not have arrived yet
+        lm_req_addr_o = 28'((RtBase >> 3) + 32'(dest_q));
         lm_req_tag_o = TagW'({jid_q, 1'b1, 4'd0});
       end
     end
@@ -170,7 +174,7 @@ module elan4_sten #(
 
   always_comb begin
     s_d = s_q; slot_d = slot_q; pos_d = pos_q; len_d = len_q; idx_d = idx_q; try_d = try_q;
-    cmd_d = cmd_q; route_d = route_q; abn_d = abn_q || abandon_i[slot_q]; head_d = head_q;
+    cmd_d = cmd_q; route_d = route_q; dest_d = dest_q; abn_d = abn_q || abandon_i[slot_q]; head_d = head_q;
     jid_d = jid_q;
     err_v_o = 1'b0; formed_o = 1'b0;
     if (drop) begin
@@ -181,10 +185,10 @@ module elan4_sten #(
           if (take) begin
             s_d = SRsRd; slot_d = e_slot; pos_d = e_pos; len_d = e_len; try_d = e_try;
             idx_d = lm_gnt_i ? 4'd1 : 4'd0; abn_d = 1'b0; head_d = 1'b0; jid_d = jid_q + 1'b1;
-            cmd_d = '0;
+            cmd_d = '0; dest_d = e_dest;
           end else if (job_v_i) begin
             s_d = SRtReq; slot_d = job_slot_i; pos_d = s_rp_i[32'(job_slot_i)*20 +: 20];
-            len_d = job_len_i; try_d = '0; idx_d = '0; cmd_d = job_cmd_i;
+            len_d = job_len_i; try_d = '0; idx_d = '0; cmd_d = job_cmd_i; dest_d = job_cmd_i[27:16];
             abn_d = abandon_i[job_slot_i]; head_d = 1'b0; jid_d = jid_q + 1'b1;
           end
         end
@@ -242,6 +246,7 @@ module elan4_sten #(
   assign tx_pos_o   = pos_q;
   assign tx_len_o   = len_q;
   assign tx_try_o   = try_q;
+  assign tx_dest_o  = dest_q;
 
   // token results
   logic do_res;
@@ -271,7 +276,7 @@ module elan4_sten #(
     bk = RetryBackoff * (32'(res_try_i) + 1);
     if (do_res && !res_ack_i && 32'(res_try_i) + 1 <= RetryLimit && !abandon_i[res_slot_i] && n < NRs) begin
       rv_d[n] = 1'b1;
-      re_d[n*EW +: EW] = {res_slot_i, res_pos_i, res_len_i, res_try_i + 8'd1,
+      re_d[n*EW +: EW] = {res_slot_i, res_pos_i, res_len_i, res_try_i + 8'd1, res_dest_i,
                           (bk == 0) ? CdW'(0) : CdW'(bk - 1)};
     end
   end
@@ -279,11 +284,11 @@ module elan4_sten #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       s_q <= SIdle; slot_q <= '0; pos_q <= '0; len_q <= '0; idx_q <= '0; try_q <= '0;
-      cmd_q <= '0; route_q <= '0; abn_q <= 1'b0; head_q <= 1'b0; jid_q <= '0;
+      cmd_q <= '0; route_q <= '0; dest_q <= '0; abn_q <= 1'b0; head_q <= 1'b0; jid_q <= '0;
       rv_q <= '0; re_q <= '0;
     end else begin
       s_q <= s_d; slot_q <= slot_d; pos_q <= pos_d; len_q <= len_d; idx_q <= idx_d; try_q <= try_d;
-      cmd_q <= cmd_d; route_q <= route_d; abn_q <= abn_d; head_q <= head_d; jid_q <= jid_d;
+      cmd_q <= cmd_d; route_q <= route_d; dest_q <= dest_d; abn_q <= abn_d; head_q <= head_d; jid_q <= jid_d;
       rv_q <= rv_d; re_q <= re_d;
     end
   end

@@ -1224,6 +1224,19 @@ static int bench(e4t_cfg_t *base, const char *paths, const char *dir) {
   return 0;
 }
 
+/* Planted bugs outside the NIC's table (e4t_fab_bug_names): the binding's
+ * (FE4_BUG_*), the core's parallel path and the topology file's; one list
+ * serves the option and the names --inject-bug=? prints. */
+static const struct {
+  const char *name;
+  unsigned fe4, par;
+  bool topo_swap;
+} other_bugs[] = {
+    {"fe4_quiet_lies", FE4_BUG_QUIET_LIES, 0, false},     {"fe4_drop_credit", FE4_BUG_DROP_CREDIT, 0, false},
+    {"fe4_counter_off", FE4_BUG_COUNTER_OFF, 0, false},   {"fab_topo_swap", 0, 0, true},
+    {"fab_par_cut_late", 0, FABRIC_PBUG_CUT_LATE, false},
+};
+
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   for (int i = 1; i < argc; i++) {
@@ -1338,18 +1351,22 @@ int main(int argc, char **argv) {
       if (!strcmp(elite4_bug_names[b], a.bug)) c.model_bug = b;
     for (unsigned b = 1; e4t_fab_bug_names[b]; b++)
       if (!strcmp(e4t_fab_bug_names[b], a.bug)) c.fab_bug |= 1u << (b - 1);
-    if (!strcmp(a.bug, "fe4_quiet_lies")) c.fe4_bug = FE4_BUG_QUIET_LIES;
-    if (!strcmp(a.bug, "fe4_drop_credit")) c.fe4_bug = FE4_BUG_DROP_CREDIT;
-    if (!strcmp(a.bug, "fe4_counter_off")) c.fe4_bug = FE4_BUG_COUNTER_OFF;
-    if (!strcmp(a.bug, "fab_par_cut_late")) c.par_bug = FABRIC_PBUG_CUT_LATE; /* core, parallel path */
-    const bool swap = !strcmp(a.bug, "fab_topo_swap");
+    bool swap = false;
+    for (size_t b = 0; b < sizeof other_bugs / sizeof other_bugs[0]; b++)
+      if (!strcmp(other_bugs[b].name, a.bug)) {
+        c.fe4_bug = other_bugs[b].fe4;
+        c.par_bug = other_bugs[b].par;
+        swap = other_bugs[b].topo_swap;
+      }
     if (swap && !a.topo_file) return usage_fail("%s", "--inject-bug=fab_topo_swap needs --topo-file");
     if (swap) topo_swap(&ftopo);
     if (!c.model_bug && !c.fab_bug && !c.fe4_bug && !c.par_bug && !swap) {
       fprintf(stderr, "planted bugs:");
       for (unsigned b = 1; elite4_bug_names[b]; b++) fprintf(stderr, " %s", elite4_bug_names[b]);
       for (unsigned b = 1; e4t_fab_bug_names[b]; b++) fprintf(stderr, " %s", e4t_fab_bug_names[b]);
-      fprintf(stderr, " fe4_quiet_lies fe4_drop_credit fe4_counter_off fab_topo_swap fab_par_cut_late\n");
+      for (size_t b = 0; b < sizeof other_bugs / sizeof other_bugs[0]; b++)
+        fprintf(stderr, " %s", other_bugs[b].name);
+      fprintf(stderr, "\n");
       return usage_fail("no planted bug '%s'", a.bug);
     }
   }

@@ -75,10 +75,11 @@ run_job() { # $1 = kind, rest = its fields; prints its verdict, returns 1 on a f
   esac
 }
 if [[ ${1:-} == --job ]]; then # one job: mk/lint.sh --job DIR N (line N of DIR/jobs)
-  t0=$SECONDS
+  # wall, then CPU (user + system, with the tools it ran): CPU does not
+  # depend on how loaded the machine is, so it is what the budget tracks
+  TIMEFORMAT='%R %U %S'
   # shellcheck disable=SC2046
-  run_job $(sed -n "$3p" "$2/jobs") > "$2/$3.out" 2>&1 || echo 1 > "$2/$3.failed"
-  echo "$((SECONDS - t0))" > "$2/$3.time"
+  { time run_job $(sed -n "$3p" "$2/jobs") > "$2/$3.out" 2>&1 || echo 1 > "$2/$3.failed"; } 2> "$2/$3.time"
   exit 0
 fi
 
@@ -153,9 +154,14 @@ for ((i = 1; i <= n; i++)); do
   cat "$scratch/$i.out"
   [[ -f $scratch/$i.failed ]] && fail=1
 done
-# where lint's time goes (wall seconds per job, JOBS at a time): the five slowest
-for ((i = 1; i <= n; i++)); do echo "$(cat "$scratch/$i.time") $(sed -n "${i}p" "$jobs" | cut -d' ' -f1-5)"; done \
-  | sort -rn | head -5 | sed 's/^/slowest    /'
+# where lint's time goes: CPU seconds per kind of job, and the five costliest jobs
+for ((i = 1; i <= n; i++)); do
+  read -r w u s < "$scratch/$i.time"
+  echo "$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.1f", u + s }') ${w}s-wall $(sed -n "${i}p" "$jobs" | cut -d' ' -f1-5)"
+done > "$scratch/times"
+awk '{ cpu[$3] += $1; n[$3]++; all += $1 }
+     END { printf "cpu        %.0f s in all;", all; for (k in cpu) printf " %s %d jobs %.0f s;", k, n[k], cpu[k]; print "" }' "$scratch/times"
+sort -rn "$scratch/times" | head -5 | sed 's/^/costliest  /'
 
 # yosys reads and synthesizes the gate-level targets (at least one per block)
 # through the same make rule that builds the netlists MODE=netlist runs, so

@@ -28,7 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,8 +52,8 @@ typedef struct {
   int test;
   unsigned seed;
   pid_t pid;
-  double start, wall;
-  int status; /* 0 pass, 1 fail */
+  double start, wall, cpu; /* cpu: user + system seconds of the run and what it waited for */
+  int status;              /* 0 pass, 1 fail */
   char reason[512];
   unsigned long long cycles;
   char dir[512];
@@ -78,6 +80,8 @@ static double now_s(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+static double tv_s(struct timeval tv) { return (double)tv.tv_sec + 1e-6 * (double)tv.tv_usec; }
 
 static void mkdir_p(const char *path) {
   char tmp[1024];
@@ -519,8 +523,8 @@ static void write_reports(const char *out, const char *tag, const char *shard, d
     const test_t *t = &tests[j->test];
     fprintf(f,
             "    {\"test\": \"%s\", \"block\": \"%s\", \"seed\": %u, \"status\": \"%s\", \"cycles\": %llu, "
-            "\"wall_s\": %.3f, \"log\": \"%s/log\", \"reason\": \"",
-            t->name, t->block, j->seed, j->status ? "failed" : "passed", j->cycles, j->wall, j->dir);
+            "\"wall_s\": %.3f, \"cpu_s\": %.3f, \"log\": \"%s/log\", \"reason\": \"",
+            t->name, t->block, j->seed, j->status ? "failed" : "passed", j->cycles, j->wall, j->cpu, j->dir);
     json_escape(f, j->reason);
     fprintf(f, "\", \"rerun\": \"make sim T=%s SEED=%u WAVES=1\"}%s\n", t->name, j->seed,
             i + 1 < n_jobs ? "," : "");
@@ -529,21 +533,59 @@ static void write_reports(const char *out, const char *tag, const char *shard, d
   fclose(f);
 }
 
+/* Where the run's CPU time went (user + system, load-independent unlike
+ * wall): per block, and the ten costliest tests. make test's budget is
+ * kept with this table (docs/cosim.md "make test's budget"). */
+static int cmp_cpu_desc(const void *a, const void *b) {
+  double x = ((const double *)a)[0], y = ((const double *)b)[0];
+  return (x < y) - (x > y);
+}
+
+static void print_cpu(void) {
+  double total = 0;
+  for (int i = 0; i < n_jobs; i++) total += jobs[i].cpu;
+  printf("\ncpu %.1f s in all; by block:", total);
+  bool *seen = calloc((size_t)n_tests, 1);
+  for (int t = 0; t < n_tests; t++) {
+    if (seen[t]) continue;
+    double cpu = 0;
+    bool any = false;
+    for (int u = t; u < n_tests; u++) {
+      if (strcmp(tests[u].block, tests[t].block)) continue;
+      seen[u] = true;
+      for (int i = 0; i < n_jobs; i++)
+        if (jobs[i].test == u) cpu += jobs[i].cpu, any = true;
+    }
+    if (any) printf(" %s %.1f", tests[t].block, cpu);
+  }
+  free(seen);
+  double(*per)[2] = calloc((size_t)n_tests, sizeof *per);
+  for (int t = 0; t < n_tests; t++) per[t][1] = t;
+  for (int i = 0; i < n_jobs; i++) per[jobs[i].test][0] += jobs[i].cpu;
+  qsort(per, (size_t)n_tests, sizeof *per, cmp_cpu_desc);
+  printf("\ncostliest tests (cpu s):");
+  for (int k = 0; k < 10 && k < n_tests && per[k][0] > 0; k++)
+    printf(" %s %.1f", tests[(int)per[k][1]].name, per[k][0]);
+  printf("\n");
+  free(per);
+}
+
 static void print_summary(void) {
-  printf("\n%-40s %8s %6s %12s %9s\n", "test", "passing", "total", "max cycles", "wall s");
+  printf("\n%-40s %8s %6s %12s %9s %9s\n", "test", "passing", "total", "max cycles", "wall s", "cpu s");
   for (int t = 0; t < n_tests; t++) {
     int total = 0, pass = 0;
     unsigned long long maxc = 0;
-    double wall = 0;
+    double wall = 0, cpu = 0;
     for (int i = 0; i < n_jobs; i++) {
       if (jobs[i].test != t) continue;
       total++;
       pass += jobs[i].status == 0;
       if (jobs[i].cycles > maxc) maxc = jobs[i].cycles;
       wall += jobs[i].wall;
+      cpu += jobs[i].cpu;
     }
     if (total)
-      printf("%-40s %8d %6d %12llu %9.2f%s\n", tests[t].name, pass, total, maxc, wall,
+      printf("%-40s %8d %6d %12llu %9.2f %9.2f%s\n", tests[t].name, pass, total, maxc, wall, cpu,
              pass == total ? "" : "  FAIL");
   }
   /* failure buckets */
@@ -777,7 +819,8 @@ int main(int argc, char **argv) {
       running++;
     }
     int st;
-    pid_t pid = waitpid(-1, &st, WNOHANG);
+    struct rusage ru;
+    pid_t pid = wait4(-1, &st, WNOHANG, &ru);
     if (pid == 0) {
       double now = now_s();
       for (int i = 0; i < next; i++)
@@ -788,12 +831,13 @@ int main(int argc, char **argv) {
       usleep(2000);
       continue;
     }
-    if (pid < 0) die("waitpid: %s", strerror(errno));
+    if (pid < 0) die("wait4: %s", strerror(errno));
     for (int i = 0; i < next; i++) {
       job_t *j = &jobs[i];
       if (j->pid != pid) continue;
       j->pid = 0;
       j->wall = now_s() - j->start;
+      j->cpu = tv_s(ru.ru_utime) + tv_s(ru.ru_stime);
       j->status = WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
       read_log(j);
       if (WIFSIGNALED(st))
@@ -808,6 +852,7 @@ int main(int argc, char **argv) {
   }
   double wall = now_s() - t0;
   print_summary();
+  print_cpu();
   write_reports(out, tag, shard, wall);
   int failed = 0;
   for (int i = 0; i < n_jobs; i++) failed += jobs[i].status != 0;

@@ -42,7 +42,9 @@ VDEFS    := -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_V
 CXXFLAGS := -std=c++17 -O2 -g -faligned-new -Wno-unused-result $(VINC) $(VDEFS)
 # --assert: the RTL's assertions run in every lockstep (docs/formal.md); a failure
 # is reported by the runtime's printf hook (testbench/vl_assert.h).
-VERILATOR_FLAGS := --cc --trace-fst -O3 --x-assign fast --x-initial unique --assert -Wno-fatal
+# -Werror-USERERROR: a parameter check's $error stops the build (5.006 takes it
+# as a warning, which -Wno-fatal would let through into a Verilated model).
+VERILATOR_FLAGS := --cc --trace-fst -O3 --x-assign fast --x-initial unique --assert -Wno-fatal -Werror-USERERROR
 # C++ optimisation of the Verilated RTL (VOPT): `quick` = -O1 for the
 # evaluation code, -O0 for constructors; `full` = -O2/-O1. `make test`'s smoke
 # runs are short, so its build is what costs: quick is the default (measured on

@@ -19,8 +19,8 @@ TIMING_MARGIN_PCT ?= 10
 #             drop mark, SA -> pop -> buffer count, VA over 9 inputs, the
 #             training counter); ibsw_p2_max timed out (2,700 s, before
 #             abc); ibsw_p24 and ibsw_p31 are not measured (docs/timing.md).
-#   elan4_*:  elan4_min fails (docs/elan4.md "RTL status": the queue cache's ready
-#             path and arrival checks, 8.8 ns per module; the event processor's
+#   elan4_*:  elan4_min fails, 9.3 ns (docs/elan4.md "RTL status": the queue cache's
+#             ready path and arrival checks, 8.8 ns in the module; the event processor's
 #             take-cycle address, 4.3 ns; STEN's resend address, 4.6 ns; the FADD,
 #             the counters and the COPY's address add now fit); the larger elan4
 #             targets are not measured.

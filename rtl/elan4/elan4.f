@@ -1,3 +1,4 @@
+rtl/cp/cp_ks_add.sv
 rtl/common/common_crc32.sv
 rtl/elan4/elan4_lm_arb.sv
 rtl/elan4/elan4_host_port.sv

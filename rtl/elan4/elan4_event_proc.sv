@@ -110,9 +110,17 @@ module elan4_event_proc #(
     legal_e0 = x[8:0] <= 9'd256 && x[10:9] != 2'd3 && x[31:11] == '0;
   endfunction
 
-  logic [31:0] cnt_new;
-  logic        fires;
-  assign cnt_new = e0_q[31:0] + inc_q;
+  // count + inc is formed in SRd0's data cycle, from the read data, on the
+  // kit's Kogge-Stone tree (rtl/cp/cp_ks_add.sv), and kept in cnt_q for SWr0
+  // (e0 and inc do not change in between): SWr0's write data and its fire
+  // decision then start at a register instead of a 32-bit add, 5.9 ns in
+  // osu018 (docs/elan4.md "Timing") *(ours)*. ep_cnt_exact checks it.
+  logic [31:0] cnt_new, cnt_sum, cnt_q, cnt_d;
+  logic        fires, unused_cnt_co;
+  cp_ks_add #(.W(32), .Keep(1)) u_cnt (
+    .a_i (lm_rd_data_i[31:0]), .b_i (inc_q), .ci_i (1'b0), .s_o (cnt_sum), .co_o (unused_cnt_co)
+  );
+  assign cnt_new = cnt_q;
   assign fires   = e0_q[31] && !cnt_new[31];   // count < 0 and count' >= 0
 
   logic [8:0] clen;
@@ -123,6 +131,14 @@ module elan4_event_proc #(
   // FIFO's head): §5.1 rule 3
   logic [63:0] wv;        // the value a WRITE / COPY step writes
   assign wv = (st_c == SWrW) ? p1_q : dw_q;
+  // COPY's source and destination dword addresses PA + 8i: §6.7 checks both
+  // ranges against their 8 KB page (VA[12:0] + 8 len <= 8192, and PA[12:0] =
+  // VA[12:0], §6.6), so the sums never carry out of bit 12 and only PA[12:3]
+  // is added (ep_page_bounded checks it in simulation) *(ours)*. A WRITE
+  // step has i = 0.
+  logic [9:0] sa_dw, da_dw;
+  assign sa_dw = sa_q[12:3] + 10'(i_q);
+  assign da_dw = da_q[12:3] + 10'(i_q);
   always_comb begin
     mmu_req_o = 1'b0; mmu_ctx_o = '0; mmu_va_o = '0;
     lm_req_v_o = 1'b0; lm_req_we_o = 1'b0; lm_req_addr_o = '0; lm_req_wdata_o = '0;
@@ -142,15 +158,15 @@ module elan4_event_proc #(
       SLkW, SLkS, SLkD: begin
         mmu_req_o = 1'b1; mmu_ctx_o = ctx_q; mmu_va_o = (st_c == SLkD) ? p1_q : p0_q;
       end
-      SCpR: if (!g_q) begin lm_req_v_o = 1'b1; lm_req_addr_o = 28'(sa_q[30:3]) + 28'(i_q); end
+      SCpR: if (!g_q) begin lm_req_v_o = 1'b1; lm_req_addr_o = {sa_q[30:13], sa_dw}; end
       SWrW, SCpW: begin
         case (ds_q)
           2'd1: begin
-            lm_req_v_o = 1'b1; lm_req_we_o = 1'b1; lm_req_addr_o = da_q[30:3] + 28'(i_q);
+            lm_req_v_o = 1'b1; lm_req_we_o = 1'b1; lm_req_addr_o = {da_q[30:13], da_dw};
             lm_req_wdata_o = wv;
           end
           2'd0: begin
-            hm_req_v_o = 1'b1; hm_req_addr_o = da_q + {38'd0, i_q, 3'b000}; hm_req_data_o = wv;
+            hm_req_v_o = 1'b1; hm_req_addr_o = {da_q[49:13], da_dw, da_q[2:0]}; hm_req_data_o = wv;
           end
           default: begin
             iw_v_o = iw_gnt_i; iw_q_o = da_q[25:13];
@@ -178,7 +194,7 @@ module elan4_event_proc #(
   always_comb begin
     st_d = st_c; pr_d = pr_c; va_d = va_c; inc_d = inc_c; ctx_d = ctx_c; ea_d = ea_c;
     e0_d = e0_c; p0_d = p0_c; p1_d = p1_c; g_d = g_q; i_d = i_q; sa_d = sa_q; da_d = da_q;
-    ds_d = ds_q; dw_d = dw_q;
+    ds_d = ds_q; dw_d = dw_q; cnt_d = cnt_q;
     irq_v_o = 1'b0; irq_rec_o = '0; cnt_set_o = 1'b0; cnt_fired_o = 1'b0;
     fire_o = 1'b0; fire_addr_o = '0;
     case (st_c)
@@ -198,6 +214,7 @@ module elan4_event_proc #(
         end else if (lm_rd_v_i) begin
           g_d = 1'b0;
           e0_d = lm_rd_data_i;
+          cnt_d = cnt_sum;
           if (!legal_e0(lm_rd_data_i[63:32])) begin
             irq_v_o = 1'b1; irq_rec_o = {4'd7, 16'd0, 33'd0, ea_q};
             st_d = SIdle;
@@ -307,12 +324,12 @@ module elan4_event_proc #(
       f_q <= '0; n_q <= '0;
       st_q <= SIdle; pr_q <= 1'b0; va_q <= '0; inc_q <= '0; ctx_q <= '0; ea_q <= '0;
       e0_q <= '0; p0_q <= '0; p1_q <= '0; g_q <= 1'b0; i_q <= '0; sa_q <= '0; da_q <= '0;
-      ds_q <= '0; dw_q <= '0;
+      ds_q <= '0; dw_q <= '0; cnt_q <= '0;
     end else begin
       f_q <= f_d; n_q <= n_d;
       st_q <= st_d; pr_q <= pr_d; va_q <= va_d; inc_q <= inc_d; ctx_q <= ctx_d; ea_q <= ea_d;
       e0_q <= e0_d; p0_q <= p0_d; p1_q <= p1_d; g_q <= g_d; i_q <= i_d; sa_q <= sa_d; da_q <= da_d;
-      ds_q <= ds_d; dw_q <= dw_d;
+      ds_q <= ds_d; dw_q <= dw_d; cnt_q <= cnt_d;
     end
   end
 
@@ -324,6 +341,14 @@ module elan4_event_proc #(
   // §6.7 on the start-of-cycle count)
   always_ff @(posedge clk_i) begin
     ep_fifo_bound: assert (32'(n_q) <= EpFifo);
+    // the count formed a cycle early is e0's count + inc (SWr0's write data)
+    if (rst_ni && st_q == SWr0)
+      ep_cnt_exact: assert (cnt_q == e0_q[31:0] + inc_q);
+    // the page-bounded PA + 8i above is the full sum (no carry out of bit 12)
+    if (rst_ni && st_q == SCpR && !g_q)
+      ep_page_bounded_src: assert (11'(sa_q[12:3]) + 11'(i_q) < 11'd1024);
+    if (rst_ni && (st_q == SWrW || st_q == SCpW) && ds_q != 2'd2)
+      ep_page_bounded_dst: assert (11'(da_q[12:3]) + 11'(i_q) < 11'd1024);
   end
 `endif
 endmodule

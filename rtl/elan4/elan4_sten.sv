@@ -106,17 +106,24 @@ module elan4_sten #(
   logic [NRs-1:0]    rv_q, rv_d;
   logic [NRs*EW-1:0] re_q, re_d;
 
-  // oldest eligible resend entry (start-of-cycle)
-  logic          el;
-  logic [31:0]   eli;
+  // oldest eligible resend entry (start-of-cycle), one-hot (efirst), and the
+  // entry selected by an AND-OR of that one-hot: the same entry as an index
+  // into re_q, without an index adder and multiplexer on the path to the
+  // backing-store address (docs/elan4.md "Timing") *(ours)*
+  logic [NRs-1:0] elig, efirst;
+  logic           el;
+  logic [EW-1:0]  ee;
   always_comb begin
-    el = 1'b0; eli = '0;
+    logic seen;
+    seen = 1'b0; ee = '0;
     for (int unsigned i = 0; i < NRs; i++) begin
-      if (!el && rv_q[i] && re_q[i*EW +: CdW] == '0) begin el = 1'b1; eli = i; end
+      elig[i]   = rv_q[i] && re_q[i*EW +: CdW] == '0;
+      efirst[i] = elig[i] && !seen;
+      seen      = seen || elig[i];
+      ee        = ee | (re_q[i*EW +: EW] & {EW{efirst[i]}});
     end
+    el = seen;
   end
-  logic [EW-1:0] ee;
-  assign ee = re_q[eli*EW +: EW];
   // entry fields: {slot, pos, len, try, dest, cd}
   logic [SW-1:0] e_slot;
   logic [19:0]   e_pos;
@@ -135,17 +142,25 @@ module elan4_sten #(
 
   logic        take;
   logic [SW-1:0] cs;     // the slot whose backing store is read this cycle
-  logic [19:0]   cp_;
   logic [3:0]    ci;
   assign take = s_q == SIdle && el;
   assign cs   = take ? e_slot : slot_q;
-  assign cp_  = take ? e_pos : pos_q;
   assign ci   = take ? 4'd0 : idx_q;
-  logic [19:0] rpos;
-  assign rpos = cp_ + 20'(ci);
+  // the backing-store position read: a take reads its entry's first dword
+  // (ci = 0), so the index is added only to the job's registers
+  logic [19:0] rpos, jpos;
+  assign jpos = pos_q + 20'(idx_q);
+  assign rpos = take ? e_pos : jpos;
 
   logic [19:0] rmask;
   assign rmask = rpos & (depth_dw(s_cls_i[32'(cs)*2 +: 2]) - 20'd1);
+  // base + offset on the kit's Kogge-Stone tree (rtl/cp/cp_ks_add.sv) *(ours)*
+  logic [27:0] raddr;
+  logic        unused_raddr_co;
+  cp_ks_add #(.W(28), .Keep(1)) u_raddr (
+    .a_i (s_base_i[32'(cs)*31 + 3 +: 28]), .b_i ({8'd0, rmask}), .ci_i (1'b0),
+    .s_o (raddr), .co_o (unused_raddr_co)
+  );
   logic [3:0] clen;
   assign clen = take ? e_len : len_q;
 
@@ -154,7 +169,7 @@ module elan4_sten #(
     if (!drop) begin
       if (take || (s_q == SRsRd && idx_q != len_q)) begin
         lm_req_v_o = 1'b1;
-        lm_req_addr_o = s_base_i[32'(cs)*31 + 3 +: 28] + {8'd0, rmask};
+        lm_req_addr_o = raddr;
         lm_req_tag_o = TagW'({take ? jid_q + 3'd1 : jid_q, 1'b0, ci});
       end else if (s_q == SRtReq || (s_q == SRsRd && idx_q == len_q)) begin
         lm_req_v_o = 1'b1;
@@ -266,7 +281,7 @@ module elan4_sten #(
     for (int unsigned i = 0; i < NRs; i++) begin
       logic [EW-1:0] e;
       e = re_q[i*EW +: EW];
-      if (rv_q[i] && !(take && i == eli) && !abandon_i[e[EW-1 -: SW]]) begin
+      if (rv_q[i] && !(take && efirst[i]) && !abandon_i[e[EW-1 -: SW]]) begin
         if (e[CdW-1:0] != '0) e[CdW-1:0] = e[CdW-1:0] - 1'b1;
         rv_d[n] = 1'b1;
         re_d[n*EW +: EW] = e;

@@ -82,7 +82,9 @@ module ibsw_vl_alloc #(
     va_grant_requested: assert ((gnt_o & ~req_i) == '0);
     va_close_busy: assert (!(close_i && !busy_q));
     va_owner_range: assert (32'(owner_q) < NIn);
-    va_grant_is_scan: assert (gnt_o == scan_gnt(req_i, vrr_q, !busy_q && enable_i));
+    // a one-hot, requested grant is the scan's (the two checks above name the others)
+    va_grant_is_scan: assert (!($onehot0(gnt_o) && (gnt_o & ~req_i) == '0) ||
+                              gnt_o == scan_gnt(req_i, vrr_q, !busy_q && enable_i));
   end
 `endif
 endmodule

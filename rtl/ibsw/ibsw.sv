@@ -141,7 +141,7 @@ module ibsw #(
   // ---- LFT
   logic [16*P-1:0] lft_dlid;
   logic [8*P-1:0]  lft_entry;
-  logic [P-1:0]    lft_ok, usable;
+  logic [P-1:0]    lft_ok, usable, usable_n;
   logic [15:0]     lft_top;
   logic [BW-1:0]   sma_blk;
   logic [511:0]    lft_blk_rdata, sma_lft_wdata;
@@ -154,7 +154,7 @@ module ibsw #(
 
   ibsw_lft #(.NumPorts(P), .LftBlocks(LftBlocks)) u_lft (
     .clk_i, .rst_ni,
-    .rd_dlid_i(lft_dlid), .rd_entry_o(lft_entry), .usable_i(usable), .rd_ok_o(lft_ok), .top_o(lft_top),
+    .rd_dlid_i(lft_dlid), .rd_entry_o(lft_entry), .usable_i(usable), .usable_next_i(usable_n), .rd_ok_o(lft_ok), .top_o(lft_top),
     .blk_i(sma_blk), .blk_rdata_o(lft_blk_rdata), .blk_we_i(sma_lft_we), .blk_wdata_i(sma_lft_wdata),
     .top_we_i(sma_top_we), .top_wdata_i(sma_top_wdata),
     .cfg_valid_i, .cfg_sel_i, .cfg_addr_i, .cfg_data_i
@@ -282,18 +282,19 @@ module ibsw #(
   );
 
   // ---- SA per external output, and pend increments. An arrival's pend
-  // increment waits in a register (which input pushed a live HEAD, for which
-  // egress) and is counted per output the next cycle: the push depends on
-  // SA's pop (space, §5.1 step 3), and counting after it was 4.05 ns.
-  logic [NIn-1:0] lh_q;
-  logic [4:0]     lhe_q [NIn];
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      lh_q <= '0;
-      for (int unsigned n = 0; n < NIn; n++) lhe_q[n] <= '0;
-    end else begin
-      lh_q <= a_live_head;
-      for (int unsigned n = 0; n < NIn; n++) lhe_q[n] <= r_egr[n];
+  // increment waits in a register (input n pushed a live HEAD for output o:
+  // lh_q[o][n], the egress compare made beside SA's pop) and is counted by
+  // SA the next cycle: the push depends on SA's pop (space, §5.1 step 3), and
+  // counting after it was 4.05 ns.
+  logic [NIn-1:0] lh_q [P];
+  for (genvar i = 0; i < P; i++) begin : gen_lh
+    logic [NIn-1:0] lh_d;
+    always_comb begin
+      for (int unsigned n = 0; n < NIn; n++) lh_d[n] = a_live_head[n] && 32'(r_egr[n]) == i + 1;
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) lh_q[i] <= '0;
+      else lh_q[i] <= lh_d;
     end
   end
   logic [3:0]  sa_discard [P];
@@ -302,21 +303,14 @@ module ibsw #(
   logic [P-1:0] sa_flit, sa_pkt, sa_wait;
   for (genvar i = 0; i < P; i++) begin : gen_sa
     localparam int unsigned O = i + 1;
-    logic [5:0] inc;
-    logic [NIn-1:0] hit;
-    always_comb begin
-      for (int unsigned n = 0; n < NIn; n++) hit[n] = lh_q[n] && 32'(lhe_q[n]) == O;
-      inc = '0;
-      for (int unsigned n = 0; n < NIn; n++) inc = inc + 6'(hit[n]);
-    end
-    ibsw_switch_alloc #(.NumDataVls(V), .BufDepth(BufDepth), .Buf15Depth(Buf15Depth)) u_sa (
+    ibsw_switch_alloc #(.NumPorts(P), .NumDataVls(V), .BufDepth(BufDepth), .Buf15Depth(Buf15Depth)) u_sa (
       .clk_i, .rst_ni, .slot_i(slot), .phys_i(phys[i]), .pstate_i(pst[i]), .draining_i(draining[i]),
       .sent_drained_i(sent_drained[i]), .cred_init_i(cred_init[i]),
       .in_credit_i(in_credit_i[LanW*i +: LanW]),
       .busy_i(o_busy[O*LanW +: LanW]), .ready_i(o_ready[O*LanW +: LanW]),
       .hsent_i(x_hsent[O*LanW +: LanW]), .front_drop_i(x_drop[O*LanW +: LanW]),
       .front_kind_i(x_kind[2*O*LanW +: 2*LanW]), .front_data_i(x_data[64*O*LanW +: 64*LanW]),
-      .pend_inc_i(inc), .pend_any_i(hit != '0),
+      .pend_hit_i(lh_q[i]),
       .serve_o(o_serve[O*LanW +: LanW]), .close_o(o_close[O*LanW +: LanW]),
       .drained_o(drained_ch[i]), .drain_idle_o(drain_idle[i]),
       .ev_flit_o(sa_flit[i]), .ev_pkt_o(sa_pkt[i]), .ev_wait_o(sa_wait[i]),
@@ -364,7 +358,7 @@ module ibsw #(
       .drained_sent_i(drained_ch[i]), .off_ready_i(off_ready[i]),
       .set_i(sma_pi_set && 32'(sma_sel) == i + 1), .set_pstate_i(sma_pi_pstate), .set_phys_i(sma_pi_phys),
       .set_status_o(pi_status[i]),
-      .phys_o(ph), .pstate_o(pst[i]), .draining_o(draining[i]), .target_o(target[i]),
+      .phys_o(ph), .pstate_o(pst[i]), .usable_next_o(usable_n[i]), .draining_o(draining[i]), .target_o(target[i]),
       .sent_drained_o(sent_drained[i]), .cred_init_o(cred_init[i]),
       .err10_o(e10[i]), .err12_o(e12[i]), .err13_o(e13[i])
     );

@@ -47,9 +47,10 @@ module ibsw_counters #(
 
   // increments of the 11 + 4 counters: XmitData, RcvData, XmitPkts, RcvPkts,
   // XmitWait, SymbolErrors, RcvErrors, RelayErrors, XmitDiscards, VL15Dropped, LinkDowned
-  logic [3:0]  inc_d [11];
-  logic [3:0]  inc_q [11];
+  logic [3:0]  inc_q [11];   // this cycle's increments (of last cycle's events)
+  logic [4:0]  ev_q;          // last cycle's flit, packet and wait events
   logic [15:1] errv_q;
+  logic [3:0]  nstray_q, ndisc_q;
   logic [CntW-1:0] c_q [11];
   logic [ExtW-1:0] x_q [4];
   logic            eo_q;
@@ -59,18 +60,30 @@ module ibsw_counters #(
     width_of = (k < 5) ? CntW : (k == 10) ? C8 : C16;
   endfunction
 
-  always_comb begin
-    inc_d[0]  = ev_xflit_i ? 4'd2 : 4'd0;
-    inc_d[1]  = ev_rflit_i ? 4'd2 : 4'd0;
-    inc_d[2]  = 4'(ev_xpkt_i);
-    inc_d[3]  = 4'(ev_rpkt_i);
-    inc_d[4]  = 4'(ev_wait_i);
-    inc_d[5]  = 4'(err_i[10]) + 4'(err_i[12]) + n_stray_i;
-    inc_d[6]  = 4'(err_i[5]) + 4'(err_i[6]) + 4'(err_i[7]) + 4'(err_i[8]) + 4'(err_i[11]);
-    inc_d[7]  = 4'(err_i[1]) + 4'(err_i[2]) + 4'(err_i[3]) + 4'(err_i[4]);
-    inc_d[8]  = n_discard_i;
-    inc_d[9]  = 4'(err_i[9]);
-    inc_d[10] = 4'(err_i[13]);
+  // The events of cycle c are registered as they come (ev_q, errv_q and the
+  // two counts) and summed into increments in c+1, in front of the adders:
+  // the sums after the error bits (which wait for the space check after SA's
+  // pop) were 4.21 ns in ibsw_p8_w24 (docs/ibsw.md Status) *(ours)*. The
+  // increments equal the sums once registered in c (cn_inc_exact).
+  // {inc[10], ..., inc[0]}, 4 bits each
+  function automatic logic [43:0] incs(input logic [4:0] e, input logic [13:1] er, input logic [3:0] ns,
+                                       input logic [3:0] nd);
+    incs[3:0]   = e[0] ? 4'd2 : 4'd0;
+    incs[7:4]   = e[1] ? 4'd2 : 4'd0;
+    incs[11:8]  = 4'(e[2]);
+    incs[15:12] = 4'(e[3]);
+    incs[19:16] = 4'(e[4]);
+    incs[23:20] = 4'(er[10]) + 4'(er[12]) + ns;
+    incs[27:24] = 4'(er[5]) + 4'(er[6]) + 4'(er[7]) + 4'(er[8]) + 4'(er[11]);
+    incs[31:28] = 4'(er[1]) + 4'(er[2]) + 4'(er[3]) + 4'(er[4]);
+    incs[35:32] = nd;
+    incs[39:36] = 4'(er[9]);
+    incs[43:40] = 4'(er[13]);
+  endfunction
+  logic [43:0] incv;
+  assign incv = incs(ev_q, errv_q[13:1], nstray_q, ndisc_q);
+  for (genvar k = 0; k < 11; k++) begin : gen_inc
+    assign inc_q[k] = incv[4*k +: 4];
   end
 
   // count + inc on Kogge-Stone trees (cp's cp_ks_add): `+` maps to a
@@ -97,16 +110,17 @@ module ibsw_counters #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int unsigned k = 0; k < 11; k++) begin
-        inc_q[k] <= '0;
         c_q[k]   <= '0;
       end
       for (int unsigned k = 0; k < 4; k++) x_q[k] <= '0;
       errv_q <= '0;
+      ev_q   <= '0;
+      nstray_q <= '0;
+      ndisc_q  <= '0;
       eo_q   <= 1'b0;
       ec_q   <= '0;
     end else begin
       for (int unsigned k = 0; k < 11; k++) begin
-        inc_q[k] <= inc_d[k];
         if (clr_i[k]) c_q[k] <= '0;
         else if (c_co[k]) c_q[k] <= CntW'((65'd1 << width_of(k)) - 65'd1);
         else c_q[k] <= c_s[k];
@@ -117,6 +131,9 @@ module ibsw_counters #(
         else x_q[k] <= x_s[k];
       end
       errv_q <= err_i;
+      ev_q   <= {ev_wait_i, ev_rpkt_i, ev_xpkt_i, ev_rflit_i, ev_xflit_i};
+      nstray_q <= n_stray_i;
+      ndisc_q  <= n_discard_i;
       eo_q   <= errv_q != '0;
       if (errv_q != '0) begin
         for (int k = 15; k >= 1; k--) if (errv_q[k]) ec_q <= 4'(k);
@@ -143,7 +160,15 @@ module ibsw_counters #(
   assign err_code_o      = ec_q;
 
 `ifndef SYNTHESIS
+  // last cycle's increments as they were once registered (0 at reset, as ev_q
+  // and the others): the sums from the registered events must equal them
+  logic [43:0] inc_p;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) inc_p <= '0;
+    else inc_p <= incs({ev_wait_i, ev_rpkt_i, ev_xpkt_i, ev_rflit_i, ev_xflit_i}, err_i[13:1], n_stray_i, n_discard_i);
+  end
   always_ff @(posedge clk_i) begin
+    cn_inc_exact: assert (incv == inc_p);
     for (int unsigned k = 0; k < 11; k++) begin
       cn_within_width: assert (64'(c_q[k]) < (64'd1 << width_of(k)));
     end

@@ -28,6 +28,12 @@ module ibsw_lane_buf #(
   logic [PtrW-1:0]  rd_q, wr_q;
   logic [CntW-1:0]  cnt_q;
   logic             pop_ok, push_ok;
+  // The count and write pointer after a pop and without one, chosen by the
+  // pop last: the pop is SA's choice (front -> crossbar -> SA -> pop), and
+  // the add after it was 4.24 ns in ibsw_p8_w24 (docs/ibsw.md Status) *(ours)*.
+  // A popped buffer takes the push; an unpopped one takes it when not full.
+  logic [CntW-1:0]  cnt_pop, cnt_keep, cnt_d;
+  logic [PtrW-1:0]  wr_pop, wr_keep;
 
   function automatic logic [PtrW-1:0] inc(input logic [PtrW-1:0] p);
     inc = (p == PtrW'(Slots - 1)) ? '0 : p + 1'b1;
@@ -35,6 +41,11 @@ module ibsw_lane_buf #(
 
   assign pop_ok  = pop_i && cnt_q != '0;
   assign push_ok = push_i && (cnt_q != CntW'(Depth) || pop_ok);
+  assign cnt_pop  = push_i ? cnt_q : cnt_q - 1'b1;
+  assign cnt_keep = (push_i && cnt_q != CntW'(Depth)) ? cnt_q + 1'b1 : cnt_q;
+  assign wr_pop   = push_i ? inc(wr_q) : wr_q;
+  assign wr_keep  = (push_i && cnt_q != CntW'(Depth)) ? inc(wr_q) : wr_q;
+  assign cnt_d    = pop_ok ? cnt_pop : cnt_keep;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -43,8 +54,8 @@ module ibsw_lane_buf #(
       cnt_q <= '0;
     end else begin
       if (pop_ok) rd_q <= inc(rd_q);
-      if (push_ok) wr_q <= inc(wr_q);
-      cnt_q <= cnt_q + CntW'(push_ok) - CntW'(pop_ok);
+      wr_q  <= pop_ok ? wr_pop : wr_keep;
+      cnt_q <= cnt_d;
     end
   end
   // the slot at wr_q is never live (at most Depth entries in Depth + 1 slots)
@@ -60,6 +71,7 @@ module ibsw_lane_buf #(
   always_ff @(posedge clk_i) begin
     lb_count_le_depth: assert (32'(cnt_q) <= Depth);
     lb_ptrs_agree: assert (32'(wr_q) == (32'(rd_q) + 32'(cnt_q)) % Slots);
+    lb_count_next: assert (cnt_d == cnt_q + CntW'(push_ok) - CntW'(pop_ok));
   end
 `endif
 endmodule

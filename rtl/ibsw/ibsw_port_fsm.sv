@@ -19,6 +19,7 @@ module ibsw_port_fsm #(
   output logic [15:0] set_status_o,
   output logic [2:0]  phys_o,
   output logic [2:0]  pstate_o,
+  output logic        usable_next_o,  // next cycle: LinkUp, Active, not draining (§5.2 for data)
   output logic        draining_o,
   output logic [2:0]  target_o,
   output logic        sent_drained_o,
@@ -31,6 +32,7 @@ module ibsw_port_fsm #(
                          PhLinkUp = 3'd5, PhLer = 3'd6;
   localparam logic [2:0] PsDown = 3'd1, PsInit = 3'd2, PsArmed = 3'd3, PsActive = 3'd4;
   localparam logic [23:0] W = 24'(WakeCycles);
+  localparam logic [23:0] Wm2 = (WakeCycles >= 2) ? 24'(WakeCycles - 2) : 24'd0;
 
   if (WakeCycles < 1 || WakeCycles > 16777215) begin : gen_w_check
     $error("ibsw_port_fsm: WakeCycles must be 1..16777215");
@@ -42,6 +44,10 @@ module ibsw_port_fsm #(
   logic [2:0]  phys_q, phys_d, ps_q, ps_d, tgt_q;
   logic        drn_q, drn_d, sent_q, sent_d, peer_q, peer_d, seen2_q, seen2_d;
   logic [23:0] tcnt_q, tcnt_d;
+  // tge_q = (tcnt_q + 1 >= W), registered from the next count: the 24-bit
+  // add-and-compare in front of Training's exit was 3.87 ns in ibsw_p8_w24
+  // (docs/ibsw.md Status) *(ours)*; pf_tge_exact checks it every cycle.
+  logic        tge_q, tge_d;
   logic        ts1, ts2, drained_sym, bad_sym, auto_chg;
   logic [2:0]  phys_a, ps_a;
   logic        drn_a, phys_d_set, apply_q;
@@ -55,7 +61,7 @@ module ibsw_port_fsm #(
     bad_sym     = sym_i && !ts1 && !ts2 && !drained_sym;
     phys_d = phys_q; ps_d = ps_q; drn_d = drn_q;
     sent_d = sent_q || drained_sent_i;
-    peer_d = peer_q; seen2_d = seen2_q; tcnt_d = tcnt_q;
+    peer_d = peer_q; seen2_d = seen2_q; tcnt_d = tcnt_q; tge_d = tge_q;
     cred_init_o = 1'b0;
     err10_o = 1'b0; err12_o = 1'b0; err13_o = 1'b0;
     if (phys_q != PhDisabled && phys_q != PhSleep) err12_o = bad_sym;
@@ -66,16 +72,18 @@ module ibsw_port_fsm #(
         if (ts1 || ts2) begin
           phys_d      = PhTraining;
           tcnt_d      = '0;
+          tge_d       = WakeCycles == 1;          // 0 + 1 >= W
           seen2_d     = ts2;
           cred_init_o = 1'b1;
         end
       end
       PhTraining: begin
         err10_o = pkt_i;
-        tcnt_d  = (tcnt_q + 24'd1 >= W) ? W : tcnt_q + 24'd1;
+        tcnt_d  = tge_q ? W : tcnt_q + 24'd1;
+        tge_d   = (WakeCycles <= 2) || tcnt_q >= Wm2;   // min(tcnt_q + 1, W) + 1 >= W
         seen2n  = seen2_q || ts2;
         seen2_d = seen2n;
-        if (32'(tcnt_q) + 1 >= WakeCycles && seen2n) begin
+        if (tge_q && seen2n) begin
           phys_d = PhLinkUp;
           ps_d   = PsInit;
         end
@@ -149,6 +157,7 @@ module ibsw_port_fsm #(
       peer_q  <= 1'b0;
       seen2_q <= 1'b0;
       tcnt_q  <= '0;
+      tge_q   <= WakeCycles == 1;
     end else begin
       if (phys_d_set) begin
         phys_q <= phys_a;
@@ -171,8 +180,17 @@ module ibsw_port_fsm #(
       end
       seen2_q <= seen2_d;
       tcnt_q  <= tcnt_d;
+      tge_q   <= tge_d;
     end
   end
+
+  // the values the registers above take
+  logic [2:0] phys_n, ps_n;
+  logic       drn_n;
+  assign phys_n = phys_d_set ? phys_a : phys_d;
+  assign ps_n   = phys_d_set ? ((phys_a != PhLinkUp) ? PsDown : ps_a) : ps_d;
+  assign drn_n  = phys_d_set ? drn_a : drn_d;
+  assign usable_next_o = phys_n == PhLinkUp && ps_n == PsActive && !drn_n;
 
   assign phys_o = phys_q;
   assign pstate_o = ps_q;
@@ -185,6 +203,7 @@ module ibsw_port_fsm #(
     pf_pstate_down_unless_linkup: assert (phys_q == PhLinkUp || ps_q == PsDown);
     pf_phys_legal: assert (phys_q >= PhSleep && phys_q <= PhLer);
     pf_draining_linkup: assert (!drn_q || phys_q == PhLinkUp);
+    pf_tge_exact: assert (tge_q == (32'(tcnt_q) + 1 >= WakeCycles));
   end
 `endif
 endmodule

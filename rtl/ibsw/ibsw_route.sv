@@ -1,10 +1,11 @@
 // ibsw_route: the routing decision of one HEAD at arrival (docs/ibsw.md §5.2),
 // from the state at the arrival cycle; the first matching rule decides.
 // err_o: 0 routed, else code 1..4; drop_o = (err_o != 0) by a shorter path:
-// entry_ok_i, the LFT's "this entry names a usable data egress" (§5.2 rules
-// 1, 3 and 4 but the U-turn), is read beside the entry, so the drop mark of
-// an arriving HEAD waits for one compare, not for the rules on the entry
-// read (LFT read -> route -> buffer entry was 3.66 ns in ibsw_p4).
+// entry_ok_i, the LFT's "this entry names a usable data egress other than
+// the ingress" (§5.2 rules 1, 3 and 4), is read beside the entry, so the drop
+// mark of an arriving HEAD waits for no compare on the entry read (LFT read ->
+// route -> buffer entry was 3.66 ns in ibsw_p4; the U-turn compare left on it
+// was the DLID's path in ibsw_p8_w24, 3.63 ns).
 // egr_o is the entry (data) or the front tag (VL15) whatever the outcome: it
 // is looked at only for a live HEAD.
 module ibsw_route #(
@@ -14,7 +15,7 @@ module ibsw_route #(
   input  logic                vl15_i,
   input  logic [63:0]         data_i,
   input  logic [7:0]          entry_i,     // LFT[DLID] (data lanes)
-  input  logic                entry_ok_i,  // 1 <= LFT[DLID] <= P and that port usable for data
+  input  logic                entry_ok_i,  // 1 <= LFT[DLID] <= P, not ingress_i, that port usable for data
   input  logic [15:0]         top_i,
   input  logic [NumPorts-1:0] linkup_i,    // phys = LinkUp, port n at bit n-1
   input  logic [NumPorts-1:0] active_i,    // pstate = Active
@@ -43,7 +44,7 @@ module ibsw_route #(
     err_o = 4'd0;
     drop_o = 1'b0;
     if (!vl15_i) begin
-      drop_o = d == 16'h0 || d == 16'hFFFF || d > top_i || !entry_ok_i || entry_i[4:0] == ingress_i;
+      drop_o = d == 16'h0 || d == 16'hFFFF || d > top_i || !entry_ok_i;
       if (d == 16'h0 || d == 16'hFFFF || d > top_i) err_o = 4'd2;
       else if (entry_i == 8'hFF) err_o = 4'd1;
       else if (entry_i == 8'd0 || 32'(entry_i) > NumPorts || entry_i == {3'b0, ingress_i}) err_o = 4'd3;

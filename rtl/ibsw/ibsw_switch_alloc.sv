@@ -4,10 +4,12 @@
 // Training / LinkErrorRecovery; the credit counters, pend, and the staging
 // and output registers (ST, §5.5: the pins show the choice of c in c+2).
 module ibsw_switch_alloc #(
+  parameter int unsigned NumPorts   = 4,
   parameter int unsigned NumDataVls = 2,
   parameter int unsigned BufDepth   = 4,
   parameter int unsigned Buf15Depth = 4,
   localparam int unsigned LanW = NumDataVls + 1,
+  localparam int unsigned NIn  = NumPorts + 1,
   localparam int unsigned CW   = 9
 ) (
   input  logic              clk_i,
@@ -25,8 +27,7 @@ module ibsw_switch_alloc #(
   input  logic [LanW-1:0]   front_drop_i,
   input  logic [2*LanW-1:0] front_kind_i,
   input  logic [64*LanW-1:0] front_data_i,
-  input  logic [5:0]        pend_inc_i,      // live HEADs pushed for o last cycle (from registers)
-  input  logic              pend_any_i,      // pend_inc_i != 0
+  input  logic [NIn-1:0]    pend_hit_i,      // input n pushed a live HEAD for o last cycle (registered)
   output logic [LanW-1:0]   serve_o,
   output logic [LanW-1:0]   close_o,
   output logic              drained_o,       // DRAINED chosen (sent_drained <- 1)
@@ -50,7 +51,7 @@ module ibsw_switch_alloc #(
   logic [15:0]   pend_q, pend_d;
   logic [3:0]    pcls_d;
   logic [3:0]    pcls_q;   // last cycle's closes: SA's choice -> pend was 5.1 ns
-  logic [15:0]   pdelta, pend_s;
+  logic [15:0]   pend_s;
   logic          pend_co;
   logic          pend_zero;
   logic [2:0]    srr_q, srr_d;
@@ -148,29 +149,69 @@ module ibsw_switch_alloc #(
     ev_wait_o = linkup && ready_i != '0 && !chosen_any;
   end
   // pend apart from SA: its increments come from arrivals that depend on SA's pops.
-  // pend_q is pend (§5.0) of the previous cycle; the arrivals (pend_inc_i, counted
-  // by the parent from its registers) and closes (pcls_q) of that cycle reach it
-  // now, so pend = pend_q + pend_inc_i - pcls_q, one small delta added on a
-  // Kogge-Stone tree (cp's cp_ks_add, as the counters).
+  // pend_q is pend (§5.0) of the previous cycle; the arrivals (pend_hit_i, one
+  // bit per input, registered by the parent) and closes (pcls_q) of that cycle
+  // reach it now: pend = pend_q + Σ pend_hit_i - pcls_q. The operands (pend_q,
+  // each hit bit, ~pcls_q with a carry in of 1 for the minus) are reduced to
+  // two by rows of full adders (carry save) and added once on a Kogge-Stone
+  // tree (cp's cp_ks_add): counting the hits, then subtracting, then adding
+  // was 4.19 ns in ibsw_p8_w24 (docs/ibsw.md Status) *(ours)*.
+  localparam int unsigned NOps = NIn + 2;
+  function automatic int unsigned csa_after(input int unsigned n, input int unsigned st);
+    csa_after = n;
+    for (int unsigned k = 0; k < st; k++) if (csa_after > 2) csa_after = (csa_after / 3) * 2 + csa_after % 3;
+  endfunction
+  function automatic int unsigned csa_rows(input int unsigned n);
+    csa_rows = 0;
+    for (int unsigned k = 0; k < 16; k++) if (csa_after(n, k) > 2) csa_rows = k + 1;
+  endfunction
+  localparam int unsigned Rows = csa_rows(NOps);
+  // row r's operands at [(r*NOps + k)*16 +: 16], k < csa_after(NOps, r)
+  logic [(Rows+1)*NOps*16-1:0] csa /*verilator split_var*/;
   always_comb begin
     logic [3:0] nc;
     nc = '0;
     for (int unsigned l = 0; l < LanW; l++) nc = nc + 4'(close_o[l]);
     pcls_d = nc;
-    pdelta = 16'(pend_inc_i) - 16'(pcls_q);
   end
+  assign csa[0 +: 16]  = pend_q;
+  assign csa[16 +: 16] = ~{12'd0, pcls_q};
+  for (genvar n = 0; n < NIn; n++) begin : gen_csa_in
+    assign csa[(n+2)*16 +: 16] = 16'(pend_hit_i[n]);
+  end
+  for (genvar r = 0; r < Rows; r++) begin : gen_csa_row
+    localparam int unsigned M = csa_after(NOps, r);
+    localparam int unsigned G = M / 3;
+    localparam int unsigned B = r * NOps * 16, Bn = (r + 1) * NOps * 16;
+    for (genvar g = 0; g < G; g++) begin : gen_fa
+      logic [15:0] x, y, z;
+      assign x = csa[B + (3*g)*16 +: 16];
+      assign y = csa[B + (3*g+1)*16 +: 16];
+      assign z = csa[B + (3*g+2)*16 +: 16];
+      assign csa[Bn + (2*g)*16 +: 16]   = x ^ y ^ z;
+      assign csa[Bn + (2*g+1)*16 +: 16] = {(x[14:0] & y[14:0]) | (x[14:0] & z[14:0]) | (y[14:0] & z[14:0]), 1'b0};
+    end
+    for (genvar k = 3 * G; k < M; k++) begin : gen_pass
+      assign csa[Bn + (2*G + k - 3*G)*16 +: 16] = csa[B + k*16 +: 16];
+    end
+    for (genvar k = 2 * G + M - 3 * G; k < NOps; k++) begin : gen_zero
+      assign csa[Bn + k*16 +: 16] = '0;
+    end
+  end
+  logic unused_csa;
+  assign unused_csa = ^csa;   // the zero rows past each row's operands
   cp_ks_add #(.W(16), .Keep(1)) u_pend_add (
-    .a_i(pend_q), .b_i(pdelta), .ci_i(1'b0), .s_o(pend_s), .co_o(pend_co)
+    .a_i(csa[Rows*NOps*16 +: 16]), .b_i(csa[Rows*NOps*16 + 16 +: 16]), .ci_i(1'b1), .s_o(pend_s), .co_o(pend_co)
   );
   assign pend_d = pend_s;
   logic unused_pend_co;
-  assign unused_pend_co = pend_co;   // pend never underflows (sa_pend_no_underflow): the carry is the sign
+  assign unused_pend_co = pend_co;   // the carry out of the modular sum: not the sign
   // pend = 0 without the adder: a close of the previous cycle ended a packet
   // counted in pend_q, so pend_q + inc - pcls_q = 0 exactly when nothing was
   // pushed for o and pend_q equals the closes. The add-and-compare from the
   // registers into the drain condition and the port FSM was ibsw_p4's worst
   // path (4,166 ps, docs/ibsw.md Status).
-  assign pend_zero = !pend_any_i && pend_q == 16'(pcls_q);
+  assign pend_zero = pend_hit_i == '0 && pend_q == 16'(pcls_q);
 
   // Credits (§5.6): returns only in LinkUp; a return to a full counter with
   // no consume is error 14.
@@ -215,14 +256,18 @@ module ibsw_switch_alloc #(
   assign out_data_o  = o_data_q;
 
 `ifndef SYNTHESIS
+  logic [5:0] pend_inc;   // Σ pend_hit_i, for the checks
+  always_comb begin
+    pend_inc = '0;
+    for (int unsigned n = 0; n < NIn; n++) pend_inc = pend_inc + 6'(pend_hit_i[n]);
+  end
   always_ff @(posedge clk_i) begin
     sa_one_flit: assert (!(linkup && !$onehot0(serve_o)));
     sa_serve_ready: assert ((serve_o & ~ready_i) == '0);
-    sa_pend_no_underflow: assert (!(pend_q + 16'(pend_inc_i) < 16'(pcls_q) + 16'(close_o != '0)));
+    sa_pend_no_underflow: assert (!(pend_q + 16'(pend_inc) < 16'(pcls_q) + 16'(close_o != '0)));
     sa_pend_q_covers_closes: assert (pend_q >= 16'(pcls_q));
-    sa_pend_zero_exact: assert (pend_zero == (pend_q + 16'(pend_inc_i) == 16'(pcls_q)));
-    sa_pend_any: assert (pend_any_i == (pend_inc_i != '0));
-    sa_pend_add: assert (pend_d == pend_q + 16'(pend_inc_i) - 16'(pcls_q));
+    sa_pend_zero_exact: assert (pend_zero == (pend_q + 16'(pend_inc) == 16'(pcls_q)));
+    sa_pend_add: assert (pend_d == pend_q + 16'(pend_inc) - 16'(pcls_q));
     for (int unsigned l = 0; l < LanW; l++) begin
       sa_cred_le_max: assert (cred_q[l] <= cmax(l));
       sa_consume_has_credit: assert (!(consume[l] && cred_q[l] == '0));

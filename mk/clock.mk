@@ -17,9 +17,9 @@ TIMING_MARGIN_PCT ?= 10
 #   ibsw_*:   ibsw_p4 closes (3,494 ps, docs/ibsw.md "Status"); ibsw_p8_w24
 #             measured 4,320 ps (8 ports: the LFT's usable-egress flag into the
 #             drop mark, SA -> pop -> buffer count, VA over 9 inputs, the
-#             training counter) before those paths were retimed; with the
-#             retiming its flat run timed out (3,600 s wall, in abc), so it
-#             stays listed until measured; ibsw_p2_max timed out (2,700 s, before
+#             training counter) before those paths were retimed, 3,990 ps
+#             after (SA -> pop -> the registered arrivals of pend; i2r 3,694
+#             into the LFT's flag register); ibsw_p2_max timed out (2,700 s, before
 #             abc); ibsw_p24 and ibsw_p31 are not measured (docs/timing.md).
 #   elan4_*:  elan4_min fails, 9.3 ns (docs/elan4.md "RTL status": the queue cache's
 #             ready path and arrival checks, 8.8 ns in the module; the event processor's

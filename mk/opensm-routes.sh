@@ -18,12 +18,13 @@
 # (--turns=0 does the same for updn and dor: the hop comparison without the legality of turns);
 # --check=0 skips the lft.* checks: the traffic alone judges the table (minhop's, on the torus).
 # Planted bugs (--bug): swap_root (OpenSM's updn root is switch S+1, ours S: lft.illegal),
-# entry_back (one imported entry sent back where it came from: lft.loop), no_dump (OpenSM run
+# entry_back (one imported entry sent back where it came from: lft.illegal; with --turns=0
+# lft.loop), no_dump (OpenSM run
 # without the routing log bit, so it dumps nothing: osm.run), foreign_guid (the first switch block
 # of the dump names a GUID that is not in this fabric: osm.import). Uses the newer of build/asan/bin and
 # build/bin (make test builds the first). Cheap: OpenSM takes ~0.3 s, the traffic a few CPU-s.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 seed=1 out=build/opensm name=opensm_routes engine=updn root=0 turns=1 check=1 bug="" expect=""
 extra=() sim_args=0
 while [[ $# -gt 0 ]]; do
@@ -45,7 +46,7 @@ while [[ $# -gt 0 ]]; do
     --out=*) out=${a#--out=} ;;
     --name=*) name=${a#--name=} ;;
     --) sim_args=1 ;;
-    -h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "opensm-routes: unknown argument '$a'" >&2; exit 2 ;;
   esac
 done
@@ -82,16 +83,23 @@ else
   export IBSIM_SOCKNAME=netcosim-osm-$$ # ibsim's abstract socket: one per run, runs may overlap
   ibsim -s -n "$d/fabric.ibnd" > "$d/ibsim.log" 2>&1 &
   ibsim_pid=$!
+  trap 'kill "$ibsim_pid" 2> /dev/null' EXIT # also when regress's timeout stops this script
   sleep 0.3
-  osm_args=(--once -f "$d/osm.log" -D $verb -R "$engine")
+  osm_args=(--once -f "$d/osm.log" -D "$verb" -R "$engine")
   [[ $engine == updn ]] && osm_args+=(-a "$d/roots")
   start=$(date +%s%N)
-  OSM_TMP_DIR=$d OSM_CACHE_DIR=$d LD_PRELOAD=$so timeout 60 opensm "${osm_args[@]}" > "$d/opensm.out" 2>&1
-  rc=$?
+  if ! kill -0 "$ibsim_pid" 2> /dev/null; then
+    first="osm.run: ibsim exited at once: $(grep -m1 -i 'panic\|error\|cannot' "$d/ibsim.log")"
+  else
+    OSM_TMP_DIR=$d OSM_CACHE_DIR=$d LD_PRELOAD=$so timeout 60 opensm "${osm_args[@]}" > "$d/opensm.out" 2>&1
+    rc=$?
+  fi
   kill "$ibsim_pid" 2> /dev/null
   wait "$ibsim_pid" 2> /dev/null
-  echo "opensm ${osm_args[*]}: exit $rc in $((($(date +%s%N) - start) / 1000000)) ms wall ($(opensm --version 2>/dev/null | grep -m1 OpenSM || echo OpenSM))"
-  if [[ $rc != 0 || ! -s $d/opensm-lfts.dump ]]; then
+  [[ -n $first ]] || echo "opensm ${osm_args[*]}: exit $rc in $((($(date +%s%N) - start) / 1000000)) ms wall ($(opensm --version 2>/dev/null | grep -m1 OpenSM || echo OpenSM))"
+  if [[ -n $first ]]; then
+    :
+  elif [[ $rc != 0 || ! -s $d/opensm-lfts.dump ]]; then
     first="osm.run: opensm exit $rc, $( [[ -s $d/opensm-lfts.dump ]] && echo "a dump" || echo "no opensm-lfts.dump") in $d; last log line: $(tail -1 "$d/osm.log" 2> /dev/null)"
   else
     echo "check: ok   osm.run: $(grep -c '^Unicast lids' "$d/opensm-lfts.dump") switch blocks in opensm-lfts.dump"
@@ -113,7 +121,7 @@ if [[ -z $first ]]; then
     dor) rules=(--routing=dor --compare-hops=1) ;;
     *) rules=(--routing=updn) turns=0 ;; # no rule of ours to hold it to
   esac
-  rules+=(--lft-turns=$turns --lft-check=$check)
+  rules+=("--lft-turns=$turns" "--lft-check=$check")
   sbug=()
   [[ $bug == entry_back ]] && sbug=(--inject-bug=osm_entry_back)
   echo "$sim ${fab[*]} --seed=$seed ${rules[*]} ${sbug[*]} --lft-file=$d/opensm-lfts.dump"

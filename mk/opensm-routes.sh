@@ -11,9 +11,11 @@
 #   lft.*       the imported table under netcosim's rules (route_lft_check): hole, loop, misroute,
 #               illegal (updn: down->up turn against the ranks from --root; dor: X after Y), cycle
 #   osm.import  ibsw_fabric_sim takes the dump (the GUIDs are this fabric's, every line parses)
-#   osm.hops    updn and dor: the same switch-to-switch hop count per (switch, host) as
+#   osm.hops    updn, dor and ftree: the same switch-to-switch hop count per (switch, host) as
 #               netcosim's own table of that engine (updn from the same root)
 #   ibfab.*     traffic on OpenSM's routes: every packet once, in order, intact (the scoreboard)
+# ftree applies to a fat tree (-- --fat2=R,L,S): its routes climb to any spine, so only the
+# hop count is compared with our up*/down* from --root (a spine).
 # minhop has no turn rule of ours: its table is checked for hole, loop, misroute and a cycle only
 # (--turns=0 does the same for updn and dor: the hop comparison without the legality of turns);
 # --check=0 skips the lft.* checks: the traffic alone judges the table (minhop's, on the torus).
@@ -119,7 +121,9 @@ if [[ -z $first ]]; then
   case $engine in
     updn) rules=(--routing=updn --root="$root" --compare-hops=1) ;;
     dor) rules=(--routing=dor --compare-hops=1) ;;
-    *) rules=(--routing=updn) turns=0 ;; # no rule of ours to hold it to
+    # ftree: its routes use every spine, ours one root: no turn rule of ours fits, hops compared
+    ftree) rules=(--routing=updn --root="$root" --compare-hops=1) turns=0 ;;
+    *) rules=(--routing=updn) turns=0 ;; # minhop: no rule of ours to hold it to
   esac
   rules+=("--lft-turns=$turns" "--lft-check=$check")
   sbug=()

@@ -12,7 +12,8 @@
  *       [--off=K] [--root=S] [--link-latency=N] [--route-cycles=R] [--buf=N]
  *       [--sm=static|dynamic] [--sm-period=N] [--sm-low=X] [--sm-high=Y]
  *       [--phases=LOAD:CYCLES,...] [--sm-log=0|1]
- *       [--write-ibnd=FILE] [--lft-file=FILE] [--lft-turns=1|0] [--lft-check=1|0] [--compare-hops=0|1]
+ *       [--fat2=R,L,S] [--write-ibnd=FILE] [--lft-file=FILE] [--lft-turns=1|0] [--lft-check=1|0]
+ *       [--compare-hops=0|1]
  *       [--no-skip] [--inject-bug=NAME] [--expect-fail=check:ID@N]
  *   ibsw_fabric_sim --list | --help
  *
@@ -32,6 +33,8 @@
  * turn rule of --routing (lft.*; --lft-turns=0: no turn rule; --lft-check=0: no check at all, the
  * traffic alone judges the table), then --compare-hops=1 (osm.hops:
  * the same hop count per (switch, host) as our own --routing table from --root), then traffic.
+ * --fat2=R,L,S builds a two-level fat tree (fabric_topo_fat2) instead of the torus, for OpenSM's
+ * ftree (up* / down* only; no --off, no SM).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <assert.h>
@@ -65,6 +68,7 @@ typedef struct {
      counts with ours (--compare-hops), the topology file to write (--write-ibnd) */
   const char *lft_file, *write_ibnd;
   unsigned lft_turns, cmp_hops, lft_check;
+  unsigned fat_r, fat_l, fat_s; /* --fat2=R,L,S: a two-level fat tree instead of the torus (0: torus) */
 } cfg_t;
 
 static const struct {
@@ -917,10 +921,16 @@ static int compare_hops(run_t *R, const cfg_t *c, char *err, size_t errlen) {
   return 0;
 }
 
+/* The torus, or with --fat2 a two-level fat tree (for OpenSM's ftree: fabric_topo.h). */
+static int build_topo(fabric_topo_t *t, const cfg_t *c, char *err, size_t errlen) {
+  if (c->fat_r) return fabric_topo_fat2(t, c->fat_r, c->fat_l, c->fat_s, err, errlen);
+  return fabric_topo_torus2d(t, c->x, c->y, c->pl, c->hosts, err, errlen);
+}
+
 static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errlen) {
   memset(R, 0, sizeof *R);
   R->c = c;
-  if (fabric_topo_torus2d(&R->t, c->x, c->y, c->pl, c->hosts, err, errlen)) return -1;
+  if (build_topo(&R->t, c, err, errlen)) return -1;
   R->nsw = R->t.nsw;
   R->P = R->t.sw_ports;
   R->nodes = R->t.nodes;
@@ -1280,10 +1290,16 @@ static void report(run_t *R) {
   const double pw = (double)sum_counter(R, FIBSW_CNT_POWER_MW) / 1000.0;
   const double pw_all = (R->nsw * 43400.0 + 950.0 * R->nsw * R->P) / 1000.0;
   const double epw = win ? (double)(R->e1 - R->e0) / win / 1000.0 : 0;
-  printf("fabric: %ux%u torus, %u parallel links, %u hosts/switch (%u ports), %u hosts, routing %s, %u links "
-         "off, "
-         "root %u\n",
-         c->x, c->y, c->pl, c->hosts, R->P, R->nodes, route_lft_algo_names[c->routing], c->off, c->root);
+  if (c->fat_r)
+    printf("fabric: two-level fat tree of %u-port switches, %u leaves, %u spines, %u hosts, routing %s, root "
+           "%u\n",
+           c->fat_r, c->fat_l, c->fat_s, R->nodes, route_lft_algo_names[c->routing], c->root);
+  else
+    printf(
+        "fabric: %ux%u torus, %u parallel links, %u hosts/switch (%u ports), %u hosts, routing %s, %u links "
+        "off, "
+        "root %u\n",
+        c->x, c->y, c->pl, c->hosts, R->P, R->nodes, route_lft_algo_names[c->routing], c->off, c->root);
   printf("bring-up: %" PRIu64 " cycles (%" PRIu64 " MADs), traffic from cycle %" PRIu64
          ", drained at %" PRIu64 "\n",
          R->start, R->bring_mads, R->start, R->f.cycle);
@@ -1359,7 +1375,8 @@ static void usage(FILE *o) {
              "         [--boot-active=1|0] [--wake-cycles=W] [--sample=0|1]\n"
              "         [--sm=static|dynamic] [--sm-period=N] [--sm-low=X] [--sm-high=Y]\n"
              "         [--phases=LOAD:CYCLES[,LOAD:CYCLES...]] [--sm-log=0|1]\n"
-             "         [--write-ibnd=FILE] [--lft-file=OPENSM_LFTS_DUMP] [--lft-turns=1|0] [--lft-check=1|0] "
+             "         [--fat2=R,L,S] [--write-ibnd=FILE] [--lft-file=OPENSM_LFTS_DUMP] [--lft-turns=1|0] "
+             "[--lft-check=1|0] "
              "[--compare-hops=0|1]\n"
              "         [--inject-bug=NAME] [--expect-fail=check:ID@CYCLE]\n"
              "       ibsw_fabric_sim --list | --help\n"
@@ -1481,6 +1498,12 @@ int main(int argc, char **argv) {
     NUM("--lft-check", lft_check, 0, 1)
     NUM("--compare-hops", cmp_hops, 0, 1)
 #undef NUM
+    if (!strncmp(a, "--fat2=", 7)) {
+      int n = 0;
+      if (sscanf(v, "%u,%u,%u%n", &c.fat_r, &c.fat_l, &c.fat_s, &n) != 3 || v[n] || !c.fat_r)
+        return usage_fail("--fat2 '%s': expected RADIX,LEAVES,SPINES (e.g. 8,8,4)", v);
+      continue;
+    }
     if (!strncmp(a, "--lft-file=", 11) || !strncmp(a, "--write-ibnd=", 13)) {
       if (!*v) return usage_fail("%.*s: expected a file name", (int)(v - a - 1), a);
       if (a[2] == 'l')
@@ -1601,7 +1624,10 @@ int main(int argc, char **argv) {
       c.nph = 3;
     }
   }
-  if (c.root >= c.x * c.y) return usage_fail("--root %u: out of range 0..%u", c.root, c.x * c.y - 1);
+  if (c.fat_r && (c.routing != ROUTE_LFT_UPDN || c.sm || c.off || c.sample))
+    return usage_fail("--fat2 goes with --routing=updn and none of --sm=dynamic, --off, --sample");
+  const unsigned nsw = c.fat_r ? c.fat_l + c.fat_s : c.x * c.y;
+  if (c.root >= nsw) return usage_fail("--root %u: out of range 0..%u", c.root, nsw - 1);
   if (c.cmp_hops && !c.lft_file) return usage_fail("--compare-hops=1 needs --lft-file (a table to compare)");
   if ((c.lft_file || c.write_ibnd) && (c.sm || c.off))
     return usage_fail(
@@ -1612,15 +1638,19 @@ int main(int argc, char **argv) {
   if (c.write_ibnd) { /* export the fabric this command line would build, and stop */
     char e2[512];
     fabric_topo_t t;
-    if (fabric_topo_torus2d(&t, c.x, c.y, c.pl, c.hosts, e2, sizeof e2)) return usage_fail("%s", e2);
+    if (build_topo(&t, &c, e2, sizeof e2)) return usage_fail("%s", e2);
     FILE *o = fopen(c.write_ibnd, "w");
     if (!o) return usage_fail("--write-ibnd %s: cannot open for writing", c.write_ibnd);
     const int wr = fabric_topo_write_ibnd(&t, o, e2, sizeof e2);
     fclose(o);
     fabric_topo_free(&t);
     if (wr) return usage_fail("%s", e2);
-    printf("wrote %s: %ux%u torus, %u parallel links, %u hosts/switch\n", c.write_ibnd, c.x, c.y, c.pl,
-           c.hosts);
+    if (c.fat_r)
+      printf("wrote %s: two-level fat tree, radix %u, %u leaves, %u spines\n", c.write_ibnd, c.fat_r, c.fat_l,
+             c.fat_s);
+    else
+      printf("wrote %s: %ux%u torus, %u parallel links, %u hosts/switch\n", c.write_ibnd, c.x, c.y, c.pl,
+             c.hosts);
     return 0;
   }
 

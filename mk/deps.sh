@@ -18,7 +18,9 @@ pkgs=(
   libsqlite3-dev    # results store (testbench/store/, docs/store.md)
   sqlite3           # the sqlite3 shell, to query a results store by hand
   clang libclang-rt-14-dev # libFuzzer for make fuzz (mk/fuzz.sh)
-  ibsim-utils       # ibsim's example topology files, read by test_fabric (docs/fabric.md)
+  ibsim-utils       # ibsim (+ libumad2sim0): example topologies for test_fabric (docs/fabric.md); the
+                    # simulated subnet OpenSM runs on in mk/opensm-routes.sh (docs/ibsw.md "OpenSM in the loop")
+  opensm            # the real subnet manager (3.3.23 on Debian 12; pulls infiniband-diags), run under ibsim
 )
 
 missing=()

@@ -12,6 +12,8 @@
  *       [--off=K] [--root=S] [--link-latency=N] [--route-cycles=R] [--buf=N]
  *       [--sm=static|dynamic] [--sm-period=N] [--sm-low=X] [--sm-high=Y]
  *       [--phases=LOAD:CYCLES,...] [--sm-log=0|1]
+ *       [--fat2=R,L,S] [--write-ibnd=FILE] [--lft-file=FILE] [--lft-turns=1|0] [--lft-check=1|0]
+ *       [--compare-hops=0|1]
  *       [--no-skip] [--inject-bug=NAME] [--expect-fail=check:ID@N]
  *   ibsw_fabric_sim --list | --help
  *
@@ -24,6 +26,15 @@
  * throughput and the switches' power, and a `dyn:` summary line. First line `seed: N`; last line
  * `TEST PASSED` or `TEST FAILED: <reason>` after a `rerun:` line. Bad flags:
  * a message on stderr, exit status 2, no verdict.
+ *
+ * OpenSM in the loop (ibf_osm.h, mk/opensm-routes.sh, docs/ibsw.md "OpenSM in the loop"):
+ * --write-ibnd=FILE writes the fabric as an ibnetdiscover topology file and stops; --lft-file=FILE
+ * runs on the LFTs of an OpenSM dump (opensm-lfts.dump) instead of ours: route_lft_check with the
+ * turn rule of --routing (lft.*; --lft-turns=0: no turn rule; --lft-check=0: no check at all, the
+ * traffic alone judges the table), then --compare-hops=1 (osm.hops:
+ * the same hop count per (switch, host) as our own --routing table from --root), then traffic.
+ * --fat2=R,L,S builds a two-level fat tree (fabric_topo_fat2) instead of the torus, for OpenSM's
+ * ftree (up* / down* only; no --off, no SM).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <assert.h>
@@ -38,6 +49,7 @@
 #include "fabric/fabric.h"
 #include "fabric/fabric_topo.h"
 #include "ibfabric/ibf_host.h"
+#include "ibfabric/ibf_osm.h"
 
 #define DYN_MAXPH 16 /* load phases at most */
 
@@ -51,6 +63,12 @@ typedef struct {
   double sm_low, sm_high, ph_load[DYN_MAXPH];
   uint64_t ph_end[DYN_MAXPH]; /* cumulative, from the start of traffic */
   const char *bug, *expect, *test, *out;
+  /* OpenSM in the loop (ibf_osm.h, mk/opensm-routes.sh): the table file to import instead of ours,
+     the turn rule of --routing checked on it (0: hole, loop, misroute, cycle only), compare its hop
+     counts with ours (--compare-hops), the topology file to write (--write-ibnd) */
+  const char *lft_file, *write_ibnd;
+  unsigned lft_turns, cmp_hops, lft_check;
+  unsigned fat_r, fat_l, fat_s; /* --fat2=R,L,S: a two-level fat tree instead of the torus (0: torus) */
 } cfg_t;
 
 static const struct {
@@ -104,6 +122,8 @@ static const bug_t bugs[] = {
      "the dynamic SM reprograms LFTs without the migration fence (packets of a flow on two paths)"},
     {"dyn_stale_lft", BUG_DRIVER, 0, "ibfab.switch_err",
      "the dynamic SM skips one switch's LFT update, which still uses a link it disables"},
+    {"osm_entry_back", BUG_DRIVER, 0, "lft.illegal; lft.loop with --lft-turns=0",
+     "one imported OpenSM entry sends a LID back to the switch it came from (--lft-file)"},
 };
 #define NBUGS (sizeof bugs / sizeof bugs[0])
 
@@ -263,7 +283,8 @@ typedef struct {
   /* statistics */
   bool snap0, snap1;
   uint64_t rx0, rx1, e0, e1, t0, t1, start;
-  char check_id[32]; /* lft.<what> of a table that fails route_lft_check */
+  char check_id[32]; /* lft.<what> of a table that fails route_lft_check, or osm.hops */
+  uint8_t *ours;     /* --lft-file: netcosim's own table, [nsw * nodes] */
   /* --sm=dynamic */
   dyn_t d;
   uint64_t traffic_end; /* the end of the last phase */
@@ -838,10 +859,78 @@ static void dyn_step(run_t *R) {
   dyn_enter(R, DS_SAMPLE, now);
 }
 
+/* OpenSM's table in place of ours (ours stays in R->ours for --compare-hops); the planted
+ * osm_entry_back: the first hop's switch of the longest route from host 0's switch sends that LID
+ * straight back. 0, or -1 with err (a usage error: the file is not a dump of this fabric). */
+static int import_lfts(run_t *R, const cfg_t *c, char *err, size_t errlen) {
+  const size_t n = (size_t)R->nsw * R->nodes;
+  R->ours = malloc(n);
+  if (!R->ours) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  memcpy(R->ours, R->r.lft, n);
+  if (ibf_osm_read_lfts(c->lft_file, &R->t, R->r.lft, err, errlen)) return -1;
+  R->r.no_turns = !c->lft_turns;
+  unsigned set = 0;
+  for (size_t i = 0; i < n; i++) set += R->r.lft[i] != ROUTE_LFT_NONE;
+  printf("osm: imported %s: %u of %zu (switch, host) entries\n", c->lft_file, set, n);
+  if (bug_is(c, "osm_entry_back")) {
+    const unsigned s0 = R->t.node[0].id;
+    int best = -1;
+    unsigned bd = 0;
+    for (unsigned d = 0; d < R->nodes; d++) {
+      const int h = ibf_osm_hops(&R->t, R->r.lft, s0, d);
+      if (h > best) best = h, bd = d;
+    }
+    if (best >= 2) {
+      const fabric_end_t *e = fabric_topo_peer(&R->t, s0, R->r.lft[(size_t)s0 * R->nodes + bd]);
+      R->r.lft[(size_t)e->id * R->nodes + bd] = (uint8_t)e->port; /* its port towards s0 */
+      printf("osm: planted osm_entry_back: switch %u, LID %u -> port %u (back to switch %u)\n", e->id, bd + 1,
+             e->port + 1, s0);
+    }
+  }
+  return 0;
+}
+
+/* --compare-hops: every (switch, host) pair takes as many switch-to-switch hops on OpenSM's table as
+ * on ours (the issue's "same hop count per (switch, destination)"). 0, or -1 with the first
+ * difference and how many pairs differ in err. */
+static int compare_hops(run_t *R, const cfg_t *c, char *err, size_t errlen) {
+  unsigned diff = 0, fs = 0, fd = 0;
+  int fo = 0, ft = 0;
+  uint64_t st = 0;
+  for (unsigned s = 0; s < R->nsw; s++)
+    for (unsigned d = 0; d < R->nodes; d++) {
+      /* both arrive: route_lft_check passed on each table */
+      const int ho = ibf_osm_hops(&R->t, R->ours, s, d), ht = ibf_osm_hops(&R->t, R->r.lft, s, d);
+      st += (unsigned)ht;
+      if (ho != ht && !diff++) fs = s, fd = d, fo = ho, ft = ht;
+    }
+  const unsigned np = R->nsw * R->nodes;
+  if (diff) {
+    snprintf(err, errlen,
+             "hop counts differ on %u of %u (switch, host) pairs; first: switch %u to LID %u (host %u): "
+             "netcosim %s %d hops, OpenSM's table %d (root %u)",
+             diff, np, fs, fd + 1, fd, route_lft_algo_names[c->routing], fo, ft, c->root);
+    return -1;
+  }
+  printf("check: ok   osm.hops: all %u (switch, host) pairs take the same hops as netcosim %s from root %u "
+         "(mean %.3f)\n",
+         np, route_lft_algo_names[c->routing], c->root, (double)st / np);
+  return 0;
+}
+
+/* The torus, or with --fat2 a two-level fat tree (for OpenSM's ftree: fabric_topo.h). */
+static int build_topo(fabric_topo_t *t, const cfg_t *c, char *err, size_t errlen) {
+  if (c->fat_r) return fabric_topo_fat2(t, c->fat_r, c->fat_l, c->fat_s, err, errlen);
+  return fabric_topo_torus2d(t, c->x, c->y, c->pl, c->hosts, err, errlen);
+}
+
 static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errlen) {
   memset(R, 0, sizeof *R);
   R->c = c;
-  if (fabric_topo_torus2d(&R->t, c->x, c->y, c->pl, c->hosts, err, errlen)) return -1;
+  if (build_topo(&R->t, c, err, errlen)) return -1;
   R->nsw = R->t.nsw;
   R->P = R->t.sw_ports;
   R->nodes = R->t.nodes;
@@ -861,12 +950,28 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
   if (route_lft_pick_off(&R->t, c->off, c->seed, R->off, err, errlen)) return -1;
   if (route_lft_build(&R->r, &R->t, (route_lft_algo_t)c->routing, R->off, c->root, c->vls, err, errlen))
     return -1;
+  if (c->lft_file) {
+    const int rc = import_lfts(R, c, err, errlen);
+    if (rc) return rc;
+  }
   const char *what;
   if (bug_is(c, "dor_one_vl"))
     R->r.one_vl = true; /* planted: and the check is skipped (a deadlock's negative) */
+  else if (c->lft_file && !c->lft_check)
+    printf("osm: route check skipped (--lft-check=0): the traffic alone judges this table\n");
   else if (route_lft_check(&R->r, &what, err, errlen)) {
     snprintf(R->check_id, sizeof R->check_id, "lft.%s", what);
     return -2;
+  }
+  if (c->lft_file && c->lft_check) {
+    printf("check: ok   lft: every imported route arrives, %s, no channel dependency cycle\n",
+           R->r.no_turns                 ? "no turn rule asked (--lft-turns=0)"
+           : c->routing == ROUTE_LFT_DOR ? "X before Y (dor)"
+                                         : "no down->up turn from root (updn)");
+    if (c->cmp_hops && compare_hops(R, c, err, errlen)) {
+      snprintf(R->check_id, sizeof R->check_id, "osm.hops");
+      return -2;
+    }
   }
   if (ibf_world_init(&R->w, R->nodes, c->packets)) {
     snprintf(err, errlen, "out of memory");
@@ -1036,6 +1141,7 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
 static void teardown(run_t *R) {
   fabric_free(&R->f);
   route_lft_free(&R->r);
+  free(R->ours);
   fabric_topo_free(&R->t);
   ibf_world_free(&R->w);
   free(R->off);
@@ -1184,10 +1290,16 @@ static void report(run_t *R) {
   const double pw = (double)sum_counter(R, FIBSW_CNT_POWER_MW) / 1000.0;
   const double pw_all = (R->nsw * 43400.0 + 950.0 * R->nsw * R->P) / 1000.0;
   const double epw = win ? (double)(R->e1 - R->e0) / win / 1000.0 : 0;
-  printf("fabric: %ux%u torus, %u parallel links, %u hosts/switch (%u ports), %u hosts, routing %s, %u links "
-         "off, "
-         "root %u\n",
-         c->x, c->y, c->pl, c->hosts, R->P, R->nodes, route_lft_algo_names[c->routing], c->off, c->root);
+  if (c->fat_r)
+    printf("fabric: two-level fat tree of %u-port switches, %u leaves, %u spines, %u hosts, routing %s, root "
+           "%u\n",
+           c->fat_r, c->fat_l, c->fat_s, R->nodes, route_lft_algo_names[c->routing], c->root);
+  else
+    printf(
+        "fabric: %ux%u torus, %u parallel links, %u hosts/switch (%u ports), %u hosts, routing %s, %u links "
+        "off, "
+        "root %u\n",
+        c->x, c->y, c->pl, c->hosts, R->P, R->nodes, route_lft_algo_names[c->routing], c->off, c->root);
   printf("bring-up: %" PRIu64 " cycles (%" PRIu64 " MADs), traffic from cycle %" PRIu64
          ", drained at %" PRIu64 "\n",
          R->start, R->bring_mads, R->start, R->f.cycle);
@@ -1263,6 +1375,9 @@ static void usage(FILE *o) {
              "         [--boot-active=1|0] [--wake-cycles=W] [--sample=0|1]\n"
              "         [--sm=static|dynamic] [--sm-period=N] [--sm-low=X] [--sm-high=Y]\n"
              "         [--phases=LOAD:CYCLES[,LOAD:CYCLES...]] [--sm-log=0|1]\n"
+             "         [--fat2=R,L,S] [--write-ibnd=FILE] [--lft-file=OPENSM_LFTS_DUMP] [--lft-turns=1|0] "
+             "[--lft-check=1|0] "
+             "[--compare-hops=0|1]\n"
              "         [--inject-bug=NAME] [--expect-fail=check:ID@CYCLE]\n"
              "       ibsw_fabric_sim --list | --help\n"
              "bugs (--inject-bug=NAME: what it plants, the check its negative expects):\n");
@@ -1328,7 +1443,9 @@ int main(int argc, char **argv) {
              .wake = 1024,
              .sm_period = 10000,
              .sm_low = 0.1,
-             .sm_high = 0.3};
+             .sm_high = 0.3,
+             .lft_turns = 1,
+             .lft_check = 1};
   for (int i = 1; i < argc; i++)
     if (!strncmp(argv[i], "--seed=", 7) && !parse_u64(argv[i] + 7, &c.seed))
       return usage_fail("bad --seed '%s' (expected an unsigned integer)", argv[i] + 7);
@@ -1377,7 +1494,24 @@ int main(int argc, char **argv) {
     NUM("--sm-period", sm_period, 1, 100000000)
     NUM("--sm-log", sm_log, 0, 1)
     NUM("--cycles", cycles, 1, UINT64_MAX)
+    NUM("--lft-turns", lft_turns, 0, 1)
+    NUM("--lft-check", lft_check, 0, 1)
+    NUM("--compare-hops", cmp_hops, 0, 1)
 #undef NUM
+    if (!strncmp(a, "--fat2=", 7)) {
+      int n = 0;
+      if (sscanf(v, "%u,%u,%u%n", &c.fat_r, &c.fat_l, &c.fat_s, &n) != 3 || v[n] || !c.fat_r)
+        return usage_fail("--fat2 '%s': expected RADIX,LEAVES,SPINES (e.g. 8,8,4)", v);
+      continue;
+    }
+    if (!strncmp(a, "--lft-file=", 11) || !strncmp(a, "--write-ibnd=", 13)) {
+      if (!*v) return usage_fail("%.*s: expected a file name", (int)(v - a - 1), a);
+      if (a[2] == 'l')
+        c.lft_file = v;
+      else
+        c.write_ibnd = v;
+      continue;
+    }
     if (!strncmp(a, "--seed=", 7) || !strncmp(a, "--test=", 7) || !strncmp(a, "--name=", 7)) continue;
     if (!strncmp(a, "--out=", 6)) {
       c.out = v;
@@ -1490,7 +1624,35 @@ int main(int argc, char **argv) {
       c.nph = 3;
     }
   }
-  if (c.root >= c.x * c.y) return usage_fail("--root %u: out of range 0..%u", c.root, c.x * c.y - 1);
+  if (c.fat_r && (c.routing != ROUTE_LFT_UPDN || c.sm || c.off || c.sample))
+    return usage_fail("--fat2 goes with --routing=updn and none of --sm=dynamic, --off, --sample");
+  const unsigned nsw = c.fat_r ? c.fat_l + c.fat_s : c.x * c.y;
+  if (c.root >= nsw) return usage_fail("--root %u: out of range 0..%u", c.root, nsw - 1);
+  if (c.cmp_hops && !c.lft_file) return usage_fail("--compare-hops=1 needs --lft-file (a table to compare)");
+  if ((c.lft_file || c.write_ibnd) && (c.sm || c.off))
+    return usage_fail(
+        "--lft-file and --write-ibnd go with neither --off nor --sm=dynamic (every link on: the "
+        "exported fabric)");
+  if (!c.lft_file && (bug_is(&c, "osm_entry_back") || !c.lft_turns || !c.lft_check))
+    return usage_fail("--inject-bug=osm_entry_back, --lft-turns=0 and --lft-check=0 need --lft-file");
+  if (c.write_ibnd) { /* export the fabric this command line would build, and stop */
+    char e2[512];
+    fabric_topo_t t;
+    if (build_topo(&t, &c, e2, sizeof e2)) return usage_fail("%s", e2);
+    FILE *o = fopen(c.write_ibnd, "w");
+    if (!o) return usage_fail("--write-ibnd %s: cannot open for writing", c.write_ibnd);
+    const int wr = fabric_topo_write_ibnd(&t, o, e2, sizeof e2);
+    fclose(o);
+    fabric_topo_free(&t);
+    if (wr) return usage_fail("%s", e2);
+    if (c.fat_r)
+      printf("wrote %s: two-level fat tree, radix %u, %u leaves, %u spines\n", c.write_ibnd, c.fat_r, c.fat_l,
+             c.fat_s);
+    else
+      printf("wrote %s: %ux%u torus, %u parallel links, %u hosts/switch\n", c.write_ibnd, c.x, c.y, c.pl,
+             c.hosts);
+    return 0;
+  }
 
   char err[512];
   static run_t A, B;

@@ -326,7 +326,8 @@ int route_lft_check(const route_lft_t *r, const char **what, char *err, size_t e
           break;
         }
         const unsigned nxt = pe->id;
-        if (r->algo == ROUTE_LFT_UPDN) {
+        if (r->no_turns) {
+        } else if (r->algo == ROUTE_LFT_UPDN) {
           const unsigned up = above(r, nxt, cur);
           if (up && phase == 1) {
             *what = "illegal";

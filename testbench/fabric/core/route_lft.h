@@ -62,6 +62,8 @@ typedef struct {
   uint8_t *lft;   /* [nsw * nodes]: egress topology port, ROUTE_LFT_NONE = none */
   unsigned vls;   /* up* / down*: data VLs flows are spread over (the build's argument; DOR: 1) */
   bool one_vl;    /* a planted bug's hook (negative of the cycle check): DOR on VL 0 alone */
+  bool no_turns;  /* route_lft_check skips the turn rule (an imported table that follows no rule of
+                     ours, e.g. OpenSM's minhop): hole, loop, misroute and cycle only */
 } route_lft_t;
 
 /* off: [nsw * sw_ports] (1 = deactivated; both ends must be marked), NULL = all

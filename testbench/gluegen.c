@@ -240,11 +240,13 @@ static void read_cosim(const char *path, const char *target) {
       if (p->width / n > 64)
         die("%s:%d: lanes of '%s' are %llu bits; at most 64", path, lineno, p->name, p->width / n);
       p->lanes = (unsigned)n;
-    } else if (strcmp(tok[0], "gate") == 0 || strcmp(tok[0], "heavy") == 0) {
-      if (nt != 2) die("%s:%d: expected '%s TARGET'", path, lineno, tok[0]); /* read by the Makefile */
+    } else if (strcmp(tok[0], "gate") == 0 || strcmp(tok[0], "heavy") == 0 ||
+               strcmp(tok[0], "lint-test") == 0) {
+      /* read by the Makefile (gate, heavy) and mk/lint.sh (lint-test) */
+      if (nt != 2) die("%s:%d: expected '%s TARGET'", path, lineno, tok[0]);
     } else {
-      die("%s:%d: unknown directive '%s' (expected target, compare, lanes, gate or heavy)", path, lineno,
-          tok[0]);
+      die("%s:%d: unknown directive '%s' (expected target, compare, lanes, gate, heavy or lint-test)", path,
+          lineno, tok[0]);
     }
   }
   fclose(f);

@@ -21,6 +21,9 @@ BUG     ?=
 CYCLES  ?=
 ARGS    ?=
 SHARD   ?= 1/1
+# the simulators make regress/sim/waves/wave-png use: build/bin (-O2) or
+# build/asan/bin (ASan+UBSan, what make test builds)
+BIN_DIR ?= $(BUILD)/bin
 VERILATOR_ROOT ?= /usr/share/verilator
 
 # --- what exists -------------------------------------------------------------
@@ -89,6 +92,7 @@ help:
 	@echo "  make regress R=<tag>        tagged regression (smoke, nightly, negative), parallel; SHARD=k/N"
 	@echo "  make sim T=<test> SEED=<n> [WAVES=1] [MODE=lockstep|model|rtl|netlist] [BUG=<planted bug>]"
 	@echo "           [CYCLES=<n>] [ARGS='--expect-fail=WHAT@CYCLE --no-check']   one test (what a failure's rerun line says)"
+	@echo "           [BIN_DIR=build/asan/bin]   the sanitizer simulators make test built, instead of build/bin"
 	@echo "  make waves T=<test> [SEED=.. MODE=.. BUG=.. CYCLES=.. ARGS=..]   open that run's waveform in GTKWave"
 	@echo "  make wave-png T=<test> [same variables]   render the same view to build/sim/<test>.<seed>/waves.png"
 	@echo "  make lint                   verilator -Wall and yosys synth of every block"
@@ -328,7 +332,6 @@ unit: deps
 	@$(MAKE) -j$(JOBS) $(UNITS)
 	@for u in $(UNITS); do echo "== $$u"; $$u || exit 1; done
 
-BIN_DIR ?= $(BUILD)/bin
 regress: deps
 	@$(MAKE) -j$(JOBS) $(if $(filter $(BUILD)/asan/bin,$(BIN_DIR)),build-asan,build build-netlist) \
 	  $(addprefix $(BIN_DIR)/,$(bug_sims))
@@ -342,7 +345,7 @@ regress: deps
 # and the variable named on bad input). Single quotes in values are escaped.
 shq = '$(subst ','\'',$(1))'
 RUN_ARGS = --run $(call shq,$(T)) --make --seed $(call shq,$(SEED)) --cycles $(call shq,$(CYCLES)) \
-  --mode $(call shq,$(MODE)) --bug $(call shq,$(BUG)) --args $(call shq,$(ARGS)) --bin-dir $(BUILD)/bin --out $(BUILD)/sim
+  --mode $(call shq,$(MODE)) --bug $(call shq,$(BUG)) --args $(call shq,$(ARGS)) --bin-dir $(BIN_DIR) --out $(BUILD)/sim
 SIM_USAGE = usage: make $@ T=<test> [SEED=<n>] [MODE=lockstep|model|rtl|netlist] [BUG=<planted bug>] [CYCLES=<n>] [ARGS=...]
 sim: deps
 	@test -n "$(T)" || { echo "$(SIM_USAGE) [WAVES=1]"; exit 2; }

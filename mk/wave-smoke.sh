@@ -22,14 +22,17 @@ echo "seed: $seed"
 mkdir -p "$out" build
 MIN_INK=0.3 MIN_COLOURS=4
 first=""
+# the simulators the regression runs (make test: build/asan/bin, already built;
+# build/bin would mean a second build of every block, ~450 CPU-s in make test)
+bin=${NETCOSIM_BIN_DIR:-build/bin}
 # one lockstep test per block (the first target of each block that has a view)
 tests=(common_fifo_directed cp_fb_table elite4_directed link_250_random)
 [[ $bug == blank ]] && tests=(common_fifo_directed) # the planted blank view needs one render
 for t in "${tests[@]}"; do
   log=$out/$t.log
   # one build at a time: the regression may run this script's negative beside it
-  if ! flock build/.wave-smoke.lock make -s wave-png T="$t" SEED="$seed" > "$log" 2>&1; then
-    first=${first:-"waves.render: make wave-png T=$t SEED=$seed failed (log: $log)"}; continue
+  if ! flock build/.wave-smoke.lock make -s wave-png T="$t" SEED="$seed" BIN_DIR="$bin" > "$log" 2>&1; then
+    first=${first:-"waves.render: make wave-png T=$t SEED=$seed BIN_DIR=$bin failed (log: $log)"}; continue
   fi
   png=build/sim/$t.$seed/waves.png
   if [[ $bug == blank ]]; then # plant: the same view with no traces at all

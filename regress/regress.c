@@ -369,6 +369,7 @@ static int run_one(const char *name, const run_req_t *r, const char *bin_dir, co
   /* the engine's rerun line repeats these; an environment variable, so the
    * simulators not built on the engine (fabric, cp_hotspot) are not confused */
   setenv("NETCOSIM_RERUN_VARS", r->vars, 1);
+  setenv("NETCOSIM_BIN_DIR", bin_dir, 1);
   fflush(stdout);
   if (!view) {
     fresh_run_dir(dir, stamp);
@@ -811,6 +812,8 @@ int main(int argc, char **argv) {
         if (!lf) _exit(127);
         dup2(fileno(stdout), 2);
         setpgid(0, 0);
+        /* scripts that run simulators use the same ones (mk/wave-smoke.sh) */
+        setenv("NETCOSIM_BIN_DIR", bin_dir, 1);
         execv(av[0], av);
         printf("TEST FAILED: cannot run %s: %s (build it with make)\n", av[0], strerror(errno));
         _exit(127);

@@ -14,6 +14,9 @@
 #include "e4t_report.h"
 #include "elite4/elite4.h"
 #include "fabric/fabric_topo.h"
+#ifdef FABRIC_MPI
+#include "fabric/fabric_mpi.h"
+#endif
 
 /* in the order of the E4T_BUG_* bits (e4t_nic.h) */
 const char *const e4t_fab_bug_names[] = {"none",
@@ -399,6 +402,18 @@ int e4t_fabric_init(e4t_fabric_t *f, const e4t_cfg_t *cfg, char *err, size_t err
   }
   if (rc) return -1;
   fab->par_bug = cfg->par_bug;
+  if (cfg->mpi && cfg->threads > 1) {
+    snprintf(err, errlen, "--mpi runs one part per process: not with --threads=%u", cfg->threads);
+    return -1;
+  }
+#ifdef FABRIC_MPI
+  if (cfg->mpi) return fabric_mpi_start(fab, err, errlen);
+#else
+  if (cfg->mpi) {
+    snprintf(err, errlen, "--mpi: this binary has no MPI (build/bin/elite4_fabric_mpi has)");
+    return -1;
+  }
+#endif
   return fabric_threads(fab, cfg->threads ? cfg->threads : 1, err, errlen);
 }
 

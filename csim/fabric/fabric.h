@@ -206,7 +206,10 @@ struct fabric {
   bool par_timing;
   double par_crit_s, par_caller_s, par_wait_s, par_work_s; /* work: every part */
   fabric_dist_t *dist;                                     /* a distributed run, else NULL */
-  double sync_s; /* distributed: wall seconds spent synchronising (messages and waiting) */
+  /* distributed, rank 0's wall seconds: in the broadcast and exchange of every
+   * window (messages and waiting for the slowest part), and that less the
+   * time the slowest part's work outlasted part 0's (an estimate of the messages' cost) */
+  double sync_s, sync_msg_s;
 };
 
 void fabric_init(fabric_t *f);

@@ -2,12 +2,15 @@
  * docs/fabric.md "Parallel". One message each way between every two ranks
  * per window (the slots of the links between their parts; to rank 0 also
  * the sender's report), after one broadcast of the window by rank 0. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "fabric_mpi.h"
 
 #include <mpi.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fabric_par.h"
 
@@ -16,6 +19,7 @@ enum { TAG_WIN = 17, TAG_CNT = 18 };
 
 /* What a part reports to rank 0 after a window (then its views and digest words). */
 typedef struct {
+  double work_s; /* wall time of the part's window */
   uint64_t evals, fail_cycle, wake, ndg, nviews;
   uint8_t failed, oom, idle, wrote;
   char fail_check[48], fail_msg[256];
@@ -42,8 +46,48 @@ typedef struct {
   size_t *cnt_off;
   uint64_t cnt_cycle;
   bool cnt_valid;
-  bool dropped; /* FABRIC_PBUG_MPI_DROP done */
+  bool dropped;   /* FABRIC_PBUG_MPI_DROP done */
+  double work_s;  /* this rank's part, the last window (wall) */
+  double slowest; /* rank 0: the other parts' longest window, the last one */
 } mpi_t;
+
+/* Waiting for another rank (ours): poll for 1 ms (a window is tens of
+ * microseconds), yielding the core after the first 200 polls (the machine
+ * may be shared; Open MPI itself only spins or yields), then sleep 100 us
+ * between polls: a rank waits seconds while rank 0 runs the one-process
+ * comparison or writes its reports. */
+typedef struct {
+  unsigned tries;
+  double t0;
+} waiting_t;
+
+static void backoff(waiting_t *w) {
+  if (++w->tries < 200) return;
+  if (w->tries == 200) w->t0 = MPI_Wtime();
+  if (MPI_Wtime() - w->t0 < 1e-3) {
+    sched_yield();
+    return;
+  }
+  struct timespec ts = {0, 100000};
+  nanosleep(&ts, NULL);
+}
+
+static void wait_req(MPI_Request *rq) {
+  int done = 0;
+  waiting_t w = {0, 0};
+  for (;;) {
+    MPI_Test(rq, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    backoff(&w);
+  }
+}
+
+/* Rank 0's command to the others (non-blocking on every rank: they must match). */
+static void bcast_cmd(uint64_t cmd[3]) {
+  MPI_Request rq;
+  MPI_Ibcast(cmd, 3, MPI_UINT64_T, 0, MPI_COMM_WORLD, &rq);
+  wait_req(&rq);
+}
 
 static void put(buf_t *b, const void *v, size_t n) {
   if (b->n + n > b->cap) {
@@ -109,6 +153,7 @@ static const unsigned char *take_report(fabric_t *f, mpi_t *m, unsigned a, const
   fabric_part_t *pt = &f->par->part[a];
   report_t rp;
   get(&r, &rp, sizeof rp);
+  if (rp.work_s > m->slowest) m->slowest = rp.work_s;
   pt->evals = rp.evals;
   pt->oom = rp.oom;
   if (rp.failed && !pt->failed) {
@@ -187,6 +232,7 @@ static void exchange(fabric_t *f, mpi_t *m, uint64_t c0, uint64_t c1) {
     const fabric_part_t *pt = &f->par->part[me];
     report_t rp;
     memset(&rp, 0, sizeof rp);
+    rp.work_s = m->work_s;
     rp.evals = pt->evals;
     rp.fail_cycle = pt->fail_cycle;
     rp.failed = pt->failed;
@@ -210,8 +256,13 @@ static void exchange(fabric_t *f, mpi_t *m, uint64_t c0, uint64_t c1) {
   for (unsigned a = 0; a < n; a++) {
     if (a == me) continue;
     MPI_Status st;
-    int cnt = 0;
-    MPI_Probe((int)a, TAG_WIN, MPI_COMM_WORLD, &st);
+    int cnt = 0, here = 0;
+    waiting_t w = {0, 0};
+    for (;;) {
+      MPI_Iprobe((int)a, TAG_WIN, MPI_COMM_WORLD, &here, &st);
+      if (here) break;
+      backoff(&w);
+    }
     MPI_Get_count(&st, MPI_BYTE, &cnt);
     m->rbuf.n = 0;
     if ((size_t)cnt > m->rbuf.cap) {
@@ -272,15 +323,18 @@ static void leader_step(fabric_t *f, uint64_t limit) {
   if (W > limit - c) W = limit - c;
   const double t0 = MPI_Wtime();
   uint64_t cmd[3] = {CMD_RUN, c, c + W};
-  MPI_Bcast(cmd, 3, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  bcast_cmd(cmd);
   const double t1 = MPI_Wtime();
   fabric_part_t *p0 = &par->part[0];
   p0->evals = 0;
   p0->ndg = 0;
   fabric_part_run(f, p0, c, c + W, false);
   const double t2 = MPI_Wtime();
+  m->slowest = 0;
   exchange(f, m, c, c + W);
-  f->sync_s += (t1 - t0) + (MPI_Wtime() - t2);
+  const double sync = (t1 - t0) + (MPI_Wtime() - t2), late = m->slowest - (t2 - t1);
+  f->sync_s += sync;
+  f->sync_msg_s += late > 0 ? sync - late : sync;
   f->syncs++;
   uint64_t end = c + W;
   bool oom = false;
@@ -308,7 +362,7 @@ static int leader_counter(const fabric_t *f, uint32_t inst, unsigned port, unsig
   mpi_t *m = f->dist->ctx;
   if (!m->cnt_valid || m->cnt_cycle != f->cycle) {
     uint64_t cmd[3] = {CMD_COUNTERS, f->cycle, 0};
-    MPI_Bcast(cmd, 3, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    bcast_cmd(cmd);
     for (unsigned a = 1; a < m->n; a++) {
       const fabric_part_t *pt = &f->par->part[a];
       size_t words = 0;
@@ -351,7 +405,7 @@ void fabric_mpi_serve(fabric_t *f) {
   fabric_part_t *pt = &f->par->part[m->rank];
   for (;;) {
     uint64_t cmd[3];
-    MPI_Bcast(cmd, 3, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    bcast_cmd(cmd);
     if (cmd[0] == CMD_QUIT) return;
     f->cycle = cmd[1];
     if (cmd[0] == CMD_COUNTERS) {
@@ -360,7 +414,9 @@ void fabric_mpi_serve(fabric_t *f) {
     }
     pt->evals = 0;
     pt->ndg = 0;
+    const double t0 = MPI_Wtime();
     fabric_part_run(f, pt, cmd[1], cmd[2], false); /* a failure: rank 0 stops the run at it */
+    m->work_s = MPI_Wtime() - t0;
     f->evals += pt->evals;
     f->cycle = cmd[2];
     exchange(f, m, cmd[1], cmd[2]);
@@ -371,7 +427,7 @@ static void mpi_free(fabric_t *f) {
   mpi_t *m = f->dist->ctx;
   if (m->rank == 0) {
     uint64_t cmd[3] = {CMD_QUIT, f->cycle, 0};
-    MPI_Bcast(cmd, 3, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    bcast_cmd(cmd);
   }
   for (unsigned q = 0; q < m->n; q++) {
     if (m->to) free(m->to[q]);
@@ -427,6 +483,9 @@ int fabric_mpi_start(fabric_t *f, char *err, size_t errlen) {
     return -1;
   }
   if (fabric_par_split(f, n, err, errlen)) return -1;
+  MPI_Request rq; /* every rank here (rank 0 may run a one-process comparison first) */
+  MPI_Ibarrier(MPI_COMM_WORLD, &rq);
+  wait_req(&rq);
   const uint64_t fp = fingerprint(f);
   uint64_t lo = 0, hi = 0;
   MPI_Allreduce(&fp, &lo, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);

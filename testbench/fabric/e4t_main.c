@@ -931,8 +931,9 @@ static void print_path(const char *label, const e4t_fabric_t *f) {
            f->core.parts, f->core.dist ? "processes" : "threads", f->core.cut_links, f->core.lookahead,
            f->core.syncs);
   if (f->core.dist && f->core.syncs) /* rank 0's wall time in the broadcast and the exchange, per window */
-    printf(", %.1f us per synchronisation (%.3f s)", 1e6 * f->core.sync_s / (double)f->core.syncs,
-           f->core.sync_s);
+    printf(", %.1f us per synchronisation (%.3f s; less waiting for a slower part: %.1f us)",
+           1e6 * f->core.sync_s / (double)f->core.syncs, f->core.sync_s,
+           1e6 * f->core.sync_msg_s / (double)f->core.syncs);
   printf("\n");
 }
 

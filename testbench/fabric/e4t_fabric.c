@@ -374,7 +374,7 @@ int e4t_fabric_init(e4t_fabric_t *f, const e4t_cfg_t *cfg, char *err, size_t err
   fabric_init(fab);
   fab->no_skip = cfg->no_skip;
   fab->digest_on = cfg->digest;
-  fab->observer = observe;
+  fab->observer = cfg->no_observer ? NULL : observe;
   fab->observer_ctx = f;
   static const fabric_mode_t mode[3] = {FABRIC_MODEL, FABRIC_RTL, FABRIC_LOCKSTEP};
   for (unsigned s = 0; s < nsw; s++) {

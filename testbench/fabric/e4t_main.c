@@ -200,9 +200,12 @@ static void usage(FILE *f) {
       "         [--load=X] [--body=N] [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]\n"
       "         [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X] [--records=on|off]\n"
       "         [--inject-bug=NAME] [--expect-fail=check:ID@N|assert:LABEL@N] [--trace[=DIR]] [--db=PATH]\n"
-      "         [--topo-file=F] [--topo-dump=F] [--threads=T]\n"
+      "         [--topo-file=F] [--topo-dump=F] [--threads=T] [--observer=on|off] [--mpi]\n"
       "--threads=T: the fabric core on T parts, a thread each (docs/fabric.md \"Parallel\"); the\n"
       "results are those of one thread (--test=threads checks it, check fabric.threads).\n"
+      "--mpi (build/bin/elite4_fabric_mpi under mpirun -np N): the core on N processes, a part each;\n"
+      "--test=mpi compares that with one process (check fabric.mpi). --observer=off: no per-cycle\n"
+      "observer (no hop records, switch-error or busy checks), so parallel windows span the lookahead.\n"
       "       elite4_fabric_core_sim --list | --help\n"
       "--db=PATH: also write the run into SQLite database PATH (docs/store.md).\n"
       "--topo-file=F: wire the fabric from topology file F (ibnetdiscover format; it must be the\n"
@@ -335,6 +338,8 @@ static int apply_flag(e4t_cfg_t *c, e4t_args_t *a, const char *arg, char *err, s
     a->paths = v;
   else if (!strcmp(key, "--no-skip") && !eq)
     c->no_skip = true;
+  else if (!strcmp(key, "--observer")) /* off: test the core's windows of the lookahead (threads, MPI) */
+    ok = !strcmp(v, "on") || (!strcmp(v, "off") && (c->no_observer = true));
   else if (!strcmp(key, "--mpi") && !eq)
     c->mpi = true;
   else if (!strcmp(key, "--threads"))

@@ -35,7 +35,8 @@
  * synchronise once per window: one cycle when an observer is installed (it
  * reads every instance's ports of every cycle), else the lookahead. The
  * per-cycle digest, counters and failures are merged in instance order, so
- * every output equals the one-thread run's. */
+ * every output equals the one-thread run's. The same parts run on MPI
+ * processes, one per rank (fabric_mpi.h, MPI builds only). */
 #ifndef NETCOSIM_FABRIC_H
 #define NETCOSIM_FABRIC_H
 

@@ -51,11 +51,13 @@ typedef struct {
   double slowest; /* rank 0: the other parts' longest window, the last one */
 } mpi_t;
 
-/* Waiting for another rank (ours): poll for 1 ms (a window is tens of
+/* Waiting for another rank (ours): poll for poll_s (1 ms; the environment's
+ * FABRIC_MPI_POLL_US, e.g. more on dedicated cores; a window is tens of
  * microseconds), yielding the core after the first 200 polls (the machine
  * may be shared; Open MPI itself only spins or yields), then sleep 100 us
  * between polls: a rank waits seconds while rank 0 runs the one-process
  * comparison or writes its reports. */
+static double poll_s = 1e-3;
 typedef struct {
   unsigned tries;
   double t0;
@@ -64,7 +66,7 @@ typedef struct {
 static void backoff(waiting_t *w) {
   if (++w->tries < 200) return;
   if (w->tries == 200) w->t0 = MPI_Wtime();
-  if (MPI_Wtime() - w->t0 < 1e-3) {
+  if (MPI_Wtime() - w->t0 < poll_s) {
     sched_yield();
     return;
   }
@@ -483,6 +485,8 @@ int fabric_mpi_start(fabric_t *f, char *err, size_t errlen) {
     return -1;
   }
   if (fabric_par_split(f, n, err, errlen)) return -1;
+  const char *pe = getenv("FABRIC_MPI_POLL_US");
+  if (pe && *pe) poll_s = 1e-6 * strtod(pe, NULL);
   MPI_Request rq; /* every rank here (rank 0 may run a one-process comparison first) */
   MPI_Ibarrier(MPI_COMM_WORLD, &rq);
   wait_req(&rq);

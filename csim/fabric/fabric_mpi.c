@@ -92,6 +92,7 @@ static void bcast_cmd(uint64_t cmd[3]) {
 }
 
 static void put(buf_t *b, const void *v, size_t n) {
+  if (!n) return;
   if (b->n + n > b->cap) {
     size_t nc = b->cap ? 2 * b->cap : 4096;
     while (nc < b->n + n) nc *= 2;
@@ -105,6 +106,7 @@ static void put(buf_t *b, const void *v, size_t n) {
 }
 
 static void get(const unsigned char **r, void *v, size_t n) {
+  if (!n) return; /* v may be NULL (no digest items yet) */
   memcpy(v, *r, n);
   *r += n;
 }

@@ -377,6 +377,17 @@ int e4t_fabric_init(e4t_fabric_t *f, const e4t_cfg_t *cfg, char *err, size_t err
   fab->observer = cfg->no_observer ? NULL : observe;
   fab->observer_ctx = f;
   static const fabric_mode_t mode[3] = {FABRIC_MODEL, FABRIC_RTL, FABRIC_LOCKSTEP};
+#ifdef FABRIC_MPI
+  for (unsigned s = 0; s < nsw; s++) /* built without the RTL (mk/elite4_fabric.mk) */
+    if (cfg->rtl[s]) {
+      snprintf(
+          err, errlen,
+          "switch %u: RTL or lockstep, but elite4_fabric_mpi is model only (elite4_fabric_core_sim has the "
+          "RTL)",
+          s);
+      return -1;
+    }
+#endif
   for (unsigned s = 0; s < nsw; s++) {
     char name[16], path[1200];
     snprintf(name, sizeof name, "sw%u", s);

@@ -78,7 +78,8 @@ ENGINE_SRC := testbench/engine.c testbench/waves.c testbench/rng.c testbench/sim
 # Sources of a block's simulator: all C models (blocks reuse each other's,
 # e.g. cp samples with the common LFSR), the block's binding and its tests.
 UNIT_SRC  := $(wildcard csim/*/test_*.c)
-MODEL_SRC := $(filter-out $(UNIT_SRC),$(wildcard csim/*/*.c))
+# fabric_mpi.c: MPI builds only (mk/elite4_fabric.mk)
+MODEL_SRC := $(filter-out $(UNIT_SRC) csim/fabric/fabric_mpi.c,$(wildcard csim/*/*.c))
 block_src = $(ENGINE_SRC) $(MODEL_SRC) testbench/bind/$(1).c $(wildcard regress/tests/$(1)_*.c)
 c_obj     = $(patsubst %.c,$(BUILD)/$(2)/%.o,$(1))
 

@@ -21,6 +21,8 @@ pkgs=(
   ibsim-utils       # ibsim (+ libumad2sim0): example topologies for test_fabric (docs/fabric.md); the
                     # simulated subnet OpenSM runs on in mk/opensm-routes.sh (docs/ibsw.md "OpenSM in the loop")
   opensm            # the real subnet manager (3.3.23 on Debian 12; pulls infiniband-diags), run under ibsim
+  openmpi-bin libopenmpi-dev # mpirun and mpicc (4.1.4 on Debian 12): build/bin/elite4_fabric_mpi, the fabric
+                    # core on processes (docs/fabric.md "Processes (Open MPI)", mk/fabric-mpi.sh)
 )
 
 missing=()

@@ -9,6 +9,7 @@
 #                              hotspot), breakdown, link utilisation, plots,
 #                              build/reports/elite4/summary.md (mk/elite4-reports.sh)
 #   make elite4-fabric-bench   64-node node-cycles/s: skipping, not skipping, all-RTL
+#   build/bin/elite4_fabric_mpi  the fabric binary on Open MPI (model only; mpicc)
 
 E4F_DIR  := testbench/fabric
 E4F_SRC  := $(wildcard $(E4F_DIR)/*.c) $(filter-out $(E4F_DIR)/core/test_%.c,$(wildcard $(E4F_DIR)/core/*.c)) testbench/bind/fabric_elite4.c \
@@ -28,6 +29,28 @@ $(BUILD)/asan/bin/elite4_fabric_core_sim: $(call c_obj,$(E4F_SRC),asan) $(E4F_AS
 	@mkdir -p $(@D)
 	@echo "  LINK     $@ (ASan+UBSan)"
 	@$(CXX) -fsanitize=address,undefined $^ $(LDLIBS) -o $@
+
+# The same driver on Open MPI (docs/fabric.md "Parallel"): the core's parts
+# on processes (csim/fabric/fabric_mpi.c), built with mpicc into
+# $(BUILD)/mpi/ with -DFABRIC_MPI, model only (every elite4 target's glue
+# without RTL: a switch cannot be RTL or lockstep here). Not in `make
+# build` (needs libopenmpi-dev; mk/deps.sh installs it); the fabric_mpi
+# testlist lines (mk/fabric-mpi.sh) build it.
+MPICC     ?= mpicc
+E4M_MODEL := $(filter csim/common/% csim/elite4/% csim/fabric/%,$(MODEL_SRC))
+E4M_SRC   := $(filter-out $(MODEL_SRC),$(E4F_SRC)) $(E4M_MODEL) csim/fabric/fabric_mpi.c
+E4M_GLUE  := $(foreach t,$(TARGETS_elite4),$(BUILD)/obj/glue/$(t)_glue_nortl.o)
+E4M_PORTS := $(foreach t,$(TARGETS_elite4),$(BUILD)/glue/$(t)/$(t)_ports.h)
+$(BUILD)/mpi/%.o: %.c | $(E4M_PORTS)
+	@mkdir -p $(@D)
+	@$(MPICC) $(CFLAGS) -DFABRIC_MPI $(INC_ALL) -MMD -MP -c $< -o $@
+-include $(shell find $(BUILD)/mpi -name '*.d' 2>/dev/null)
+$(BUILD)/mpi/testbench/waves.o: CFLAGS += -isystem $(VERILATOR_ROOT)/include/gtkwave
+# VRUNTIME_OBJ: waves.c's FST reader and writer (GTKWave's fstapi) come with verilated_fst_c
+$(BUILD)/bin/elite4_fabric_mpi: $(call c_obj,$(E4M_SRC),mpi) $(E4M_GLUE) $(VRUNTIME_OBJ)
+	@mkdir -p $(@D)
+	@echo "  LINK     $@ (MPI, model only)"
+	@$(MPICC) $^ $(LDLIBS) -lstdc++ -o $@
 
 # For the top Makefile: add to build / build-asan.
 E4F_SIMS      := $(BUILD)/bin/elite4_fabric_core_sim

@@ -1,6 +1,7 @@
 /* The generic fabric core: see fabric.h and docs/fabric.md. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "fabric.h"
+#include "fabric_par.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -32,7 +33,8 @@ static void inst_free(fabric_inst_t *x) {
 static void par_free(fabric_t *f);
 
 void fabric_free(fabric_t *f) {
-  par_free(f); /* the threads first: nothing runs while instances go */
+  if (f->dist) f->dist->free(f); /* the other processes first */
+  par_free(f);                   /* the threads first: nothing runs while instances go */
   /* oldest first (Verilator 5.006 hangs destroying a model created after one still alive) */
   for (uint32_t i = 0; i < f->ninst; i++) inst_free(&f->inst[i]);
   for (uint32_t l = 0; l < f->nlink; l++) free(f->link[l].slot);
@@ -169,13 +171,13 @@ uint32_t fabric_find(const fabric_t *f, const char *name) {
   return FABRIC_NONE;
 }
 
-static bool inst_quiet(const fabric_inst_t *x) {
+bool fabric_inst_quiet(const fabric_inst_t *x) {
   if (x->m && (!x->type->model->quiet || !x->type->model->quiet(x->m))) return false;
   if (x->r && (!x->type->rtl->quiet || !x->type->rtl->quiet(x->r))) return false;
   return true;
 }
 
-static uint64_t inst_wake(fabric_inst_t *x, uint64_t now) {
+uint64_t fabric_inst_wake(fabric_inst_t *x, uint64_t now) {
   const fabric_impl_t *im = x->m ? x->type->model : x->type->rtl;
   void *p = x->m ? x->m : x->r;
   return im->wake ? im->wake(p, now) : FABRIC_NEVER;
@@ -185,7 +187,7 @@ bool fabric_idle(fabric_t *f) {
   for (uint32_t l = 0; l < f->nlink; l++)
     if (f->link[l].sent != f->link[l].taken) return false;
   for (uint32_t i = 0; i < f->ninst; i++)
-    if (!inst_quiet(&f->inst[i])) return false;
+    if (!fabric_inst_quiet(&f->inst[i])) return false;
   return true;
 }
 
@@ -206,42 +208,6 @@ static bool flit_eq(const fabric_flit_t *a, const fabric_flit_t *b) {
 }
 
 /* ---- one part's cycles (docs/fabric.md "Parallel") ------------------------------ */
-
-/* A part: its instances and the links into them, and what it found in the
- * window (evaluations, digest items, its first failure). Parts write only
- * their own instances, their own slots of links (a link's slot of cycle c is
- * written by the sender's part and read by the receiver's part L cycles
- * later, in a later window) and these fields. */
-typedef struct {
-  uint32_t *inst, ninst;
-  uint32_t *link, nlink; /* links whose receiver is in the part */
-  uint8_t *cut;          /* [nlink]: its sender is in another part */
-  uint64_t evals;
-  uint64_t *dg; /* digest items: cycle, instance, n, then n words fed to mix() */
-  size_t ndg, cap_dg;
-  bool oom;
-  bool failed;
-  uint64_t fail_cycle;
-  char fail_msg[256], fail_check[48];
-  pthread_t th;
-  bool started;
-  fabric_par_t *par;
-  double cpu_s; /* par_timing: thread CPU time of the part's last window */
-  bool sample;  /* time every eval (x->cost_ns) for the second cut */
-} fabric_part_t;
-
-struct fabric_par {
-  fabric_t *f;
-  fabric_part_t *part;
-  unsigned n;
-  uint64_t c0, c1; /* the window */
-  unsigned go;     /* generation: bumped by the caller to start a window (or quit) */
-  unsigned done;   /* parts 1.. finished in the current generation */
-  unsigned *claim; /* [n]: the last generation whose window part q was taken for */
-  bool quit;
-  uint32_t ninst, nlink; /* the fabric when it was partitioned */
-  bool rebalanced;
-};
 
 #define FABRIC_REBALANCE  1024   /* cycles run before the parts are cut again by eval times */
 #define FABRIC_SAMPLE     512    /* ... measured in this many cycles before */
@@ -347,7 +313,7 @@ static uint64_t *item_room(fabric_part_t *pt, size_t n) {
 /* Cycles c0 .. c1 - 1 of one part; stops after a cycle with a failure.
  * `inline_dg`: the only part, the cycle's digest goes straight into f (no
  * items). Returns the cycle after the last one run. */
-static uint64_t run_part(fabric_t *f, fabric_part_t *pt, uint64_t c0, uint64_t c1, bool inline_dg) {
+uint64_t fabric_part_run(fabric_t *f, fabric_part_t *pt, uint64_t c0, uint64_t c1, bool inline_dg) {
   uint64_t c = c0;
   for (; c < c1; c++) {
     /* 1. deliver: every slot read here was written L cycles ago, before the
@@ -379,7 +345,7 @@ static uint64_t run_part(fabric_t *f, fabric_part_t *pt, uint64_t c0, uint64_t c
       fabric_inst_t *x = &f->inst[i];
       const bool was = x->ran;
       x->ran = false;
-      if (!f->no_skip && !x->arrivals && inst_quiet(x) && inst_wake(x, c) > c) {
+      if (!f->no_skip && !x->arrivals && fabric_inst_quiet(x) && fabric_inst_wake(x, c) > c) {
         /* a skipped instance's outputs are idle (observers may read them) */
         if (was) {
           memset(x->out, 0, x->type->nports * sizeof *x->out);
@@ -479,7 +445,7 @@ static double thread_cpu_s(void) {
 static void run_window(fabric_par_t *par, fabric_part_t *pt) {
   const bool timed = par->f->par_timing;
   const double t0 = timed ? thread_cpu_s() : 0;
-  run_part(par->f, pt, par->c0, par->c1, false);
+  fabric_part_run(par->f, pt, par->c0, par->c1, false);
   if (timed) pt->cpu_s = thread_cpu_s() - t0;
 }
 
@@ -591,7 +557,7 @@ static void assign(fabric_t *f, bool by_cost) {
  * a driver's endpoint may cost more than its one port says). The second cut
  * depends on timings; no output does. Contiguous ranges keep a builder's neighbours (a tree's
  * switches of one level, a torus row) together. */
-int fabric_threads(fabric_t *f, unsigned threads, char *err, size_t errlen) {
+static int par_make(fabric_t *f, unsigned threads, bool start, char *err, size_t errlen) {
   par_free(f);
   f->lookahead = FABRIC_NEVER;
   f->cut_links = 0;
@@ -626,7 +592,8 @@ int fabric_threads(fabric_t *f, unsigned threads, char *err, size_t errlen) {
     }
   }
   assign(f, false);
-  for (unsigned q = 1; q < threads; q++) {
+  par->rebalanced = !start; /* processes: no second cut (fabric_par.h) */
+  for (unsigned q = 1; start && q < threads; q++) {
     fabric_part_t *pt = &par->part[q];
     if (pthread_create(&pt->th, NULL, worker, pt)) {
       par_free(f);
@@ -638,9 +605,17 @@ int fabric_threads(fabric_t *f, unsigned threads, char *err, size_t errlen) {
   return 0;
 }
 
+int fabric_threads(fabric_t *f, unsigned threads, char *err, size_t errlen) {
+  return par_make(f, threads, true, err, errlen);
+}
+
+int fabric_par_split(fabric_t *f, unsigned parts, char *err, size_t errlen) {
+  return par_make(f, parts, false, err, errlen);
+}
+
 /* The parts' digest items of cycles c0 .. end - 1, merged in the order one
  * part would have mixed them (cycle, then instance index). */
-static void merge_digest(fabric_t *f, fabric_par_t *par, uint64_t c0, uint64_t end) {
+void fabric_par_merge(fabric_t *f, fabric_par_t *par, uint64_t c0, uint64_t end) {
   size_t cur[64] = {0};
   for (uint64_t c = c0; c < end; c++) {
     uint64_t h = 0;
@@ -668,7 +643,7 @@ static void merge_digest(fabric_t *f, fabric_par_t *par, uint64_t c0, uint64_t e
 
 /* A part's failure into the fabric's (the earliest cycle, then the lowest
  * instance: what one thread would have recorded first). */
-static void take_failure(fabric_t *f, const fabric_part_t *pt) {
+void fabric_par_failure(fabric_t *f, const fabric_part_t *pt) {
   if (!pt->failed || (f->failed && f->fail_cycle <= pt->fail_cycle)) return;
   f->failed = true;
   f->fail_cycle = pt->fail_cycle;
@@ -677,6 +652,10 @@ static void take_failure(fabric_t *f, const fabric_part_t *pt) {
 }
 
 void fabric_step(fabric_t *f, uint64_t limit) {
+  if (f->dist) { /* another module runs the parts (fabric_mpi.c) */
+    f->dist->step(f, limit);
+    return;
+  }
   const uint64_t c = f->cycle;
   if (c >= limit || f->failed) return;
   if (!f->par || f->par->ninst != f->ninst || f->par->nlink != f->nlink) {
@@ -694,7 +673,7 @@ void fabric_step(fabric_t *f, uint64_t limit) {
   if (!f->no_skip && fabric_idle(f)) {
     uint64_t w = FABRIC_NEVER;
     for (uint32_t i = 0; i < f->ninst; i++) {
-      uint64_t t = inst_wake(&f->inst[i], c);
+      uint64_t t = fabric_inst_wake(&f->inst[i], c);
       if (t < w) w = t;
     }
     if (w > c) {
@@ -716,9 +695,9 @@ void fabric_step(fabric_t *f, uint64_t limit) {
   if (par->n == 1) {
     fabric_part_t *pt = &par->part[0];
     pt->evals = 0;
-    const uint64_t end = run_part(f, pt, c, c + 1, true);
+    const uint64_t end = fabric_part_run(f, pt, c, c + 1, true);
     f->evals += pt->evals;
-    take_failure(f, pt);
+    fabric_par_failure(f, pt);
     f->cycles_run += end - c;
     if (f->observer) f->observer(f, f->observer_ctx);
     f->cycle = end;
@@ -770,10 +749,10 @@ void fabric_step(fabric_t *f, uint64_t limit) {
     const fabric_part_t *pt = &par->part[q];
     f->evals += pt->evals;
     oom |= pt->oom;
-    take_failure(f, pt);
+    fabric_par_failure(f, pt);
   }
   if (f->failed && f->fail_cycle + 1 < end) end = f->fail_cycle + 1; /* what one thread would have run */
-  merge_digest(f, par, c, end);
+  fabric_par_merge(f, par, c, end);
   if (oom && !f->failed) {
     f->failed = true;
     f->fail_cycle = c;
@@ -792,6 +771,7 @@ void fabric_run(fabric_t *f, uint64_t until) {
 int fabric_counter(const fabric_t *f, uint32_t inst, unsigned port, unsigned id, uint64_t *val) {
   if (inst >= f->ninst) return -1;
   const fabric_inst_t *x = &f->inst[inst];
+  if (f->dist && x->part != f->dist->part) return f->dist->counter(f, inst, port, id, val);
   const fabric_impl_t *im = x->m ? x->type->model : x->type->rtl;
   const void *p = x->m ? x->m : x->r;
   if (!im->counter || port >= x->type->nports || id >= x->type->ncounters) return -1;

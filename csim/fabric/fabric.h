@@ -35,7 +35,8 @@
  * synchronise once per window: one cycle when an observer is installed (it
  * reads every instance's ports of every cycle), else the lookahead. The
  * per-cycle digest, counters and failures are merged in instance order, so
- * every output equals the one-thread run's. */
+ * every output equals the one-thread run's. The same parts run on MPI
+ * processes, one per rank (fabric_mpi.h, MPI builds only). */
 #ifndef NETCOSIM_FABRIC_H
 #define NETCOSIM_FABRIC_H
 
@@ -148,14 +149,27 @@ typedef struct {
 } fabric_link_t;
 
 typedef struct fabric_par fabric_par_t; /* the threads and their parts (fabric.c) */
-/* Planted bugs of the parallel path (negative tests of the identity check
- * fabric.threads): a part reads its cut links (links from another part) one
- * cycle late, as a part that does not wait for the other's writes would. */
-enum { FABRIC_PBUG_NONE = 0, FABRIC_PBUG_CUT_LATE = 1 };
+/* Planted bugs of the parallel path (negative tests of the identity checks
+ * fabric.threads and fabric.mpi): a part reads its cut links (links from
+ * another part) one cycle late, as a part that does not wait for the
+ * other's writes would; (processes, fabric_mpi.c) the first non-idle flit a
+ * rank sends another is lost in the exchange. */
+enum { FABRIC_PBUG_NONE = 0, FABRIC_PBUG_CUT_LATE = 1, FABRIC_PBUG_MPI_DROP = 2 };
 
 typedef struct fabric fabric_t;
 /* Called after every evaluated cycle (step 4). */
 typedef void (*fabric_observer_fn)(fabric_t *f, void *ctx);
+
+/* A distributed run (fabric_mpi.h, docs/fabric.md "Parallel"): this
+ * process evaluates part `part`; fabric_step, fabric_counter of another
+ * part's instance and fabric_free go through these. */
+typedef struct {
+  void (*step)(fabric_t *f, uint64_t limit);
+  int (*counter)(const fabric_t *f, uint32_t inst, unsigned port, unsigned id, uint64_t *val);
+  void (*free)(fabric_t *f);
+  unsigned part;
+  void *ctx;
+} fabric_dist_t;
 
 struct fabric {
   fabric_inst_t *inst;
@@ -192,6 +206,11 @@ struct fabric {
    * caller ran, and of the caller waiting for the others */
   bool par_timing;
   double par_crit_s, par_caller_s, par_wait_s, par_work_s; /* work: every part */
+  fabric_dist_t *dist;                                     /* a distributed run, else NULL */
+  /* distributed, rank 0's wall seconds: in the broadcast and exchange of every
+   * window (messages and waiting for the slowest part), and that less the
+   * time the slowest part's work outlasted part 0's (an estimate of the messages' cost) */
+  double sync_s, sync_msg_s;
 };
 
 void fabric_init(fabric_t *f);

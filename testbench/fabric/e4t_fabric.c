@@ -14,6 +14,9 @@
 #include "e4t_report.h"
 #include "elite4/elite4.h"
 #include "fabric/fabric_topo.h"
+#ifdef FABRIC_MPI
+#include "fabric/fabric_mpi.h"
+#endif
 
 /* in the order of the E4T_BUG_* bits (e4t_nic.h) */
 const char *const e4t_fab_bug_names[] = {"none",
@@ -371,9 +374,20 @@ int e4t_fabric_init(e4t_fabric_t *f, const e4t_cfg_t *cfg, char *err, size_t err
   fabric_init(fab);
   fab->no_skip = cfg->no_skip;
   fab->digest_on = cfg->digest;
-  fab->observer = observe;
+  fab->observer = cfg->no_observer ? NULL : observe;
   fab->observer_ctx = f;
   static const fabric_mode_t mode[3] = {FABRIC_MODEL, FABRIC_RTL, FABRIC_LOCKSTEP};
+#ifdef FABRIC_MPI
+  for (unsigned s = 0; s < nsw; s++) /* built without the RTL (mk/elite4_fabric.mk) */
+    if (cfg->rtl[s]) {
+      snprintf(
+          err, errlen,
+          "switch %u: RTL or lockstep, but elite4_fabric_mpi is model only (elite4_fabric_core_sim has the "
+          "RTL)",
+          s);
+      return -1;
+    }
+#endif
   for (unsigned s = 0; s < nsw; s++) {
     char name[16], path[1200];
     snprintf(name, sizeof name, "sw%u", s);
@@ -399,6 +413,18 @@ int e4t_fabric_init(e4t_fabric_t *f, const e4t_cfg_t *cfg, char *err, size_t err
   }
   if (rc) return -1;
   fab->par_bug = cfg->par_bug;
+  if (cfg->mpi && cfg->threads > 1) {
+    snprintf(err, errlen, "--mpi runs one part per process: not with --threads=%u", cfg->threads);
+    return -1;
+  }
+#ifdef FABRIC_MPI
+  if (cfg->mpi) return fabric_mpi_start(fab, err, errlen);
+#else
+  if (cfg->mpi) {
+    snprintf(err, errlen, "--mpi: this binary has no MPI (build/bin/elite4_fabric_mpi has)");
+    return -1;
+  }
+#endif
   return fabric_threads(fab, cfg->threads ? cfg->threads : 1, err, errlen);
 }
 

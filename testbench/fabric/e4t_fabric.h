@@ -63,7 +63,10 @@ typedef struct {
   unsigned fab_bug;        /* E4T_BUG_* */
   unsigned fe4_bug;        /* FE4_BUG_* of the switch's instance type (testbench/bind/fabric_elite4.h) */
   bool no_skip;            /* the core's straightforward path: every instance every cycle */
+  bool no_observer;        /* no per-cycle observer (no hops, switch errors, busy cycles): the core's
+                            * parallel windows are then the lookahead (docs/fabric.md "Parallel") */
   unsigned threads;        /* the core's parts (threads), 1: one thread (docs/fabric.md "Parallel") */
+  bool mpi;                /* the core's parts on the MPI ranks, one each (elite4_fabric_mpi only) */
   unsigned par_bug;        /* FABRIC_PBUG_* planted in the core's parallel path */
   const char *trace_dir;   /* FST per RTL / lockstep instance (sw<s>.fst), NULL: none */
   unsigned trace_only;     /* 0: every RTL / lockstep switch; s + 1: switch s only */

@@ -40,6 +40,10 @@
  * 2, saying why). --topo-dump=F: write the fabric's topology to F and exit.
  * --threads=T: the core runs on T parts, one thread each (docs/fabric.md
  * "Parallel"); --test=threads compares it with one thread (fabric.threads).
+ * build/bin/elite4_fabric_mpi (the same driver built with mpicc, model
+ * only): under mpirun -np N the core runs on N parts, one per process;
+ * --mpi makes a run (--test=run) distributed, --test=mpi compares the
+ * distributed run with the one-process run (fabric.mpi).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -58,6 +62,9 @@
 #include "e4t_report.h"
 #include "e4t_store.h"
 #include "waves.h"
+#ifdef FABRIC_MPI
+#include "fabric/fabric_mpi.h"
+#endif
 #include "clock.h"
 
 typedef enum {
@@ -69,7 +76,8 @@ typedef enum {
   K_RECOFF,
   K_BENCH,
   K_TOPOFILE,
-  K_THREADS
+  K_THREADS,
+  K_MPI
 } e4t_kind_t;
 
 typedef struct {
@@ -100,6 +108,9 @@ static const e4t_check_t checks[] = {
     {"threads", K_THREADS,
      "the core on --threads=T parts (default 2) and on one thread: identical per-cycle output digests and "
      "per-packet records, then the run's own verdict"},
+    {"mpi", K_MPI,
+     "elite4_fabric_mpi under mpirun -np N: the core on N processes (a part each) and in one process: "
+     "identical per-cycle output digests, per-packet records and port counters, then the run's own verdict"},
     {"bench", K_BENCH,
      "64 nodes, uniform 0.3: node-cycles/s, model with and without skipping, all-RTL (not a check)"},
     {"run", K_RUN, "one run with the flags given (the default)"},
@@ -189,9 +200,12 @@ static void usage(FILE *f) {
       "         [--load=X] [--body=N] [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]\n"
       "         [--warmup=N] [--drain=N] [--watchdog=N] [--src-queue=N] [--nack-rate=X] [--records=on|off]\n"
       "         [--inject-bug=NAME] [--expect-fail=check:ID@N|assert:LABEL@N] [--trace[=DIR]] [--db=PATH]\n"
-      "         [--topo-file=F] [--topo-dump=F] [--threads=T]\n"
+      "         [--topo-file=F] [--topo-dump=F] [--threads=T] [--observer=on|off] [--mpi]\n"
       "--threads=T: the fabric core on T parts, a thread each (docs/fabric.md \"Parallel\"); the\n"
       "results are those of one thread (--test=threads checks it, check fabric.threads).\n"
+      "--mpi (build/bin/elite4_fabric_mpi under mpirun -np N): the core on N processes, a part each;\n"
+      "--test=mpi compares that with one process (check fabric.mpi). --observer=off: no per-cycle\n"
+      "observer (no hop records, switch-error or busy checks), so parallel windows span the lookahead.\n"
       "       elite4_fabric_core_sim --list | --help\n"
       "--db=PATH: also write the run into SQLite database PATH (docs/store.md).\n"
       "--topo-file=F: wire the fabric from topology file F (ibnetdiscover format; it must be the\n"
@@ -324,6 +338,10 @@ static int apply_flag(e4t_cfg_t *c, e4t_args_t *a, const char *arg, char *err, s
     a->paths = v;
   else if (!strcmp(key, "--no-skip") && !eq)
     c->no_skip = true;
+  else if (!strcmp(key, "--observer")) /* off: test the core's windows of the lookahead (threads, MPI) */
+    ok = !strcmp(v, "on") || (!strcmp(v, "off") && (c->no_observer = true));
+  else if (!strcmp(key, "--mpi") && !eq)
+    c->mpi = true;
   else if (!strcmp(key, "--threads"))
     ok = parse_uint(v, &c->threads) && c->threads >= 1 && c->threads <= 64, a->threads_set = true;
   else if (!strcmp(key, "--db")) /* the run into this SQLite database (docs/store.md) */
@@ -914,8 +932,13 @@ static void print_path(const char *label, const e4t_fabric_t *f) {
          label, f->cycle, f->rec.n, (double)f->cfg.nodes * (double)f->cycle / f->wall_s / 1e6, f->core.evals,
          f->core.cycles_jumped, rss_kb());
   if (f->core.parts > 1)
-    printf(", %u threads, %" PRIu32 " cut links, lookahead %" PRIu64 ", %" PRIu64 " synchronisations",
-           f->core.parts, f->core.cut_links, f->core.lookahead, f->core.syncs);
+    printf(", %u %s, %" PRIu32 " cut links, lookahead %" PRIu64 ", %" PRIu64 " synchronisations",
+           f->core.parts, f->core.dist ? "processes" : "threads", f->core.cut_links, f->core.lookahead,
+           f->core.syncs);
+  if (f->core.dist && f->core.syncs) /* rank 0's wall time in the broadcast and the exchange, per window */
+    printf(", %.1f us per synchronisation (%.3f s; less waiting for a slower part: %.1f us)",
+           1e6 * f->core.sync_s / (double)f->core.syncs, f->core.sync_s,
+           1e6 * f->core.sync_msg_s / (double)f->core.syncs);
   printf("\n");
 }
 
@@ -931,6 +954,7 @@ typedef struct {
   const char *digest;                     /* the digest's name in a failure, "the output digests" */
   const char *same;                       /* what agreeing means, for the ok line */
   void (*vary)(e4t_cfg_t *c, unsigned k); /* run k's configuration from the base */
+  bool counters;                          /* also the port counters (window edges, end) */
 } e4t_pair_t;
 
 static int same_two_runs(e4t_cfg_t *base, const char *name, const char *dir, const e4t_expect_t *expect,
@@ -961,6 +985,7 @@ static int same_two_runs(e4t_cfg_t *base, const char *name, const char *dir, con
     snprintf(why, sizeof why, "%s differ first in cycle %" PRIu64, p->digest, at);
   else
     compare_runs(&fab[o], &fab[m], why, sizeof why, &at);
+  if (!why[0] && p->counters) counters_differ(&fab[o], &fab[m], why, sizeof why);
   printf("check: %-4s %s: %s\n", why[0] ? "FAIL" : "ok", p->what, why[0] ? why : p->same);
   if (!why[0] && fab[m].sb.failed) { /* the two runs agree; the run itself failed */
     snprintf(id, sizeof id, "%s", fab[m].sb.fail_id);
@@ -988,7 +1013,8 @@ static int skip_vs_noskip(e4t_cfg_t *base, const char *name, const char *dir, co
                                "skip vs no skip",
                                "the output digests",
                                "identical output digests in every cycle, identical records",
-                               vary_skip};
+                               vary_skip,
+                               false};
   return same_two_runs(base, name, dir, expect, &p);
 }
 
@@ -1007,9 +1033,47 @@ static int threads_vs_one(e4t_cfg_t *base, const char *name, const char *dir, co
                         "threads vs one thread",
                         "the output digests",
                         "identical output digests in every cycle, identical records",
-                        vary_threads};
+                        vary_threads,
+                        false};
   return same_two_runs(base, name, dir, expect, &p);
 }
+
+/* mpi (elite4_fabric_mpi under mpirun -np N): the same fabric on N
+ * processes, a part each, and in this one; the per-cycle output digests,
+ * every record and the port counters must be identical (check fabric.mpi
+ * at the first differing cycle), then the distributed run's own verdict.
+ * Ranks >= 1 take part in the distributed run only (mpi_follow). */
+static void vary_mpi(e4t_cfg_t *c, unsigned k) { c->mpi = k == 1; }
+static int mpi_vs_one(e4t_cfg_t *base, const char *name, const char *dir, const e4t_expect_t *expect) {
+  const e4t_pair_t p = {"fabric.mpi",
+                        {"core, 1 process:", "core, MPI:"},
+                        1,
+                        "MPI processes vs one process",
+                        "the output digests",
+                        "identical output digests in every cycle, identical records and port counters",
+                        vary_mpi,
+                        true};
+  return same_two_runs(base, name, dir, expect, &p);
+}
+
+#ifdef FABRIC_MPI
+/* Rank >= 1: build the distributed run's fabric, evaluate this rank's part
+ * of every window until rank 0 is done; rank 0 prints everything. */
+static int mpi_follow(e4t_cfg_t *c) {
+  static e4t_fabric_t f;
+  char err[512];
+  c->mpi = true;
+  c->digest = true;
+  if (e4t_fabric_init(&f, c, err, sizeof err)) {
+    fprintf(stderr, "elite4_fabric_mpi (rank >= 1): %s\n", err);
+    e4t_fabric_free(&f);
+    return 1;
+  }
+  fabric_mpi_serve(&f.core);
+  e4t_fabric_free(&f);
+  return 0;
+}
+#endif
 
 /* records_off: the run with records on and with records off (packets
  * folded into the statistics when done, their storage freed): the same
@@ -1088,7 +1152,8 @@ static int topo_file(e4t_cfg_t *base, const char *name, const char *dir, const e
                                "topology file vs built-in",
                                "the switch outputs (digest)",
                                "identical switch outputs in every cycle, identical per-packet records",
-                               vary_wiring};
+                               vary_wiring,
+                               false};
   return same_two_runs(base, name, dir, expect, &p);
 }
 
@@ -1232,13 +1297,25 @@ static const struct {
   unsigned fe4, par;
   bool topo_swap;
 } other_bugs[] = {
-    {"fe4_quiet_lies", FE4_BUG_QUIET_LIES, 0, false},     {"fe4_drop_credit", FE4_BUG_DROP_CREDIT, 0, false},
-    {"fe4_counter_off", FE4_BUG_COUNTER_OFF, 0, false},   {"fab_topo_swap", 0, 0, true},
+    {"fe4_quiet_lies", FE4_BUG_QUIET_LIES, 0, false},
+    {"fe4_drop_credit", FE4_BUG_DROP_CREDIT, 0, false},
+    {"fe4_counter_off", FE4_BUG_COUNTER_OFF, 0, false},
+    {"fab_topo_swap", 0, 0, true},
     {"fab_par_cut_late", 0, FABRIC_PBUG_CUT_LATE, false},
+    {"fab_mpi_drop_flit", 0, FABRIC_PBUG_MPI_DROP, false},
 };
 
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
+#ifdef FABRIC_MPI
+  unsigned mpi_rank = 0, mpi_ranks = 1;
+  if (fabric_mpi_init(&argc, &argv, &mpi_rank, &mpi_ranks)) {
+    fprintf(stderr, "elite4_fabric_mpi: MPI_Init failed\n");
+    return 2;
+  }
+  atexit(fabric_mpi_finalize);
+  if (mpi_rank != 0 && !freopen("/dev/null", "w", stdout)) return 2; /* rank 0 reports */
+#endif
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       usage(stdout);
@@ -1421,7 +1498,17 @@ int main(int argc, char **argv) {
   if (a.db && kind != K_RUN && kind != K_UNIFORM16 && kind != K_COMPLEMENT64)
     return usage_fail("--db needs one fabric run (not --test=%s)", a.test);
   if (a.db && store_open(&db, a.db, err, sizeof err)) return usage_fail("--db: %s", err);
+  if ((kind == K_MPI || c.mpi) && kind != K_MPI && kind != K_RUN && kind != K_UNIFORM16 &&
+      kind != K_COMPLEMENT64)
+    return usage_fail("--mpi: one fabric run (not --test=%s)", a.test);
+#ifdef FABRIC_MPI
+  if (mpi_rank != 0) return kind == K_MPI || c.mpi ? mpi_follow(&c) : 0;
+#else
+  if (kind == K_MPI)
+    return usage_fail("--test=%s needs build/bin/elite4_fabric_mpi under mpirun -np N", "mpi");
+#endif
   if (kind == K_MODEL_VS_RTL) return model_vs_rtl(&c, a.rtl, name, dir, exp);
+  if (kind == K_MPI) return mpi_vs_one(&c, name, dir, exp);
   if (kind == K_BENCH) return bench(&c, a.paths, dir);
   if (kind == K_SKIP) return skip_vs_noskip(&c, name, dir, exp);
   if (kind == K_RECOFF) return records_off(&c, name, dir, exp);

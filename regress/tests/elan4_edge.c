@@ -349,7 +349,8 @@ static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
     printf("elan4_ep_fifo_full: COPY writes until cycle %lld; sets' TAILs / tokens:", (long long)g->copy_end);
   else
     printf("elan4_rx_busy_vc: P0's host write taken in cycle %lld; TAILs / tokens:", (long long)g->hw_at);
-  for (unsigned k = 0; k < g->np; k++) printf(" %lld/%lld", (long long)g->tail_at[k], (long long)g->tok_at[k]);
+  for (unsigned k = 0; k < g->np; k++)
+    printf(" %lld/%lld", (long long)g->tail_at[k], (long long)g->tok_at[k]);
   printf("\n");
   if (!g->done || (int64_t)cycles <= g->done_at) {
     cosim_fail(msg, g->ep ? "elan4.event" : "elan4.rx",

@@ -27,8 +27,8 @@ $(BUILD)/rtlbug/$(1)/verilated/V$(2)__ALL.a: $(wildcard rtl/*/*.bugs) mk/rtl-bug
 	@echo "  RTL-BUG  $(1) ($(2))"
 	@rm -rf $(BUILD)/rtlbug/$(1) && mkdir -p $(BUILD)/rtlbug/$(1)
 	@./mk/cpu-of.sh $(BUILD)/rtlbug/$(1)/rtl.cpu ./mk/rtl-bug.sh $(1) $(BUILD)/rtlbug/$(1) >/dev/null
-	@./mk/cpu-of.sh $(BUILD)/rtlbug/$(1)/rtl.cpu sh -c 'cd $(BUILD)/rtlbug/$(1) && verilator $(VERILATOR_FLAGS) \
-	  --prefix V$(2) --top-module $(TOP_$(2)) $(VPARAMS_$(2)) -f rtl/$(3)/$(3).f -Mdir verilated'
+	@./mk/cpu-of.sh $(BUILD)/rtlbug/$(1)/rtl.cpu env -C $(BUILD)/rtlbug/$(1) verilator $(VERILATOR_FLAGS) \
+	  --prefix V$(2) --top-module $(TOP_$(2)) $(VPARAMS_$(2)) -f rtl/$(3)/$(3).f -Mdir verilated
 	+@./mk/cpu-of.sh $(BUILD)/rtlbug/$(1)/rtl.cpu $(MAKE) -s -C $(BUILD)/rtlbug/$(1)/verilated -f V$(2).mk V$(2)__ALL.a \
 	  OPT_FAST=-O1 OPT_SLOW=-O0 >/dev/null
 $(BUILD)/rtlbug/$(1)/rtl.o: $(BUILD)/glue/$(2)/$(2)_rtl.cpp $(BUILD)/rtlbug/$(1)/verilated/V$(2)__ALL.a
@@ -93,8 +93,8 @@ $(BUILD)/rtlbug/$(1)/$(2)/verilated/V$(2)__ALL.a: rtl/$(3)/$(3).bugs mk/rtl-bug.
 	@echo "  RTL-BUG  $(1) ($(2))"
 	@rm -rf $(BUILD)/rtlbug/$(1)/$(2) && mkdir -p $(BUILD)/rtlbug/$(1)/$(2)
 	@./mk/cpu-of.sh $(BUILD)/rtlbug/$(1)/$(2)/rtl.cpu ./mk/rtl-bug.sh $(1) $(BUILD)/rtlbug/$(1)/$(2) >/dev/null
-	@./mk/cpu-of.sh $(BUILD)/rtlbug/$(1)/$(2)/rtl.cpu sh -c 'cd $(BUILD)/rtlbug/$(1)/$(2) && verilator \
-	  $(VERILATOR_FLAGS) --prefix V$(2) --top-module $(TOP_$(2)) $(VPARAMS_$(2)) -f rtl/$(3)/$(3).f -Mdir verilated'
+	@./mk/cpu-of.sh $(BUILD)/rtlbug/$(1)/$(2)/rtl.cpu env -C $(BUILD)/rtlbug/$(1)/$(2) verilator \
+	  $(VERILATOR_FLAGS) --prefix V$(2) --top-module $(TOP_$(2)) $(VPARAMS_$(2)) -f rtl/$(3)/$(3).f -Mdir verilated
 	+@./mk/cpu-of.sh $(BUILD)/rtlbug/$(1)/$(2)/rtl.cpu $(MAKE) -s -C $(BUILD)/rtlbug/$(1)/$(2)/verilated -f V$(2).mk \
 	  V$(2)__ALL.a OPT_FAST=-O1 OPT_SLOW=-O0 >/dev/null
 $(BUILD)/rtlbug/$(1)/$(2)/rtl.o: $(BUILD)/glue/$(2)/$(2)_rtl.cpp $(BUILD)/rtlbug/$(1)/$(2)/verilated/V$(2)__ALL.a

@@ -41,7 +41,7 @@
 #include "elan4_harness.h"
 #include "ref/crc32_ref.h"
 
-enum { MAXP = 8, MAXW = 12, NCOPY = 64 };
+enum { MAXP = 8, MAXW = 12, MAXCOPY = 64 };
 #define CTX    0x123u
 #define VA1    0x00007F0000001000ull /* local page */
 #define PA1    0x300000u
@@ -80,9 +80,12 @@ typedef struct {
   bool vc_busy[4];                /* our packet on the VC awaits its token */
   unsigned awq[MAXP], aw_h, aw_t; /* non-intruders awaiting tokens, TAIL order */
   unsigned sent_mask, credit_due;
-  int64_t release; /* hm_ready_i high from this cycle (busy_vc) */
-  int64_t hw_at;   /* P0's last host dword taken */
-  unsigned nhw;    /* its dwords taken */
+  int64_t release;    /* hm_ready_i high from this cycle (busy_vc) */
+  bool nostall;       /* the gate's negative: hm_ready_i high throughout, the IP never held */
+  unsigned ncopy_len; /* the COPY's dwords */
+  bool late;          /* the gate's negative: the sets after S0 only once the COPY is over */
+  int64_t hw_at;      /* P0's last host dword taken */
+  unsigned nhw;       /* its dwords taken */
   /* ep */
   unsigned ncopy;   /* copy writes seen */
   int64_t copy_end; /* the last one's cycle */
@@ -133,7 +136,7 @@ static const uint64_t DX[1] = {0xDEADBEEFDEADBEEFull};
 
 static uint64_t src_dw(unsigned i) { return 0x5EED000000000000ull ^ ((uint64_t)i * 0x9E3779B97F4A7C15ull); }
 
-static void init_common(ed_t *g, const elan4_view_t *vw, bool ep) {
+static void init_common(ed_t *g, const elan4_view_t *vw, bool ep, bool gate_neg) {
   g->vw = vw;
   g->ep = ep;
   g->lm.lat = (int64_t)vw->param.LmLatency;
@@ -148,21 +151,24 @@ static void init_common(ed_t *g, const elan4_view_t *vw, bool ep) {
     mk_write(&g->p[2], VA1 + 8u, DX, 1, 1, true);
     mk_write(&g->p[3], VA1 + 16u, DX, 1, 1, true);
     g->np = 4;
-    g->release = INT64_MAX;
+    g->nostall = gate_neg;
+    g->release = gate_neg ? 0 : INT64_MAX;
     return;
   }
   pte(g, EVA, 3, PAE, 1);
   pte(g, SVA, 3, PAS, 1);
   pte(g, DVA, 3, PAD, 1);
-  /* event C (§4.4): COPY (type 0) of NCOPY dwords, count -1: the first set of 1 fires it */
-  g->lm.mem[(PAE + EVC) / 8u] = (uint64_t)NCOPY << 32 | 0xFFFFFFFFu;
+  /* event C (§4.4): COPY (type 0) of ncopy_len dwords, count -1: the first set of 1 fires it */
+  g->ncopy_len = MAXCOPY;
+  g->late = gate_neg;
+  g->lm.mem[(PAE + EVC) / 8u] = (uint64_t)g->ncopy_len << 32 | 0xFFFFFFFFu;
   g->lm.mem[(PAE + EVC) / 8u + 1] = SVA;
   g->lm.mem[(PAE + EVC) / 8u + 2] = DVA;
   g->lm.mem[(PAE + EVC) / 8u + 3] = CTX;
   /* event Y: INTERRUPT (type 2), count far below 0 */
   g->lm.mem[(PAE + EVY) / 8u] = 2ull << 41 | YCOUNT;
   g->lm.mem[(PAE + EVY) / 8u + 3] = CTX;
-  for (unsigned i = 0; i < NCOPY; i++) g->lm.mem[PAS / 8u + i] = src_dw(i);
+  for (unsigned i = 0; i < MAXCOPY; i++) g->lm.mem[PAS / 8u + i] = src_dw(i);
   const unsigned nset = (unsigned)vw->param.EpFifo + 1;
   mk_sev(&g->p[0], EVA + EVC, 0);
   for (unsigned k = 1; k <= nset; k++) mk_sev(&g->p[k], EVA + EVY, k % 2u);
@@ -170,11 +176,19 @@ static void init_common(ed_t *g, const elan4_view_t *vw, bool ep) {
 }
 static void init_busy(void *ctx, cosim_rng_t *rng) {
   (void)rng;
-  init_common(ctx, &elan4_default_view, false);
+  init_common(ctx, &elan4_default_view, false, false);
 }
 static void init_ep(void *ctx, cosim_rng_t *rng) {
   (void)rng;
-  init_common(ctx, &elan4_default_view, true);
+  init_common(ctx, &elan4_default_view, true, false);
+}
+static void init_busy_gate(void *ctx, cosim_rng_t *rng) {
+  (void)rng;
+  init_common(ctx, &elan4_default_view, false, true);
+}
+static void init_ep_gate(void *ctx, cosim_rng_t *rng) {
+  (void)rng;
+  init_common(ctx, &elan4_default_view, true, true);
 }
 #define IN(port, v) cosim_lane_set(&g->vw->in.port, in, 0, (v))
 #define OUT(port)   cosim_lane_get(&g->vw->out.port, out, 0)
@@ -196,7 +210,7 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
   g->sent_mask = 0;
   if (g->cur < g->np && g->h < 0 && t >= 4) {
     const pk_t *p = &g->p[g->cur];
-    if (p->intruder || !g->vc_busy[p->vc]) g->h = t;
+    if ((p->intruder || !g->vc_busy[p->vc]) && !(g->late && g->cur > 0 && g->copy_end < 0)) g->h = t;
   }
   if (g->cur < g->np && g->h >= 0) {
     const pk_t *p = &g->p[g->cur];
@@ -220,7 +234,7 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
       g->cur++;
       g->h = -1;
       /* busy_vc: the host answers once both intruders are in */
-      if (!g->ep && g->cur == g->np) g->release = t + 8;
+      if (!g->ep && !g->nostall && g->cur == g->np) g->release = t + 8;
     }
     g->sent_mask = 1u << p->vc;
   }
@@ -247,9 +261,9 @@ static bool end_checks(ed_t *g, const void *out, cosim_msg_t *msg, uint64_t cycl
   }
   if (g->ep) {
     const uint64_t ye0 = g->lm.mem[(PAE + EVY) / 8u], ce0 = g->lm.mem[(PAE + EVC) / 8u];
-    if (ye0 != (2ull << 41 | (uint32_t)(YCOUNT + nset - 1u)) || ce0 != (uint64_t)NCOPY << 32)
+    if (ye0 != (2ull << 41 | (uint32_t)(YCOUNT + nset - 1u)) || ce0 != (uint64_t)g->ncopy_len << 32)
       return e4h_fail_at(msg, id, "final e0 of the COPY or the INTERRUPT event", cycle);
-    for (unsigned i = 0; i < NCOPY; i++)
+    for (unsigned i = 0; i < g->ncopy_len; i++)
       if (g->lm.mem[PAD / 8u + i] != src_dw(i)) return e4h_fail_at(msg, id, "a copied dword differs", cycle);
     /* the FIFO was full: S1..S(EpFifo) acked and S(EpFifo+1) in, all while the COPY still wrote */
     bool full = g->tail_at[nset - 1] < g->copy_end;
@@ -302,11 +316,11 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
       } else if (a == (PAE + EVC) / 8u) {
         if (g->c_set) return e4h_fail_at(msg, id, "the COPY event's e0 written twice", cycle);
         g->c_set = true;
-      } else if (a >= PAD / 8u && a < PAD / 8u + NCOPY) {
+      } else if (a >= PAD / 8u && a < PAD / 8u + g->ncopy_len) {
         if (a != PAD / 8u + g->ncopy || d != src_dw(g->ncopy))
           return e4h_fail_at(msg, id, "a COPY write out of order or with the wrong data", cycle);
         g->ncopy++;
-        if (g->ncopy == NCOPY) g->copy_end = t;
+        if (g->ncopy == g->ncopy_len) g->copy_end = t;
       } else
         return e4h_fail_at(msg, id, "a local write outside the events and the COPY destination", cycle);
       e4h_lm_write(&g->lm, a, d);
@@ -334,7 +348,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     g->vc_busy[g->p[k].vc] = false;
   }
   const bool all = g->cur == g->np && g->aw_h == g->aw_t &&
-                   (g->ep ? g->ncopy == NCOPY && g->c_set && g->y_sets == g->np - 1 : g->lw_p1);
+                   (g->ep ? g->ncopy == g->ncopy_len && g->c_set && g->y_sets == g->np - 1 : g->lw_p1);
   if (all && !g->done) {
     g->done = true;
     g->done_at = t + 3; /* the counters settle */
@@ -367,6 +381,17 @@ COSIM_TEST(elan4_rx_busy_vc, .target = &elan4_default_target,
                "docs/elan4.md §6.5/§8: two HEADs on a VC whose packet waits FULL (IP stalled on a host "
                "write) are dropped, counted, never executed (rx_queue_bound's scenario)",
            .ctx_size = sizeof(ed_t), .init = init_busy, .drive = drive, .check = check, .finish = finish)
+/* the scenario gates' negatives: the same scoreboards where the scenario cannot happen must fail elan4.scenario */
+COSIM_TEST(
+    elan4_rx_busy_vc_nostall, .target = &elan4_default_target,
+    .purpose =
+        "elan4_rx_busy_vc with hm_ready_i high throughout: the IP is not held, so the intruders do not "
+        "meet a waiting packet (elan4.scenario must fail)",
+    .ctx_size = sizeof(ed_t), .init = init_busy_gate, .drive = drive, .check = check, .finish = finish)
+COSIM_TEST(elan4_ep_fifo_late_sets, .target = &elan4_default_target,
+           .purpose = "elan4_ep_fifo_full with the sets sent after the COPY: the event FIFO never fills "
+                      "(elan4.scenario must fail)",
+           .ctx_size = sizeof(ed_t), .init = init_ep_gate, .drive = drive, .check = check, .finish = finish)
 COSIM_TEST(elan4_ep_fifo_full, .target = &elan4_default_target,
            .purpose =
                "docs/elan4.md §6.7: SETEVENTs fill the event FIFO during a 64-dword COPY, the IP holds "

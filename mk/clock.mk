@@ -25,8 +25,9 @@ TIMING_MARGIN_PCT ?= 10
 #             ready path and arrival checks, 8.8 ns in the module; the event processor's
 #             take-cycle address, 4.3 ns; STEN's resend address, 4.6 ns; the FADD,
 #             the counters and the COPY's address add now fit); the larger elan4
-#             targets are not measured.
-TIMING_KNOWN_FAIL := cp_exp elan4_default elan4_max elan4_min elan4_onevc ibsw_p24 ibsw_p2_max ibsw_p31 ibsw_p8_w24
+#             targets are not measured; elan4_onetag (elan4_min with two reply
+#             slots) shares elan4_min's failing paths, not measured.
+TIMING_KNOWN_FAIL := cp_exp elan4_default elan4_max elan4_min elan4_onetag elan4_onevc ibsw_p24 ibsw_p2_max ibsw_p31 ibsw_p8_w24
 
 # The targets `make test` checks (they synthesise in seconds): per common
 # module its widest target (the others are the same logic, narrower: 0.5 to

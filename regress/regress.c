@@ -18,6 +18,12 @@
  *
  * Each run gets build/regress/<name>.<seed>/ with its log. The summary ends
  * with "N passed, N failed"; JUnit XML and JSON go next to it.
+ *
+ * CPU: each run's user + system time (wait4: the simulator and all it
+ * waited for). A line whose simulator is its own (a planted-bug simulator,
+ * mk/planted_bugs.mk) costs mostly that simulator's build, done by make
+ * before the runner starts: its recorded CPU (<binary>.build-cpu) is counted
+ * as the line's "build" CPU, once per binary and run.
  */
 #define _DEFAULT_SOURCE
 #include <ctype.h>
@@ -53,7 +59,10 @@ typedef struct {
   unsigned seed;
   pid_t pid;
   double start, wall, cpu; /* cpu: user + system seconds of the run and what it waited for */
-  int status;              /* 0 pass, 1 fail */
+  double build;            /* CPU of building the line's own simulator (<binary>.build-cpu), 0 if none */
+  char bin[1100];          /* the simulator run */
+  bool ended;
+  int status; /* 0 pass, 1 fail */
   char reason[512];
   unsigned long long cycles;
   char dir[512];
@@ -65,6 +74,7 @@ static job_t jobs[MAX_JOBS];
 static int n_jobs;
 
 static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static double build_cpu_of(const char *bin);
 static void die(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -524,8 +534,9 @@ static void write_reports(const char *out, const char *tag, const char *shard, d
     const test_t *t = &tests[j->test];
     fprintf(f,
             "    {\"test\": \"%s\", \"block\": \"%s\", \"seed\": %u, \"status\": \"%s\", \"cycles\": %llu, "
-            "\"wall_s\": %.3f, \"cpu_s\": %.3f, \"log\": \"%s/log\", \"reason\": \"",
-            t->name, t->block, j->seed, j->status ? "failed" : "passed", j->cycles, j->wall, j->cpu, j->dir);
+            "\"wall_s\": %.3f, \"cpu_s\": %.3f, \"build_cpu_s\": %.3f, \"log\": \"%s/log\", \"reason\": \"",
+            t->name, t->block, j->seed, j->status ? "failed" : "passed", j->cycles, j->wall, j->cpu, j->build,
+            j->dir);
     json_escape(f, j->reason);
     fprintf(f, "\", \"rerun\": \"make sim T=%s SEED=%u WAVES=1\"}%s\n", t->name, j->seed,
             i + 1 < n_jobs ? "," : "");
@@ -542,10 +553,23 @@ static int cmp_cpu_desc(const void *a, const void *b) {
   return (x < y) - (x > y);
 }
 
+/* The CPU a binary's own build took, recorded by mk/planted_bugs.mk next to
+ * it; 0 for the shared simulators (their build is make's, not a line's). */
+static double build_cpu_of(const char *bin) {
+  char path[1200];
+  snprintf(path, sizeof path, "%s.build-cpu", bin);
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  double v = 0;
+  if (fscanf(f, "%lf", &v) != 1 || v < 0) v = 0;
+  fclose(f);
+  return v;
+}
+
 static void print_cpu(void) {
-  double total = 0;
-  for (int i = 0; i < n_jobs; i++) total += jobs[i].cpu;
-  printf("\ncpu %.1f s in all; by block:", total);
+  double total = 0, build = 0;
+  for (int i = 0; i < n_jobs; i++) total += jobs[i].cpu + jobs[i].build, build += jobs[i].build;
+  printf("\ncpu %.1f s in all (%.1f s of it building the lines' own simulators); by block:", total, build);
   bool *seen = calloc((size_t)n_tests, 1);
   for (int t = 0; t < n_tests; t++) {
     if (seen[t]) continue;
@@ -555,14 +579,14 @@ static void print_cpu(void) {
       if (strcmp(tests[u].block, tests[t].block)) continue;
       seen[u] = true;
       for (int i = 0; i < n_jobs; i++)
-        if (jobs[i].test == u) cpu += jobs[i].cpu, any = true;
+        if (jobs[i].test == u) cpu += jobs[i].cpu + jobs[i].build, any = true;
     }
     if (any) printf(" %s %.1f", tests[t].block, cpu);
   }
   free(seen);
   double(*per)[2] = calloc((size_t)n_tests, sizeof *per);
   for (int t = 0; t < n_tests; t++) per[t][1] = t;
-  for (int i = 0; i < n_jobs; i++) per[jobs[i].test][0] += jobs[i].cpu;
+  for (int i = 0; i < n_jobs; i++) per[jobs[i].test][0] += jobs[i].cpu + jobs[i].build;
   qsort(per, (size_t)n_tests, sizeof *per, cmp_cpu_desc);
   printf("\ncostliest tests (cpu s):");
   for (int k = 0; k < 10 && k < n_tests && per[k][0] > 0; k++)
@@ -572,11 +596,12 @@ static void print_cpu(void) {
 }
 
 static void print_summary(void) {
-  printf("\n%-40s %8s %6s %12s %9s %9s\n", "test", "passing", "total", "max cycles", "wall s", "cpu s");
+  printf("\n%-40s %8s %6s %12s %9s %9s %9s\n", "test", "passing", "total", "max cycles", "wall s", "cpu s",
+         "build s");
   for (int t = 0; t < n_tests; t++) {
     int total = 0, pass = 0;
     unsigned long long maxc = 0;
-    double wall = 0, cpu = 0;
+    double wall = 0, cpu = 0, build = 0;
     for (int i = 0; i < n_jobs; i++) {
       if (jobs[i].test != t) continue;
       total++;
@@ -584,9 +609,10 @@ static void print_summary(void) {
       if (jobs[i].cycles > maxc) maxc = jobs[i].cycles;
       wall += jobs[i].wall;
       cpu += jobs[i].cpu;
+      build += jobs[i].build;
     }
     if (total)
-      printf("%-40s %8d %6d %12llu %9.2f %9.2f%s\n", tests[t].name, pass, total, maxc, wall, cpu,
+      printf("%-40s %8d %6d %12llu %9.2f %9.2f %9.2f%s\n", tests[t].name, pass, total, maxc, wall, cpu, build,
              pass == total ? "" : "  FAIL");
   }
   /* failure buckets */
@@ -804,6 +830,7 @@ int main(int argc, char **argv) {
       static argstore_t store;
       snprintf(log, sizeof log, "%s/log", j->dir);
       build_argv(&tests[j->test], j->seed, bin_dir, j->dir, NULL, av, store);
+      snprintf(j->bin, sizeof j->bin, "%s", av[0]);
       j->start = now_s();
       pid_t pid = fork();
       if (pid < 0) die("fork: %s", strerror(errno));
@@ -841,6 +868,11 @@ int main(int argc, char **argv) {
       j->pid = 0;
       j->wall = now_s() - j->start;
       j->cpu = tv_s(ru.ru_utime) + tv_s(ru.ru_stime);
+      bool first = true; /* a binary's build counts once: with the first of its runs to end */
+      for (int o = 0; o < next; o++)
+        if (o != i && jobs[o].ended && !strcmp(jobs[o].bin, j->bin)) first = false;
+      j->build = first ? build_cpu_of(j->bin) : 0;
+      j->ended = true;
       j->status = WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
       read_log(j);
       if (WIFSIGNALED(st))

@@ -30,6 +30,8 @@ const char *const elan4_bug_names[] = {"none",
                                        "cmd_complete_early",
                                        "ip_write_short",
                                        "resend_route_stale",
+                                       "rx_head_on_busy",
+                                       "ep_push_full",
                                        NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {

@@ -128,6 +128,8 @@ enum {
   ELAN4_BUG_CMD_COMPLETE_EARLY,   /* "cmd_complete_early": a command counts as complete one dword early */
   ELAN4_BUG_IP_WRITE_SHORT,       /* "ip_write_short": a received WRITE of n > 1 dwords writes only n - 1 */
   ELAN4_BUG_RESEND_ROUTE_STALE,   /* "resend_route_stale": a resend reads node 0's route entry, not dest's */
+  ELAN4_BUG_RX_HEAD_ON_BUSY,      /* "rx_head_on_busy": a HEAD on an OPEN or FULL register restarts it */
+  ELAN4_BUG_EP_PUSH_FULL,         /* "ep_push_full": the IP pushes a set into a full event FIFO */
   ELAN4_BUG_COUNT
 };
 extern const char *const elan4_bug_names[]; /* NULL-terminated, [0] = "none" */

@@ -203,7 +203,7 @@ void elan4_ip_cycle(elan4_cyc_t *y) {
         token(y, true);
       return;
     case 1: /* event set pushed (SETEVENT's target, or a WRITE's event) */
-      if (s->n_epf >= c->ep_fifo) return;
+      if (s->n_epf >= c->ep_fifo && c->bug != ELAN4_BUG_EP_PUSH_FULL) return; /* planted: no room check */
       if (ip->kind == K_SETEVENT)
         push_event(y, pa_of(&ip->x[0], ip->va), (uint32_t)ip->dw[0]);
       else

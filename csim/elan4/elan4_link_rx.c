@@ -20,7 +20,7 @@ void elan4_link_rx(elan4_cyc_t *y) {
   }
   switch (in->in_kind) {
     case ELAN4_HEAD:
-      if (o->st == RX_FREE) {
+      if (o->st == RX_FREE || c->bug == ELAN4_BUG_RX_HEAD_ON_BUSY) { /* planted: restarts a busy register */
         p->st = RX_OPEN;
         p->route = in->in_data;
         p->nbody = 0;
@@ -52,7 +52,8 @@ void elan4_link_rx(elan4_cyc_t *y) {
       p->st = RX_FULL;
       p->crc = (~o->crc == in->in_data) ? 1u : 0u; /* the verdict: 1 = CRC good */
       cyc_count(y, ELAN4_CNT_RX_PKTS);
-      n->ipq[n->n_ipq++] = (uint8_t)v;
+      if (n->n_ipq < ELAN4_MAX_VCS)
+        n->ipq[n->n_ipq++] = (uint8_t)v; /* NumVcs at most, but for the planted bug */
       break;
   }
 }

@@ -40,5 +40,19 @@ check_bad no_cycle.testlist 3 "extra args"
 check_bad no_expect.testlist 2 tags
 check_bad bad_seeds.testlist 2 seeds
 
-if [[ $fail -eq 0 ]]; then echo "regress selftest: passed (wrong id, port, cycle and missing failures all fail their negative)"; fi
+# CPU accounting: a grandchild's CPU is counted (wait4), and a simulator's recorded build CPU
+# (<binary>.build-cpu, mk/planted_bugs.mk) counts once for its line, not once per seed
+cpu_bin="$out/cpu-bin"
+mkdir -p "$cpu_bin"
+ln -sf "$(realpath "$bin_dir/common_sim")" "$cpu_bin/common_sim"
+echo 12.500 > "$cpu_bin/common_sim.build-cpu"
+build/bin/regress --tag cpu --testlist regress/selftest/cpu.testlist --bin-dir "$cpu_bin" --out "$out/cpu" \
+  --jobs 2 > "$out/cpu.log" 2>&1 || bad "the CPU lines should pass; see $out/cpu.log"
+burn=$(grep '"test": "st_cpu_grandchild"' "$out/cpu/summary.json" | sed 's/.*"cpu_s": \([0-9.]*\).*/\1/')
+awk -v c="${burn:-0}" 'BEGIN { exit !(c >= 0.2) }' || bad "st_cpu_grandchild: cpu_s ${burn:-none}, want >= 0.2 (its grandchild's CPU lost)"
+builds=$(grep '"test": "st_cpu_build"' "$out/cpu/summary.json" | sed 's/.*"build_cpu_s": \([0-9.]*\).*/\1/' | sort | tr '\n' ' ')
+[[ $builds == "0.000 12.500 " ]] || bad "st_cpu_build: build_cpu_s of its two runs '$builds', want '0.000 12.500 '"
+grep -q '(12.5 s of it building' "$out/cpu.log" || bad "the CPU total does not name the 12.5 s of building; see $out/cpu.log"
+
+if [[ $fail -eq 0 ]]; then echo "regress selftest: passed (wrong id, port, cycle and missing failures all fail their negative; CPU of grandchildren and of a line's own build counted)"; fi
 exit $fail

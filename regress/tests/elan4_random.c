@@ -136,6 +136,12 @@ typedef struct {
 
 typedef enum { V_NORMAL, V_QUIET, V_BAD, V_STATUS, V_STATUS_SENT, V_REOPEN } vstate_t;
 
+/* scenarios a variant must reach (finish() fails elan4.scenario if one never held):
+   N_FULLVC: VcReply lists MaxOutstanding of the NIC's packets awaiting our tokens while a reply is owed
+   (§6.4: the reply waits; tx_outstanding_bound); N_TAGRACE: a host read of the reply unit outstanding
+   while a host ATOMIC of ours awaits its token (with one tag the IP's read waits, §6.5; hm_read_has_tag) */
+enum { N_FULLVC = 1, N_TAGRACE = 2 };
+
 typedef struct {
   unsigned qid, ctx;
   uint64_t va;        /* the queue's page VA */
@@ -206,6 +212,7 @@ typedef struct {
   uint64_t rva;
   uint8_t n, tries;
   uint64_t data[8];
+  bool sent; /* its reply seen on out_* (once) */
 } rpexp_t;
 
 typedef struct {
@@ -220,9 +227,11 @@ typedef enum { HB_NONE, HB_CMD, HB_CQCTL, HB_STATUS, HB_BAD, HB_BADPIO } hb_t;
 typedef struct {
   const elan4_view_t *vw;
   bool isolation;
-  bool sten_nack;   /* nack STEN packets too (resends from the backing store, §6.4) */
-  unsigned rd_max;  /* inbound READ/ATOMIC in flight at once (their reply slots) */
-  uint64_t stop_at; /* no new traffic from this cycle (the busy gate's negative) */
+  bool sten_nack;               /* nack STEN packets too (resends from the backing store, §6.4) */
+  unsigned rd_max;              /* inbound READ/ATOMIC in flight at once (their reply slots) */
+  uint64_t stop_at;             /* no new traffic from this cycle (the busy gate's negative) */
+  unsigned need;                /* scenarios the run must reach (N_*), else elan4.scenario fails it */
+  uint64_t n_fullvc, n_tagrace; /* cycles each scenario held */
   unsigned nq, ndest, nvc, vcs, vcr, depth, win, nackcap;
   uint64_t stuck; /* a command not done this long after it was written: elan4.stuck */
   uint64_t pmask;
@@ -267,6 +276,7 @@ typedef struct {
   uint64_t va_h, hmem[1024], hamem[NATOM];
   struct {
     uint8_t tag, len, got;
+    bool rp; /* the reply unit's (a READ's source), not the IP's atomic read */
     uint64_t due, data[64];
   } hr[16];
   uint32_t hr_h, hr_t;
@@ -444,6 +454,24 @@ static void init_stop(void *ctx, cosim_rng_t *rng) {
   (void)rng;
   init_view(ctx, &elan4_default_view, true);
   ((rnd_t *)ctx)->stop_at = 2000;
+}
+
+/* tx_outstanding_bound's scenario on elan4_min (MaxOutstanding 2, STEN and replies both on VC 0):
+   long token delays keep the queue's two STEN packets awaiting tokens while a reply is owed */
+static void init_min_fullvc(void *ctx, cosim_rng_t *rng) {
+  rnd_t *g = ctx;
+  (void)rng;
+  init_view(g, &elan4_min_view, false);
+  g->need = N_FULLVC;
+}
+/* hm_read_has_tag's scenario on elan4_onetag (one host-read tag, two reply slots): the reply unit's
+   host read outstanding while a host ATOMIC waits in the input processor */
+static void init_onetag(void *ctx, cosim_rng_t *rng) {
+  rnd_t *g = ctx;
+  (void)rng;
+  init_view(g, &elan4_onetag_view, false);
+  g->rd_max = (unsigned)g->vw->param.ReplySlots;
+  g->need = N_TAGRACE;
 }
 
 /* --- the scoreboard's packet for a STEN command (§4.6) ------------------------------------------- */
@@ -1225,6 +1253,7 @@ static bool nic_packet(rnd_t *g, uint64_t cycle, uint32_t crc, cosim_msg_t *msg)
       }
       g->n_rp++;
       g->m_rp = (int)i;
+      r->sent = true;
       return true;
     }
     return FAIL("elan4.packet", "a reply to VA 0x%llx, none expected", (unsigned long long)rva);
@@ -1348,6 +1377,22 @@ static bool answer(rnd_t *g, uint64_t cycle, uint32_t d) {
   return true;
 }
 
+/* the scenarios of `need`, counted from what the ports showed (never the DUT's state) */
+static void scenarios(rnd_t *g) {
+  const unsigned vr = g->vcr;
+  const uint64_t listed = g->tq_t[vr] - g->tq_h[vr] + (g->op_on && g->op_vc == vr);
+  bool owed = false;
+  for (unsigned i = 0; i < RPQ; i++) owed |= g->rp[i].used && !g->rp[i].sent;
+  if (owed && listed >= g->vw->param.MaxOutstanding) g->n_fullvc++;
+  bool rp_read = false, atomic = false;
+  for (uint32_t i = g->hr_h; i != g->hr_t; i++) rp_read |= g->hr[i % 16].rp;
+  for (uint32_t i = g->aw_h; i != g->aw_t; i++) {
+    const ipkt_t *p = &g->aw[i % 16];
+    atomic |= p->role == IR_ATOMIC && p->host && !p->bad_crc;
+  }
+  if (rp_read && atomic) g->n_tagrace++;
+}
+
 static bool watchdogs(rnd_t *g, uint64_t cycle, cosim_msg_t *msg) {
   bool busy = g->cur_on || g->ip_h != g->ip_t || g->aw_h != g->aw_t || g->op_on || g->bkind == HB_CMD;
   for (unsigned v = 0; v < g->nvc; v++) busy |= g->tq_h[v] != g->tq_t[v];
@@ -1388,6 +1433,7 @@ static bool watchdogs(rnd_t *g, uint64_t cycle, cosim_msg_t *msg) {
     return FAIL("elan4.stuck", "queue %u: %llu NOPs written into it by the network, %llu run", g->qn_qid,
                 (unsigned long long)g->qn_acked, (unsigned long long)g->qn_acc);
   g->busy += busy;
+  scenarios(g);
   return true;
 }
 
@@ -1411,6 +1457,15 @@ static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
   printf("; %llu NOPs run from the network", (unsigned long long)g->qn_acc);
   printf("; %llu bad PIOs; %u times a queue had 2 STEN packets awaiting tokens\n",
          (unsigned long long)g->pio_bad, g->n_two);
+  printf("scenarios: %llu cycles with VC %u listing MaxOutstanding packets while a reply was owed, %llu with "
+         "a reply unit host read outstanding while a host ATOMIC awaited its token\n",
+         (unsigned long long)g->n_fullvc, g->vcr, (unsigned long long)g->n_tagrace);
+  if ((g->need & N_FULLVC) && !g->n_fullvc)
+    return FAIL("elan4.scenario", "never a full VcReply list with a reply owed: tx_outstanding_bound's "
+                                  "scenario not reached");
+  if ((g->need & N_TAGRACE) && !g->n_tagrace)
+    return FAIL("elan4.scenario", "never a reply unit host read outstanding with a host ATOMIC waiting: "
+                                  "hm_read_has_tag's scenario not reached");
   printf("busy: %llu of %llu cycles with traffic in flight (%.1f %%)\n", (unsigned long long)g->busy,
          (unsigned long long)cycles, cycles ? 100.0 * (double)g->busy / (double)cycles : 0.0);
   if ((double)g->busy < 0.9 * (double)cycles)
@@ -1635,6 +1690,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
       h->tag = (uint8_t)tag;
       h->len = (uint8_t)len;
       h->got = 0;
+      h->rp = !(off >= 0x1000u && off < 0x1000u + 8u * NATOM);
       h->due = cycle + 1 + (cycle * 2654435761u >> 7) % 60u; /* 1..60 cycles */
       if (g->hr_t - g->hr_h > 1 && h->due < g->hr[(g->hr_t - 2) % 16].due)
         h->due = g->hr[(g->hr_t - 2) % 16].due;
@@ -1700,7 +1756,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
         while (s < RPQ && g->rp[s].used) s++;
         if (s == RPQ) return FAIL("elan4.rx", "more replies outstanding than the test tracks");
         rpexp_t *r = &g->rp[s];
-        *r = (rpexp_t){true, p->rva, p->n, 0, {0}};
+        *r = (rpexp_t){true, p->rva, p->n, 0, {0}, false};
         if (p->role == IR_READ)
           memcpy(r->data, p->data, sizeof r->data);
         else { /* our own arithmetic (§6.5): FADD mod 2^64, CAS if equal */
@@ -1758,6 +1814,16 @@ COSIM_TEST(elan4_random_onevc, .target = &elan4_onevc_target, .purpose = "elan4_
 COSIM_TEST(elan4_random_min, .target = &elan4_min_target,
            .purpose = "elan4_random on the min target (one queue, no nacks: RetryLimit 0)",
            .ctx_size = sizeof(rnd_t), .init = init_min, .drive = drive, .check = check, .finish = finish)
+COSIM_TEST(
+    elan4_random_min_fullvc, .target = &elan4_min_target,
+    .purpose = "elan4_random_min that must list MaxOutstanding packets on VcReply while a reply is owed "
+               "(§6.4; tx_outstanding_bound's scenario)",
+    .ctx_size = sizeof(rnd_t), .init = init_min_fullvc, .drive = drive, .check = check, .finish = finish)
+COSIM_TEST(elan4_random_onetag, .target = &elan4_onetag_target,
+           .purpose =
+               "elan4_random on elan4_onetag (one host-read tag, two reply slots): the reply unit's host "
+               "read and a host ATOMIC compete for the tag (§6.5; hm_read_has_tag's scenario)",
+           .ctx_size = sizeof(rnd_t), .init = init_onetag, .drive = drive, .check = check, .finish = finish)
 COSIM_TEST(elan4_random_full, .target = &elan4_default_target,
            .purpose =
                "elan4_random with STEN packets nacked (resends), inbound READ/ATOMIC using every reply "

@@ -9,11 +9,13 @@
 #include "elan4_default_ports.h"
 #include "elan4_max_ports.h"
 #include "elan4_min_ports.h"
+#include "elan4_onetag_ports.h"
 #include "elan4_onevc_ports.h"
 
 extern const cosim_target_t elan4_default_target;
 extern const cosim_target_t elan4_min_target;
 extern const cosim_target_t elan4_max_target;
 extern const cosim_target_t elan4_onevc_target;
+extern const cosim_target_t elan4_onetag_target;
 
 #endif

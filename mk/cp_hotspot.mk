@@ -23,7 +23,9 @@ $(BUILD)/bin/cp_hotspot_sim: $(call c_obj,$(CPHS_SRC),obj) $(CPHS_GLUE)
 	@mkdir -p $(@D)
 	@echo "  LINK     $@"
 	@$(CXX) $^ $(LDLIBS) -o $@
-$(BUILD)/asan/bin/cp_hotspot_sim: $(call c_obj,$(CPHS_SRC),asan) $(CPHS_GLUE)
+# the sanitizer binary (make test's) leaves out heavy targets' RTL, as the block's does:
+# cp_exp is heavy, so its --mode=rtl runs need build/bin/cp_hotspot_sim (nightly)
+$(BUILD)/asan/bin/cp_hotspot_sim: $(call c_obj,$(CPHS_SRC),asan) $(cp_ASAN_GLUE_OBJ) $(cp_ASAN_RTL_OBJ) $(VRUNTIME_OBJ)
 	@mkdir -p $(@D)
 	@echo "  LINK     $@ (ASan+UBSan)"
 	@$(CXX) -fsanitize=address,undefined $^ $(LDLIBS) -o $@

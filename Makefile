@@ -61,7 +61,10 @@ VOPT ?= $(if $(filter nightly,$(R)),full,quick)
 ifeq ($(filter quick full,$(VOPT)),)
   $(error VOPT='$(VOPT)': expected quick or full)
 endif
-VOPT_QUICK := OPT_FAST=-O1 OPT_SLOW=-O0
+# quick also compiles with clang++ (make deps installs it for make fuzz): the
+# same -O1 build of elite4_p4's Verilated C++ took 26.5 CPU-s with clang++
+# 14 against 37.8 with g++ 12 (2026-11-28, same machine, back to back).
+VOPT_QUICK := OPT_FAST=-O1 OPT_SLOW=-O0 CXX=clang++
 VOPT_FULL  := OPT_FAST=-O2 OPT_SLOW=-O1
 VQUICK_TARGETS := cp_exp elite4_p8_v4 elite4_p16_v4
 vopt_of = $(if $(or $(filter quick,$(VOPT)),$(filter $(1),$(VQUICK_TARGETS))),$(VOPT_QUICK),$(VOPT_FULL))

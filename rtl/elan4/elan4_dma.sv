@@ -92,6 +92,10 @@ module elan4_dma #(
   localparam int unsigned CdW = $clog2(RetryBackoff * (RetryLimit + 1) + 2);
   localparam int unsigned REW = 32 + 8 + CdW;        // {off, try, countdown}
   localparam int unsigned HTW = (HostReadTags > 1) ? $clog2(HostReadTags) : 1;
+  // a chunk is at most 64 dwords, DmaBufDw - 8 when smaller (64: 56), so a
+  // packet straddling a chunk boundary never waits for a chunk that waits
+  // for its ack (§6.8)
+  localparam logic [31:0] ChunkMax = (DmaBufDw - 8 < 64) ? 32'(DmaBufDw - 8) : 32'd64;
 
   // ---------------------------------------------------------------- queue
   logic [DmaQueue*DW-1:0] dq_q, dq_d;
@@ -196,9 +200,8 @@ module elan4_dma #(
   logic        ck_room;
   always_comb begin
     logic [31:0] s;
-    s = 32'd64;
-    if (c_n - rr_q < s) s = c_n - rr_q;
-    if (32'(left(c_src[12:3], rr_q[9:0])) < s) s = 32'(left(c_src[12:3], rr_q[9:0]));
+    s = ChunkMax;
+    if (c_n - rr_q < s) s = c_n - rr_q; if (32'(left(c_src[12:3], rr_q[9:0])) < s) s = 32'(left(c_src[12:3], rr_q[9:0]));
     ck_s    = s;
     ck_look = rr_q == '0 || 10'(c_src[12:3] + rr_q[9:0]) == '0;
     ck_room = rr_q + s - rel_q <= DmaBufDw;
@@ -472,8 +475,12 @@ module elan4_dma #(
   // has all arrived; the resend list never loses an entry.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      dma_queue_bound: assert (32'(dn_q) <= DmaQueue);
-      if (run_q) dma_buf_bound: assert (rr_q - rel_q <= DmaBufDw);
+      dma_queue_bound: assert (!(q_push_i && 32'(dn_q) >= DmaQueue));
+      // a chunk starts only with room for it: checked when it starts, with
+      // its own sum (not ck_room), and as the window's invariant
+      if (cs_q == CStart && (mmu_req_o || rd_now))
+        dma_buf_bound: assert (rr_q + ck_s - rel_q <= DmaBufDw);
+      if (run_q) dma_buf_window: assert (rr_q - rel_q <= DmaBufDw);
       if ((lm_req_v_o && !lm_req_tag_o[TagW-1]) || hm_req_v_o)
         dma_chunk_page_bounded: assert (32'(10'(src_q[12:3] + rr_q[9:0])) + (ce_c - rr_q) <= 1024);
       if (tx_head_i) begin

@@ -468,6 +468,15 @@ module elan4_dma #(
   always_ff @(posedge clk_i) buf_q <= buf_d;
 
 `ifndef SYNTHESIS
+  // every dword of the packet whose HEAD is sent has arrived (computed here
+  // apart from pok, the sender's own condition)
+  logic a_arrived;
+  always_comb begin
+    a_arrived = 1'b1;
+    for (int unsigned i = 0; i < 8; i++) begin
+      if (i < 32'(pm) && arr_q[PW'(po + i)] == 1'b0) a_arrived = 1'b0;
+    end
+  end
   // §6.8's invariants: the queue never holds more than DmaQueue descriptors;
   // the fetched window [rel, r) never exceeds DmaBufDw; no chunk read and no
   // packet crosses a page (source chunks and packets on the source side,
@@ -476,18 +485,17 @@ module elan4_dma #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       dma_queue_bound: assert (!(q_push_i && 32'(dn_q) >= DmaQueue));
-      // a chunk starts only with room for it: checked when it starts, with
-      // its own sum (not ck_room), and as the window's invariant
+      // a chunk starts only with room for it (its own sum, not ck_room)
       if (cs_q == CStart && (mmu_req_o || rd_now))
         dma_buf_bound: assert (rr_q + ck_s - rel_q <= DmaBufDw);
-      if (run_q) dma_buf_window: assert (rr_q - rel_q <= DmaBufDw);
-      if ((lm_req_v_o && !lm_req_tag_o[TagW-1]) || hm_req_v_o)
-        dma_chunk_page_bounded: assert (32'(10'(src_q[12:3] + rr_q[9:0])) + (ce_c - rr_q) <= 1024);
+      // the chunk about to start (its size, before room) stays in its page
+      if (cs_q == CStart && active && rr_q != c_n)
+        dma_chunk_page_bounded: assert (32'(10'(c_src[12:3] + rr_q[9:0])) + ck_s <= 1024);
       if (tx_head_i) begin
         dma_pkt_page_bounded: assert (pm != '0 && pm <= 4'd8 &&
                                       32'(10'(dst_q[12:3] + po[9:0])) + 32'(pm) <= 1024 &&
                                       32'(10'(src_q[12:3] + po[9:0])) + 32'(pm) <= 1024);
-        dma_pkt_arrived: assert (pok);
+        dma_pkt_arrived: assert (a_arrived);
       end
       dma_resend_bound: assert (!rs_lost);
     end

@@ -20,8 +20,11 @@ unsigned elan4_dma_m(const elan4_cfg_t *c, const elan4_dmad_t *d, uint32_t o) {
   if (c->bug != ELAN4_BUG_DMA_PAGE_CROSS) m = umin(m, left_in_page(d->dst + 8ull * o));
   return umin(m, left_in_page(d->src + 8ull * o));
 }
-static uint32_t chunk_size(const elan4_dmad_t *d, uint32_t r) {
-  return umin(umin(64, d->n - r), left_in_page(d->src + 8ull * r));
+/* at most 64 dwords, DmaBufDw - 8 when smaller (DmaBufDw 64: 56), so that a packet straddling a chunk
+   boundary never waits for a chunk that waits for its ack (docs/elan4.md §6.8) */
+static uint32_t chunk_size(const elan4_cfg_t *c, const elan4_dmad_t *d, uint32_t r) {
+  const uint32_t cmax = c->dma_buf_dw - 8u < 64u ? c->dma_buf_dw - 8u : 64u;
+  return umin(umin(cmax, d->n - r), left_in_page(d->src + 8ull * r));
 }
 static uint32_t rel_of(const elan4_dma_t *j) { return j->npk ? j->pk[j->pk_head].o : j->onext; }
 
@@ -42,7 +45,7 @@ static bool view(const elan4_cfg_t *c, const elan4_state_t *s, elan4_dma_t *j) {
     j->rnext = j->arr = j->onext = j->pk_head = j->npk = 0;
   }
   if (!j->push && !j->ck_on && j->rnext < j->d.n) {
-    const uint32_t sz = chunk_size(&j->d, j->rnext);
+    const uint32_t sz = chunk_size(c, &j->d, j->rnext);
     if (j->rnext + sz - rel_of(j) <= c->dma_buf_dw) {
       j->ck_on = true;
       j->ck_r = j->rnext;

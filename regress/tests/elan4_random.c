@@ -48,9 +48,11 @@
  * queue erred), elan4.pio, elan4.stuck (a command not done in time),
  * elan4.busy (fewer than 90 % of cycles with traffic in flight).
  *
- * RUN_DMA is issued only by elan4_random_full (model mode: the DMA engine
- * is C-model-only, docs/elan4.md Status); elan4_random_full_nodma is the
- * same pressure (STEN nacks, every reply slot) without it, in lockstep.
+ * RUN_DMA is issued by elan4_random_full (1..64 dwords), _full_big (up to
+ * 512: several chunks, a full ring) and _full_min (up to 200 on the min
+ * target: DmaQueue 1, DmaBufDw 64), all in lockstep since the DMA engine is
+ * in RTL; elan4_random_full_nodma is the same pressure (STEN nacks, every
+ * reply slot) without it.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -291,9 +293,10 @@ typedef struct {
   uint32_t sev_inc[64];
   uint32_t sev_h, sev_t;
   uint64_t sev_at[64];
-  /* RUN_DMA (model mode only: the DMA is C-model-only): jobs in acceptance order, one runs at a time
+  /* RUN_DMA: jobs in acceptance order, one runs at a time
      (§6.8), each its packets as §6.8 splits them */
   bool dma;
+  unsigned dma_max; /* a RUN_DMA's dwords: 1..dma_max, from one source page (64 unless set) */
   struct {
     uint8_t q, np;
     uint32_t cmd;
@@ -301,7 +304,7 @@ typedef struct {
       uint32_t w[22];
       uint8_t nw, tries;
       bool sent, acked, resend;
-    } pk[16];
+    } pk[80]; /* dma_max 512 dwords: 64 packets, plus one per page crossed on either side */
   } dj[8];
   uint32_t dj_h, dj_t;
   int m_dma; /* the DMA packet just matched */
@@ -449,6 +452,30 @@ static void init_full(void *ctx, cosim_rng_t *rng) {
     pte(g, q->ctx, q->dsva, 2, PA_DS(i));
     for (unsigned k = 0; k < 1024; k++) g->lm.mem[PA_DS(i) / 8u + k] = remote_data(PA_DS(i) + 8u * k) ^ 0x77;
   }
+}
+/* the DMA queue, chunks and ring at their minimum (DmaQueue 1, DmaBufDw 64): RUN_DMA of up to 200
+   dwords, so a DMA is several chunks that wait for the ring to free (§6.8); no nacks (RetryLimit 0) */
+static void init_full_min(void *ctx, cosim_rng_t *rng) {
+  rnd_t *g = ctx;
+  (void)rng;
+  init_view(g, &elan4_min_view, false);
+  g->rd_max = (unsigned)g->vw->param.ReplySlots;
+  g->dma = true;
+  g->dma_max = 200;
+  for (unsigned i = 0; i < g->nq; i++) {
+    q_t *q = &g->q[i];
+    q->dsva = page_va(g, 20 + i, q->ctx);
+    pte(g, q->ctx, q->dsva, 2, PA_DS(i));
+    for (unsigned k = 0; k < 1024; k++) g->lm.mem[PA_DS(i) / 8u + k] = remote_data(PA_DS(i) + 8u * k) ^ 0x77;
+  }
+}
+/* elan4_random_full with RUN_DMA of up to 512 dwords: several chunks, the ring (DmaBufDw 256) full
+   while packets wait for tokens, destinations across pages */
+static void init_full_big(void *ctx, cosim_rng_t *rng) {
+  rnd_t *g = ctx;
+  init_full(g, rng);
+  g->dma_max = 512;
+  g->stuck += 20000u; /* one DMA at a time (§6.8): a queue's RUN_DMA may wait behind five of 64 packets */
 }
 static void init_stop(void *ctx, cosim_rng_t *rng) {
   (void)rng;
@@ -624,7 +651,7 @@ static bool gen_cmd(rnd_t *g, unsigned qi, cosim_rng_t *rng) {
       c.len = 1;
       break;
     case K_DMA: { /* N dwords from the queue's DMA source page to a remote VA that may cross pages */
-      const unsigned n = 1 + RNG_BELOW(rng, 64);
+      const unsigned n = 1 + RNG_BELOW(rng, g->dma_max ? g->dma_max : 64);
       c.dw[0] = 5u | e << 8 | (uint64_t)dest << 16 | (uint64_t)(8u * n) << 32;
       c.dw[1] = q->dsva + 8u * RNG_BELOW(rng, 1024 - n + 1);
       c.dw[2] = RVA_BASE + ((uint64_t)RNG_BELOW(rng, 16) << 13) + 8u * RNG_BELOW(rng, 1024);
@@ -1827,8 +1854,14 @@ COSIM_TEST(elan4_random_onetag, .target = &elan4_onetag_target,
 COSIM_TEST(elan4_random_full, .target = &elan4_default_target,
            .purpose =
                "elan4_random with STEN packets nacked (resends), inbound READ/ATOMIC using every reply "
-               "slot, and RUN_DMA (model mode: the DMA is C-model-only)",
+               "slot, and RUN_DMA",
            .ctx_size = sizeof(rnd_t), .init = init_full, .drive = drive, .check = check, .finish = finish)
+COSIM_TEST(elan4_random_full_big, .target = &elan4_default_target,
+           .purpose = "elan4_random_full with RUN_DMA of up to 512 dwords (chunks, a full ring, page splits)",
+           .ctx_size = sizeof(rnd_t), .init = init_full_big, .drive = drive, .check = check, .finish = finish)
+COSIM_TEST(elan4_random_full_min, .target = &elan4_min_target,
+           .purpose = "RUN_DMA of up to 200 dwords on the min target (DmaQueue 1, DmaBufDw 64), no nacks",
+           .ctx_size = sizeof(rnd_t), .init = init_full_min, .drive = drive, .check = check, .finish = finish)
 COSIM_TEST(elan4_random_full_nodma, .target = &elan4_default_target,
            .purpose = "elan4_random_full without RUN_DMA: resends and every reply slot, in lockstep",
            .ctx_size = sizeof(rnd_t), .init = init_pressure, .drive = drive, .check = check, .finish = finish)

@@ -12,6 +12,7 @@ rtl/elan4/elan4_hm_arb.sv
 rtl/elan4/elan4_input_proc.sv
 rtl/elan4/elan4_reply.sv
 rtl/elan4/elan4_event_proc.sv
+rtl/elan4/elan4_dma.sv
 rtl/elan4/elan4_irq.sv
 rtl/elan4/elan4_counters.sv
 rtl/elan4/elan4.sv

@@ -4,8 +4,7 @@
 // far (docs/elan4.md "RTL status"): host port and queue intake, queue cache,
 // command processor, STEN, link transmitter, local-memory and host-master
 // arbiters, interrupts, counters, trace, link receiver, MMU, input
-// processor, reply unit, event processor. Not yet: DMA (no requests, its
-// queue never has room, so RUN_DMA waits at the head of its queue).
+// processor, reply unit, event processor, DMA engine.
 module elan4 #(
   parameter int unsigned NumCq          = 8,
   parameter int unsigned NumQueues      = 64,
@@ -318,7 +317,7 @@ module elan4 #(
     .clk_i, .rst_ni,
     .s_qid_i(s_qid), .s_st_i(s_st), .s_en_i(s_en), .s_rp_i(s_rp), .s_avail_i(s_avail),
     .s_wprp_i(s_wprp), .s_out_i(s_out), .s_head_i(s_head), .partial_o(partial),
-    .sten_ok_i(st_ok), .ep_ok_i(ep_cp_ok), .dma_ok_i(1'b0),
+    .sten_ok_i(st_ok), .ep_ok_i(ep_cp_ok), .dma_ok_i(dm_q_ok),
     .acc_v_o(cp_acc), .slot_o(cp_slot), .len_o(cp_len), .sten_o(cp_sten), .ep_o(cp_ep),
     .dma_o(cp_dma), .cmd_o(cp_cmd), .err_v_o(cp_err), .err_code_o(cp_code),
     .irq_v_o(cp_irq), .irq_rec_o(cp_irq_rec)
@@ -348,7 +347,7 @@ module elan4 #(
 
   elan4_link_tx #(
     .NumCq(NumCq), .NumVcs(NumVcs), .LinkBuf(LinkBuf), .VcSten(VcSten), .VcReply(VcReply),
-    .ReplySlots(ReplySlots), .MaxOutstanding(MaxOutstanding), .AckTimeout(AckTimeout)
+    .VcDma(VcDma), .ReplySlots(ReplySlots), .MaxOutstanding(MaxOutstanding), .AckTimeout(AckTimeout)
   ) u_tx (
     .clk_i, .rst_ni,
     .st_req_i(tx_req), .st_route_i(tx_route), .st_nbody_i(tx_nbody), .st_words_i(tx_words),
@@ -358,6 +357,10 @@ module elan4 #(
     .rp_slot_i(rp_slot), .rp_try_i(rp_try), .rp_head_o(rp_head), .rp_tail_o(rp_tail),
     .rp_res_v_o(rp_res_v), .rp_res_ack_o(rp_res_ack), .rp_res_slot_o(rp_res_slot),
     .rp_res_try_o(rp_res_try),
+    .dm_req_i(dm_req), .dm_route_i(dm_route), .dm_nbody_i(dm_nbody), .dm_words_i(dm_words),
+    .dm_off_i(dm_off), .dm_try_i(dm_try), .dm_head_o(dm_head), .dm_abandon_i(dm_abn),
+    .dm_res_v_o(dm_res_v), .dm_res_ack_o(dm_res_ack), .dm_res_off_o(dm_res_off),
+    .dm_res_try_o(dm_res_try),
     .tk_push_i(ip_tok), .tk_vc_i(ip_tok_vc), .tk_ack_i(ip_tok_ack),
     .res_v_o(res_v), .res_ack_o(res_ack), .res_abn_o(res_abn), .res_slot_o(res_slot),
     .res_pos_o(res_pos), .res_len_o(res_len), .res_try_o(res_try), .res_dest_o(res_dest),
@@ -367,7 +370,7 @@ module elan4 #(
     .cnt_resend_o(c_resend), .cnt_timeout_o(c_timeout), .cnt_proto_o(c_tproto)
   );
 
-  // MMU (§6.6): lookups from the IP (0) and EP (1); the DMA (2) is not built.
+  // MMU (§6.6): lookups from the IP (0), EP (1) and DMA (2).
   logic [2:0]  mmu_gnt, mmu_res_v;
   logic        mmu_ok, mmu_w, mmu_r, fill_busy, c_hit, c_miss;
   logic [1:0]  mmu_space;
@@ -376,8 +379,8 @@ module elan4 #(
     .TlbEntries(TlbEntries), .PtBits(PtBits), .PtBase(PtBase), .NumQueues(NumQueues),
     .LmLatency(LmLatency), .TagW(TagW)
   ) u_mmu (
-    .clk_i, .rst_ni, .req_v_i({1'b0, ep_mmu_req, ip_mmu_req}),
-    .req_ctx_i({14'd0, ep_mmu_ctx, ip_mmu_ctx}), .req_va_i({64'd0, ep_mmu_va, ip_mmu_va}),
+    .clk_i, .rst_ni, .req_v_i({dm_mmu_req, ep_mmu_req, ip_mmu_req}),
+    .req_ctx_i({dm_mmu_ctx, ep_mmu_ctx, ip_mmu_ctx}), .req_va_i({dm_mmu_va, ep_mmu_va, ip_mmu_va}),
     .gnt_o(mmu_gnt),
     .res_v_o(mmu_res_v), .res_ok_o(mmu_ok), .res_w_o(mmu_w), .res_r_o(mmu_r),
     .res_space_o(mmu_space), .res_pa_o(mmu_pa), .fill_busy_o(fill_busy), .flush_i(tlb_flush),
@@ -387,12 +390,8 @@ module elan4 #(
   assign lm_we[0] = 1'b0;
   assign lm_wd[0 +: 64] = '0;
 
-  // requester not built yet: DMA (6)
-  assign lm_v[6] = 1'b0;
-  assign lm_we[6] = 1'b0;
-  assign lm_addr[6*28 +: 28] = '0;
+  assign lm_we[6] = 1'b0;                // DMA: reads only
   assign lm_wd[6*64 +: 64]   = '0;
-  assign lm_tag[6*TagW +: TagW] = '0;
   assign lm_tag[TagW +: TagW] = '0;      // IP: one read at a time
   assign lm_we[2] = 1'b0;                // RP: reads only
   assign lm_wd[2*64 +: 64] = '0;
@@ -406,7 +405,7 @@ module elan4 #(
   );
 
   // ---------------------------------------------------------------- host master (§3.2)
-  // IP (0) > RP (1) > EP (2) > DMA (3, not built)
+  // IP (0) > RP (1) > EP (2) > DMA (3)
   logic [3:0]     hm_v, hm_we, hm_gnt, hm_rdv;
   logic [4*50-1:0] hm_addr;
   logic [4*64-1:0] hm_dat;
@@ -414,8 +413,7 @@ module elan4 #(
   logic [3:0]      hm_gtag, hm_rtag;
   logic            hm_tfree, hm_perr;
   logic [63:0]     hm_rdata;
-  assign hm_v[3] = 1'b0; assign hm_we[3] = 1'b0; assign hm_addr[3*50 +: 50] = '0;
-  assign hm_dat[3*64 +: 64] = '0; assign hm_len[3*7 +: 7] = '0;
+  assign hm_we[3] = 1'b0; assign hm_dat[3*64 +: 64] = '0;   // DMA: reads only
   assign hm_we[1] = 1'b0; assign hm_dat[64 +: 64] = '0;   // RP: reads only
   assign hm_we[2] = 1'b1; assign hm_len[2*7 +: 7] = '0;   // EP: writes only
   elan4_hm_arb #(.HostReadTags(HostReadTags), .NumReq(4)) u_hm (
@@ -523,6 +521,7 @@ module elan4 #(
   elan4_event_proc #(.EpFifo(EpFifo)) u_ep (
     .clk_i, .rst_ni,
     .ip_room_o(ep_room), .ip_push_i(ip_ep_push), .ip_addr_i(ip_ep_addr), .ip_inc_i(ip_ep_inc),
+    .dma_ok_o(ep_dm_ok), .dma_push_i(dm_ep_push), .dma_va_i(dm_ep_va), .dma_ctx_i(dm_ep_ctx),
     .cp_ok_o(ep_cp_ok), .cp_push_i(cp_ep), .cp_cmd_i(cp_cmd), .cp_ctx_i(s_ctx[32'(cp_slot)*14 +: 14]),
     .mmu_req_o(ep_mmu_req), .mmu_ctx_o(ep_mmu_ctx), .mmu_va_o(ep_mmu_va),
     .mmu_res_v_i(mmu_res_v[1]), .mmu_ok_i(mmu_ok), .mmu_space_i(mmu_space), .mmu_pa_i(mmu_pa),
@@ -547,16 +546,47 @@ module elan4 #(
   assign iw_k    = ip_iw_v ? ip_iw_k : ep_iw_k;
   assign iw_data = ip_iw_v ? ip_iw_data : ep_iw_data;
 
+  // ---------------------------------------------------------------- DMA engine (§6.8)
+  logic              dm_q_ok, dm_req, dm_head, dm_abn, dm_res_v, dm_res_ack, dm_mmu_req;
+  logic              ep_dm_ok, dm_ep_push, dm_irq_v;
+  logic [31:0]       dm_route, dm_off, dm_res_off;
+  logic [4:0]        dm_nbody;
+  logic [22*32-1:0]  dm_words;
+  logic [7:0]        dm_try, dm_res_try;
+  logic [13:0]       dm_mmu_ctx, dm_ep_ctx;
+  logic [63:0]       dm_mmu_va, dm_ep_va;
+  logic [83:0]       dm_irq_rec;
+  elan4_dma #(
+    .DmaQueue(DmaQueue), .DmaBufDw(DmaBufDw), .RtBase(RtBase), .RetryLimit(RetryLimit),
+    .RetryBackoff(RetryBackoff), .HostReadTags(HostReadTags), .TagW(TagW)
+  ) u_dma (
+    .clk_i, .rst_ni, .node_i,
+    .q_ok_o(dm_q_ok), .q_push_i(cp_dma), .q_qid_i(s_qid[32'(cp_slot)*13 +: 13]),
+    .q_ctx_i(s_ctx[32'(cp_slot)*14 +: 14]), .q_cmd_i(cp_cmd[0 +: 5*64]),
+    .lm_req_v_o(lm_v[6]), .lm_req_addr_o(lm_addr[6*28 +: 28]), .lm_req_tag_o(lm_tag[6*TagW +: TagW]),
+    .lm_gnt_i(lm_gnt[6]), .lm_rd_v_i(lm_rdv[6]), .lm_rd_tag_i(lm_rtag), .lm_rd_data_i(lm_rdata),
+    .hm_req_v_o(hm_v[3]), .hm_req_addr_o(hm_addr[3*50 +: 50]), .hm_req_len_o(hm_len[3*7 +: 7]),
+    .hm_tag_free_i(hm_tfree), .hm_gnt_i(hm_gnt[3]), .hm_gnt_tag_i(hm_gtag), .hm_rd_v_i(hm_rdv[3]),
+    .hm_rd_tag_i(hm_rtag), .hm_rd_data_i(hm_rdata),
+    .mmu_req_o(dm_mmu_req), .mmu_ctx_o(dm_mmu_ctx), .mmu_va_o(dm_mmu_va), .mmu_gnt_i(mmu_gnt[2]),
+    .mmu_res_v_i(mmu_res_v[2]), .mmu_ok_i(mmu_ok), .mmu_space_i(mmu_space), .mmu_pa_i(mmu_pa),
+    .tx_req_o(dm_req), .tx_route_o(dm_route), .tx_nbody_o(dm_nbody), .tx_words_o(dm_words),
+    .tx_off_o(dm_off), .tx_try_o(dm_try), .tx_head_i(dm_head), .abandon_o(dm_abn),
+    .tk_v_i(dm_res_v), .tk_ack_i(dm_res_ack), .tk_off_i(dm_res_off), .tk_try_i(dm_res_try),
+    .ep_ok_i(ep_dm_ok), .ep_push_o(dm_ep_push), .ep_va_o(dm_ep_va), .ep_ctx_o(dm_ep_ctx),
+    .irq_v_o(dm_irq_v), .irq_rec_o(dm_irq_rec)
+  );
+
   // ---------------------------------------------------------------- interrupts (§6.9)
   // order: IP, EP, CQ (arrival / CQCTL), CQ (gap), CP, ST, token handling, RP, DMA
-  logic [8:0]      ipush;
-  logic [9*84-1:0] irec;
-  assign ipush = {rp_irq_v, cq_irq_v[4], cq_irq_v[3], cp_irq || cq_irq_v[2], cq_irq_v[1],
+  logic [9:0]       ipush;
+  logic [10*84-1:0] irec;
+  assign ipush = {dm_irq_v, rp_irq_v, cq_irq_v[4], cq_irq_v[3], cp_irq || cq_irq_v[2], cq_irq_v[1],
                   cq_irq_v[0], ep_irq_v, ip_irq_v};
-  assign irec  = {rp_irq_rec, cq_irq_rec[4*84 +: 84], cq_irq_rec[3*84 +: 84],
+  assign irec  = {dm_irq_rec, rp_irq_rec, cq_irq_rec[4*84 +: 84], cq_irq_rec[3*84 +: 84],
                   cp_irq ? cp_irq_rec : cq_irq_rec[2*84 +: 84],
                   cq_irq_rec[1*84 +: 84], cq_irq_rec[0 +: 84], ep_irq_rec, ip_irq_rec};
-  elan4_irq #(.IrqDepth(IrqDepth), .NumPush(9)) u_irq (
+  elan4_irq #(.IrqDepth(IrqDepth), .NumPush(10)) u_irq (
     .clk_i, .rst_ni, .push_i(ipush), .rec_i(irec), .lost_o(irq_lost),
     .irq_valid_o, .irq_cause_o, .irq_info_o, .irq_data_o
   );
@@ -623,6 +653,5 @@ module elan4 #(
   assign tr_fire_addr_o = trxa_q;
 
   logic unused_e4;
-  assign unused_e4 = ^{mmu_gnt, mmu_res_v[2], lm_gnt[6], lm_gnt[0], lm_rdv[6], hm_gnt[3], hm_rdv[3:2],
-                       hm_gtag, hm_rtag, s_used, cp_dma, DmaQueue, DmaBufDw, VcDma};
+  assign unused_e4 = ^{mmu_gnt[1:0], lm_gnt[0], hm_rdv[2], s_used};
 endmodule

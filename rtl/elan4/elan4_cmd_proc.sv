@@ -4,8 +4,7 @@
 // the body checks once the whole command is in the head buffer, and the
 // dispatch condition; then one runnable queue is served round robin.
 // Event FIFO and DMA queue room are inputs (ep_ok_i from the event
-// processor, dma_ok_i): the DMA is not built yet (docs/elan4.md "RTL
-// status"), the top ties dma_ok_i to 0, so RUN_DMA waits in its queue.
+// processor, dma_ok_i from the DMA engine, each start-of-cycle).
 module elan4_cmd_proc #(
   parameter int unsigned NumCq    = 8,
   parameter int unsigned NumNodes = 64,

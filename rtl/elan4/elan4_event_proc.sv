@@ -2,7 +2,7 @@
 // §4.4, §6.7).
 //
 // FIFO of EpFifo requests: sets (translated local address from the IP, or
-// VA + ctx from the CP; DMA pushes are not built) and primes (WAITEVENT).
+// VA + ctx from the CP or the DMA) and primes (WAITEVENT).
 // One request at a time: taken in a cycle the EP is idle, its first step
 // presented in that cycle; each later step from the cycle after the previous
 // step ends (a lookup at its result, a read at its data, a write at its
@@ -20,6 +20,10 @@ module elan4_event_proc #(
   input  logic              ip_push_i,
   input  logic [30:0]       ip_addr_i,
   input  logic [31:0]       ip_inc_i,
+  output logic              dma_ok_o,       // count < EpFifo - 1
+  input  logic              dma_push_i,     // the DMA's local event (inc 1)
+  input  logic [63:0]       dma_va_i,
+  input  logic [13:0]       dma_ctx_i,
   output logic              cp_ok_o,        // count < EpFifo - 1 (and no DMA push)
   input  logic              cp_push_i,      // SETEVENT R = 0 or WAITEVENT accepted
   input  logic [11*64-1:0]  cp_cmd_i,
@@ -307,6 +311,10 @@ module elan4_event_proc #(
       f_d[k*FW +: FW] = {2'b01, 33'd0, ip_addr_i, ip_inc_i, 14'd0, 192'd0};
       k = k + 1;
     end
+    if (dma_push_i) begin
+      f_d[k*FW +: FW] = {2'b00, dma_va_i, 32'd1, dma_ctx_i, 192'd0};
+      k = k + 1;
+    end
     if (cp_push_i) begin
       f_d[k*FW +: FW] = cprime ? {2'b10, cp_cmd_i[64 +: 64], 32'd0, cp_ctx_i,
                                   cp_cmd_i[128 +: 64], cp_cmd_i[192 +: 64], cp_cmd_i[256 +: 64]}
@@ -316,7 +324,8 @@ module elan4_event_proc #(
     n_d = CW'(k);
   end
   assign ip_room_o = 32'(n_q) < EpFifo;
-  assign cp_ok_o   = 32'(n_q) < EpFifo - 1;
+  assign dma_ok_o  = 32'(n_q) < EpFifo - 1;
+  assign cp_ok_o   = 32'(n_q) < EpFifo - 1 && !dma_push_i;
   assign iw_want_d_o = (st_d == SWrW || st_d == SCpW) && ds_d == 2'd2;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

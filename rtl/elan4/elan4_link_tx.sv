@@ -4,9 +4,9 @@
 //
 // One flit per cycle: a queued token, else the packet in progress (if its VC
 // has a credit), else a new packet's HEAD: the reply unit's (VcReply), else
-// STEN's (VcSten); the DMA is not built (docs/elan4.md "RTL status"). The
+// STEN's (VcSten), else the DMA's (VcDma). The
 // token queue is the input processor's. Each VC keeps its outstanding
-// packets in send order, each entry naming its owner (STEN or RP); a TOKEN
+// packets in send order, each entry naming its owner (STEN, RP or DMA); a TOKEN
 // on VC v, or the oldest's timeout, retires the oldest and reports it to its
 // owner.
 module elan4_link_tx #(
@@ -15,6 +15,7 @@ module elan4_link_tx #(
   parameter int unsigned LinkBuf        = 8,
   parameter int unsigned VcSten         = 0,
   parameter int unsigned VcReply        = 0,
+  parameter int unsigned VcDma          = 1,
   parameter int unsigned ReplySlots     = 4,
   parameter int unsigned MaxOutstanding = 16,
   parameter int unsigned AckTimeout     = 16384,
@@ -50,6 +51,19 @@ module elan4_link_tx #(
   output logic                  rp_res_ack_o,
   output logic [RsW-1:0]        rp_res_slot_o,
   output logic [7:0]            rp_res_try_o,
+  // the DMA (VcDma; after STEN for a new packet, §6.4)
+  input  logic                  dm_req_i,
+  input  logic [31:0]           dm_route_i,
+  input  logic [4:0]            dm_nbody_i,
+  input  logic [22*32-1:0]      dm_words_i,
+  input  logic [31:0]           dm_off_i,
+  input  logic [7:0]            dm_try_i,
+  output logic                  dm_head_o,
+  input  logic                  dm_abandon_i,
+  output logic                  dm_res_v_o,
+  output logic                  dm_res_ack_o,
+  output logic [31:0]           dm_res_off_o,
+  output logic [7:0]            dm_res_try_o,
   // tokens queued by the input processor (end of this cycle)
   input  logic                  tk_push_i,
   input  logic [VcW-1:0]        tk_vc_i,
@@ -94,6 +108,9 @@ module elan4_link_tx #(
   logic [NumVcs*CW-1:0]  cred_q, cred_d;
   logic                  ip_q, ip_d;           // a packet in progress
   logic                  iprp_q, iprp_d;       // ... of the reply unit
+  logic                  ipdm_q, ipdm_d;       // ... of the DMA
+  logic [NumVcs*MaxOutstanding-1:0] dmo_q, dmo_d; // the entry is the DMA's
+  logic [NumVcs*MaxOutstanding-1:0] dab_q, dab_d; // ... and abandoned
   logic [VcW-1:0]        ipvc_q, ipvc_d;
   logic [4:0]            ipidx_q, ipidx_d;     // next body word
   logic [NumVcs*MaxOutstanding*EW-1:0] ol_q, ol_d;
@@ -107,6 +124,7 @@ module elan4_link_tx #(
 
   localparam logic [VcW-1:0] StVc = VcW'(VcSten);
   localparam logic [VcW-1:0] RpVc = VcW'(VcReply);
+  localparam logic [VcW-1:0] DmVc = VcW'(VcDma);
 
   // token queue, oldest first: the IP queues at most one token per cycle and
   // a packet register per VC is FREE only once its token is queued, so
@@ -143,26 +161,29 @@ module elan4_link_tx #(
     end
   end
 
-  logic send_body, send_head, head_rp, head_st;
+  logic send_body, send_head, head_rp, head_st, head_dm;
   always_comb begin
     send_body = !tok_send && ip_q && cred_q[32'(ipvc_q)*CW +: CW] != '0;
     head_rp   = !tok_send && !ip_q && rp_req_i && cred_q[32'(RpVc)*CW +: CW] != '0 &&
                 32'(on_q[32'(RpVc)*NW +: NW]) < MaxOutstanding;
     head_st   = !tok_send && !ip_q && !head_rp && st_req_i && cred_q[32'(StVc)*CW +: CW] != '0 &&
                 32'(on_q[32'(StVc)*NW +: NW]) < MaxOutstanding;
-    send_head = head_rp || head_st;
+    head_dm   = !tok_send && !ip_q && !head_rp && !head_st && dm_req_i &&
+                cred_q[32'(DmVc)*CW +: CW] != '0 && 32'(on_q[32'(DmVc)*NW +: NW]) < MaxOutstanding;
+    send_head = head_rp || head_st || head_dm;
   end
 
   // the packet in progress: its owner's words
   logic [22*32-1:0] words;
   logic [4:0]       nbody;
-  assign words = iprp_q ? rp_words_i : st_words_i;
-  assign nbody = iprp_q ? rp_nbody_i : st_nbody_i;
+  assign words = iprp_q ? rp_words_i : (ipdm_q ? dm_words_i : st_words_i);
+  assign nbody = iprp_q ? rp_nbody_i : (ipdm_q ? dm_nbody_i : st_nbody_i);
 
   logic tail_now;
   assign tail_now  = send_body && ipidx_q == nbody;
   assign st_head_o = head_st;
-  assign st_tail_o = tail_now && !iprp_q;
+  assign st_tail_o = tail_now && !iprp_q && !ipdm_q;
+  assign dm_head_o = head_dm;
   assign rp_head_o = head_rp;
   assign rp_tail_o = tail_now && iprp_q;
 
@@ -178,7 +199,7 @@ module elan4_link_tx #(
   // flit, credits
   always_comb begin
     ov_d = 1'b0; ok_d = '0; ovc_d = '0; od_d = '0;
-    ip_d = ip_q; ipvc_d = ipvc_q; ipidx_d = ipidx_q; iprp_d = iprp_q;
+    ip_d = ip_q; ipvc_d = ipvc_q; ipidx_d = ipidx_q; iprp_d = iprp_q; ipdm_d = ipdm_q;
     if (tok_send) begin
       ov_d = 1'b1; ok_d = 2'd3; ovc_d = tq_q[1 +: VcW]; od_d = {31'd0, tq_q[0]};
     end else if (send_body) begin
@@ -191,10 +212,13 @@ module elan4_link_tx #(
       end
     end else if (head_rp) begin
       ov_d = 1'b1; ok_d = 2'd0; ovc_d = RpVc; od_d = rp_route_i;
-      ip_d = 1'b1; ipvc_d = RpVc; ipidx_d = '0; iprp_d = 1'b1;
+      ip_d = 1'b1; ipvc_d = RpVc; ipidx_d = '0; iprp_d = 1'b1; ipdm_d = 1'b0;
     end else if (head_st) begin
       ov_d = 1'b1; ok_d = 2'd0; ovc_d = StVc; od_d = st_route_i;
-      ip_d = 1'b1; ipvc_d = StVc; ipidx_d = '0; iprp_d = 1'b0;
+      ip_d = 1'b1; ipvc_d = StVc; ipidx_d = '0; iprp_d = 1'b0; ipdm_d = 1'b0;
+    end else if (head_dm) begin
+      ov_d = 1'b1; ok_d = 2'd0; ovc_d = DmVc; od_d = dm_route_i;
+      ip_d = 1'b1; ipvc_d = DmVc; ipidx_d = '0; iprp_d = 1'b0; ipdm_d = 1'b1;
     end
   end
 
@@ -217,12 +241,42 @@ module elan4_link_tx #(
   assign tok_in = in_valid_i && in_kind_i == 2'd3;
   logic        rv, rrv;
   logic        rack, rabn, rrack;
-  logic [EW-1:0] rent, rrent;
+  logic [EW-1:0] rent, rrent, drent;
+  logic        drv, drack;
   logic [2:0]  nto;
+  // the popped oldest's report to its owner, from start-of-cycle state only
+  // (apart from the list update below, so no owner's reaction loops through it)
   always_comb begin
-    ol_d = ol_q; oh_d = oh_q; on_d = on_q; tm_d = tm_q;
-    rv = 1'b0; rack = 1'b0; rent = '0; nto = '0;
+    rv = 1'b0; rack = 1'b0; rent = '0;
     rrv = 1'b0; rrack = 1'b0; rrent = '0;
+    drv = 1'b0; drack = 1'b0; drent = '0;
+    for (int unsigned v = 0; v < NumVcs; v++) begin
+      logic pop, tok, to;
+      logic [OW-1:0] h;
+      h   = oh_q[v*OW +: OW];
+      tok = tok_in && in_vc_i == VcW'(v);
+      to  = !tok && old_sent[v] && 32'(tm_q[v*TW +: TW]) == AckTimeout;
+      pop = (tok || to) && on_q[v*NW +: NW] != '0;
+      // the oldest's owner: STEN on VcSten, RP on VcReply, the DMA on VcDma
+      if (pop && VcW'(v) == StVc && !ol_q[(v*MaxOutstanding + 32'(h))*EW + EW - 1] &&
+          !dmo_q[v*MaxOutstanding + 32'(h)]) begin
+        rv = 1'b1; rack = tok && in_data_i[0];
+        rent = ol_q[(v*MaxOutstanding + 32'(h))*EW +: EW];
+      end
+      if (pop && VcW'(v) == RpVc && ol_q[(v*MaxOutstanding + 32'(h))*EW + EW - 1]) begin
+        rrv = 1'b1; rrack = tok && in_data_i[0];
+        rrent = ol_q[(v*MaxOutstanding + 32'(h))*EW +: EW];
+      end
+      // the DMA's: its packet's offset in {dest, pos}; abandoned entries are
+      // consumed with no report
+      if (pop && VcW'(v) == DmVc && dmo_q[v*MaxOutstanding + 32'(h)]) begin
+        drent = ol_q[(v*MaxOutstanding + 32'(h))*EW +: EW];
+        drv = !dab_q[v*MaxOutstanding + 32'(h)]; drack = tok && in_data_i[0];
+      end
+    end
+  end
+  always_comb begin
+    ol_d = ol_q; oh_d = oh_q; on_d = on_q; tm_d = tm_q; nto = '0; dmo_d = dmo_q;
     for (int unsigned v = 0; v < NumVcs; v++) begin
       logic pop, tok, to, sent_d;
       logic [31:0] t;
@@ -234,18 +288,9 @@ module elan4_link_tx #(
       to  = !tok && old_sent[v] && 32'(tm_q[v*TW +: TW]) == AckTimeout;
       pop = (tok || to) && n != '0;
       if (to) nto = nto + 1'b1;
-      // the oldest's owner: STEN on VcSten, RP on VcReply
-      if (pop && VcW'(v) == StVc && !ol_q[(v*MaxOutstanding + 32'(h))*EW + EW - 1]) begin
-        rv = 1'b1; rack = tok && in_data_i[0];
-        rent = ol_q[(v*MaxOutstanding + 32'(h))*EW +: EW];
-      end
-      if (pop && VcW'(v) == RpVc && ol_q[(v*MaxOutstanding + 32'(h))*EW + EW - 1]) begin
-        rrv = 1'b1; rrack = tok && in_data_i[0];
-        rrent = ol_q[(v*MaxOutstanding + 32'(h))*EW +: EW];
-      end
-      // mark abandoned owners (STEN entries)
+      // mark abandoned owners (STEN entries; the DMA's when it fails)
       for (int unsigned e = 0; e < MaxOutstanding; e++) begin
-        if (!ol_d[(v*MaxOutstanding + e)*EW + EW - 1] &&
+        if (!ol_d[(v*MaxOutstanding + e)*EW + EW - 1] && !dmo_q[v*MaxOutstanding + e] &&
             abandon_i[ol_d[(v*MaxOutstanding + e)*EW + 32 +: SW]])
           ol_d[(v*MaxOutstanding + e)*EW + EW - 2] = 1'b1;
       end
@@ -257,10 +302,18 @@ module elan4_link_tx #(
       if (head_st && VcW'(v) == StVc) begin
         ol_d[(v*MaxOutstanding + t)*EW +: EW] = {1'b0, abandon_i[st_slot_i], st_dest_i, st_slot_i, st_pos_i,
                                                 st_len_i, st_try_i};
+        dmo_d[v*MaxOutstanding + t] = 1'b0;
         n = n + 1'b1;
       end
       if (head_rp && VcW'(v) == RpVc) begin
         ol_d[(v*MaxOutstanding + t)*EW +: EW] = {2'b10, 12'd0, SW'(0), 20'(rp_slot_i), 4'd0, rp_try_i};
+        dmo_d[v*MaxOutstanding + t] = 1'b0;
+        n = n + 1'b1;
+      end
+      if (head_dm && VcW'(v) == DmVc) begin
+        ol_d[(v*MaxOutstanding + t)*EW +: EW] = {1'b0, 1'b0, dm_off_i[31:20], SW'(0),
+                                                dm_off_i[19:0], 4'd0, dm_try_i};
+        dmo_d[v*MaxOutstanding + t] = 1'b1;
         n = n + 1'b1;
       end
       oh_d[v*OW +: OW] = h;
@@ -279,6 +332,22 @@ module elan4_link_tx #(
   assign rp_res_ack_o  = rrack;
   assign rp_res_slot_o = rrent[12 +: RsW];
   assign rp_res_try_o  = rrent[7:0];
+  // the DMA's entries abandoned when it fails (the one appended in that
+  // cycle too); apart from the list logic so that the DMA's failure, which
+  // may come from one of its tokens, is not on a loop through it
+  always_comb begin
+    dab_d = dab_q;
+    for (int unsigned i = 0; i < NumVcs * MaxOutstanding; i++) begin
+      if (dmo_q[i] && dm_abandon_i) dab_d[i] = 1'b1;
+    end
+    if (head_dm) dab_d[32'(DmVc)*MaxOutstanding +
+                       (32'(oh_q[32'(DmVc)*OW +: OW]) + 32'(on_q[32'(DmVc)*NW +: NW])) % MaxOutstanding] =
+                 dm_abandon_i;
+  end
+  assign dm_res_v_o   = drv;
+  assign dm_res_ack_o = drack;
+  assign dm_res_off_o = {drent[EW-3 -: 12], drent[12 +: 20]};
+  assign dm_res_try_o = drent[7:0];
   assign res_v_o   = rv;
   assign res_ack_o = rack;
   assign res_abn_o = rabn;
@@ -297,15 +366,17 @@ module elan4_link_tx #(
     cnt_tx_pkt_o  = tail_now;
     cnt_tx_tok_o  = tok_send;
     cnt_nack_tx_o = tok_send && !tq_q[0];
-    cnt_resend_o  = (head_st && st_try_i != '0) || (head_rp && rp_try_i != '0);
+    cnt_resend_o  = (head_st && st_try_i != '0) || (head_rp && rp_try_i != '0) ||
+                    (head_dm && dm_try_i != '0);
   end
   logic unused_tx;
-  assign unused_tx = ^{in_data_i[31:1], crc_keep_err, rent[EW-1], rrent[EW-1:12+RsW], rrent[11:8]};
+  assign unused_tx = ^{in_data_i[31:1], crc_keep_err, rent[EW-1], rrent[EW-1:12+RsW], rrent[11:8],
+                       drent[EW-1 -: 2], drent[32 +: SW], drent[11:8]};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int unsigned v = 0; v < NumVcs; v++) cred_q[v*CW +: CW] <= CW'(LinkBuf);
-      ip_q <= 1'b0; ipvc_q <= '0; ipidx_q <= '0; iprp_q <= 1'b0;
+      ip_q <= 1'b0; ipvc_q <= '0; ipidx_q <= '0; iprp_q <= 1'b0; ipdm_q <= 1'b0; dmo_q <= '0; dab_q <= '0;
       for (int unsigned i = 0; i < NumVcs * MaxOutstanding; i++) ol_q[i*EW +: EW] <= '0;
       oh_q <= '0; on_q <= '0; tm_q <= '0;
       ov_q <= 1'b0; ok_q <= '0; ovc_q <= '0; od_q <= '0;
@@ -313,7 +384,8 @@ module elan4_link_tx #(
     end else begin
       tq_q <= tq_d; tn_q <= tn_d;
       cred_q <= cred_d;
-      ip_q <= ip_d; ipvc_q <= ipvc_d; ipidx_q <= ipidx_d; iprp_q <= iprp_d;
+      ip_q <= ip_d; ipvc_q <= ipvc_d; ipidx_q <= ipidx_d; iprp_q <= iprp_d; ipdm_q <= ipdm_d;
+      dmo_q <= dmo_d; dab_q <= dab_d;
       ol_q <= ol_d; oh_q <= oh_d; on_q <= on_d; tm_q <= tm_d;
       ov_q <= ov_d; ok_q <= ok_d; ovc_q <= ovc_d; od_q <= od_d;
     end

@@ -177,6 +177,19 @@ bool fabric_inst_quiet(const fabric_inst_t *x) {
   return true;
 }
 
+void fabric_jump_idle(fabric_t *f, uint64_t to) {
+  /* nothing runs until `to`: every output is idle meanwhile */
+  for (uint32_t i = 0; i < f->ninst; i++) {
+    fabric_inst_t *x = &f->inst[i];
+    if (!x->ran) continue;
+    x->ran = false;
+    memset(x->out, 0, x->type->nports * sizeof *x->out);
+    if (x->type->nside) memset(x->side, 0, x->type->nside * sizeof *x->side);
+  }
+  f->cycles_jumped += to - f->cycle;
+  f->cycle = to;
+}
+
 uint64_t fabric_inst_wake(fabric_inst_t *x, uint64_t now) {
   const fabric_impl_t *im = x->m ? x->type->model : x->type->rtl;
   void *p = x->m ? x->m : x->r;
@@ -677,17 +690,7 @@ void fabric_step(fabric_t *f, uint64_t limit) {
       if (t < w) w = t;
     }
     if (w > c) {
-      uint64_t to = w < limit ? w : limit;
-      /* nothing runs until `to`: every output is idle meanwhile */
-      for (uint32_t i = 0; i < f->ninst; i++) {
-        fabric_inst_t *x = &f->inst[i];
-        if (!x->ran) continue;
-        x->ran = false;
-        memset(x->out, 0, x->type->nports * sizeof *x->out);
-        if (x->type->nside) memset(x->side, 0, x->type->nside * sizeof *x->side);
-      }
-      f->cycles_jumped += to - c;
-      f->cycle = to;
+      fabric_jump_idle(f, w < limit ? w : limit);
       return;
     }
   }

@@ -310,16 +310,7 @@ static void leader_step(fabric_t *f, uint64_t limit) {
     for (unsigned q = 0; q < m->n; q++)
       if (m->wake[q] < w) w = m->wake[q];
     if (w > c) {
-      const uint64_t to = w < limit ? w : limit;
-      for (uint32_t i = 0; i < f->ninst; i++) {
-        fabric_inst_t *x = &f->inst[i];
-        if (!x->ran) continue;
-        x->ran = false;
-        memset(x->out, 0, x->type->nports * sizeof *x->out);
-        if (x->type->nside) memset(x->side, 0, x->type->nside * sizeof *x->side);
-      }
-      f->cycles_jumped += to - c;
-      f->cycle = to;
+      fabric_jump_idle(f, w < limit ? w : limit);
       return;
     }
   }

@@ -57,5 +57,8 @@ void fabric_par_merge(fabric_t *f, fabric_par_t *par, uint64_t c0, uint64_t end)
 void fabric_par_failure(fabric_t *f, const fabric_part_t *pt);
 bool fabric_inst_quiet(const fabric_inst_t *x);
 uint64_t fabric_inst_wake(fabric_inst_t *x, uint64_t now);
+/* Every instance idle until cycle `to` (> f->cycle): their outputs idle, the
+ * cycles counted as jumped, f->cycle = to (fabric_step and the MPI step). */
+void fabric_jump_idle(fabric_t *f, uint64_t to);
 
 #endif

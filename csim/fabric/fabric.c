@@ -177,6 +177,30 @@ bool fabric_inst_quiet(const fabric_inst_t *x) {
   return true;
 }
 
+/* After the parts ran cycles c .. end - 1: their counts and failures into f,
+ * the window cut at the earliest failure (what one part would have run), the
+ * digest items merged, the observer called, f->cycle = end. */
+void fabric_par_end_window(fabric_t *f, fabric_par_t *par, uint64_t c, uint64_t end, const char *check) {
+  bool oom = false;
+  for (unsigned q = 0; q < par->n; q++) {
+    const fabric_part_t *pt = &par->part[q];
+    f->evals += pt->evals;
+    oom |= pt->oom;
+    fabric_par_failure(f, pt);
+  }
+  if (f->failed && f->fail_cycle + 1 < end) end = f->fail_cycle + 1; /* what one thread would have run */
+  fabric_par_merge(f, par, c, end);
+  if (oom && !f->failed) {
+    f->failed = true;
+    f->fail_cycle = c;
+    snprintf(f->fail_check, sizeof f->fail_check, "%s", check);
+    snprintf(f->fail_msg, sizeof f->fail_msg, "out of memory for the parts' digest items");
+  }
+  f->cycles_run += end - c;
+  if (f->observer) f->observer(f, f->observer_ctx);
+  f->cycle = end;
+}
+
 void fabric_jump_idle(fabric_t *f, uint64_t to) {
   /* nothing runs until `to`: every output is idle meanwhile */
   for (uint32_t i = 0; i < f->ninst; i++) {
@@ -747,24 +771,7 @@ void fabric_step(fabric_t *f, uint64_t limit) {
     f->par_wait_s += thread_cpu_s() - w0;
   }
   uint64_t end = c + W;
-  bool oom = false;
-  for (unsigned q = 0; q < par->n; q++) {
-    const fabric_part_t *pt = &par->part[q];
-    f->evals += pt->evals;
-    oom |= pt->oom;
-    fabric_par_failure(f, pt);
-  }
-  if (f->failed && f->fail_cycle + 1 < end) end = f->fail_cycle + 1; /* what one thread would have run */
-  fabric_par_merge(f, par, c, end);
-  if (oom && !f->failed) {
-    f->failed = true;
-    f->fail_cycle = c;
-    snprintf(f->fail_check, sizeof f->fail_check, "fabric.threads");
-    snprintf(f->fail_msg, sizeof f->fail_msg, "out of memory for the parts' digest items");
-  }
-  f->cycles_run += end - c;
-  if (f->observer) f->observer(f, f->observer_ctx);
-  f->cycle = end;
+  fabric_par_end_window(f, par, c, end, "fabric.threads");
 }
 
 void fabric_run(fabric_t *f, uint64_t until) {

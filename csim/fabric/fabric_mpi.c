@@ -332,24 +332,7 @@ static void leader_step(fabric_t *f, uint64_t limit) {
   f->sync_msg_s += late > 0 ? sync - late : sync;
   f->syncs++;
   uint64_t end = c + W;
-  bool oom = false;
-  for (unsigned q = 0; q < par->n; q++) {
-    const fabric_part_t *pt = &par->part[q];
-    f->evals += pt->evals;
-    oom |= pt->oom;
-    fabric_par_failure(f, pt);
-  }
-  if (f->failed && f->fail_cycle + 1 < end) end = f->fail_cycle + 1;
-  fabric_par_merge(f, par, c, end);
-  if (oom && !f->failed) {
-    f->failed = true;
-    f->fail_cycle = c;
-    snprintf(f->fail_check, sizeof f->fail_check, "fabric.mpi");
-    snprintf(f->fail_msg, sizeof f->fail_msg, "out of memory for the parts' digest items");
-  }
-  f->cycles_run += end - c;
-  if (f->observer) f->observer(f, f->observer_ctx);
-  f->cycle = end;
+  fabric_par_end_window(f, par, c, end, "fabric.mpi");
 }
 
 /* Rank 0: every other part's counters as of f->cycle, one request per cycle read. */

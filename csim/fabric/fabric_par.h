@@ -60,5 +60,8 @@ uint64_t fabric_inst_wake(fabric_inst_t *x, uint64_t now);
 /* Every instance idle until cycle `to` (> f->cycle): their outputs idle, the
  * cycles counted as jumped, f->cycle = to (fabric_step and the MPI step). */
 void fabric_jump_idle(fabric_t *f, uint64_t to);
+/* The end of a window the parts ran (cycles c .. end - 1); check names a
+ * failure to hold the parts' digest items (fabric.threads, fabric.mpi). */
+void fabric_par_end_window(fabric_t *f, fabric_par_t *par, uint64_t c, uint64_t end, const char *check);
 
 #endif

@@ -261,6 +261,10 @@ inputs)
   refuse trace           "--trace: no waveform from this binary" --trace
   refuse bad-quench      "--quench=all: quench: 'all' is not flow or node" --quench=all
   refuse rtt-too-long    "--adapter_rtt_us: adapter_rtt_us: 200 us leaves no room for the watermarks" --adapter_rtt_us=200
+  # the sanitizer build (make unit's BIN) has no RTL of the heavy cp_exp
+  if [[ $BIN == */asan/* ]]; then
+    refuse no-rtl-here     "--mode: mode = rtl: this simulator was built without cp_exp's RTL" --cm=ecm --mode=rtl
+  fi
   # control: a well-formed file is accepted and runs (else the above prove nothing)
   out=$("$BIN" --scenario="$T/good.scn" --out="$T/good" 2>&1) && rc=0 || rc=$?
   if [[ $rc -eq 0 ]] && tail -1 <<<"$out" | grep -q '^TEST PASSED$'; then

@@ -78,18 +78,14 @@ static uint32_t lfsr_seed(uint64_t run_seed, unsigned port) {
   return s ? s : 1;
 }
 
+bool cphs_cp_has_rtl(void) { return tgt()->glue->rtl.create != NULL; }
+
 cphs_cp_t *cphs_cp_create(const cphs_params_t *p, unsigned port) {
   cphs_cp_t *c = calloc(1, sizeof *c);
   if (!c) return NULL;
   c->rtl = p->rtl;
   c->digest = p->digest;
   c->dig = 0xcbf29ce484222325ull;
-  if (c->rtl && !tgt()->glue->rtl.create) { /* cp_exp is heavy: the sanitizer build has no RTL of it */
-    fprintf(stderr, "cp_hotspot: mode = rtl: this simulator was built without cp_exp's RTL (a heavy target, "
-                    "docs/cosim.md); build/bin/cp_hotspot_sim has it\n");
-    free(c);
-    return NULL;
-  }
   if (c->rtl) {
     c->h = tgt()->glue->rtl.create(NULL, p->seed + port); /* registers' start */
     if (c->h) tgt()->glue->rtl.reset(c->h);

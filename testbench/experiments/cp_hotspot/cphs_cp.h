@@ -48,6 +48,8 @@ typedef struct {
 const char *const *cphs_cp_bug_names(void);
 /* Create and configure the CP of output `port` (CPID = port; LFSR seed from
  * the run seed and the port). NULL after printing why. */
+/* Whether this binary has cp_exp's RTL (the sanitizer build leaves the heavy target out). */
+bool cphs_cp_has_rtl(void);
 cphs_cp_t *cphs_cp_create(const cphs_params_t *p, unsigned port);
 void cphs_cp_destroy(cphs_cp_t *c);
 /* A frame enters the queue; q_after is the harness's occupancy after it

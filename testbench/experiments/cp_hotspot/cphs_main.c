@@ -339,6 +339,13 @@ int main(int argc, char **argv) {
     return usage_error("%s: cm: model_vs_rtl needs a CM scheme (cm = none has no CP)",
                        p.origin[cphs_params_key_index("cm")][0] ? p.origin[cphs_params_key_index("cm")]
                                                                 : "default");
+  if ((p.rtl || p.check == CPHS_CHECK_MODEL_VS_RTL) && !cphs_cp_has_rtl())
+    return usage_error(
+        "%s: %s: this simulator was built without cp_exp's RTL (a heavy target, left out of the "
+        "sanitizer build; docs/cosim.md): build/bin/cp_hotspot_sim has it",
+        p.origin[cphs_params_key_index("mode")][0] ? p.origin[cphs_params_key_index("mode")]
+                                                   : p.origin[cphs_params_key_index("check")],
+        p.rtl ? "mode = rtl" : "check = model_vs_rtl");
   cphs_params_derive(&p);
   if (cphs_params_check(&p, err, sizeof err)) return usage_error("%s", err);
 

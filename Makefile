@@ -70,6 +70,10 @@ endif
 # OPT: clang++ warns of `if ((a == b))` in Verilator's generated C++ (harmless).
 VOPT_QUICK := OPT_FAST=-O1 OPT_SLOW=-O0 CXX=clang++ OPT=-Wno-parentheses-equality
 VOPT_FULL  := OPT_FAST=-O2 OPT_SLOW=-O1
+# Planted-bug copies (mk/planted_bugs.mk) run until their assertion or first
+# mismatch, a few hundred cycles: built unoptimised with clang++ (elite4_p4's
+# copy: g++ -O1 32.8 CPU-s, clang++ -O1 26.9, clang++ -O0 19.0; 2026-11-28).
+VOPT_BUG   := OPT_FAST=-O0 OPT_SLOW=-O0 CXX=clang++ OPT=-Wno-parentheses-equality
 VQUICK_TARGETS := cp_exp elite4_p8_v4 elite4_p16_v4
 VGXX_TARGETS := ibsw_p2_max
 vopt_of = $(if $(or $(filter quick,$(VOPT)),$(filter $(1),$(VQUICK_TARGETS))),$(if $(filter $(1),$(VGXX_TARGETS)),$(subst clang++,$(CXX),$(VOPT_QUICK)),$(VOPT_QUICK)),$(VOPT_FULL))
@@ -233,10 +237,11 @@ $(BUILD)/bin/$(1)_sim: $(call c_obj,$(call block_src,$(1)),obj) $(foreach t,$(TA
 	@mkdir -p $$(@D)
 	@echo "  LINK     $$@"
 	@$(CXX) $$^ $(LDLIBS) -o $$@
-# the sanitizer binaries (make test's) leave out the RTL of heavy targets (docs/cosim.md)
+# the sanitizer binaries (make test's) leave out the RTL of heavy targets and
+# the netlists of `gate T nightly` targets (docs/cosim.md)
 $(1)_ASAN_RTL_OBJ := $(foreach t,$(filter-out $(HEAVY_TARGETS),$(TARGETS_$(1))),$(BUILD)/obj/glue/$(t)_rtl.o $(BUILD)/verilated/$(t)/V$(t)__ALL.a)
 $(1)_ASAN_GLUE_OBJ := $(foreach t,$(TARGETS_$(1)),$(BUILD)/obj/glue/$(t)_glue$(if $(filter $(t),$(HEAVY_TARGETS)),_nortl).o)
-$(1)_ASAN_NETLIST_OBJ := $(foreach t,$(TARGETS_$(1)),$(if $(filter $(t),$(GATE_TARGETS)),$(BUILD)/obj/glue/$(t)_glue_netlist.o $(BUILD)/obj/glue/$(t)_netlist.o $(BUILD)/netlist/$(t)/V$(t)_netlist__ALL.a,$(BUILD)/obj/glue/$(t)_glue$(if $(filter $(t),$(HEAVY_TARGETS)),_nortl).o))
+$(1)_ASAN_NETLIST_OBJ := $(foreach t,$(TARGETS_$(1)),$(if $(filter $(t),$(filter-out $(GATE_NIGHTLY_TARGETS),$(GATE_TARGETS))),$(BUILD)/obj/glue/$(t)_glue_netlist.o $(BUILD)/obj/glue/$(t)_netlist.o $(BUILD)/netlist/$(t)/V$(t)_netlist__ALL.a,$(BUILD)/obj/glue/$(t)_glue$(if $(filter $(t),$(HEAVY_TARGETS)),_nortl).o))
 $(BUILD)/asan/bin/$(1)_sim: $(call c_obj,$(call block_src,$(1)),asan) $$($(1)_ASAN_GLUE_OBJ) $$($(1)_ASAN_RTL_OBJ) $(VRUNTIME_OBJ)
 	@mkdir -p $$(@D)
 	@echo "  LINK     $$@ (ASan+UBSan)"
@@ -324,7 +329,8 @@ STEP = TIMEFORMAT='$(2) %0R s (cpu %0U+%0S s)'; { time $(1) 2>&3; } 3>&2 2>> $(B
 test: deps
 	@mkdir -p $(BUILD) && : > $(BUILD)/test-steps.txt
 	@$(call STEP,$(MAKE) lint LINT_SCOPE=test,lint)
-	@$(call STEP,$(MAKE) unit,unit)
+	@# -j: unit's prerequisites (the cp hotspot's input checks, the interval helper's test) build in parallel too
+	@$(call STEP,$(MAKE) -j$(JOBS) -O unit,unit)
 	@$(call STEP,$(MAKE) regress R=smoke BIN_DIR=$(BUILD)/asan/bin,build + smoke regression)
 	@$(call STEP,./regress/selftest/run.sh $(BUILD)/asan/bin,runner self-test)
 	@$(call STEP,./mk/walkthrough.sh,README walk-through)
@@ -339,7 +345,7 @@ lint: deps
 
 unit: deps
 	@$(MAKE) -j$(JOBS) $(UNITS)
-	@for u in $(UNITS); do echo "== $$u"; $$u || exit 1; done
+	@JOBS=$(JOBS) ./mk/run-units.sh $(UNITS)
 
 regress: deps
 	@$(MAKE) -j$(JOBS) $(if $(filter $(BUILD)/asan/bin,$(BIN_DIR)),build-asan,build build-netlist) \

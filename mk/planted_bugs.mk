@@ -30,7 +30,7 @@ $(BUILD)/rtlbug/$(1)/verilated/V$(2)__ALL.a: $(wildcard rtl/*/*.bugs) mk/rtl-bug
 	@./mk/cpu-of.sh $(BUILD)/rtlbug/$(1)/rtl.cpu env -C $(BUILD)/rtlbug/$(1) verilator $(VERILATOR_FLAGS) \
 	  --prefix V$(2) --top-module $(TOP_$(2)) $(VPARAMS_$(2)) -f rtl/$(3)/$(3).f -Mdir verilated
 	+@./mk/cpu-of.sh $(BUILD)/rtlbug/$(1)/rtl.cpu $(MAKE) -s -C $(BUILD)/rtlbug/$(1)/verilated -f V$(2).mk V$(2)__ALL.a \
-	  OPT_FAST=-O1 OPT_SLOW=-O0 >/dev/null
+	  $(VOPT_BUG) >/dev/null
 $(BUILD)/rtlbug/$(1)/rtl.o: $(BUILD)/glue/$(2)/$(2)_rtl.cpp $(BUILD)/rtlbug/$(1)/verilated/V$(2)__ALL.a
 	@rm -f $$@.cpu && ./mk/cpu-of.sh $$@.cpu $(CXX) $(CXXFLAGS) -Itestbench -I$(BUILD)/glue/$(2) -I$(BUILD)/rtlbug/$(1)/verilated \
 	  -c $$< -o $$@
@@ -62,7 +62,7 @@ $(BUILD)/netbug/$(1)/verilated/V$(1)_netlist__ALL.a: $(BUILD)/netbug/$(1)/$(1).v
 	  $(VERILATOR_FLAGS) -Wno-lint -Wno-style --prefix V$(1)_netlist --top-module $(TOP_$(1)) \
 	  $(wildcard rtl/$(2)/$(1).netlist.vlt) $$< -Mdir $(BUILD)/netbug/$(1)/verilated
 	+@./mk/cpu-of.sh $(BUILD)/netbug/$(1)/verilated.cpu $(MAKE) -s -C $(BUILD)/netbug/$(1)/verilated \
-	  -f V$(1)_netlist.mk V$(1)_netlist__ALL.a OPT_FAST=-O1 OPT_SLOW=-O0 >/dev/null
+	  -f V$(1)_netlist.mk V$(1)_netlist__ALL.a $(VOPT_BUG) >/dev/null
 $(BUILD)/netbug/$(1)/netlist.o: $(BUILD)/glue/$(1)/$(1)_netlist.cpp $(BUILD)/netbug/$(1)/verilated/V$(1)_netlist__ALL.a
 	@rm -f $$@.cpu && ./mk/cpu-of.sh $$@.cpu $(CXX) $(CXXFLAGS) -Itestbench -I$(BUILD)/glue/$(1) \
 	  -I$(BUILD)/netbug/$(1)/verilated -c $$< -o $$@

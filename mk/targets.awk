@@ -1,13 +1,21 @@
 # Turns rtl/<block>/<block>.cosim files into make variables (build/mk/targets.mk).
 # Per target T: BLOCK_T, TOP_T, VPARAMS_T (Verilator -G flags), YPARAMS_T (yosys chparam).
 # "gate T" lines: T's yosys netlist is built and co-simulated (GATE_TARGETS).
+# "gate T nightly": the same, but its netlist (a minute of yosys and one of
+# C++) is left out of the sanitizer binaries make test runs (GATE_NIGHTLY_TARGETS).
 # With -v fmt=sh: one line per target instead, "T BLOCK TOP GATE -GP=V ...", for scripts.
 FNR == 1 { n = split(FILENAME, parts, "/"); block = parts[n - 1] }
 { sub(/#.*/, "") }
 # "heavy T" lines: T's Verilated RTL is left out of the sanitizer binaries
 # (make test's), whose runs of T are model-only (HEAVY_TARGETS, docs/cosim.md).
 $1 == "heavy" { printf "HEAVY_TARGETS += %s\n", $2 > (fmt == "sh" ? "/dev/null" : "/dev/stdout"); next }
-$1 == "gate" { gate[$2] = 1; printf "GATE_TARGETS += %s\n", $2 > (fmt == "sh" ? "/dev/null" : "/dev/stdout"); next }
+$1 == "gate" {
+  if (NF > 3 || (NF == 3 && $3 != "nightly")) { printf "%s:%d: expected 'gate T' or 'gate T nightly'\n", FILENAME, FNR > "/dev/stderr"; exit 1 }
+  gate[$2] = NF == 3 ? "gate-nightly" : "gate"
+  printf "GATE_TARGETS += %s\n", $2 > (fmt == "sh" ? "/dev/null" : "/dev/stdout")
+  if (NF == 3) printf "GATE_NIGHTLY_TARGETS += %s\n", $2 > (fmt == "sh" ? "/dev/null" : "/dev/stdout")
+  next
+}
 $1 == "target" {
   t = $2
   if (t in seen) { printf "%s:%d: target '%s' defined twice\n", FILENAME, FNR, t > "/dev/stderr"; exit 1 }
@@ -27,6 +35,6 @@ $1 == "target" {
   blocks[block] = 1
 }
 END {
-  if (fmt == "sh") { for (k = 1; k <= nt; k++) print line[order[k]], (order[k] in gate) ? "gate" : "-", params[order[k]] }
+  if (fmt == "sh") { for (k = 1; k <= nt; k++) print line[order[k]], (order[k] in gate) ? gate[order[k]] : "-", params[order[k]] }
   else for (b in blocks) printf "BLOCKS += %s\n", b
 }

@@ -146,7 +146,11 @@ static void run_once(const sim_opts_t *o, const char *trace_path, uint64_t trace
     ro = o->mode == MODE_NETLIST ? g->netlist : &g->rtl;
     if (!ro) {
       res->kind = FAIL_SETUP;
-      snprintf(res->msg, sizeof res->msg, "target %s has no netlist build (run 'make synth' first)", g->name);
+      /* not a gate target, or a `gate T nightly` one in the sanitizer build (docs/cosim.md) */
+      snprintf(res->msg, sizeof res->msg,
+               "target %s has no netlist in this binary (a `gate %s nightly` target is only in "
+               "build/bin/%s_netlist_sim, make build-netlist; other targets have none)",
+               g->name, g->name, g->block);
       return;
     }
     if (!ro->create) { /* a heavy target in the sanitizer build (docs/cosim.md) */

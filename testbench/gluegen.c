@@ -183,7 +183,7 @@ static int find_out(const char *name) {
 }
 
 /* The .cosim file: "target NAME TOP [P=V ...]", "compare TOP.PORT when [!]PORT"
- * and "gate NAME" lines; '#' starts a comment. */
+ * and "gate NAME [nightly]" lines; '#' starts a comment. */
 static void read_cosim(const char *path, const char *target) {
   FILE *f = fopen(path, "r");
   if (!f) die("cannot open %s: %s", path, strerror(errno));
@@ -243,7 +243,10 @@ static void read_cosim(const char *path, const char *target) {
     } else if (strcmp(tok[0], "gate") == 0 || strcmp(tok[0], "heavy") == 0 ||
                strcmp(tok[0], "lint-test") == 0) {
       /* read by the Makefile (gate, heavy) and mk/lint.sh (lint-test) */
-      if (nt != 2) die("%s:%d: expected '%s TARGET'", path, lineno, tok[0]);
+      bool gate_nightly = strcmp(tok[0], "gate") == 0 && nt == 3 && strcmp(tok[2], "nightly") == 0;
+      if (nt != 2 && !gate_nightly)
+        die("%s:%d: expected '%s TARGET'%s", path, lineno, tok[0],
+            strcmp(tok[0], "gate") == 0 ? " or 'gate TARGET nightly'" : "");
     } else {
       die("%s:%d: unknown directive '%s' (expected target, compare, lanes, gate, heavy or lint-test)", path,
           lineno, tok[0]);

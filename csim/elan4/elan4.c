@@ -32,6 +32,9 @@ const char *const elan4_bug_names[] = {"none",
                                        "resend_route_stale",
                                        "rx_head_on_busy",
                                        "ep_push_full",
+                                       "dma_src_page_ignored",
+                                       "dma_event_lost",
+                                       "dma_retry_extra",
                                        NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {

@@ -130,6 +130,9 @@ enum {
   ELAN4_BUG_RESEND_ROUTE_STALE,   /* "resend_route_stale": a resend reads node 0's route entry, not dest's */
   ELAN4_BUG_RX_HEAD_ON_BUSY,      /* "rx_head_on_busy": a HEAD on an OPEN or FULL register restarts it */
   ELAN4_BUG_EP_PUSH_FULL,         /* "ep_push_full": the IP pushes a set into a full event FIFO */
+  ELAN4_BUG_DMA_SRC_PAGE_IGNORED, /* "dma_src_page_ignored": DMA packets ignore the source's page boundary */
+  ELAN4_BUG_DMA_EVENT_LOST,       /* "dma_event_lost": a done DMA with R sets no local event */
+  ELAN4_BUG_DMA_RETRY_EXTRA,      /* "dma_retry_extra": a DMA packet gets RetryLimit + 1 resends */
   ELAN4_BUG_COUNT
 };
 extern const char *const elan4_bug_names[]; /* NULL-terminated, [0] = "none" */

@@ -91,7 +91,10 @@ static void fail(elan4_cyc_t *y, elan4_dma_t *j, unsigned code) {
   const elan4_state_t *s = y->s;
   cyc_irq(y, IS_DMA, 5, j->d.q, code);
   for (unsigned t = 0; t < 16; t++) /* its host reads keep their tags; their data is discarded */
-    if (s->tag_busy[t] && s->tag_owner[t] == 3) j->discard_tag[t] = true;
+    if (s->tag_busy[t] && s->tag_owner[t] == 3) {
+      j->discard_tag[t] = true;
+      if (y->c->bug == ELAN4_BUG_DMA_FAIL_FREES_TAGS) y->nx->tag_busy[t] = false;
+    }
   if (y->hm_granted == 3) j->discard_tag[y->hm_tag] = true;
   j->busy = false;
 }

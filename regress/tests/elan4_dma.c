@@ -4,8 +4,9 @@
  * page tables from §4.5, cycles from §5.1, §6.6, §6.7, §6.9 — never the
  * model's code. The test plays the host (PIO writes, host memory behind
  * hm_*), the local memory and the neighbour (credits, tokens 1-24 cycles
- * after each TAIL by the seed, in order per VC). Node 1, queue 0 (context 5); phases run one
- * after the other, each from 8 cycles after the previous one's outcome:
+ * after each TAIL by the seed, in order per VC). Node 1, queue 0 (context
+ * 5); phases run one after the other, each from 8 cycles after the previous
+ * one's outcome:
  *
  *   D1  12 dwords from a local source 3 dwords before its page's end: the
  *       source crosses to the next VA page, mapped to a PA elsewhere (the PA
@@ -17,55 +18,67 @@
  *       x+3+L, §6.7/§6.8/§3.5), its e0 write on lm_* in that cycle, and a
  *       cause-2 record L+2 cycles after the e3 read on lm_* (§6.7: raised in
  *       e3's data cycle; §6.9).
- *   D2  10 dwords from a host page: one host read of 10 dwords, tag 0, on
- *       hm_* (held while hm_ready_i is low), answered 1-60 cycles (by the
- *       seed) after the take; packets 8, 2 with the host's data. R = 0: no event.
+ *   D2  10 dwords from a host page: one host read of 10 dwords on hm_* (held
+ *       while hm_ready_i is low), answered 1-60 cycles (by the seed) after
+ *       the take; packets 8, 2 with the host's data. R = 0: no event.
  *   D3  a source VA with no PTE: fails with code 2 (cause 5, info queue 0,
  *       data 2) L+2 cycles after the MMU fill's p1 read on lm_* (§6.6: the
  *       result in c+3+L, p1 on the port in c+3); no packet, no event.
- *   D4  a destination whose route entry is invalid: code 1, L+2 cycles
- *       after the route read on lm_*; no packet, no event.
- *   D5  20 dwords (packets 8, 8, 4) whose first packet is nacked every
+ *   D4  a host source and a destination whose route entry is invalid: code
+ *       1, L+2 cycles after the route read on lm_*; its host read is out
+ *       (granted the cycle after its lookup's hit, before the route's data)
+ *       and answered 150 cycles late: §6.8 keeps its tag until the data has
+ *       come, and drops the data.
+ *   D5  6 dwords from 2 dwords before a host page's end into the next VA
+ *       page, host memory elsewhere: two host reads (2 and 4 dwords), each
+ *       with the lowest tag free at its grant (§5.1 rule 5): D4's tag is
+ *       still held (elan4_min, one tag: D5 waits for D4's last dword).
+ *   D6  20 dwords (packets 8, 8, 4) whose first packet is nacked every
  *       time: RetryLimit identical resends, then code 3 two cycles after the
  *       last nack (§6.8, §6.9); no DMA HEAD after the failure cycle + 1; the
  *       abandoned packets' tokens have no effect (cnt_proto_err 0). A STEN
  *       WRITE behind the RUN_DMA in the same queue is delivered exactly and
  *       the queue never enters ERROR.
- *   D6  9 dwords to a destination 2 dwords before its page's end (packets
+ *   D7  9 dwords to a destination 2 dwords before its page's end (packets
  *       2, 7) with R = 1 on a second event: the engine works after the three
  *       failures, its event fires at T+6+L.
  * Checks: elan4.dma (every packet's split, words, CRC, route, VC, order and
- * resends; each source dword read once from its page's PA, none past a page;
- * the host read; no other local write or host request; the counters),
- * elan4.dma_event (tr_fire_o and the e0 write at T+6+L, the cause-2
- * records, no set of the failing DMAs' event, the final e0s),
- * elan4.dma_fail (each cause-5 record, its code and cycle; no record or
- * DMA packet the scenario does not predict). */
+ * resends; each local source dword read once from its page's PA, none past
+ * a page; each host read's address, length, order and tag; no other local
+ * write or host request; the counters), elan4.dma_event (tr_fire_o and the
+ * e0 write at T+6+L, the cause-2 records, no set of the failing DMAs'
+ * event, the final e0s), elan4.dma_fail (each cause-5 record, its code and
+ * cycle; no record or DMA packet the scenario does not predict; the STEN
+ * WRITE). */
 #include <stdio.h>
 #include <string.h>
 
 #include "elan4_harness.h"
 #include "ref/crc32_ref.h"
 
-enum { NODE = 1, DEST = 0, BADDEST = 1, NDMA = 6, MAXPK = 8, MAXSCR = 96, NLAT = 64 };
+enum { NODE = 1, DEST = 0, BADDEST = 1, NDMA = 7, MAXPK = 8, MAXSCR = 128, NLAT = 64, MAXHR = 4, LATE = 150 };
+/* the phases (index of d[], D1..D7 in the messages) */
+enum { P_EVENT, P_HOST, P_XLATE, P_ROUTE, P_HOST2, P_RETRY, P_AFTER };
 #define CTX     0x5u
 #define ROUTE   0xFFFFFF31u
 #define QBASE   0x100000u
 #define VA_A    0x20000ull /* page 0x10: local at PA_A */
 #define VA_B    0x22000ull /* page 0x11: local at PA_B (not PA_A + 8 KB) */
 #define VA_H    0x24000ull /* page 0x12: host at HPA */
-#define VA_U    0x26000ull /* page 0x13: no PTE */
+#define VA_U    0x28000ull /* page 0x14: no PTE */
+#define VA_H2   0x26000ull /* page 0x13, after VA_H: host at HPA2 (not HPA + 8 KB) */
 #define PA_A    0x200000u
 #define PA_B    0x280000u
 #define PA_POI  (PA_A + 0x2000u) /* poison: what a read past page A's end would get */
 #define HPA     0x0001234560000ull
+#define HPA2    0x00000ABCDE000ull
 #define LEV     (VA_B + 0x1000u) /* D1's local event */
-#define LEV2    (VA_A + 0x1000u) /* D6's (page A: in the TLB on elan4_min's two entries, see D6) */
-#define LEVX    (VA_B + 0x1040u) /* D3..D5's: must never be set */
+#define LEV2    (VA_A + 0x1000u) /* D7's (page A: in the TLB on elan4_min's two entries by then) */
+#define LEVX    (VA_B + 0x1040u) /* D3, D4, D6's: must never be set */
 #define COOKIE1 0xC0C0000000000001ull
 #define COOKIE2 0xC0C0000000000006ull
 #define COOKIEX 0xC0C00000000000FFull
-#define WR_VA   0x00007F0000108000ull /* D5's STEN WRITE */
+#define WR_VA   0x00007F0000108000ull /* D6's STEN WRITE */
 #define WR_DATA 0x0123456789ABCDEFull
 
 typedef struct {
@@ -127,10 +140,30 @@ typedef struct {
   bool wr_sent, wr_acked;
   /* source reads of the running DMA */
   bool rd[64];
-  /* host */
-  bool h_taken;
-  int64_t h_at;
-  unsigned h_tag;
+  /* host: the running DMA's expected reads (one per chunk, §6.8), the tags' last data cycles, the
+     dwords to serve (one per cycle, in take order) */
+  struct {
+    uint64_t addr;
+    unsigned len;
+  } hx[MAXHR];
+  unsigned nhx, hx_next;
+  int64_t tag_end[16];             /* INT64_MAX: granted, not taken yet */
+  bool hm_shown;                   /* a request on hm_* not taken yet */
+  unsigned hm_tag_cur, hm_len_cur; /* the request shown: tag, length, address, its DMA fails */
+  uint64_t hm_addr_cur;
+  bool hm_late;
+  struct {
+    int64_t at;
+    unsigned tag;
+    uint64_t data;
+  } beat[64];
+  unsigned nbeat_h, nbeat_t;
+  int64_t beat_free; /* the first cycle with no dword scheduled */
+  unsigned ntakes;
+  struct {
+    unsigned phase, tag;
+    int64_t shown, taken, last;
+  } tk[8]; /* for the report */
   /* events and interrupts */
   int64_t fire_due; /* the local event's tr_fire_o cycle, -1 none */
   bool fired;       /* it fired: its record is armed at the e3 read */
@@ -155,8 +188,8 @@ static unsigned xlate(uint64_t va, uint64_t *pa) {
     *pa = PA_A + off;
   else if (pg == VA_B)
     *pa = PA_B + off;
-  else if (pg == VA_H) {
-    *pa = HPA + off;
+  else if (pg == VA_H || pg == VA_H2) {
+    *pa = (pg == VA_H ? HPA : HPA2) + off;
     return 1;
   } else
     return 2;
@@ -228,6 +261,21 @@ static void cmd(dm_t *g, const uint64_t *dw, unsigned n, unsigned phase) {
   for (unsigned i = 0; i < n; i++, g->qpos++) scr(g, 8u * (g->qpos % 512u), dw[i], phase);
 }
 
+/* a host-source DMA's reads: one per chunk (§6.8: s_k = min(C, N - r_k, left in the page), C = 64 or
+   DmaBufDw - 8); a failing DMA (D4) gets only its first chunk's read out before its route fails */
+static void plan_host(dm_t *g, const dma_t *d) {
+  const unsigned c = umin(64, (unsigned)g->vw->param.DmaBufDw - 8u);
+  for (unsigned r = 0; r < d->n && g->nhx < MAXHR;) {
+    uint64_t ha;
+    const unsigned sz = umin(umin(c, d->n - r), left(d->src + 8ull * r));
+    if (xlate(d->src + 8ull * r, &ha) != 1) break;
+    g->hx[g->nhx].addr = ha;
+    g->hx[g->nhx++].len = sz;
+    r += sz;
+    if (d->fail) break;
+  }
+}
+
 static void init_view(dm_t *g, const elan4_view_t *vw, cosim_rng_t *rng) {
   g->vw = vw;
   for (unsigned i = 0; i < NLAT; i++) g->toklat[i] = 1 + cosim_rng_below(rng, 24);
@@ -245,6 +293,7 @@ static void init_view(dm_t *g, const elan4_view_t *vw, cosim_rng_t *rng) {
   pte(g, VA_A, PA_A, 1);
   pte(g, VA_B, PA_B, 1);
   pte(g, VA_H, HPA, 0);
+  pte(g, VA_H2, HPA2, 0);
   event(g, LEV, COOKIE1);
   event(g, LEV2, COOKIE2);
   event(g, LEVX, COOKIEX);
@@ -259,7 +308,14 @@ static void init_view(dm_t *g, const elan4_view_t *vw, cosim_rng_t *rng) {
        .r = true},
       {.src = VA_H + 0x100u, .dst = 0x00007F0000104000ull, .n = 10, .dest = DEST},
       {.src = VA_U, .dst = 0x00007F0000106000ull, .lev = LEVX, .n = 4, .dest = DEST, .r = true, .fail = 2},
-      {.src = VA_A, .dst = 0x00007F0000106000ull, .lev = LEVX, .n = 4, .dest = BADDEST, .r = true, .fail = 1},
+      {.src = VA_H + 0x200u,
+       .dst = 0x00007F0000106000ull,
+       .lev = LEVX,
+       .n = 10,
+       .dest = BADDEST,
+       .r = true,
+       .fail = 1},
+      {.src = VA_H + 0x1FF0u, .dst = 0x00007F0000120000ull, .n = 6, .dest = DEST},
       {.src = VA_A + 0x40u,
        .dst = 0x00007F0000110000ull,
        .lev = LEVX,
@@ -286,13 +342,15 @@ static void init_view(dm_t *g, const elan4_view_t *vw, cosim_rng_t *rng) {
                             0,
                             0};
     cmd(g, dw, 8, k);
-    if (k == 4) { /* the STEN WRITE behind D5 */
+    if (k == P_RETRY) { /* the STEN WRITE behind D6 */
       const uint64_t wr[3] = {1u | 1u << 4 | (uint64_t)DEST << 16, WR_VA, WR_DATA};
       cmd(g, wr, 3, k);
     }
   }
   g->head_at = g->fail_t = g->last_tok = g->fire_due = g->phase_done = g->done_at = -1;
   g->ix.due = -1;
+  for (unsigned k = 0; k < 16; k++) g->tag_end[k] = -1;
+  plan_host(g, &g->d[0]);
 }
 static void init_default(void *ctx, cosim_rng_t *rng) { init_view(ctx, &elan4_default_view, rng); }
 static void init_min(void *ctx, cosim_rng_t *rng) { init_view(ctx, &elan4_min_view, rng); }
@@ -315,12 +373,12 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
     IN(lm_rdata_i, rd);
   }
   IN(in_credit_i, e4h_credits(g->ncredit, 4));
-  /* the host read's data, one dword per cycle from HLAT after the take */
-  if (g->h_taken && t >= g->h_at + g->hlat && t < g->h_at + g->hlat + (int64_t)g->d[1].n) {
-    const unsigned i = (unsigned)(t - g->h_at - g->hlat);
+  /* host read data, as scheduled at the takes */
+  if (g->nbeat_h != g->nbeat_t && g->beat[g->nbeat_h % 64].at == t) {
     IN(hm_rvalid_i, 1);
-    IN(hm_rtag_i, g->h_tag);
-    IN(hm_rdata_i, host_val(HPA + 0x100u + 8u * i));
+    IN(hm_rtag_i, g->beat[g->nbeat_h % 64].tag);
+    IN(hm_rdata_i, g->beat[g->nbeat_h % 64].data);
+    g->nbeat_h++;
   }
   /* tokens: the oldest due one, one flit per cycle */
   if (g->tq_h != g->tq_t && g->tq[g->tq_h % 64].due <= t) {
@@ -374,13 +432,13 @@ static bool end_checks(dm_t *g, const void *out, cosim_msg_t *msg) {
 /* a packet's TAIL: the words against the reference */
 static bool tail(dm_t *g, int64_t t, uint32_t crc, cosim_msg_t *msg) {
   dma_t *d = &g->d[g->phase];
-  if (g->cur_vc == g->vc_sten) {
+  if (g->cur_vc == g->vc_sten) { /* D6's WRITE */
     const uint32_t want[6] = {1u | 1u << 4 | CTX << 16, NODE,
                               (uint32_t)WR_VA,          (uint32_t)(WR_VA >> 32),
                               (uint32_t)WR_DATA,        (uint32_t)(WR_DATA >> 32)};
-    if (g->phase != 4 || g->wr_sent || g->nw != 6 || memcmp(g->w, want, sizeof want) ||
+    if (g->phase != P_RETRY || g->wr_sent || g->nw != 6 || memcmp(g->w, want, sizeof want) ||
         crc != crc32_ref_words(want, 6) || g->head_route != ROUTE)
-      return FAIL("elan4.dma_fail", "a STEN packet other than D5's WRITE (cycle %lld)", (long long)t);
+      return FAIL("elan4.dma_fail", "a STEN packet other than D6's WRITE (cycle %lld)", (long long)t);
     g->wr_sent = true;
     g->tq[g->tq_t++ % 64] = (tok_t){g->cur_vc, NDMA, 0, t + g->toklat[g->ntok++ % NLAT]};
     return true;
@@ -478,11 +536,13 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
       e4h_lm_read(&g->lm, cycle, a);
       const uint32_t pt_p1 = (uint32_t)(g->vw->param.PtBase / 8u + 2u * bucket(g, VA_U) + 1u);
       const uint32_t rt_bad = (uint32_t)(g->vw->param.RtBase / 8u + BADDEST);
-      if (a == pt_p1 && g->phase == 2 && !arm(g, msg, t + L + 2, 5, 0, 2, "elan4.dma_fail")) return false;
-      if (a == rt_bad && g->phase == 3 && !arm(g, msg, t + L + 2, 5, 0, 1, "elan4.dma_fail")) return false;
+      if (a == pt_p1 && g->phase == P_XLATE && !arm(g, msg, t + L + 2, 5, 0, 2, "elan4.dma_fail"))
+        return false;
+      if (a == rt_bad && g->phase == P_ROUTE && !arm(g, msg, t + L + 2, 5, 0, 1, "elan4.dma_fail"))
+        return false;
       if (g->fired && pa == g->fire_pa + 24u) { /* e3: cause 2 in its data cycle (§6.7) */
         g->fired = false;
-        if (!arm(g, msg, t + L + 2, 2, CTX, g->phase == 0 ? COOKIE1 : COOKIE2, "elan4.dma_event"))
+        if (!arm(g, msg, t + L + 2, 2, CTX, g->phase == P_EVENT ? COOKIE1 : COOKIE2, "elan4.dma_event"))
           return false;
       }
       const bool in_a = pa >= PA_A && pa < PA_A + 0x4000u, in_b = pa >= PA_B && pa < PA_B + 0x2000u;
@@ -497,16 +557,54 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
       }
     }
   }
-  /* host master: D2's one read */
-  if (OUT(hm_valid_o) && INP(hm_ready_i)) {
-    if (g->phase != 1 || g->h_taken || OUT(hm_write_o) || OUT(hm_addr_o) != HPA + 0x100u ||
-        OUT(hm_len_o) != d->n || OUT(hm_tag_o) != 0 || OUT(hm_data_o) || OUT(hm_be_o))
-      return FAIL("elan4.dma",
-                  "a host request other than D2's read of %u dwords at 0x%llx, tag 0 (cycle %lld)", d->n,
-                  (unsigned long long)(HPA + 0x100u), (long long)t);
-    g->h_taken = true;
-    g->h_at = t;
-    g->h_tag = 0;
+  /* host master: the running DMA's reads, one per host chunk, in order; a new request's tag is the lowest
+     whose last dword came before its grant (shown - 1, §5.1 rule 5) */
+  if (OUT(hm_valid_o)) {
+    const unsigned tag = (unsigned)OUT(hm_tag_o);
+    if (!g->hm_shown) {
+      const int64_t gr = t - 1;
+      unsigned k = 0;
+      while (k < g->vw->param.HostReadTags && g->tag_end[k] >= gr) k++;
+      if (g->hx_next == g->nhx || OUT(hm_write_o) || OUT(hm_addr_o) != g->hx[g->hx_next].addr ||
+          OUT(hm_len_o) != g->hx[g->hx_next].len || OUT(hm_data_o) || OUT(hm_be_o))
+        return FAIL("elan4.dma", "D%u: host request addr 0x%llx len %llu, want %s (cycle %lld)", g->phase + 1,
+                    (unsigned long long)OUT(hm_addr_o), (unsigned long long)OUT(hm_len_o),
+                    g->hx_next == g->nhx ? "none" : "the next chunk's read", (long long)t);
+      if (k == g->vw->param.HostReadTags || tag != k)
+        return k == g->vw->param.HostReadTags
+                   ? FAIL("elan4.dma", "D%u: a host read (tag %u) granted with every tag held (cycle %lld)",
+                          g->phase + 1, tag, (long long)t)
+                   : FAIL("elan4.dma", "D%u: host read with tag %u, want the lowest free, %u (cycle %lld)",
+                          g->phase + 1, tag, k, (long long)t);
+      g->tag_end[tag] = INT64_MAX;
+      g->hm_shown = true;
+      g->hm_tag_cur = tag;
+      g->hm_addr_cur = g->hx[g->hx_next].addr;
+      g->hm_len_cur = g->hx[g->hx_next].len;
+      g->hm_late = g->d[g->phase].fail != 0;
+      g->hx_next++;
+      if (g->ntakes < 8) g->tk[g->ntakes].shown = t;
+    } else if (tag != g->hm_tag_cur || OUT(hm_addr_o) != g->hm_addr_cur || OUT(hm_len_o) != g->hm_len_cur)
+      return FAIL("elan4.dma", "a held host request changed (cycle %lld)", (long long)t);
+    if (INP(hm_ready_i)) { /* taken: its dwords from hlat on (LATE more for D4's, which fails before) */
+      int64_t at = t + g->hlat + (g->hm_late ? LATE : 0);
+      if (at < g->beat_free) at = g->beat_free;
+      for (unsigned i = 0; i < g->hm_len_cur; i++) {
+        g->beat[g->nbeat_t % 64].at = at + i;
+        g->beat[g->nbeat_t % 64].tag = tag;
+        g->beat[g->nbeat_t++ % 64].data = host_val(g->hm_addr_cur + 8u * i);
+      }
+      g->beat_free = at + g->hm_len_cur;
+      g->tag_end[tag] = g->beat_free - 1;
+      g->hm_shown = false;
+      if (g->ntakes < 8) {
+        g->tk[g->ntakes].phase = g->hm_late ? P_ROUTE : g->phase;
+        g->tk[g->ntakes].tag = tag;
+        g->tk[g->ntakes].taken = t;
+        g->tk[g->ntakes].last = g->tag_end[tag];
+      }
+      g->ntakes++;
+    }
   }
   /* the link */
   if (OUT(out_valid_o)) {
@@ -559,24 +657,28 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
                   g->ix.due >= 0 ? "a record" : "none", g->ix.cause, (unsigned long long)g->ix.data,
                   (long long)g->ix.due);
     g->ix.due = -1;
-    if (cause == 2 || g->phase != 4) next_phase(g, t);
+    if (cause == 2 || g->phase != P_RETRY) next_phase(g, t);
   } else if (g->ix.due == t) {
     return FAIL(g->ix.id, "no interrupt record in cycle %lld: want cause %u data 0x%llx", (long long)t,
                 g->ix.cause, (unsigned long long)g->ix.data);
   }
-  /* D5: done once it failed, the WRITE is acked and every token went back */
-  if (g->phase == 4 && g->phase_done < 0 && g->fail_t >= 0 && g->ix.due < 0 && g->wr_acked &&
+  /* D6: done once it failed, the WRITE is acked and every token went back */
+  if (g->phase == P_RETRY && g->phase_done < 0 && g->fail_t >= 0 && g->ix.due < 0 && g->wr_acked &&
       g->tq_h == g->tq_t && !g->in_pkt && t > g->fail_t + 60)
     next_phase(g, t);
   /* the next phase: the outcome's checks, then its PIO writes 8 cycles on */
   if (g->phase_done >= 0 && g->phase < NDMA) {
-    if (!d->fail && d->src != VA_H + 0x100u)
+    if (!d->fail && xlate(d->src, &(uint64_t){0}) == 0)
       for (unsigned i = 0; i < d->n; i++)
         if (!g->rd[i])
           return FAIL("elan4.dma", "D%u: source dword %u never read (cycle %lld)", g->phase + 1, i,
                       (long long)t);
+    if (g->hx_next !=
+        g->nhx) /* D4: the lookup hits in x, the read is granted x+1, the route's data is x+1+L */
+      return FAIL("elan4.dma", "D%u: %u of its %u host reads shown before its outcome (cycle %lld)",
+                  g->phase + 1, g->hx_next, g->nhx, (long long)t);
     if (d->fail == 3 && g->nresends != rl)
-      return FAIL("elan4.dma_fail", "D5: %u resends, want RetryLimit = %u (cycle %lld)", g->nresends, rl,
+      return FAIL("elan4.dma_fail", "D6: %u resends, want RetryLimit = %u (cycle %lld)", g->nresends, rl,
                   (long long)t);
     g->phase++;
     g->phase_from = t + 8;
@@ -587,6 +689,8 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     memset(g->rd, 0, sizeof g->rd);
     g->next_new = g->nacks0 = g->nresends = 0;
     g->fail_t = -1;
+    g->nhx = g->hx_next = 0;
+    if (g->phase < NDMA) plan_host(g, &g->d[g->phase]);
     if (g->phase == NDMA) {
       g->done = true;
       g->done_at = t + 4; /* the counters settle */
@@ -598,10 +702,13 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
 
 static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
   dm_t *g = ctx;
-  printf("elan4_dma: %u phases done, %u local events fired, D5 %s, host read taken in cycle %lld\n", g->phase,
-         g->fires, g->wr_acked ? "WRITE acked" : "WRITE not acked", (long long)g->h_at);
+  printf("elan4_dma: %u phases done, %u local events fired, D6 %s, %u host reads taken\n", g->phase, g->fires,
+         g->wr_acked ? "WRITE acked" : "WRITE not acked", g->ntakes);
+  for (unsigned k = 0; k < g->ntakes && k < 8; k++)
+    printf("  host read %u: D%u tag %u shown %lld taken %lld last dword %lld\n", k, g->tk[k].phase + 1,
+           g->tk[k].tag, (long long)g->tk[k].shown, (long long)g->tk[k].taken, (long long)g->tk[k].last);
   if (!g->done || (int64_t)cycles <= g->done_at)
-    return FAIL(g->phase >= 2 && g->phase <= 4 ? "elan4.dma_fail" : "elan4.dma",
+    return FAIL(g->phase >= P_XLATE && g->phase <= P_RETRY ? "elan4.dma_fail" : "elan4.dma",
                 "incomplete after %llu cycles: phase D%u, %u PIO writes of %u", (unsigned long long)cycles,
                 g->phase + 1, g->step, g->nscr);
   return true;

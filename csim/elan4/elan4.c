@@ -35,6 +35,7 @@ const char *const elan4_bug_names[] = {"none",
                                        "dma_src_page_ignored",
                                        "dma_event_lost",
                                        "dma_retry_extra",
+                                       "dma_timeout_ignored",
                                        "dma_fail_frees_tags",
                                        NULL};
 

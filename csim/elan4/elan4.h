@@ -133,7 +133,8 @@ enum {
   ELAN4_BUG_DMA_SRC_PAGE_IGNORED, /* "dma_src_page_ignored": DMA packets ignore the source's page boundary */
   ELAN4_BUG_DMA_EVENT_LOST,       /* "dma_event_lost": a done DMA with R sets no local event */
   ELAN4_BUG_DMA_RETRY_EXTRA,      /* "dma_retry_extra": a DMA packet gets RetryLimit + 1 resends */
-  ELAN4_BUG_DMA_FAIL_FREES_TAGS,  /* "dma_fail_frees_tags": a DMA failing on its route or source frees its
+  ELAN4_BUG_DMA_TIMEOUT_IGNORED, /* "dma_timeout_ignored": a DMA packet's ack timeout is not passed to the DMA */
+  ELAN4_BUG_DMA_FAIL_FREES_TAGS, /* "dma_fail_frees_tags": a DMA failing on its route or source frees its
                                      host-read tags before their data has come */
   ELAN4_BUG_COUNT
 };

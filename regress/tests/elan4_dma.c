@@ -42,6 +42,12 @@
  *   D7  9 dwords to a destination 2 dwords before its page's end (packets
  *       2, 7) with R = 1 on a second event: the engine works after the three
  *       failures, its event fires at T+6+L.
+ *   D8  4 dwords, one packet, whose first try the neighbour never answers
+ *       (no token at all: a late one would be taken as the next packet's,
+ *       §6.4): it times out AckTimeout cycles after its TAIL was decided
+ *       (one cycle before the TAIL on out_*; §6.4 "the cycle its TAIL was
+ *       sent"), cnt_timeouts +1 two cycles later; elan4_min (RetryLimit 0):
+ *       code 3 two cycles after the timeout; elan4_default: one resend, acked.
  * Checks: elan4.dma (every packet's split, words, CRC, route, VC, order and
  * resends; each local source dword read once from its page's PA, none past
  * a page; each host read's address, length, order and tag; no other local
@@ -56,9 +62,9 @@
 #include "elan4_harness.h"
 #include "ref/crc32_ref.h"
 
-enum { NODE = 1, DEST = 0, BADDEST = 1, NDMA = 7, MAXPK = 8, MAXSCR = 128, NLAT = 64, MAXHR = 4, LATE = 150 };
+enum { NODE = 1, DEST = 0, BADDEST = 1, NDMA = 8, MAXPK = 8, MAXSCR = 128, NLAT = 64, MAXHR = 4, LATE = 150 };
 /* the phases (index of d[], D1..D7 in the messages) */
-enum { P_EVENT, P_HOST, P_XLATE, P_ROUTE, P_HOST2, P_RETRY, P_AFTER };
+enum { P_EVENT, P_HOST, P_XLATE, P_ROUTE, P_HOST2, P_RETRY, P_AFTER, P_TIMEOUT };
 #define CTX     0x5u
 #define ROUTE   0xFFFFFF31u
 #define QBASE   0x100000u
@@ -87,6 +93,7 @@ typedef struct {
   bool e, r;
   unsigned fail; /* the expected failure code, 0 none */
   bool nack0;    /* the neighbour nacks every token of the packet at o = 0 */
+  bool lose;     /* the neighbour never answers the first try of its one packet: an ack timeout */
   unsigned np;   /* packets (§6.8's split, computed here) */
   unsigned o[MAXPK * 4], m[MAXPK * 4];
 } dma_t;
@@ -136,6 +143,7 @@ typedef struct {
   bool sent[MAXPK * 4], acked[MAXPK * 4], nacked[MAXPK * 4]; /* nacked: a resend owed */
   unsigned next_new, nacks0, nresends;
   int64_t fail_t; /* the failure's cycle (code 3: the last nack) */
+  int64_t to_at;  /* D8: the lost token's packet times out in this cycle (§6.4), -1 none */
   int64_t last_tok;
   bool wr_sent, wr_acked;
   /* source reads of the running DMA */
@@ -325,8 +333,10 @@ static void init_view(dm_t *g, const elan4_view_t *vw, cosim_rng_t *rng) {
        .fail = 3,
        .nack0 = true},
       {.src = VA_A + 0x80u, .dst = 0x00007F000010BFF0ull, .lev = LEV2, .n = 9, .dest = DEST, .r = true},
+      {.src = VA_A + 0x300u, .dst = 0x00007F0000130000ull, .n = 4, .dest = DEST, .lose = true},
   };
   memcpy(g->d, dd, sizeof dd);
+  if (vw->param.RetryLimit == 0) g->d[P_TIMEOUT].fail = 3; /* the timeout fails it; else a resend */
   /* CQCTL(0): base, class 0, ctx, WRITE and RUN_DMA enabled, open */
   scr(g, 0x02000000u, QBASE | (uint64_t)CTX << 33 | 1ull << 47 | 1ull << 51 | 1ull << 63, 0);
   for (unsigned k = 0; k < NDMA; k++) {
@@ -347,6 +357,7 @@ static void init_view(dm_t *g, const elan4_view_t *vw, cosim_rng_t *rng) {
       cmd(g, wr, 3, k);
     }
   }
+  g->to_at = -1;
   g->head_at = g->fail_t = g->last_tok = g->fire_due = g->phase_done = g->done_at = -1;
   g->ix.due = -1;
   for (unsigned k = 0; k < 16; k++) g->tag_end[k] = -1;
@@ -416,8 +427,8 @@ static bool end_checks(dm_t *g, const void *out, cosim_msg_t *msg) {
     unsigned lane, want;
     const char *id;
   } cn[] = {{24, 2, "elan4.dma_event"}, {25, 2, "elan4.dma_event"},     {26, 0, "elan4.dma"},
-            {27, 0, "elan4.dma"},       {13, rl + 1, "elan4.dma_fail"}, {14, rl, "elan4.dma_fail"},
-            {4, 0, "elan4.dma_fail"}};
+            {27, 0, "elan4.dma"},       {13, rl + 1, "elan4.dma_fail"}, {14, rl + (rl > 0), "elan4.dma_fail"},
+            {15, 1, "elan4.dma_fail"},  {4, 0, "elan4.dma_fail"}};
   for (unsigned k = 0; k < sizeof cn / sizeof cn[0]; k++)
     if (CNT(cn[k].lane) != cn[k].want)
       return FAIL(cn[k].id, "cnt_o lane %u = %llu, want %u at the end", cn[k].lane,
@@ -461,6 +472,12 @@ static bool tail(dm_t *g, int64_t t, uint32_t crc, cosim_msg_t *msg) {
     return FAIL("elan4.dma",
                 "D%u packet %u (o %u, m %u): %u words, want %u; first difference at word %u (cycle %lld)",
                 g->phase + 1, k, d->o[k], d->m[k], g->nw, nw, i, (long long)t);
+  }
+  if (d->lose && !g->sent[k]) { /* no token: the oldest of VcDma's list, so it times out AckTimeout after */
+    g->sent[k] = true;
+    g->next_new++;
+    g->to_at = t - 1 + (int64_t)g->vw->param.AckTimeout; /* its TAIL decided in t - 1 */
+    return true;
   }
   if (!g->sent[k]) {
     if (k != g->next_new)
@@ -512,6 +529,22 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
         }
       }
     }
+  }
+  /* D8's timeout: as a nack (§6.4), counted in cnt_timeouts two cycles later (§6.10) */
+  if (g->to_at >= 0 && t == g->to_at) {
+    if (INP(in_valid_i) && INP(in_kind_i) == 3)
+      return FAIL("elan4.dma_fail", "a token in the timeout cycle (cycle %lld)", (long long)t);
+    g->nacked[0] = true;
+    if (rl == 0) {
+      g->fail_t = t;
+      if (!arm(g, msg, t + 2, 5, 0, 3, "elan4.dma_fail")) return false;
+    }
+  }
+  if (g->to_at >= 0 && (t == g->to_at + 1 || t == g->to_at + 2)) {
+    const uint64_t want = t == g->to_at + 2;
+    if (CNT(15) != want)
+      return FAIL("elan4.dma_fail", "cnt_timeouts %llu in cycle %lld, want %llu (the timeout in %lld)",
+                  (unsigned long long)CNT(15), (long long)t, (unsigned long long)want, (long long)g->to_at);
   }
   /* local memory */
   if (OUT(lm_valid_o)) {
@@ -677,7 +710,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
         g->nhx) /* D4: the lookup hits in x, the read is granted x+1, the route's data is x+1+L */
       return FAIL("elan4.dma", "D%u: %u of its %u host reads shown before its outcome (cycle %lld)",
                   g->phase + 1, g->hx_next, g->nhx, (long long)t);
-    if (d->fail == 3 && g->nresends != rl)
+    if (d->nack0 && g->nresends != rl)
       return FAIL("elan4.dma_fail", "D6: %u resends, want RetryLimit = %u (cycle %lld)", g->nresends, rl,
                   (long long)t);
     g->phase++;

@@ -48,6 +48,11 @@
  *       (one cycle before the TAIL on out_*; §6.4 "the cycle its TAIL was
  *       sent"), cnt_timeouts +1 two cycles later; elan4_min (RetryLimit 0):
  *       code 3 two cycles after the timeout; elan4_default: one resend, acked.
+ *   D9  5 dwords, R = 1 on an event in a page never looked up, with D10 (11
+ *       dwords) waiting in the DMA queue: the event's lookup misses (§6.6:
+ *       its result 3 + L cycles after the grant), so tr_fire_o is at
+ *       T+9+2L; D10 starts in x = T+2 (§6.8: idle from the cycle after the
+ *       push) and its lookup waits behind the event processor's fill.
  * Checks: elan4.dma (every packet's split, words, CRC, route, VC, order and
  * resends; each local source dword read once from its page's PA, none past
  * a page; each host read's address, length, order and tag; no other local
@@ -62,9 +67,19 @@
 #include "elan4_harness.h"
 #include "ref/crc32_ref.h"
 
-enum { NODE = 1, DEST = 0, BADDEST = 1, NDMA = 8, MAXPK = 8, MAXSCR = 128, NLAT = 64, MAXHR = 4, LATE = 150 };
+enum {
+  NODE = 1,
+  DEST = 0,
+  BADDEST = 1,
+  NDMA = 10,
+  MAXPK = 8,
+  MAXSCR = 128,
+  NLAT = 64,
+  MAXHR = 4,
+  LATE = 150
+};
 /* the phases (index of d[], D1..D7 in the messages) */
-enum { P_EVENT, P_HOST, P_XLATE, P_ROUTE, P_HOST2, P_RETRY, P_AFTER, P_TIMEOUT };
+enum { P_EVENT, P_HOST, P_XLATE, P_ROUTE, P_HOST2, P_RETRY, P_AFTER, P_TIMEOUT, P_MISS, P_QUEUED };
 #define CTX     0x5u
 #define ROUTE   0xFFFFFF31u
 #define QBASE   0x100000u
@@ -73,6 +88,8 @@ enum { P_EVENT, P_HOST, P_XLATE, P_ROUTE, P_HOST2, P_RETRY, P_AFTER, P_TIMEOUT }
 #define VA_H    0x24000ull /* page 0x12: host at HPA */
 #define VA_U    0x28000ull /* page 0x14: no PTE */
 #define VA_H2   0x26000ull /* page 0x13, after VA_H: host at HPA2 (not HPA + 8 KB) */
+#define VA_E    0x2A000ull /* page 0x15: local at PA_E, never looked up before D9's event */
+#define PA_E    0x300000u
 #define PA_A    0x200000u
 #define PA_B    0x280000u
 #define PA_POI  (PA_A + 0x2000u) /* poison: what a read past page A's end would get */
@@ -84,6 +101,8 @@ enum { P_EVENT, P_HOST, P_XLATE, P_ROUTE, P_HOST2, P_RETRY, P_AFTER, P_TIMEOUT }
 #define COOKIE1 0xC0C0000000000001ull
 #define COOKIE2 0xC0C0000000000006ull
 #define COOKIEX 0xC0C00000000000FFull
+#define COOKIE3 0xC0C0000000000009ull
+#define LEV3    (VA_E + 0x100u)       /* D9's: its lookup misses */
 #define WR_VA   0x00007F0000108000ull /* D6's STEN WRITE */
 #define WR_DATA 0x0123456789ABCDEFull
 
@@ -94,6 +113,9 @@ typedef struct {
   unsigned fail; /* the expected failure code, 0 none */
   bool nack0;    /* the neighbour nacks every token of the packet at o = 0 */
   bool lose;     /* the neighbour never answers the first try of its one packet: an ack timeout */
+  bool miss;     /* its local event's lookup misses (§6.6: the result 3 + L cycles later) */
+  bool chain;    /* the next DMA waits in the DMA queue and starts when this one's event is pushed */
+  uint64_t ck;   /* its local event's cookie */
   unsigned np;   /* packets (§6.8's split, computed here) */
   unsigned o[MAXPK * 4], m[MAXPK * 4];
 } dma_t;
@@ -173,8 +195,10 @@ typedef struct {
     int64_t shown, taken, last;
   } tk[8]; /* for the report */
   /* events and interrupts */
-  int64_t fire_due; /* the local event's tr_fire_o cycle, -1 none */
-  bool fired;       /* it fired: its record is armed at the e3 read */
+  int64_t fire_due;  /* the local event's tr_fire_o cycle, -1 none */
+  bool fired;        /* it fired: its record is armed at the e3 read */
+  uint64_t fire_ck;  /* its cookie */
+  unsigned ev_phase; /* the phase whose event it is */
   uint32_t fire_pa;
   irqx_t ix;
   unsigned fires;
@@ -194,6 +218,8 @@ static unsigned xlate(uint64_t va, uint64_t *pa) {
   const uint64_t pg = va & ~0x1FFFull, off = va & 0x1FFFu;
   if (pg == VA_A)
     *pa = PA_A + off;
+  else if (pg == VA_E)
+    *pa = PA_E + off;
   else if (pg == VA_B)
     *pa = PA_B + off;
   else if (pg == VA_H || pg == VA_H2) {
@@ -254,8 +280,8 @@ static void event(dm_t *g, uint64_t va, uint64_t cookie) { /* INTERRUPT (type 2)
   g->lm.mem[pa / 8u + 3] = CTX;
 }
 static bool in_event(uint32_t pa) {
-  const uint32_t ev[3] = {PA_B + 0x1000u, PA_A + 0x1000u, PA_B + 0x1040u};
-  for (unsigned k = 0; k < 3; k++)
+  const uint32_t ev[4] = {PA_B + 0x1000u, PA_A + 0x1000u, PA_B + 0x1040u, PA_E + 0x100u};
+  for (unsigned k = 0; k < 4; k++)
     if (pa >= ev[k] && pa < ev[k] + 32u) return true;
   return false;
 }
@@ -305,11 +331,14 @@ static void init_view(dm_t *g, const elan4_view_t *vw, cosim_rng_t *rng) {
   event(g, LEV, COOKIE1);
   event(g, LEV2, COOKIE2);
   event(g, LEVX, COOKIEX);
+  event(g, LEV3, COOKIE3);
+  pte(g, VA_E, PA_E, 1);
   static const dma_t dd[NDMA] = {
       {.src = VA_A + 0x1FE8u,
        .dst = 0x00007F0000100000ull,
        .rev = 0x00007F0000180020ull,
        .lev = LEV,
+       .ck = COOKIE1,
        .n = 12,
        .dest = DEST,
        .e = true,
@@ -332,8 +361,24 @@ static void init_view(dm_t *g, const elan4_view_t *vw, cosim_rng_t *rng) {
        .r = true,
        .fail = 3,
        .nack0 = true},
-      {.src = VA_A + 0x80u, .dst = 0x00007F000010BFF0ull, .lev = LEV2, .n = 9, .dest = DEST, .r = true},
+      {.src = VA_A + 0x80u,
+       .dst = 0x00007F000010BFF0ull,
+       .lev = LEV2,
+       .ck = COOKIE2,
+       .n = 9,
+       .dest = DEST,
+       .r = true},
       {.src = VA_A + 0x300u, .dst = 0x00007F0000130000ull, .n = 4, .dest = DEST, .lose = true},
+      {.src = VA_A + 0x400u,
+       .dst = 0x00007F0000140000ull,
+       .lev = LEV3,
+       .ck = COOKIE3,
+       .n = 5,
+       .dest = DEST,
+       .r = true,
+       .miss = true,
+       .chain = true},
+      {.src = VA_A + 0x500u, .dst = 0x00007F0000150000ull, .n = 11, .dest = DEST},
   };
   memcpy(g->d, dd, sizeof dd);
   if (vw->param.RetryLimit == 0) g->d[P_TIMEOUT].fail = 3; /* the timeout fails it; else a resend */
@@ -351,7 +396,7 @@ static void init_view(dm_t *g, const elan4_view_t *vw, cosim_rng_t *rng) {
                             0,
                             0,
                             0};
-    cmd(g, dw, 8, k);
+    cmd(g, dw, 8, k > 0 && g->d[k - 1].chain ? k - 1 : k);
     if (k == P_RETRY) { /* the STEN WRITE behind D6 */
       const uint64_t wr[3] = {1u | 1u << 4 | (uint64_t)DEST << 16, WR_VA, WR_DATA};
       cmd(g, wr, 3, k);
@@ -426,7 +471,7 @@ static bool end_checks(dm_t *g, const void *out, cosim_msg_t *msg) {
   const struct {
     unsigned lane, want;
     const char *id;
-  } cn[] = {{24, 2, "elan4.dma_event"}, {25, 2, "elan4.dma_event"},     {26, 0, "elan4.dma"},
+  } cn[] = {{24, 3, "elan4.dma_event"}, {25, 3, "elan4.dma_event"},     {26, 0, "elan4.dma"},
             {27, 0, "elan4.dma"},       {13, rl + 1, "elan4.dma_fail"}, {14, rl + (rl > 0), "elan4.dma_fail"},
             {15, 1, "elan4.dma_fail"},  {4, 0, "elan4.dma_fail"}};
   for (unsigned k = 0; k < sizeof cn / sizeof cn[0]; k++)
@@ -435,8 +480,9 @@ static bool end_checks(dm_t *g, const void *out, cosim_msg_t *msg) {
                   (unsigned long long)CNT(cn[k].lane), cn[k].want);
   /* the fired events' count is 0, the failing DMAs' event untouched (§4.4) */
   if (g->lm.mem[(PA_B + 0x1000u) / 8u] != 2ull << 41 || g->lm.mem[(PA_A + 0x1000u) / 8u] != 2ull << 41 ||
-      g->lm.mem[(PA_B + 0x1040u) / 8u] != (2ull << 41 | 0xFFFFFFFFu))
-    return FAIL("elan4.dma_event", "final e0 of the three events");
+      g->lm.mem[(PA_B + 0x1040u) / 8u] != (2ull << 41 | 0xFFFFFFFFu) ||
+      g->lm.mem[(PA_E + 0x100u) / 8u] != 2ull << 41)
+    return FAIL("elan4.dma_event", "final e0 of the four events");
   return true;
 }
 
@@ -517,10 +563,12 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
         if (all && d->r && !d->fail) { /* done in t: the event fires at t+6+L (the header's derivation) */
           uint64_t pa;
           xlate(d->lev, &pa);
-          g->fire_due = t + 6 + L;
+          g->fire_due = t + 6 + L + (d->miss ? 3 + L : 0);
           g->fire_pa = (uint32_t)pa;
+          g->fire_ck = d->ck;
+          g->ev_phase = g->phase;
         }
-        if (all && !d->r && !d->fail) next_phase(g, t);
+        if (all && (!d->r || d->chain) && !d->fail) next_phase(g, t);
       } else {
         g->nacked[k.pk] = true;
         if (++g->nacks0 == rl + 1) { /* §6.8: nacked after RetryLimit resends: code 3 */
@@ -575,8 +623,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
         return false;
       if (g->fired && pa == g->fire_pa + 24u) { /* e3: cause 2 in its data cycle (§6.7) */
         g->fired = false;
-        if (!arm(g, msg, t + L + 2, 2, CTX, g->phase == P_EVENT ? COOKIE1 : COOKIE2, "elan4.dma_event"))
-          return false;
+        if (!arm(g, msg, t + L + 2, 2, CTX, g->fire_ck, "elan4.dma_event")) return false;
       }
       const bool in_a = pa >= PA_A && pa < PA_A + 0x4000u, in_b = pa >= PA_B && pa < PA_B + 0x2000u;
       if ((in_a || in_b) && !in_event(pa)) { /* a DMA source read: one of the running DMA's, once */
@@ -672,7 +719,8 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     if (!OUT(tr_fire_o) || t != g->fire_due || OUT(tr_fire_addr_o) != g->fire_pa ||
         !(OUT(lm_valid_o) && OUT(lm_write_o) && 8u * OUT(lm_addr_o) == g->fire_pa))
       return FAIL("elan4.dma_event",
-                  "tr_fire_o %llu (address 0x%llx), want the local event at 0x%x fired in cycle %lld (T+6+L)",
+                  "tr_fire_o %llu (address 0x%llx), want the local event at 0x%x fired in cycle %lld (T+6+L, "
+                  "a miss 3+L more)",
                   (unsigned long long)OUT(tr_fire_o), (unsigned long long)OUT(tr_fire_addr_o), g->fire_pa,
                   (long long)g->fire_due);
     g->fire_due = -1;
@@ -690,7 +738,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
                   g->ix.due >= 0 ? "a record" : "none", g->ix.cause, (unsigned long long)g->ix.data,
                   (long long)g->ix.due);
     g->ix.due = -1;
-    if (cause == 2 || g->phase != P_RETRY) next_phase(g, t);
+    if ((cause == 2 && g->ev_phase == g->phase) || (cause == 5 && g->phase != P_RETRY)) next_phase(g, t);
   } else if (g->ix.due == t) {
     return FAIL(g->ix.id, "no interrupt record in cycle %lld: want cause %u data 0x%llx", (long long)t,
                 g->ix.cause, (unsigned long long)g->ix.data);
@@ -724,10 +772,10 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     g->fail_t = -1;
     g->nhx = g->hx_next = 0;
     if (g->phase < NDMA) plan_host(g, &g->d[g->phase]);
-    if (g->phase == NDMA) {
-      g->done = true;
-      g->done_at = t + 4; /* the counters settle */
-    }
+  }
+  if (g->phase == NDMA && !g->done && g->ix.due < 0 && g->fire_due < 0 && !g->fired) {
+    g->done = true;
+    g->done_at = t + 4; /* the counters settle */
   }
   if (g->done && t == g->done_at) return end_checks(g, out, msg);
   return true;

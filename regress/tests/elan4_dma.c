@@ -53,6 +53,17 @@
  *       its result 3 + L cycles after the grant), so tr_fire_o is at
  *       T+9+2L; D10 starts in x = T+2 (§6.8: idle from the cycle after the
  *       push) and its lookup waits behind the event processor's fill.
+ *   D11 16 dwords, R = 1, while the neighbour's SETEVENT S0 fires a 64-dword
+ *       COPY event and S1..Sk (k = EpFifo - 1, one at a time on VC 0, each
+ *       after the NIC's ack) fill the event FIFO to EpFifo - 1: D11's last
+ *       token comes 2 cycles after Sk's ack, so D11 is done with the FIFO
+ *       full and its push waits (§6.7: DMA pushes need count < EpFifo - 1).
+ *       The EP takes S1 in w, the cycle the COPY's last write is on lm_*
+ *       (idle from the cycle after its grant); the DMA pushes in w+1, behind
+ *       S2..Sk; each set takes 3 + L cycles (e0 read granted at its take,
+ *       data +1+L, write +2+L, the next taken +3+L): tr_fire_o in
+ *       w + k(3+L) + 4 + L. elan4.scenario: D11 done and Sk acked before w
+ *       (negative: elan4_dma_late, D11's token only after the COPY).
  * Checks: elan4.dma (every packet's split, words, CRC, route, VC, order and
  * resends; each local source dword read once from its page's PA, none past
  * a page; each host read's address, length, order and tag; no other local
@@ -71,15 +82,15 @@ enum {
   NODE = 1,
   DEST = 0,
   BADDEST = 1,
-  NDMA = 10,
+  NDMA = 11,
   MAXPK = 8,
   MAXSCR = 128,
   NLAT = 64,
   MAXHR = 4,
   LATE = 150
 };
-/* the phases (index of d[], D1..D7 in the messages) */
-enum { P_EVENT, P_HOST, P_XLATE, P_ROUTE, P_HOST2, P_RETRY, P_AFTER, P_TIMEOUT, P_MISS, P_QUEUED };
+/* the phases (index of d[], D1..D11 in the messages) */
+enum { P_EVENT, P_HOST, P_XLATE, P_ROUTE, P_HOST2, P_RETRY, P_AFTER, P_TIMEOUT, P_MISS, P_QUEUED, P_FIFO };
 #define CTX     0x5u
 #define ROUTE   0xFFFFFF31u
 #define QBASE   0x100000u
@@ -102,7 +113,14 @@ enum { P_EVENT, P_HOST, P_XLATE, P_ROUTE, P_HOST2, P_RETRY, P_AFTER, P_TIMEOUT, 
 #define COOKIE2 0xC0C0000000000006ull
 #define COOKIEX 0xC0C00000000000FFull
 #define COOKIE3 0xC0C0000000000009ull
-#define LEV3    (VA_E + 0x100u)       /* D9's: its lookup misses */
+#define LEV3    (VA_E + 0x100u) /* D9's: its lookup misses */
+#define LEV4    (VA_E + 0x280u) /* D11's */
+#define COOKIE4 0xC0C000000000000Bull
+#define EVC_PA  (PA_E + 0x200u) /* D11: the COPY event the neighbour's S0 fires (64 dwords) */
+#define EVY_PA  (PA_E + 0x240u) /* D11: the INTERRUPT event of S1..Sk, never fired */
+#define CSRC_PA (PA_E + 0x800u)
+#define CDST_PA (PA_E + 0x1000u)
+#define NCOPY   64u
 #define WR_VA   0x00007F0000108000ull /* D6's STEN WRITE */
 #define WR_DATA 0x0123456789ABCDEFull
 
@@ -116,6 +134,7 @@ typedef struct {
   bool miss;     /* its local event's lookup misses (§6.6: the result 3 + L cycles later) */
   bool chain;    /* the next DMA waits in the DMA queue and starts when this one's event is pushed */
   uint64_t ck;   /* its local event's cookie */
+  bool held;     /* D11: its last token waits until the event FIFO is full (the neighbour's SETEVENTs) */
   unsigned np;   /* packets (§6.8's split, computed here) */
   unsigned o[MAXPK * 4], m[MAXPK * 4];
 } dma_t;
@@ -199,6 +218,15 @@ typedef struct {
   bool fired;        /* it fired: its record is armed at the e3 read */
   uint64_t fire_ck;  /* its cookie */
   unsigned ev_phase; /* the phase whose event it is */
+  /* D11: the neighbour's SETEVENTs S0 (fires the COPY) and S1..Sk (k = EpFifo - 1), one at a time on VC 0 */
+  uint32_t sw[6];
+  unsigned s_next, s_flit, s_tok; /* next to send; its flit (0: none in flight); tokens back from the NIC */
+  bool s_busy;                    /* one sent, its token not back */
+  unsigned ncw, yset;             /* COPY writes and the second event's sets seen */
+  bool cset;
+  int64_t held_tok, copy_w; /* D11's last token (its cycle), the COPY's last write on lm_* */
+  unsigned held_idx;        /* that token's place in the token queue */
+  bool late;                /* the scenario gate's negative: D11's last token only after the COPY */
   uint32_t fire_pa;
   irqx_t ix;
   unsigned fires;
@@ -280,8 +308,9 @@ static void event(dm_t *g, uint64_t va, uint64_t cookie) { /* INTERRUPT (type 2)
   g->lm.mem[pa / 8u + 3] = CTX;
 }
 static bool in_event(uint32_t pa) {
-  const uint32_t ev[4] = {PA_B + 0x1000u, PA_A + 0x1000u, PA_B + 0x1040u, PA_E + 0x100u};
-  for (unsigned k = 0; k < 4; k++)
+  const uint32_t ev[7] = {PA_B + 0x1000u, PA_A + 0x1000u, PA_B + 0x1040u, PA_E + 0x100u,
+                          PA_E + 0x280u,  EVC_PA,         EVY_PA};
+  for (unsigned k = 0; k < 7; k++)
     if (pa >= ev[k] && pa < ev[k] + 32u) return true;
   return false;
 }
@@ -332,6 +361,15 @@ static void init_view(dm_t *g, const elan4_view_t *vw, cosim_rng_t *rng) {
   event(g, LEV2, COOKIE2);
   event(g, LEVX, COOKIEX);
   event(g, LEV3, COOKIE3);
+  event(g, LEV4, COOKIE4);
+  g->lm.mem[EVC_PA / 8u] = (uint64_t)NCOPY << 32 | 0xFFFFFFFFu; /* COPY (type 0), count -1 */
+  g->lm.mem[EVC_PA / 8u + 1] = VA_E + (CSRC_PA - PA_E);
+  g->lm.mem[EVC_PA / 8u + 2] = VA_E + (CDST_PA - PA_E);
+  g->lm.mem[EVC_PA / 8u + 3] = CTX;
+  g->lm.mem[EVY_PA / 8u] = 2ull << 41 | 0x80000000u; /* INTERRUPT, far below 0 */
+  g->lm.mem[EVY_PA / 8u + 3] = CTX;
+  for (unsigned i = 0; i < NCOPY; i++) g->lm.mem[CSRC_PA / 8u + i] = src_val(CSRC_PA + 8u * i);
+  g->held_tok = g->copy_w = -1;
   pte(g, VA_E, PA_E, 1);
   static const dma_t dd[NDMA] = {
       {.src = VA_A + 0x1FE8u,
@@ -379,6 +417,14 @@ static void init_view(dm_t *g, const elan4_view_t *vw, cosim_rng_t *rng) {
        .miss = true,
        .chain = true},
       {.src = VA_A + 0x500u, .dst = 0x00007F0000150000ull, .n = 11, .dest = DEST},
+      {.src = VA_A + 0x600u,
+       .dst = 0x00007F0000160000ull,
+       .lev = LEV4,
+       .ck = COOKIE4,
+       .n = 16,
+       .dest = DEST,
+       .r = true,
+       .held = true},
   };
   memcpy(g->d, dd, sizeof dd);
   if (vw->param.RetryLimit == 0) g->d[P_TIMEOUT].fail = 3; /* the timeout fails it; else a resend */
@@ -410,6 +456,11 @@ static void init_view(dm_t *g, const elan4_view_t *vw, cosim_rng_t *rng) {
 }
 static void init_default(void *ctx, cosim_rng_t *rng) { init_view(ctx, &elan4_default_view, rng); }
 static void init_min(void *ctx, cosim_rng_t *rng) { init_view(ctx, &elan4_min_view, rng); }
+static void init_late(void *ctx, cosim_rng_t *rng) { /* elan4_default: AckTimeout far beyond the COPY */
+  dm_t *g = ctx;
+  init_view(g, &elan4_default_view, rng);
+  g->late = true;
+}
 #define IN(port, v)   cosim_lane_set(&g->vw->in.port, in, 0, (v))
 #define INP(port)     cosim_lane_get(&g->vw->in.port, in, 0)
 #define OUT(port)     cosim_lane_get(&g->vw->out.port, out, 0)
@@ -436,8 +487,32 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
     IN(hm_rdata_i, g->beat[g->nbeat_h % 64].data);
     g->nbeat_h++;
   }
-  /* tokens: the oldest due one, one flit per cycle */
-  if (g->tq_h != g->tq_t && g->tq[g->tq_h % 64].due <= t) {
+  /* D11: the neighbour's SETEVENTs, from D11's first packet on, each after the previous one's token; a
+     packet's flits back to back (tokens wait) */
+  const unsigned k_s = (unsigned)g->vw->param.EpFifo - 1u;
+  if (g->phase == P_FIFO && !g->s_flit && !g->s_busy && g->s_next <= k_s && g->next_new >= 1) {
+    const uint64_t eva = VA_E + ((g->s_next ? EVY_PA : EVC_PA) - PA_E);
+    g->sw[0] = 3u | CTX << 16;
+    g->sw[1] = DEST;
+    g->sw[2] = (uint32_t)eva;
+    g->sw[3] = (uint32_t)(eva >> 32);
+    g->sw[4] = 1;
+    g->s_flit = 1;
+  }
+  if (g->s_flit) {
+    const unsigned f = g->s_flit - 1;
+    IN(in_valid_i, 1);
+    IN(in_vc_i, 0);
+    IN(in_kind_i, f == 0 ? 0 : f <= 5 ? 1 : 2);
+    IN(in_data_i, f == 0 ? 0xFFFFFFFFu : f <= 5 ? g->sw[f - 1] : crc32_ref_words(g->sw, 5));
+    if (f == 6) {
+      g->s_flit = 0;
+      g->s_busy = true;
+      g->s_next++;
+    } else
+      g->s_flit++;
+  } else if (g->tq_h != g->tq_t && g->tq[g->tq_h % 64].due <= t) {
+    /* tokens: the oldest due one, one flit per cycle */
     const tok_t *k = &g->tq[g->tq_h % 64];
     const bool nack = k->dma < NDMA && g->d[k->dma].nack0 && g->d[k->dma].o[k->pk] == 0;
     IN(in_valid_i, 1);
@@ -467,13 +542,18 @@ static bool arm(dm_t *g, cosim_msg_t *msg, int64_t due, unsigned cause, unsigned
 static void next_phase(dm_t *g, int64_t t) { g->phase_done = t; }
 
 static bool end_checks(dm_t *g, const void *out, cosim_msg_t *msg) {
-  const unsigned rl = (unsigned)g->vw->param.RetryLimit;
+  const unsigned rl = (unsigned)g->vw->param.RetryLimit, k_s = (unsigned)g->vw->param.EpFifo - 1u;
   const struct {
     unsigned lane, want;
     const char *id;
-  } cn[] = {{24, 3, "elan4.dma_event"}, {25, 3, "elan4.dma_event"},     {26, 0, "elan4.dma"},
-            {27, 0, "elan4.dma"},       {13, rl + 1, "elan4.dma_fail"}, {14, rl + (rl > 0), "elan4.dma_fail"},
-            {15, 1, "elan4.dma_fail"},  {4, 0, "elan4.dma_fail"}};
+  } cn[] = {{24, 5 + k_s, "elan4.dma_event"},
+            {25, 5, "elan4.dma_event"},
+            {26, 0, "elan4.dma"},
+            {27, 0, "elan4.dma"},
+            {13, rl + 1, "elan4.dma_fail"},
+            {14, rl + (rl > 0), "elan4.dma_fail"},
+            {15, 1, "elan4.dma_fail"},
+            {4, 0, "elan4.dma_fail"}};
   for (unsigned k = 0; k < sizeof cn / sizeof cn[0]; k++)
     if (CNT(cn[k].lane) != cn[k].want)
       return FAIL(cn[k].id, "cnt_o lane %u = %llu, want %u at the end", cn[k].lane,
@@ -481,8 +561,10 @@ static bool end_checks(dm_t *g, const void *out, cosim_msg_t *msg) {
   /* the fired events' count is 0, the failing DMAs' event untouched (§4.4) */
   if (g->lm.mem[(PA_B + 0x1000u) / 8u] != 2ull << 41 || g->lm.mem[(PA_A + 0x1000u) / 8u] != 2ull << 41 ||
       g->lm.mem[(PA_B + 0x1040u) / 8u] != (2ull << 41 | 0xFFFFFFFFu) ||
-      g->lm.mem[(PA_E + 0x100u) / 8u] != 2ull << 41)
-    return FAIL("elan4.dma_event", "final e0 of the four events");
+      g->lm.mem[(PA_E + 0x100u) / 8u] != 2ull << 41 || g->lm.mem[(PA_E + 0x280u) / 8u] != 2ull << 41 ||
+      g->lm.mem[EVC_PA / 8u] != (uint64_t)NCOPY << 32 ||
+      g->lm.mem[EVY_PA / 8u] != (2ull << 41 | (uint32_t)(0x80000000u + k_s)) || g->ncw != NCOPY || !g->cset)
+    return FAIL("elan4.dma_event", "final e0 of the events, or the COPY incomplete");
   return true;
 }
 
@@ -538,6 +620,11 @@ static bool tail(dm_t *g, int64_t t, uint32_t crc, cosim_msg_t *msg) {
     g->nacked[k] = false;
     g->nresends++;
   }
+  if (d->held && k + 1 == d->np) { /* D11's last packet: its token once the event FIFO is full */
+    g->held_idx = g->tq_t;
+    g->tq[g->tq_t++ % 64] = (tok_t){g->cur_vc, g->phase, k, INT64_MAX};
+    return true;
+  }
   g->tq[g->tq_t++ % 64] = (tok_t){g->cur_vc, g->phase, k, t + g->toklat[g->ntok++ % NLAT]};
   return true;
 }
@@ -563,7 +650,8 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
         if (all && d->r && !d->fail) { /* done in t: the event fires at t+6+L (the header's derivation) */
           uint64_t pa;
           xlate(d->lev, &pa);
-          g->fire_due = t + 6 + L + (d->miss ? 3 + L : 0);
+          g->fire_due = d->held ? -1 : t + 6 + L + (d->miss ? 3 + L : 0); /* D11: at the COPY's end */
+          if (d->held) g->held_tok = t;
           g->fire_pa = (uint32_t)pa;
           g->fire_ck = d->ck;
           g->ev_phase = g->phase;
@@ -602,9 +690,34 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
       const bool desc =
           pa < g->vw->param.DescBase + 16u * g->vw->param.NumQueues && pa >= g->vw->param.DescBase;
       const bool store = pa >= QBASE && pa < QBASE + 1024u;
+      const unsigned k_s = (unsigned)g->vw->param.EpFifo - 1u;
       if (t == g->fire_due && pa == g->fire_pa) {
         if (dat != 2ull << 41)
           return FAIL("elan4.dma_event", "the local event's e0 write 0x%016llx", (unsigned long long)dat);
+      } else if (g->phase == P_FIFO && pa == EVC_PA && !g->cset) { /* S0: the COPY event fires */
+        if (dat != (uint64_t)NCOPY << 32 || !(OUT(tr_fire_o) && OUT(tr_fire_addr_o) == EVC_PA))
+          return FAIL("elan4.dma_event", "S0's e0 write 0x%016llx without its fire (cycle %lld)",
+                      (unsigned long long)dat, (long long)t);
+        g->cset = true;
+      } else if (g->phase == P_FIFO && pa == EVY_PA && g->yset < k_s) {
+        if (dat != (2ull << 41 | (uint32_t)(0x80000000u + ++g->yset)))
+          return FAIL("elan4.dma_event", "a set of the second event: e0 0x%016llx (cycle %lld)",
+                      (unsigned long long)dat, (long long)t);
+      } else if (g->phase == P_FIFO && pa >= CDST_PA && pa < CDST_PA + 8u * NCOPY) {
+        if (pa != CDST_PA + 8u * g->ncw || dat != src_val(CSRC_PA + 8u * g->ncw))
+          return FAIL("elan4.dma_event", "a COPY write out of order or with other data (cycle %lld)",
+                      (long long)t);
+        if (++g->ncw == NCOPY) { /* the EP takes S1 now (idle from the cycle after the last grant, §6.7);
+                                    the DMA pushes in the next cycle, behind S2..Sk: each set 3 + L cycles */
+          g->copy_w = t;
+          if (g->late) g->tq[g->held_idx % 64].due = t + 2;
+          if (g->held_tok < 0 || g->s_tok != k_s + 1)
+            return FAIL("elan4.scenario",
+                        "D11 not done, or the event FIFO not full, before the COPY's end (cycle %lld): the "
+                        "held push's scenario not reached",
+                        (long long)t);
+          g->fire_due = t + (int64_t)k_s * (3 + L) + 4 + L;
+        }
       } else if (in_event(pa)) {
         return FAIL("elan4.dma_event", "an event written at 0x%x, not the expected set (cycle %lld)", pa,
                     (long long)t);
@@ -690,10 +803,14 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
   if (OUT(out_valid_o)) {
     const unsigned kind = (unsigned)OUT(out_kind_o), vc = (unsigned)OUT(out_vc_o);
     const uint32_t w = (uint32_t)OUT(out_data_o);
-    g->ncredit[vc & 3u]++;
-    if (kind == 3)
-      return FAIL("elan4.dma", "a TOKEN on out_*, no packet was sent to the NIC (cycle %lld)", (long long)t);
-    if (kind == 0) {
+    if (kind != 3) g->ncredit[vc & 3u]++; /* tokens use no credits (§6.4) */
+    if (kind == 3) { /* D11: the NIC's ack of our SETEVENT; once Sk's is back, D11's last token goes */
+      if (g->phase != P_FIFO || !g->s_busy || vc != 0 || w != 1)
+        return FAIL("elan4.dma", "a TOKEN (vc %u data %u) on out_*, not the ack of our SETEVENT (cycle %lld)",
+                    vc, w, (long long)t);
+      g->s_busy = false;
+      if (++g->s_tok == (unsigned)g->vw->param.EpFifo && !g->late) g->tq[g->held_idx % 64].due = t + 2;
+    } else if (kind == 0) {
       if (g->in_pkt) return FAIL("elan4.dma", "a HEAD inside a packet (cycle %lld)", (long long)t);
       if (vc == g->vc_dma && g->fail_t >= 0 && t > g->fail_t + 1)
         return FAIL("elan4.dma_fail", "a DMA HEAD after the failure (cycle %lld, failed in %lld)",
@@ -715,7 +832,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     }
   }
   /* the local event: tr_fire_o exactly at its cycle */
-  if (OUT(tr_fire_o) || t == g->fire_due) {
+  if ((OUT(tr_fire_o) && !(g->phase == P_FIFO && OUT(tr_fire_addr_o) == EVC_PA)) || t == g->fire_due) {
     if (!OUT(tr_fire_o) || t != g->fire_due || OUT(tr_fire_addr_o) != g->fire_pa ||
         !(OUT(lm_valid_o) && OUT(lm_write_o) && 8u * OUT(lm_addr_o) == g->fire_pa))
       return FAIL("elan4.dma_event",
@@ -783,8 +900,11 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
 
 static bool finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
   dm_t *g = ctx;
-  printf("elan4_dma: %u phases done, %u local events fired, D6 %s, %u host reads taken\n", g->phase, g->fires,
-         g->wr_acked ? "WRITE acked" : "WRITE not acked", g->ntakes);
+  printf(
+      "elan4_dma: %u phases done, %u local events fired, D6 %s, %u host reads taken; D11 done in %lld, the "
+      "COPY's last write %lld, %u SETEVENTs acked\n",
+      g->phase, g->fires, g->wr_acked ? "WRITE acked" : "WRITE not acked", g->ntakes, (long long)g->held_tok,
+      (long long)g->copy_w, g->s_tok);
   for (unsigned k = 0; k < g->ntakes && k < 8; k++)
     printf("  host read %u: D%u tag %u shown %lld taken %lld last dword %lld\n", k, g->tk[k].phase + 1,
            g->tk[k].tag, (long long)g->tk[k].shown, (long long)g->tk[k].taken, (long long)g->tk[k].last);
@@ -802,3 +922,8 @@ COSIM_TEST(elan4_dma, .target = &elan4_default_target,
 COSIM_TEST(elan4_dma_min, .target = &elan4_min_target,
            .purpose = "elan4_dma on the min target (RetryLimit 0, DmaBufDw 64, two TLB entries, LmLatency 1)",
            .ctx_size = sizeof(dm_t), .init = init_min, .drive = drive, .check = check, .finish = finish)
+COSIM_TEST(elan4_dma_late, .target = &elan4_default_target,
+           .purpose =
+               "elan4_dma with D11's last token after the COPY: the event FIFO is not full when D11 is "
+               "done (elan4.scenario must fail)",
+           .ctx_size = sizeof(dm_t), .init = init_late, .drive = drive, .check = check, .finish = finish)

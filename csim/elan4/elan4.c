@@ -36,6 +36,8 @@ const char *const elan4_bug_names[] = {"none",
                                        "dma_event_lost",
                                        "dma_retry_extra",
                                        "dma_timeout_ignored",
+                                       "cp_push_with_dma",
+                                       "cp_waits_idle_dma",
                                        "dma_fail_frees_tags",
                                        NULL};
 

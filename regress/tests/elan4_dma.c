@@ -62,8 +62,12 @@
  *       (idle from the cycle after its grant); the DMA pushes in w+1, behind
  *       S2..Sk; each set takes 3 + L cycles (e0 read granted at its take,
  *       data +1+L, write +2+L, the next taken +3+L): tr_fire_o in
- *       w + k(3+L) + 4 + L. elan4.scenario: D11 done and Sk acked before w
- *       (negative: elan4_dma_late, D11's token only after the COPY).
+ *       w + k(3+L) + 4 + L. A local SETEVENT (of S1..Sk's event), written
+ *       once Sk is acked, waits: the FIFO is full until w, in w+1 the DMA
+ *       pushes (the CP may not push in that cycle, §6.3) and fills it again,
+ *       so it is accepted at the next take, w+4+L: tr_cmd_o in w+5+L.
+ *       elan4.scenario: D11 done and Sk acked before w (negative:
+ *       elan4_dma_late, D11's token only after the COPY).
  * Checks: elan4.dma (every packet's split, words, CRC, route, VC, order and
  * resends; each local source dword read once from its page's PA, none past
  * a page; each host read's address, length, order and tag; no other local
@@ -166,6 +170,7 @@ typedef struct {
     uint32_t addr;
     uint64_t data;
     unsigned phase;
+    bool gate; /* D11's local SETEVENT: written once Sk is acked (the event FIFO full) */
   } scr[MAXSCR];
   unsigned nscr, step, qpos;
   unsigned phase;     /* running phase (index of d[]) */
@@ -227,6 +232,8 @@ typedef struct {
   int64_t held_tok, copy_w; /* D11's last token (its cycle), the COPY's last write on lm_* */
   unsigned held_idx;        /* that token's place in the token queue */
   bool late;                /* the scenario gate's negative: D11's last token only after the COPY */
+  unsigned sev_in;          /* D11's SETEVENT: its dwords accepted (2), its acceptance seen (3) */
+  int64_t cmd_due;          /* its tr_cmd_o cycle */
   uint32_t fire_pa;
   irqx_t ix;
   unsigned fires;
@@ -369,7 +376,7 @@ static void init_view(dm_t *g, const elan4_view_t *vw, cosim_rng_t *rng) {
   g->lm.mem[EVY_PA / 8u] = 2ull << 41 | 0x80000000u; /* INTERRUPT, far below 0 */
   g->lm.mem[EVY_PA / 8u + 3] = CTX;
   for (unsigned i = 0; i < NCOPY; i++) g->lm.mem[CSRC_PA / 8u + i] = src_val(CSRC_PA + 8u * i);
-  g->held_tok = g->copy_w = -1;
+  g->held_tok = g->copy_w = g->cmd_due = -1;
   pte(g, VA_E, PA_E, 1);
   static const dma_t dd[NDMA] = {
       {.src = VA_A + 0x1FE8u,
@@ -429,7 +436,7 @@ static void init_view(dm_t *g, const elan4_view_t *vw, cosim_rng_t *rng) {
   memcpy(g->d, dd, sizeof dd);
   if (vw->param.RetryLimit == 0) g->d[P_TIMEOUT].fail = 3; /* the timeout fails it; else a resend */
   /* CQCTL(0): base, class 0, ctx, WRITE and RUN_DMA enabled, open */
-  scr(g, 0x02000000u, QBASE | (uint64_t)CTX << 33 | 1ull << 47 | 1ull << 51 | 1ull << 63, 0);
+  scr(g, 0x02000000u, QBASE | (uint64_t)CTX << 33 | 1ull << 47 | 1ull << 49 | 1ull << 51 | 1ull << 63, 0);
   for (unsigned k = 0; k < NDMA; k++) {
     dma_t *d = &g->d[k];
     split(d);
@@ -446,6 +453,11 @@ static void init_view(dm_t *g, const elan4_view_t *vw, cosim_rng_t *rng) {
     if (k == P_RETRY) { /* the STEN WRITE behind D6 */
       const uint64_t wr[3] = {1u | 1u << 4 | (uint64_t)DEST << 16, WR_VA, WR_DATA};
       cmd(g, wr, 3, k);
+    }
+    if (k == P_FIFO) { /* a local SETEVENT (inc 1) of the second event, gated: see the header */
+      const uint64_t se[2] = {3u | 1ull << 32, VA_E + (EVY_PA - PA_E)};
+      cmd(g, se, 2, k);
+      g->scr[g->nscr - 1].gate = g->scr[g->nscr - 2].gate = true;
     }
   }
   g->to_at = -1;
@@ -521,7 +533,7 @@ static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_
     IN(in_data_i, nack ? 0 : 1);
   }
   if (g->phase < NDMA && g->step < g->nscr && g->scr[g->step].phase <= g->phase && t >= g->phase_from &&
-      t >= 4) {
+      t >= 4 && !(g->scr[g->step].gate && g->s_tok < (unsigned)g->vw->param.EpFifo)) {
     IN(ht_valid_i, 1);
     IN(ht_write_i, 1);
     IN(ht_addr_i, g->scr[g->step].addr);
@@ -546,7 +558,7 @@ static bool end_checks(dm_t *g, const void *out, cosim_msg_t *msg) {
   const struct {
     unsigned lane, want;
     const char *id;
-  } cn[] = {{24, 5 + k_s, "elan4.dma_event"},
+  } cn[] = {{24, 6 + k_s, "elan4.dma_event"},
             {25, 5, "elan4.dma_event"},
             {26, 0, "elan4.dma"},
             {27, 0, "elan4.dma"},
@@ -563,7 +575,8 @@ static bool end_checks(dm_t *g, const void *out, cosim_msg_t *msg) {
       g->lm.mem[(PA_B + 0x1040u) / 8u] != (2ull << 41 | 0xFFFFFFFFu) ||
       g->lm.mem[(PA_E + 0x100u) / 8u] != 2ull << 41 || g->lm.mem[(PA_E + 0x280u) / 8u] != 2ull << 41 ||
       g->lm.mem[EVC_PA / 8u] != (uint64_t)NCOPY << 32 ||
-      g->lm.mem[EVY_PA / 8u] != (2ull << 41 | (uint32_t)(0x80000000u + k_s)) || g->ncw != NCOPY || !g->cset)
+      g->lm.mem[EVY_PA / 8u] != (2ull << 41 | (uint32_t)(0x80000000u + k_s + 1u)) || g->ncw != NCOPY ||
+      !g->cset)
     return FAIL("elan4.dma_event", "final e0 of the events, or the COPY incomplete");
   return true;
 }
@@ -635,7 +648,17 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
   dma_t *d = &g->d[g->phase < NDMA ? g->phase : NDMA - 1];
   const unsigned rl = (unsigned)g->vw->param.RetryLimit;
   /* PIO acceptance */
-  if (INP(ht_valid_i) && OUT(ht_ready_o)) g->step++;
+  if (INP(ht_valid_i) && OUT(ht_ready_o) && g->scr[g->step++].gate) g->sev_in++;
+  /* D11's SETEVENT: the command processor may push only when the DMA does not (§6.3, §6.7): at w+1 the
+     DMA's push takes the room S1's take made, so the SETEVENT waits for the next take, w+3+L, and is
+     accepted in w+4+L (tr_cmd_o the cycle after) */
+  if (g->sev_in == 2 && (OUT(tr_cmd_o) || t == g->cmd_due)) {
+    if (!OUT(tr_cmd_o) || t != g->cmd_due || OUT(tr_cmd_q_o) != 0)
+      return FAIL("elan4.dma_event",
+                  "D11's local SETEVENT: tr_cmd_o %llu in cycle %lld, want cycle %lld (w+5+L)",
+                  (unsigned long long)OUT(tr_cmd_o), (long long)t, (long long)g->cmd_due);
+    g->sev_in = 3;
+  }
   /* our token of this cycle (drive sent the queue's head) */
   if (INP(in_valid_i) && INP(in_kind_i) == 3) {
     const tok_t k = g->tq[g->tq_h++ % 64];
@@ -699,7 +722,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
           return FAIL("elan4.dma_event", "S0's e0 write 0x%016llx without its fire (cycle %lld)",
                       (unsigned long long)dat, (long long)t);
         g->cset = true;
-      } else if (g->phase == P_FIFO && pa == EVY_PA && g->yset < k_s) {
+      } else if (g->phase >= P_FIFO && pa == EVY_PA && g->yset < k_s + 1) { /* S1..Sk, the SETEVENT */
         if (dat != (2ull << 41 | (uint32_t)(0x80000000u + ++g->yset)))
           return FAIL("elan4.dma_event", "a set of the second event: e0 0x%016llx (cycle %lld)",
                       (unsigned long long)dat, (long long)t);
@@ -717,6 +740,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
                         "held push's scenario not reached",
                         (long long)t);
           g->fire_due = t + (int64_t)k_s * (3 + L) + 4 + L;
+          g->cmd_due = t + 5 + L;
         }
       } else if (in_event(pa)) {
         return FAIL("elan4.dma_event", "an event written at 0x%x, not the expected set (cycle %lld)", pa,
@@ -890,7 +914,8 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     g->nhx = g->hx_next = 0;
     if (g->phase < NDMA) plan_host(g, &g->d[g->phase]);
   }
-  if (g->phase == NDMA && !g->done && g->ix.due < 0 && g->fire_due < 0 && !g->fired) {
+  if (g->phase == NDMA && !g->done && g->ix.due < 0 && g->fire_due < 0 && !g->fired && g->sev_in == 3 &&
+      g->yset == (unsigned)g->vw->param.EpFifo) {
     g->done = true;
     g->done_at = t + 4; /* the counters settle */
   }

@@ -179,7 +179,6 @@ typedef struct {
   /* link */
   uint32_t w[32];
   unsigned nw, cur_vc;
-  int64_t head_at;
   uint32_t head_route;
   bool in_pkt;
   unsigned ncredit[4];
@@ -190,7 +189,6 @@ typedef struct {
   unsigned next_new, nacks0, nresends;
   int64_t fail_t; /* the failure's cycle (code 3: the last nack) */
   int64_t to_at;  /* D8: the lost token's packet times out in this cycle (§6.4), -1 none */
-  int64_t last_tok;
   bool wr_sent, wr_acked;
   /* source reads of the running DMA */
   bool rd[64];
@@ -461,7 +459,7 @@ static void init_view(dm_t *g, const elan4_view_t *vw, cosim_rng_t *rng) {
     }
   }
   g->to_at = -1;
-  g->head_at = g->fail_t = g->last_tok = g->fire_due = g->phase_done = g->done_at = -1;
+  g->fail_t = g->fire_due = g->phase_done = g->done_at = -1;
   g->ix.due = -1;
   for (unsigned k = 0; k < 16; k++) g->tag_end[k] = -1;
   plan_host(g, &g->d[0]);

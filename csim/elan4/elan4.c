@@ -32,6 +32,13 @@ const char *const elan4_bug_names[] = {"none",
                                        "resend_route_stale",
                                        "rx_head_on_busy",
                                        "ep_push_full",
+                                       "dma_src_page_ignored",
+                                       "dma_event_lost",
+                                       "dma_retry_extra",
+                                       "dma_timeout_ignored",
+                                       "cp_push_with_dma",
+                                       "cp_waits_idle_dma",
+                                       "dma_fail_frees_tags",
                                        NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {

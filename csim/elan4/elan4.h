@@ -130,6 +130,14 @@ enum {
   ELAN4_BUG_RESEND_ROUTE_STALE,   /* "resend_route_stale": a resend reads node 0's route entry, not dest's */
   ELAN4_BUG_RX_HEAD_ON_BUSY,      /* "rx_head_on_busy": a HEAD on an OPEN or FULL register restarts it */
   ELAN4_BUG_EP_PUSH_FULL,         /* "ep_push_full": the IP pushes a set into a full event FIFO */
+  ELAN4_BUG_DMA_SRC_PAGE_IGNORED, /* "dma_src_page_ignored": DMA packets ignore the source's page boundary */
+  ELAN4_BUG_DMA_EVENT_LOST,       /* "dma_event_lost": a done DMA with R sets no local event */
+  ELAN4_BUG_DMA_RETRY_EXTRA,      /* "dma_retry_extra": a DMA packet gets RetryLimit + 1 resends */
+  ELAN4_BUG_DMA_TIMEOUT_IGNORED, /* "dma_timeout_ignored": a DMA packet's ack timeout is not passed to the DMA */
+  ELAN4_BUG_CP_PUSH_WITH_DMA, /* "cp_push_with_dma": a local SETEVENT is pushed in a cycle the DMA pushes */
+  ELAN4_BUG_CP_WAITS_IDLE_DMA, /* "cp_waits_idle_dma": the CP waits on an idle DMA's stale push (the old model) */
+  ELAN4_BUG_DMA_FAIL_FREES_TAGS, /* "dma_fail_frees_tags": a DMA failing on its route or source frees its
+                                     host-read tags before their data has come */
   ELAN4_BUG_COUNT
 };
 extern const char *const elan4_bug_names[]; /* NULL-terminated, [0] = "none" */

@@ -109,8 +109,10 @@ void elan4_cp_cycle(elan4_cyc_t *y) {
       if (to_sten(w[0]))
         go = q->out < max_out && sten_free;
       else if (op == ELAN4_OP_SETEVENT || op == ELAN4_OP_WAITEVENT)
-        go = s->n_epf + 1u < c->ep_fifo &&
-             !(s->dma.push && s->n_epf + 1u < c->ep_fifo); /* not while the DMA pushes */
+        /* not while the DMA pushes (§6.7); push stays set once the engine is idle, so busy too (found by
+           elan4_dma's D11: a local SETEVENT after a DMA's local event waited for the next RUN_DMA) */
+        go = s->n_epf + 1u < c->ep_fifo && !((s->dma.busy || c->bug == ELAN4_BUG_CP_WAITS_IDLE_DMA) &&
+                                             s->dma.push && c->bug != ELAN4_BUG_CP_PUSH_WITH_DMA);
       else if (op == ELAN4_OP_RUN_DMA)
         go = s->n_dmaq < c->dma_queue;
       else if (op == ELAN4_OP_GUARD)

@@ -18,6 +18,7 @@ static uint32_t umin(uint32_t a, uint32_t b) { return a < b ? a : b; }
 unsigned elan4_dma_m(const elan4_cfg_t *c, const elan4_dmad_t *d, uint32_t o) {
   uint32_t m = umin(8, d->n - o);
   if (c->bug != ELAN4_BUG_DMA_PAGE_CROSS) m = umin(m, left_in_page(d->dst + 8ull * o));
+  if (c->bug == ELAN4_BUG_DMA_SRC_PAGE_IGNORED) return m;
   return umin(m, left_in_page(d->src + 8ull * o));
 }
 /* at most 64 dwords, DmaBufDw - 8 when smaller (DmaBufDw 64: 56), so that a packet straddling a chunk
@@ -90,7 +91,10 @@ static void fail(elan4_cyc_t *y, elan4_dma_t *j, unsigned code) {
   const elan4_state_t *s = y->s;
   cyc_irq(y, IS_DMA, 5, j->d.q, code);
   for (unsigned t = 0; t < 16; t++) /* its host reads keep their tags; their data is discarded */
-    if (s->tag_busy[t] && s->tag_owner[t] == 3) j->discard_tag[t] = true;
+    if (s->tag_busy[t] && s->tag_owner[t] == 3) {
+      j->discard_tag[t] = true;
+      if (y->c->bug == ELAN4_BUG_DMA_FAIL_FREES_TAGS) y->nx->tag_busy[t] = false;
+    }
   if (y->hm_granted == 3) j->discard_tag[y->hm_tag] = true;
   j->busy = false;
 }
@@ -252,12 +256,12 @@ void elan4_dma_token(elan4_cyc_t *y, uint32_t gen, uint32_t o, bool ack) {
       j->npk--;
     }
     if (j->onext == j->d.n && !j->npk) { /* done: every packet acked */
-      if (j->d.r)
+      if (j->d.r && c->bug != ELAN4_BUG_DMA_EVENT_LOST)
         j->push = true; /* presented from the next cycle */
       else
         j->busy = false;
     }
-  } else if (p->tries < c->retry_limit) {
+  } else if (p->tries < c->retry_limit + (c->bug == ELAN4_BUG_DMA_RETRY_EXTRA)) {
     p->tries++;
     p->pending = true;
     p->eligible = y->s->cyc + (uint64_t)c->retry_backoff * p->tries;

@@ -75,7 +75,7 @@ void elan4_tx_cycle(elan4_cyc_t *y) {
         leave_oldest(n, v);
         n->last_leave[v] = s->cyc;
         cyc_count(y, ELAN4_CNT_TIMEOUTS);
-        nacked(y, &e);
+        if (!(e.owner == 3 && y->c->bug == ELAN4_BUG_DMA_TIMEOUT_IGNORED)) nacked(y, &e);
       }
     }
   }

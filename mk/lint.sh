@@ -15,7 +15,9 @@
 # elaboration of legal extremes (`ok` lines: Verilator elaborates them, -Wall
 # clean; refusals still need both tools); and the driver check of all but one
 # target per top module (its `lint-test` target in the .cosim file, else the
-# first that is not heavy). Nightly runs the full scope.
+# first that is not heavy); and the -Wall lint of the targets make test
+# builds, whose Verilated build is that lint (the Makefile's
+# VERILATOR_RTL_FLAGS). Nightly runs the full scope.
 set -euo pipefail
 self=$(realpath "$0")
 cd "$(dirname "$0")/.."
@@ -167,7 +169,13 @@ while read -r t; do
   drivers_top[$top]=$t
 done < <(awk '{ sub(/#.*/, "") } $1 == "lint-test" { print $2 }' rtl/*/*.cosim)
 while read -r target block top gate params; do
-  echo "target $target $block $top $gate $params" >> "$jobs"
+  # make test: a target it builds is linted by its own Verilation (the Makefile's
+  # VERILATOR_RTL_FLAGS: -Wall, these waivers, warnings fatal); heavy ones here
+  if [[ $scope == test && $heavy != *" $target "* ]]; then
+    echo "lint ok    $target: by its Verilated build (-Wall, make test)"
+  else
+    echo "target $target $block $top $gate $params" >> "$jobs"
+  fi
   # a `gate T nightly` netlist is built by nightly (and make build-netlist), not make test
   if [[ $gate == gate || ( $gate == gate-nightly && $scope == full ) ]]; then gates+=("$target"); fi
   if [[ $scope == test && -z ${drivers_top[$top]:-} && $heavy != *" $target "* ]]; then drivers_top[$top]=$target; fi
@@ -194,10 +202,13 @@ awk '{ cpu[$3] += $1; n[$3]++; all += $1 }
 sort -rn "$scratch/times" | sed -n '1,5s/^/costliest  /p'
 
 # yosys reads and synthesizes the gate-level targets (at least one per block)
-# through the same make rule that builds the netlists MODE=netlist runs, so
-# `make test` synthesizes each one once (lint used to run its own synth, then
-# the netlist build ran it again).
-if ((${#gates[@]})); then
+# through the same make rule that builds the netlists MODE=netlist runs.
+# make test (LINT_SCOPE=test) runs lint beside its build, which synthesizes
+# the same netlists for its gate-level simulators (a yosys error stops it):
+# synthesizing them here too would be a second make writing the same files.
+if [[ $scope == test ]]; then
+  echo "synth      the gate targets: by make test's netlist build"
+elif ((${#gates[@]})); then
   files=(); for t in "${gates[@]}"; do files+=("build/synth/$t.v"); done
   if ! out=$(make -s -k -O -j"${JOBS:-2}" --no-print-directory "${files[@]}" 2>&1) \
      || grep -v '^  SYNTH ' <<<"$out" | grep -qi 'error'; then

@@ -17,7 +17,8 @@
 # target per top module (its `lint-test` target in the .cosim file, else the
 # first that is not heavy); and the -Wall lint of the targets make test
 # builds, whose Verilated build is that lint (the Makefile's
-# VERILATOR_RTL_FLAGS). Nightly runs the full scope.
+# VERILATOR_RTL_FLAGS), and of the heavy targets it does not build, but for
+# one that stands in for its top's module job. Nightly runs the full scope.
 set -euo pipefail
 self=$(realpath "$0")
 cd "$(dirname "$0")/.."
@@ -101,7 +102,7 @@ targets=$(awk -v fmt=sh -f mk/targets.awk rtl/*/*.cosim)
 # equal to the `parameter ... Name = decimal` default in the top's .sv) is
 # linted by exactly the command of that top's module job, so the module job
 # is left out (ibsw_p24: 20 CPU-s). An unparsable default keeps the job.
-declare -A at_defaults
+declare -A at_defaults covers
 while read -r target block top _ params; do
   same=$(awk -v params="$params" '
     match($0, /parameter +(int +)?(unsigned +)?[A-Za-z_][A-Za-z0-9_]* *= *[0-9]+ *(,|\)|\/\/|$)/) {
@@ -151,6 +152,7 @@ for lim in rtl/*/*.limits; do
           echo "LIMIT FAIL $lim: $mod ok-target $params: no co-simulation target of $mod sets all of that (mark it ok)"
           fail=1
         fi
+        [[ -n ${by:-} ]] && covers[$by]=1 # the target whose lint stands in for this line (kept below)
         [[ $scope == test ]] && continue ;;
       *) echo "LIMIT FAIL $lim: $mod '$expect': expected ok, ok-target or error"; fail=1; continue ;;
     esac
@@ -170,9 +172,14 @@ while read -r t; do
 done < <(awk '{ sub(/#.*/, "") } $1 == "lint-test" { print $2 }' rtl/*/*.cosim)
 while read -r target block top gate params; do
   # make test: a target it builds is linted by its own Verilation (the Makefile's
-  # VERILATOR_RTL_FLAGS: -Wall, these waivers, warnings fatal); heavy ones here
+  # VERILATOR_RTL_FLAGS: -Wall, these waivers, warnings fatal); of the heavy
+  # ones (not built there) only one standing in for its top's module job at
+  # the defaults (ibsw_p24) or for a limit line marked ok-target (elan4_max);
+  # the others' -Wall runs are nightly's
   if [[ $scope == test && $heavy != *" $target "* ]]; then
     echo "lint ok    $target: by its Verilated build (-Wall, make test)"
+  elif [[ $scope == test && ${at_defaults[$top]:-} != "$target" && -z ${covers[$target]:-} ]]; then
+    echo "lint       $target: heavy, its -Wall lint is nightly's (LINT_SCOPE=full)"
   else
     echo "target $target $block $top $gate $params" >> "$jobs"
   fi

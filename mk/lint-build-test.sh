@@ -11,17 +11,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . mk/script-verdict.sh
-bug="" expect="" args=("$@")
-for a in "$@"; do
-  case $a in
-    --bug=latch) bug=${a#--bug=} ;;
-    --expect-fail=check:*) expect=${a#--expect-fail=check:} ;;
-    --seed=* | --out=* | --name=*) ;;
-    *) echo "mk/lint-build-test.sh: unknown option '$a' (--bug=latch, --expect-fail=check:ID)"; exit 2 ;;
-  esac
-done
-echo "seed: none (deterministic)"
-rerun="mk/lint-build-test.sh ${args[*]}"
+script_det_args mk/lint-build-test.sh latch "$@"
 flags=$(make -s --no-print-directory verilator-rtl-flags) || { echo "mk/lint-build-test.sh: make verilator-rtl-flags failed"; exit 2; }
 scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT
 dut=rtl/common/common_fifo.sv

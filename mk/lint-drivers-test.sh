@@ -9,17 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . mk/script-verdict.sh
-bug="" expect="" args=("$@")
-for a in "$@"; do
-  case $a in
-    --bug=rabn_default) bug=${a#--bug=} ;;
-    --expect-fail=check:*) expect=${a#--expect-fail=check:} ;;
-    --seed=* | --out=* | --name=*) ;;
-    *) echo "mk/lint-drivers-test.sh: unknown option '$a' (--bug=rabn_default, --expect-fail=check:ID)"; exit 2 ;;
-  esac
-done
-echo "seed: none (deterministic)"
-rerun="mk/lint-drivers-test.sh ${args[*]}"
+script_det_args mk/lint-drivers-test.sh rabn_default "$@"
 scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT
 dut=rtl/elan4/elan4_link_tx.sv
 if [[ -n $bug ]]; then

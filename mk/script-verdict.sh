@@ -22,3 +22,24 @@ script_verdict() {
   fi
   echo "TEST PASSED"; exit 0
 }
+
+# The options of a deterministic self-test with one planted bug (mk/lint-*-test.sh):
+#   script_det_args SCRIPT BUG "$@"
+# --bug=BUG, --expect-fail=check:ID, and the runner's --seed/--out/--name
+# (ignored: nothing there is random). Sets $bug, $expect and $rerun, prints
+# the seed line; anything else is a usage error (exit 2).
+script_det_args() {
+  local self=$1 known=$2 a
+  shift 2
+  bug="" expect=""
+  for a in "$@"; do
+    case $a in
+      "--bug=$known") bug=$known ;;
+      --expect-fail=check:*) expect=${a#--expect-fail=check:} ;;
+      --seed=* | --out=* | --name=*) ;;
+      *) echo "$self: unknown option '$a' (--bug=$known, --expect-fail=check:ID)"; exit 2 ;;
+    esac
+  done
+  echo "seed: none (deterministic)"
+  rerun="$self $*"
+}

@@ -329,7 +329,10 @@ include mk/store.mk
 SIMS      := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_sim) $(CPHS_SIMS) $(E4F_SIMS) $(IBF_SIMS) $(STORE_SIMS)
 ASAN_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_sim) $(CPHS_ASAN_SIMS) $(E4F_ASAN_SIMS) $(IBF_ASAN_SIMS) $(STORE_ASAN_SIMS)
 NETLIST_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_netlist_sim)
-ASAN_NETLIST_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_netlist_sim)
+# make test's netlist simulators: only blocks with a gate target it runs (the
+# rule exists for every block; a block whose netlists are all nightly's would
+# link its whole RTL a second time for nothing)
+ASAN_NETLIST_SIMS := $(foreach b,$(BLOCKS),$(if $(filter-out $(GATE_NIGHTLY_TARGETS),$(filter $(GATE_TARGETS),$(TARGETS_$(b)))),$(BUILD)/asan/bin/$(b)_netlist_sim))
 UNITS     := $(patsubst %.c,$(BUILD)/asan/bin/%,$(notdir $(UNIT_SRC))) $(IBF_UNITS)
 
 # C model unit tests: one binary per csim/<block>/test_*.c, sanitizers on.

@@ -88,12 +88,23 @@ VOPT_FULL  := OPT_FAST=-O2 OPT_SLOW=-O1
 VOPT_BUG   := OPT_FAST=-O0 OPT_SLOW=-O0 CXX=clang++ OPT=-Wno-parentheses-equality VM_PARALLEL_BUILDS=0
 VQUICK_TARGETS := cp_exp elite4_p8_v4 elite4_p16_v4
 VGXX_TARGETS := ibsw_p2_max
-# VM_PARALLEL_BUILDS=0: quick builds of targets that are not heavy compile the
-# Verilated C++ as one translation unit (Verilator's __ALL.cpp, which it
-# already picks for small designs): Verilator's headers are parsed once, not
-# once per file. elite4_p4's archive: 23.6 -> 14.7 CPU-s, elan4_default's
-# -> 32.2 (2026-11-28). Heavy ones stay split (one 67 MB unit, elite4_p16_v4).
-vopt_of = $(if $(or $(filter quick,$(VOPT)),$(filter $(1),$(VQUICK_TARGETS))),$(if $(filter $(1),$(VGXX_TARGETS)),$(subst clang++,$(CXX),$(VOPT_QUICK)),$(VOPT_QUICK))$(if $(filter $(1),$(HEAVY_TARGETS)),, VM_PARALLEL_BUILDS=0),$(VOPT_FULL))
+# VSPLIT: quick builds of targets that are not heavy compile the Verilated
+# C++ as two translation units, the fast code at OPT_FAST and the slow code
+# (constructors, trace declarations) at OPT_SLOW (mk/verilated-split.mk):
+# Verilator's headers are parsed twice, not once per file. elite4_p4's
+# archive: 23.6 CPU-s per file -> 14.7 as one unit (2026-11-28);
+# elite4_p8_v4's: 86.8 as one unit -> 48.6 as two (2026-11-29). Heavy ones
+# stay one unit per file (one 67 MB unit, elite4_p16_v4).
+VSPLIT = VM_PARALLEL_BUILDS=1 VM_FAST=V$(1)__FastAll VM_SLOW=V$(1)__SlowAll -f $(CURDIR)/mk/verilated-split.mk
+# VO0_TARGETS: under VOPT=quick their fast code too is -O0. make test's runs
+# of them are short (2026-11-29: 5.7 CPU-s of elite4 lockstep runs, 5.3 of
+# ibsw, 2.9 of cp; the RTL at -O0 runs ~2.2x slower: elite4_p8_v4_random 1.86
+# -> 4.16 s) and their -O1 compiles long (elite4_p8_v4's fast unit 40.9
+# CPU-s at -O1, 7.4 at -O0). Not elan4: its 31.8 CPU-s of lockstep runs
+# would take back what its -O0 build saves.
+VO0_TARGETS := elite4_p8 elite4_p8_v4 ibsw_p4 cp_q20_f8
+vquick_of = $(if $(filter $(1),$(VGXX_TARGETS)),$(subst clang++,$(CXX),$(VOPT_QUICK)),$(VOPT_QUICK))$(if $(and $(filter quick,$(VOPT)),$(filter $(1),$(VO0_TARGETS))), OPT_FAST=-O0)$(if $(filter $(1),$(HEAVY_TARGETS)),, $(VSPLIT))
+vopt_of = $(if $(or $(filter quick,$(VOPT)),$(filter $(1),$(VQUICK_TARGETS))),$(call vquick_of,$(1)),$(VOPT_FULL))
 export VQUICK_TARGETS VOPT
 # The VOPT the Verilated archives were built with (a change rebuilds them)
 $(BUILD)/mk/vopt.$(VOPT):
@@ -157,9 +168,14 @@ $(VLT_PCH):
 	@printf '#include "verilated.h"\n#include "verilated_fst_c.h"\n' > $(BUILD)/pch/vlt_pch.h
 	@$(CXX) $(CXXFLAGS) -x c++-header $(BUILD)/pch/vlt_pch.h -o $@
 
+# Each block's RTL files (rtl/B/B.f), read once: the rules of its targets,
+# netlists and planted-bug copies depend on them (a `sed` per rule cost every
+# make invocation ~1 s: 232 processes; 2026-11-29).
+$(foreach f,$(wildcard rtl/*/*.f),$(eval RTL_FILES_$(notdir $(basename $(f))) := $(addprefix ./,$(shell cat $(f)))))
+
 # $(1) = target
 define TARGET_RULES
-$(BUILD)/xml/$(1).xml: rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f $$(shell sed 's/^/.\//' rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f 2>/dev/null) $(BUILD)/mk/targets.mk
+$(BUILD)/xml/$(1).xml: rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f $(RTL_FILES_$(BLOCK_$(1))) $(BUILD)/mk/targets.mk
 	@mkdir -p $$(@D)
 	@echo "  XML      $(1)"
 	@verilator --xml-only -Wno-fatal --top-module $(TOP_$(1)) $(VPARAMS_$(1)) -f rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f \
@@ -195,7 +211,7 @@ $(BUILD)/obj/glue/$(1)_glue_nortl.o: $(BUILD)/glue/$(1)/$(1)_glue.c
 	@$(CC) $(CFLAGS) -DNETCOSIM_NO_RTL -Itestbench -c $$< -o $$@
 
 # gate level: yosys netlist of the same target, Verilated under the class V$(1)_netlist
-$(BUILD)/synth/$(1).v $(BUILD)/synth/$(1).stat &: $$(shell sed 's/^/.\//' rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f 2>/dev/null) $(BUILD)/mk/targets.mk
+$(BUILD)/synth/$(1).v $(BUILD)/synth/$(1).stat &: $(RTL_FILES_$(BLOCK_$(1))) $(BUILD)/mk/targets.mk
 	@mkdir -p $(BUILD)/synth
 	@echo "  SYNTH    $(1)"
 	@ulimit -v 16000000; yosys -q -l $(BUILD)/synth/$(1).log -p "read_verilog -sv $$$$(tr '\n' ' ' < rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f); \
@@ -204,7 +220,7 @@ $(BUILD)/synth/$(1).v $(BUILD)/synth/$(1).stat &: $$(shell sed 's/^/.\//' rtl/$(
 	  write_verilog -noattr $(BUILD)/synth/$(1).v"
 
 # per-module figures: the same target synthesized without flattening (make synth only)
-$(BUILD)/synth/$(1).modules: $$(shell sed 's/^/.\//' rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f 2>/dev/null) $(BUILD)/mk/targets.mk
+$(BUILD)/synth/$(1).modules: $(RTL_FILES_$(BLOCK_$(1))) $(BUILD)/mk/targets.mk
 	@mkdir -p $(BUILD)/synth
 	@echo "  SYNTH    $(1) (per module)"
 	@ulimit -v 16000000; yosys -q -l $(BUILD)/synth/$(1).modules.log -p "read_verilog -sv $$$$(tr '\n' ' ' < rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f); \
@@ -446,7 +462,7 @@ export NOMINAL_MHZ TIMING_MARGIN_PCT TIMING_KNOWN_FAIL
 TIMING_SEL = $(if $(T),$(T),$(if $(filter command line environment,$(origin B)),$(TARGETS_$(B)),$(TARGETS)))
 define TIMING_RULES
 $(BUILD)/timing/$(1).flat.status $(BUILD)/timing/$(1).hier.status: $(BUILD)/timing/$(1).%.status: \
-    $$(shell sed 's/^/.\//' rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f 2>/dev/null) $(BUILD)/mk/targets.mk mk/timing-synth.sh mk/timing-sta.awk
+    $(RTL_FILES_$(BLOCK_$(1))) $(BUILD)/mk/targets.mk mk/timing-synth.sh mk/timing-sta.awk
 	@./mk/timing-synth.sh $(1) $$*
 endef
 $(foreach t,$(TARGETS),$(eval $(call TIMING_RULES,$(t))))

@@ -23,7 +23,7 @@ $(BUILD)/mk/bugs.mk: $(wildcard rtl/*/*.bugs) mk/netlist-bugs mk/bugs.awk
 
 # $(1) = bug, $(2) = its target, $(3) = the target's block
 define RTLBUG_RULES
-$(BUILD)/rtlbug/$(1)/verilated/V$(2)__ALL.a: $(wildcard rtl/*/*.bugs) mk/rtl-bug.sh $$(shell sed 's/^/.\//' rtl/$(3)/$(3).f 2>/dev/null)
+$(BUILD)/rtlbug/$(1)/verilated/V$(2)__ALL.a: $(wildcard rtl/*/*.bugs) mk/rtl-bug.sh $(RTL_FILES_$(3))
 	@echo "  RTL-BUG  $(1) ($(2))"
 	@rm -rf $(BUILD)/rtlbug/$(1) && mkdir -p $(BUILD)/rtlbug/$(1)
 	@./mk/cpu-of.sh $(BUILD)/rtlbug/$(1)/rtl.cpu ./mk/rtl-bug.sh $(1) $(BUILD)/rtlbug/$(1) >/dev/null
@@ -89,7 +89,7 @@ $(foreach t,$(NETBUGS),$(eval $(call NETBUG_RULES,$(t),$(BLOCK_$(t)))))
 # $(1) = bug, $(2) = the experiment's target, $(3) = its block, $(4) = binary name,
 # $(5) = the experiment's C sources, $(6) = its glue and Verilated objects
 define RTLBUG_EXP_RULES
-$(BUILD)/rtlbug/$(1)/$(2)/verilated/V$(2)__ALL.a: rtl/$(3)/$(3).bugs mk/rtl-bug.sh $$(shell sed 's/^/.\//' rtl/$(3)/$(3).f 2>/dev/null)
+$(BUILD)/rtlbug/$(1)/$(2)/verilated/V$(2)__ALL.a: rtl/$(3)/$(3).bugs mk/rtl-bug.sh $(RTL_FILES_$(3))
 	@echo "  RTL-BUG  $(1) ($(2))"
 	@rm -rf $(BUILD)/rtlbug/$(1)/$(2) && mkdir -p $(BUILD)/rtlbug/$(1)/$(2)
 	@./mk/cpu-of.sh $(BUILD)/rtlbug/$(1)/$(2)/rtl.cpu ./mk/rtl-bug.sh $(1) $(BUILD)/rtlbug/$(1)/$(2) >/dev/null

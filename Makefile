@@ -96,13 +96,15 @@ VGXX_TARGETS := ibsw_p2_max
 # elite4_p8_v4's: 86.8 as one unit -> 48.6 as two (2026-11-29). Heavy ones
 # stay one unit per file (one 67 MB unit, elite4_p16_v4).
 VSPLIT = VM_PARALLEL_BUILDS=1 VM_FAST=V$(1)__FastAll VM_SLOW=V$(1)__SlowAll -f $(CURDIR)/mk/verilated-split.mk
-# VO0_TARGETS: under VOPT=quick their fast code too is -O0. make test's runs
-# of them are short (2026-11-29: 5.7 CPU-s of elite4 lockstep runs, 5.3 of
-# ibsw, 2.9 of cp; the RTL at -O0 runs ~2.2x slower: elite4_p8_v4_random 1.86
-# -> 4.16 s) and their -O1 compiles long (elite4_p8_v4's fast unit 40.9
-# CPU-s at -O1, 7.4 at -O0). Not elan4: its 31.8 CPU-s of lockstep runs
-# would take back what its -O0 build saves.
-VO0_TARGETS := elite4_p8 elite4_p8_v4 ibsw_p4 cp_q20_f8
+# VO0_TARGETS: under VOPT=quick their fast code too is -O0: make test's runs
+# of them are short and their -O1 compiles long (elite4_p8_v4's fast unit
+# 40.9 CPU-s at -O1, 7.4 at -O0; the RTL at -O0 runs ~2.2x slower:
+# elite4_p8_v4_random 1.86 -> 4.16 s). Measured in a fresh-clone make test
+# (2026-11-29) with elite4_p8 and cp_q20_f8 in the list too: their runs took
+# back what their builds saved (elite4_p8 is every switch of the RTL fabric
+# lines: elite4_fabric_core 36 -> 58 CPU-s; cp 3 -> 9), ibsw_p4's did not
+# (ibsw 7 -> 15 against ~20 saved). Not elan4: 32 CPU-s of lockstep runs.
+VO0_TARGETS := elite4_p8_v4 ibsw_p4
 vquick_of = $(if $(filter $(1),$(VGXX_TARGETS)),$(subst clang++,$(CXX),$(VOPT_QUICK)),$(VOPT_QUICK))$(if $(and $(filter quick,$(VOPT)),$(filter $(1),$(VO0_TARGETS))), OPT_FAST=-O0)$(if $(filter $(1),$(HEAVY_TARGETS)),, $(VSPLIT))
 vopt_of = $(if $(or $(filter quick,$(VOPT)),$(filter $(1),$(VQUICK_TARGETS))),$(call vquick_of,$(1)),$(VOPT_FULL))
 export VQUICK_TARGETS VOPT

@@ -342,6 +342,21 @@ awk -F'\t' -v OFS='\t' 'FILENAME == ARGV[1] { eq[$1] = $2; next } FILENAME == AR
   $2 == "EQUIV" && !(ks[$1] in eq) { $2 = "SURVIVED"; $10 = "" }
   $2 == "SURVIVED" && (ks[$1] in eq) { $2 = "EQUIV"; $10 = eq[ks[$1]] }
   { print }' "$equiv" "$keys" "$results" > "$results.tmp" && mv "$results.tmp" "$results"
+# An RTL mutant whose build stopped on a Verilator -Wall warning is killed by
+# lint, not invalid: make test's Verilated build is the RTL's -Wall lint
+# (the Makefile's VERILATOR_RTL_FLAGS, warnings fatal), and a mutant that
+# trips it never reaches a simulator. Its build log has the warning, and no
+# Verilator error but the "Exiting due to N warning(s)" that follows it; a
+# mutant Verilator cannot parse or elaborate has an error of its own.
+while IFS=$'\t' read -r id st _; do
+  [[ $st == INVALID ]] || continue
+  l=$out/log/$id.log
+  [[ -f $l ]] && grep -q '^%Warning-' "$l" && grep -q '^%Error: Exiting due to [0-9]* warning' "$l" &&
+    ! grep -E '^%Error' "$l" | grep -qv '^%Error: Exiting due to [0-9]* warning' || continue
+  w=$(grep -m1 '^%Warning-' "$l" | cut -c1-200)
+  awk -F'\t' -v OFS='\t' -v id="$id" -v w="$w" '$1 == id { $2 = "LINT"; $10 = "make test'"'"'s -Wall Verilation: " w } { print }' \
+    "$results" > "$results.tmp" && mv "$results.tmp" "$results"
+done < "$results"
 wall=$(($(date +%s) - t_start))
 ((report_only)) && wall=$(awk -F'\t' '{ s += $4 } END { printf "%d", s }' "$results")
 report=$out/report.txt
@@ -387,7 +402,7 @@ report=$out/report.txt
       SURVIVED) echo; echo "SURVIVED ($n): no test noticed these edits (a test hole, or an equivalent mutant to list in $equiv_file)" ;;
       EQUIV) echo; echo "DOCUMENTED EQUIVALENT ($n): survived, and $equiv_file says why no test can see them" ;;
       EXTRA) echo; echo "KILLED BY A ${block}_* SMOKE TEST ONLY ($n): the block's own smoke tests pass" ;;
-      LINT) echo; echo "KILLED BY LINT ONLY ($n): the smoke tests pass, make lint fails" ;;
+      LINT) echo; echo "KILLED BY LINT ONLY ($n): make lint fails, or make test's -Wall Verilation of the target stops the build" ;;
       UNIT) echo; echo "KILLED BY THE C UNIT TESTS ONLY ($n): the smoke tests pass, make unit fails" ;;
       INVALID) echo; echo "INVALID ($n): the mutant does not build" ;;
     esac

@@ -19,6 +19,11 @@
 # builds, whose Verilated build is that lint (the Makefile's
 # VERILATOR_RTL_FLAGS), and of the heavy targets it does not build, but for
 # one that stands in for its top's module job. Nightly runs the full scope.
+#
+# LINT_FILES="rtl/B/F.sv ..." (mk/mutate.sh, after editing one RTL file):
+# only the module, limit, target, driver and synthesis jobs of the blocks
+# whose .f lists one of these files; a file no other block reads cannot
+# change another block's verdict. The project-wide checks still run.
 set -euo pipefail
 self=$(realpath "$0")
 cd "$(dirname "$0")/.."
@@ -27,6 +32,16 @@ scope=${LINT_SCOPE:-full}
 case $scope in full | test) ;; *) echo "mk/lint.sh: LINT_SCOPE='$scope': expected full or test"; exit 2 ;; esac
 waivers=rtl/lint.vlt
 gates=()
+declare -A lint_block # the blocks whose jobs run (all, or those LINT_FILES concern)
+n_blocks=0
+for f in rtl/*/*.f; do
+  b=$(basename "$(dirname "$f")")
+  if [[ -z ${LINT_FILES:-} ]]; then lint_block[$b]=1; n_blocks=$((n_blocks + 1)); continue; fi
+  for x in $LINT_FILES; do
+    if grep -qxF "$x" "$f" && [[ -z ${lint_block[$b]:-} ]]; then lint_block[$b]=1; n_blocks=$((n_blocks + 1)); fi
+  done
+done
+((n_blocks)) || { echo "mk/lint.sh: LINT_FILES='${LINT_FILES:-}': in no block's .f list"; exit 2; }
 
 # The Verilator/yosys elaborations below are independent jobs: they run
 # JOBS at a time (the lint step was ~4 CPU-minutes on one core) and print in
@@ -115,6 +130,7 @@ while read -r target block top _ params; do
 done <<<"$targets"
 for f in rtl/*/*.f; do
   block=$(basename "$(dirname "$f")")
+  [[ -n ${lint_block[$block]:-} ]] || continue
   for sv in $(grep "^rtl/$block/" "$f"); do
     mod=$(basename "$sv" .sv)
     [[ $mod == *_pkg ]] && continue
@@ -138,6 +154,7 @@ for f in rtl/*/*.f; do
 done
 heavy=" $(awk '$1 == "heavy" { printf "%s ", $2 }' rtl/*/*.cosim)"
 for lim in rtl/*/*.limits; do
+  [[ -n ${lint_block[$(basename "$(dirname "$lim")")]:-} ]] || continue
   while read -r mod expect params; do
     [[ -z $mod || $mod == \#* ]] && continue
     case $expect in
@@ -171,6 +188,7 @@ while read -r t; do
   drivers_top[$top]=$t
 done < <(awk '{ sub(/#.*/, "") } $1 == "lint-test" { print $2 }' rtl/*/*.cosim)
 while read -r target block top gate params; do
+  [[ -n ${lint_block[$block]:-} ]] || continue
   # make test: a target it builds is linted by its own Verilation (the Makefile's
   # VERILATOR_RTL_FLAGS: -Wall, these waivers, warnings fatal); of the heavy
   # ones (not built there) only one standing in for its top's module job at

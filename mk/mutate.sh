@@ -312,7 +312,8 @@ while IFS=$'\t' read -r id file line col kind old new; do
     fi
   elif [[ $file == *.sv ]]; then
     status=SURVIVED
-    if ! ./mk/lint.sh >> "$log" 2>&1; then
+    # make test's lint (LINT_SCOPE=test) of the blocks that read the file
+    if ! LINT_SCOPE=test LINT_FILES="$file" JOBS=$jobs ./mk/lint.sh >> "$log" 2>&1; then
       status=LINT
       reason="$(grep -m1 'FAIL' "$log" || true): $(sed -n '/FAIL/,$p' "$log" | grep -m1 -E '%(Error|Warning)|ERROR' || true)"
       reason=${reason:0:200}

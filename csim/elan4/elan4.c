@@ -43,6 +43,7 @@ const char *const elan4_bug_names[] = {"none",
                                        "cp_dma_len_odd",
                                        "dma_offset_12bit",
                                        "error_discard_uncounted",
+                                       "cp_format_stalls",
                                        NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {

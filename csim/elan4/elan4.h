@@ -142,6 +142,7 @@ enum {
   ELAN4_BUG_CP_DMA_LEN_ODD,          /* "cp_dma_len_odd": RUN_DMA's imm need not be a multiple of 8 */
   ELAN4_BUG_DMA_OFFSET_12BIT,        /* "dma_offset_12bit": a DMA packet's VA offset wraps at 4096 dwords */
   ELAN4_BUG_ERROR_DISCARD_UNCOUNTED, /* "error_discard_uncounted": a write to an ERROR queue is not counted */
+  ELAN4_BUG_CP_FORMAT_STALLS, /* "cp_format_stalls": a RUN_DMA failing E_FORMAT on dword 0 waits for ever */
   ELAN4_BUG_COUNT
 };
 extern const char *const elan4_bug_names[]; /* NULL-terminated, [0] = "none" */

@@ -98,6 +98,8 @@ void elan4_cp_cycle(elan4_cyc_t *y) {
     uint64_t w[11] = {0};
     w[0] = q->head[q->rp % ELAN4_MAX_HEAD];
     unsigned code = elan4_check_dw0(c, q->d0, w[0]), len = 0;
+    if (code == ELAN4_E_FORMAT && c->bug == ELAN4_BUG_CP_FORMAT_STALLS && op_of(w[0]) == ELAN4_OP_RUN_DMA)
+      continue; /* planted: the refusal never made */
     if (!code) {
       len = elan4_cmd_len(w[0]);
       const unsigned need = len - (c->bug == ELAN4_BUG_CMD_COMPLETE_EARLY && len > 1); /* planted */

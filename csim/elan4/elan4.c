@@ -39,6 +39,11 @@ const char *const elan4_bug_names[] = {"none",
                                        "cp_push_with_dma",
                                        "cp_waits_idle_dma",
                                        "dma_fail_frees_tags",
+                                       "cp_dma_len_unchecked",
+                                       "cp_dma_len_odd",
+                                       "dma_offset_12bit",
+                                       "error_discard_uncounted",
+                                       "cp_format_stalls",
                                        NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {

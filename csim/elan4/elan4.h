@@ -136,8 +136,13 @@ enum {
   ELAN4_BUG_DMA_TIMEOUT_IGNORED, /* "dma_timeout_ignored": a DMA packet's ack timeout is not passed to the DMA */
   ELAN4_BUG_CP_PUSH_WITH_DMA, /* "cp_push_with_dma": a local SETEVENT is pushed in a cycle the DMA pushes */
   ELAN4_BUG_CP_WAITS_IDLE_DMA, /* "cp_waits_idle_dma": the CP waits on an idle DMA's stale push (the old model) */
-  ELAN4_BUG_DMA_FAIL_FREES_TAGS, /* "dma_fail_frees_tags": a DMA failing on its route or source frees its
+  ELAN4_BUG_DMA_FAIL_FREES_TAGS,     /* "dma_fail_frees_tags": a DMA failing on its route or source frees its
                                      host-read tags before their data has come */
+  ELAN4_BUG_CP_DMA_LEN_UNCHECKED,    /* "cp_dma_len_unchecked": RUN_DMA's imm is not checked (0 accepted) */
+  ELAN4_BUG_CP_DMA_LEN_ODD,          /* "cp_dma_len_odd": RUN_DMA's imm need not be a multiple of 8 */
+  ELAN4_BUG_DMA_OFFSET_12BIT,        /* "dma_offset_12bit": a DMA packet's VA offset wraps at 4096 dwords */
+  ELAN4_BUG_ERROR_DISCARD_UNCOUNTED, /* "error_discard_uncounted": a write to an ERROR queue is not counted */
+  ELAN4_BUG_CP_FORMAT_STALLS, /* "cp_format_stalls": a RUN_DMA failing E_FORMAT on dword 0 waits for ever */
   ELAN4_BUG_COUNT
 };
 extern const char *const elan4_bug_names[]; /* NULL-terminated, [0] = "none" */

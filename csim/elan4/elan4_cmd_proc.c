@@ -42,7 +42,9 @@ unsigned elan4_check_dw0(const elan4_cfg_t *c, uint64_t cfg, uint64_t d) {
   if (op != ELAN4_OP_ATOMIC && a_of(d)) return ELAN4_E_FORMAT;
   if (!remote && dest_of(d)) return ELAN4_E_FORMAT;
   if (imm_zero && imm_of(d)) return ELAN4_E_FORMAT;
-  if (op == ELAN4_OP_RUN_DMA && (imm_of(d) == 0 || imm_of(d) % 8u)) return ELAN4_E_FORMAT;
+  if (op == ELAN4_OP_RUN_DMA && c->bug != ELAN4_BUG_CP_DMA_LEN_UNCHECKED && /* planted */
+      (imm_of(d) == 0 || (imm_of(d) % 8u && c->bug != ELAN4_BUG_CP_DMA_LEN_ODD)))
+    return ELAN4_E_FORMAT;
   if (remote && dest_of(d) >= c->num_nodes) return ELAN4_E_ROUTE;
   return 0;
 }
@@ -96,6 +98,8 @@ void elan4_cp_cycle(elan4_cyc_t *y) {
     uint64_t w[11] = {0};
     w[0] = q->head[q->rp % ELAN4_MAX_HEAD];
     unsigned code = elan4_check_dw0(c, q->d0, w[0]), len = 0;
+    if (code == ELAN4_E_FORMAT && c->bug == ELAN4_BUG_CP_FORMAT_STALLS && op_of(w[0]) == ELAN4_OP_RUN_DMA)
+      continue; /* planted: the refusal never made */
     if (!code) {
       len = elan4_cmd_len(w[0]);
       const unsigned need = len - (c->bug == ELAN4_BUG_CMD_COMPLETE_EARLY && len > 1); /* planted */

@@ -138,7 +138,8 @@ static void arrive(elan4_cyc_t *y, unsigned k, unsigned kidx, uint64_t data, uin
   const elan4_slot_t *q = &y->s->slot[k];
   elan4_slot_t *n = &y->nx->slot[k];
   if (q->state != ELAN4_Q_OK || y->err_code[k]) { /* an E_GAP of this cycle discards it too */
-    cyc_count(y, ELAN4_CNT_CQ_DISCARD);
+    if (c->bug != ELAN4_BUG_ERROR_DISCARD_UNCOUNTED || q->state != ELAN4_Q_ERROR) /* planted */
+      cyc_count(y, ELAN4_CNT_CQ_DISCARD);
     return;
   }
   if (be != 0xFF) {

@@ -204,7 +204,8 @@ int elan4_dma_sendable(const elan4_cfg_t *c, const elan4_state_t *s, uint32_t *o
 unsigned elan4_dma_body(const elan4_cyc_t *y, uint32_t o, unsigned m, uint32_t *b) {
   const elan4_dma_t *j = &y->s->dma;
   const bool last = o + m == j->d.n, e = last && j->d.e;
-  const uint64_t va = j->d.dst + 8ull * o;
+  const uint64_t va =
+      j->d.dst + 8ull * (y->c->bug == ELAN4_BUG_DMA_OFFSET_12BIT ? o & 0xFFFu : o); /* planted */
   unsigned nb = 0;
   b[nb++] = 1u | m << 4 | (uint32_t)e << 8 | (uint32_t)j->d.ctx << 16;
   b[nb++] = y->in->node & 0xFFFu;

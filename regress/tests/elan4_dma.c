@@ -466,6 +466,7 @@ static void init_view(dm_t *g, const elan4_view_t *vw, cosim_rng_t *rng) {
 }
 static void init_default(void *ctx, cosim_rng_t *rng) { init_view(ctx, &elan4_default_view, rng); }
 static void init_min(void *ctx, cosim_rng_t *rng) { init_view(ctx, &elan4_min_view, rng); }
+static void init_onevc(void *ctx, cosim_rng_t *rng) { init_view(ctx, &elan4_onevc_view, rng); }
 static void init_late(void *ctx, cosim_rng_t *rng) { /* elan4_default: AckTimeout far beyond the COPY */
   dm_t *g = ctx;
   init_view(g, &elan4_default_view, rng);
@@ -582,7 +583,9 @@ static bool end_checks(dm_t *g, const void *out, cosim_msg_t *msg) {
 /* a packet's TAIL: the words against the reference */
 static bool tail(dm_t *g, int64_t t, uint32_t crc, cosim_msg_t *msg) {
   dma_t *d = &g->d[g->phase];
-  if (g->cur_vc == g->vc_sten) { /* D6's WRITE */
+  /* D6's WRITE: on STEN's VC; where STEN and DMA share one (elan4_onevc), by its VA */
+  if (g->cur_vc == g->vc_sten &&
+      (g->vc_sten != g->vc_dma || (g->nw >= 4 && ((uint64_t)g->w[3] << 32 | g->w[2]) == WR_VA))) {
     const uint32_t want[6] = {1u | 1u << 4 | CTX << 16, NODE,
                               (uint32_t)WR_VA,          (uint32_t)(WR_VA >> 32),
                               (uint32_t)WR_DATA,        (uint32_t)(WR_DATA >> 32)};
@@ -945,8 +948,487 @@ COSIM_TEST(elan4_dma, .target = &elan4_default_target,
 COSIM_TEST(elan4_dma_min, .target = &elan4_min_target,
            .purpose = "elan4_dma on the min target (RetryLimit 0, DmaBufDw 64, two TLB entries, LmLatency 1)",
            .ctx_size = sizeof(dm_t), .init = init_min, .drive = drive, .check = check, .finish = finish)
+COSIM_TEST(elan4_dma_onevc, .target = &elan4_onevc_target,
+           .purpose = "elan4_dma on the onevc target (STEN and DMA packets share VC 0)",
+           .ctx_size = sizeof(dm_t), .init = init_onevc, .drive = drive, .check = check, .finish = finish)
 COSIM_TEST(elan4_dma_late, .target = &elan4_default_target,
            .purpose =
                "elan4_dma with D11's last token after the COPY: the event FIFO is not full when D11 is "
                "done (elan4.scenario must fail)",
            .ctx_size = sizeof(dm_t), .init = init_late, .drive = drive, .check = check, .finish = finish)
+
+/* elan4_dma_edge: the RUN_DMA lengths the phases above never use (docs/elan4.md §4.3, §6.3, §7, §6.8), in
+ * lockstep, with the same kind of reference (§4.2's status word, §6.9's records, §6.8's split, §4.6's
+ * packets, never the model's code). Queue 0 (and queue 1 where NumQueues > 1), context 5:
+ *
+ *   Z1  a RUN_DMA with imm = 0 at position 0: §4.3 makes `imm` of RUN_DMA a dword-0 field that must be a
+ *       non-zero multiple of 8, so the command processor refuses it with E_FORMAT (§6.3: a dword-0
+ *       failure, the command not consumed): one cause-3 record {info 0, data 8 | position 0 << 8}
+ *       (§6.9), no DMA start (no route read, no DMA packet, cnt_cmds unchanged). Queue 1's STEN WRITE,
+ *       written between the RUN_DMA's dword 0 and dword 1, is delivered exactly and acked. The next
+ *       command of queue 0 (a WRITE at positions 8..10, written after the record) is discarded (§7: an
+ *       ERROR queue takes no data): cnt_cq_discard exactly +3, no packet. Queue 0's status: code 8,
+ *       state ERROR, error position 0, wp in 1..8 frozen (§7), and cnt_cq_discard of the RUN_DMA's own
+ *       dwords 8 - wp (or one less: a dword arriving in the error cycle itself is discarded by §7, and
+ *       §6.10 does not say whether it counts). Queue 1: OK, code 0, fp = wp = 3, not busy.
+ *   Z2  CQCTL(0) again (§4.2: positions 0, code 0, OK, checked in the status word), then a RUN_DMA with
+ *       imm = 12 (not a multiple of 8): the same refusal and checks.
+ *   Z3  CQCTL(0) again, a STEN WRITE, then the large DMA: BIGN dwords (64 KB on elan4_default, the §10
+ *       plan's size; §4.3's own limit is imm < 2^32, so 64 KB is no maximum) from a local source at
+ *       0x18 into its first page, over nine source pages mapped out of order, to a destination at 0x1F0
+ *       into its page: every packet is §6.8's next one (split at both sides' pages, at most 8 dwords),
+ *       so each dword is delivered once; each source dword read once from its page's PA. R = 1 on an
+ *       event in a page never looked up: tr_fire_o at T+9+2L after the token T acking the last packet
+ *       (D9's derivation above: §6.6's miss, §6.7), the cause-2 record L+2 after the e3 read.
+ * Checks: elan4.dma_format (Z1, Z2: the records, the status words, the discards, the WRITE beside),
+ * elan4.dma (Z3's packets and source reads), elan4.dma_event (Z3's event, its cycle and record). */
+#define ZQ0       0x180000u /* queue 0's store (a multiple of 64 KB: elan4_max's class 0) */
+#define ZQ1       0x190000u
+#define ZVS       0x40000ull /* the source's first VA page (0x20) */
+#define ZSRC      (ZVS + 0x18u)
+#define ZPA       0x200000u /* nine source pages from here, out of order */
+#define ZDST      0x00007F0000200000ull
+#define ZDST0     (ZDST + 0x1F0u)
+#define ZVEV      0x94000ull /* page 0x4A: its bucket differs from the source's on PtBits 4 */
+#define ZLEV      (ZVEV + 0x100u)
+#define ZPEV      0x300000u
+#define ZCOOKIE   0xC0C0000000000E0Eull
+#define ZWR_VA    0x00007F0000300000ull
+#define ZWR1_VA   0x00007F0000302000ull
+#define ZWR_DATA  0x0FEDCBA987654321ull
+#define ZWR1_DATA 0x1122334455667788ull
+#define ZIMM2     12u /* Z2's byte count: not a multiple of 8 */
+enum { ZMAXN = 8192, ZNPG = 9, ZMAXS = 64 };
+
+typedef struct {
+  uint32_t addr;
+  uint64_t data;
+  bool write;
+  unsigned phase; /* sent once the test is in this phase */
+  unsigned rd;    /* a read: what its status word must be (1 Z's ERROR, 2 queue 1 OK, 3 fresh) */
+} zreq_t;
+
+typedef struct {
+  int64_t due;
+  unsigned what; /* 0 a DMA packet, 1 queue 0's WRITE, 2 queue 1's WRITE */
+  bool last;     /* the big DMA's last packet */
+} ztok_t;
+
+typedef struct {
+  const elan4_view_t *vw;
+  e4h_lm_t lm;
+  int64_t L;
+  unsigned bign, nq, toklat[NLAT], ntok;
+  zreq_t s[ZMAXS];
+  unsigned ns, step, phase, nrd, rd_want[8], rd_done;
+  int64_t phase_from, z_start;
+  /* the link, per VC */
+  uint32_t w[4][32];
+  unsigned nw[4], ncredit[4];
+  bool in_pkt[4];
+  uint32_t route[4];
+  ztok_t tq[128];
+  unsigned tq_h, tq_t;
+  bool wr0_sent, wr0_acked, wr1_sent, wr1_acked;
+  uint32_t next_o; /* the big DMA's next packet */
+  bool rd[ZMAXN];
+  unsigned nrd_src;
+  int64_t fire_due, rec_due;
+  bool fired;
+  unsigned wp[2];   /* Z1's, Z2's frozen wp */
+  uint64_t disc[2]; /* Z1's, Z2's RUN_DMA dwords discarded (cnt_cq_discard) */
+  int64_t last_acc; /* the last PIO request accepted */
+  bool rec_z;       /* the running Z's cause-3 record came */
+  unsigned nrec;
+  bool done;
+  int64_t done_at;
+} zg_t;
+
+static unsigned zperm(unsigned p) { return (p * 5u) % ZNPG; } /* VA page p (0..8) -> PA page slot */
+static unsigned zxsrc(uint64_t va, uint32_t *pa) {            /* 0 mapped local; the source pages only */
+  const uint64_t p = (va - ZVS) >> 13;
+  if (va < ZVS || p >= ZNPG) return 2;
+  *pa = ZPA + 0x2000u * zperm((unsigned)p) + (uint32_t)(va & 0x1FFFu);
+  return 0;
+}
+static void zs(zg_t *g, bool write, uint32_t addr, uint64_t data, unsigned phase, unsigned rd) {
+  g->s[g->ns++] = (zreq_t){addr, data, write, phase, rd};
+}
+static uint32_t zpage(unsigned q, unsigned pos) { return 0x1000u * q + 8u * (pos % 512u); }
+
+static void zinit(zg_t *g, const elan4_view_t *vw, cosim_rng_t *rng, unsigned bign) {
+  g->vw = vw;
+  g->L = g->lm.lat = (int64_t)vw->param.LmLatency;
+  g->bign = bign;
+  g->nq = vw->param.NumQueues > 1 ? 2 : 1;
+  for (unsigned i = 0; i < NLAT; i++) g->toklat[i] = 1 + cosim_rng_below(rng, 24);
+  g->lm.mem[(vw->param.RtBase + 8u * DEST) / 8u] = 1ull << 32 | ROUTE;
+  for (unsigned p = 0; p < ZNPG; p++) {
+    const uint64_t va = ZVS + 0x2000ull * p;
+    const uint32_t pa = ZPA + 0x2000u * zperm(p);
+    const uint64_t dw =
+        (vw->param.PtBase + 16u * (unsigned)(((va >> 13) ^ CTX) & ((1ull << vw->param.PtBits) - 1u))) / 8u;
+    g->lm.mem[dw] = 1u | 1u << 1 | 1u << 2 | 1u << 3 | (va >> 13) << 13;
+    g->lm.mem[dw + 1] = pa | (uint64_t)CTX << 50;
+    for (uint32_t i = 0; i < 1024; i++) g->lm.mem[pa / 8u + i] = src_val(pa + 8u * i);
+  }
+  {
+    const uint64_t dw =
+        (vw->param.PtBase + 16u * (unsigned)(((ZVEV >> 13) ^ CTX) & ((1ull << vw->param.PtBits) - 1u))) / 8u;
+    g->lm.mem[dw] = 1u | 1u << 1 | 1u << 2 | 1u << 3 | (ZVEV >> 13) << 13;
+    g->lm.mem[dw + 1] = ZPEV | (uint64_t)CTX << 50;
+    g->lm.mem[(ZPEV + 0x100u) / 8u] = 2ull << 41 | 0xFFFFFFFFu; /* INTERRUPT, count -1 */
+    g->lm.mem[(ZPEV + 0x100u) / 8u + 1] = ZCOOKIE;
+    g->lm.mem[(ZPEV + 0x100u) / 8u + 3] = CTX;
+  }
+  const uint64_t ctl = (uint64_t)CTX << 33 | 1ull << 47 | 1ull << 51 | 1ull << 63;
+  const uint64_t wr0[3] = {1u | 1u << 4 | (uint64_t)DEST << 16, ZWR_VA, ZWR_DATA};
+  const uint64_t wr1[3] = {1u | 1u << 4 | (uint64_t)DEST << 16, ZWR1_VA, ZWR1_DATA};
+  /* imm 0; to node 1, whose route entry only a started DMA reads (queue 1's WRITE reads node 0's) */
+  const uint64_t dma0[8] = {5u | (uint64_t)BADDEST << 16, ZSRC, ZDST0, 0, 0, 0, 0, 0};
+  /* Z1 */
+  zs(g, true, 0x02000000u, ZQ0 | ctl, 0, 0);
+  if (g->nq > 1) zs(g, true, 0x02000008u, ZQ1 | ctl, 0, 0);
+  zs(g, true, zpage(0, 0), dma0[0], 0, 0);
+  if (g->nq > 1)
+    for (unsigned i = 0; i < 3; i++) zs(g, true, zpage(1, i), wr1[i], 0, 0);
+  for (unsigned i = 1; i < 8; i++) zs(g, true, zpage(0, i), dma0[i], 0, 0);
+  /* after Z1's record: the next command, the status words, the re-open, Z2 */
+  for (unsigned i = 0; i < 3; i++) zs(g, true, zpage(0, 8 + i), wr0[i], 1, 0);
+  zs(g, false, 0x02000000u, 0, 2, 1);
+  if (g->nq > 1) zs(g, false, 0x02000008u, 0, 2, 2);
+  /* the status reads come before the re-open: wait for their answers */
+  zs(g, true, 0x02000000u, ZQ0 | ctl, 2, 0);
+  zs(g, false, 0x02000000u, 0, 2, 3);
+  for (unsigned i = 0; i < 8; i++)
+    zs(g, true, zpage(0, i), i ? dma0[i] : dma0[0] | (uint64_t)ZIMM2 << 32, 2, 0);
+  /* after Z2's record: its status, the re-open, the WRITE, Z3 */
+  zs(g, false, 0x02000000u, 0, 3, 1);
+  zs(g, true, 0x02000000u, ZQ0 | ctl, 3, 0);
+  zs(g, false, 0x02000000u, 0, 3, 3);
+  for (unsigned i = 0; i < 3; i++) zs(g, true, zpage(0, i), wr0[i], 3, 0);
+  const uint64_t big[8] = {
+      5u | 1u << 9 | (uint64_t)DEST << 16 | (uint64_t)(8u * bign) << 32, ZSRC, ZDST0, 0, ZLEV, 0, 0, 0};
+  for (unsigned i = 0; i < 8; i++) zs(g, true, zpage(0, 3 + i), big[i], 3, 0);
+  g->fire_due = g->rec_due = g->done_at = -1;
+}
+static void zinit_default(void *ctx, cosim_rng_t *rng) { zinit(ctx, &elan4_default_view, rng, ZMAXN); }
+static void zinit_small(void *ctx, cosim_rng_t *rng) { zinit(ctx, &elan4_default_view, rng, 1536); }
+static void zinit_min(void *ctx, cosim_rng_t *rng) { zinit(ctx, &elan4_min_view, rng, 1536); }
+static void zinit_max(void *ctx, cosim_rng_t *rng) { zinit(ctx, &elan4_max_view, rng, 1536); }
+static void zinit_onevc(void *ctx, cosim_rng_t *rng) { zinit(ctx, &elan4_onevc_view, rng, 1536); }
+
+static bool zdrive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_out, void *in) {
+  zg_t *g = ctx;
+  const int64_t t = (int64_t)cycle;
+  (void)rng;
+  (void)prev_out;
+  IN(node_i, NODE);
+  IN(hm_ready_i, 1);
+  uint64_t rd;
+  if (e4h_lm_answer(&g->lm, cycle, &rd)) {
+    IN(lm_rvalid_i, 1);
+    IN(lm_rdata_i, rd);
+  }
+  IN(in_credit_i, e4h_credits(g->ncredit, 4));
+  if (g->tq_h != g->tq_t && g->tq[g->tq_h % 128].due <= t) { /* tokens: all acks, in TAIL order */
+    const unsigned what = g->tq[g->tq_h % 128].what;
+    IN(in_valid_i, 1);
+    IN(in_kind_i, 3);
+    IN(in_vc_i, what ? g->vw->param.VcSten : g->vw->param.VcDma);
+    IN(in_data_i, 1);
+  }
+  /* the script, in its phases; nothing after a status read until it is answered (a CQCTL write behind it
+     must not change what it reads) */
+  if (g->step < g->ns && g->s[g->step].phase <= g->phase && t >= g->phase_from && t >= 4 &&
+      g->rd_done == g->nrd) {
+    IN(ht_valid_i, 1);
+    IN(ht_write_i, g->s[g->step].write);
+    IN(ht_addr_i, g->s[g->step].addr);
+    IN(ht_data_i, g->s[g->step].data);
+    IN(ht_be_i, 0xFF);
+    IN(ht_tag_i, g->step & 0xFFu);
+  }
+  return !(g->done && t > g->done_at + 4);
+}
+
+static bool zpkt(zg_t *g, unsigned vc, int64_t t, uint32_t crc, cosim_msg_t *msg) {
+  const uint32_t *w = g->w[vc];
+  const unsigned nw = g->nw[vc];
+  const uint64_t va = nw >= 4 ? (uint64_t)w[3] << 32 | w[2] : 0;
+  const int64_t due = t + g->toklat[g->ntok++ % NLAT];
+  const int64_t prev = g->tq_h != g->tq_t ? g->tq[(g->tq_t - 1) % 128].due : 0;
+  if (vc == g->vw->param.VcSten && (va == ZWR_VA || va == ZWR1_VA)) { /* a STEN WRITE */
+    const bool q1 = va == ZWR1_VA;
+    const uint64_t dat = q1 ? ZWR1_DATA : ZWR_DATA;
+    const uint32_t want[6] = {1u | 1u << 4 | CTX << 16, NODE,          (uint32_t)va,
+                              (uint32_t)(va >> 32),     (uint32_t)dat, (uint32_t)(dat >> 32)};
+    if ((q1 ? g->wr1_sent : g->wr0_sent) || (!q1 && g->phase < 3) || nw != 6 ||
+        memcmp(w, want, sizeof want) || crc != crc32_ref_words(want, 6) || g->route[vc] != ROUTE)
+      return FAIL(
+          "elan4.dma_format",
+          "queue %u's WRITE: sent twice, before its phase, or with other words (cycle %lld); queue 0's "
+          "refused queue holds a WRITE that must never run",
+          q1, (long long)t);
+    *(q1 ? &g->wr1_sent : &g->wr0_sent) = true;
+    g->tq[g->tq_t++ % 128] = (ztok_t){due > prev ? due : prev + 1, q1 ? 2u : 1u, false};
+    return true;
+  }
+  if (vc != g->vw->param.VcDma || g->phase < 3)
+    return FAIL(g->phase < 3 ? "elan4.dma_format" : "elan4.dma",
+                "a packet on VC %u to VA 0x%llx (phase Z%u, cycle %lld): not a packet the test expects", vc,
+                (unsigned long long)va, g->phase < 3 ? (g->phase < 2 ? 1 : 2) : 3, (long long)t);
+  const uint32_t o = g->next_o;
+  if (o >= g->bign)
+    return FAIL("elan4.dma", "Z3: a DMA packet after the last dword was sent (cycle %lld)", (long long)t);
+  const unsigned m = umin(umin(8, g->bign - o), umin(left(ZDST0 + 8ull * o), left(ZSRC + 8ull * o)));
+  uint32_t want[32];
+  unsigned n = 0;
+  want[n++] = 1u | m << 4 | CTX << 16;
+  want[n++] = NODE;
+  want[n++] = (uint32_t)(ZDST0 + 8ull * o);
+  want[n++] = (uint32_t)((ZDST0 + 8ull * o) >> 32);
+  for (unsigned i = 0; i < m; i++) {
+    uint32_t pa = 0;
+    zxsrc(ZSRC + 8ull * (o + i), &pa);
+    const uint64_t v = src_val(pa);
+    want[n++] = (uint32_t)v;
+    want[n++] = (uint32_t)(v >> 32);
+  }
+  if (nw != n || memcmp(w, want, 4u * n) || crc != crc32_ref_words(want, n) || g->route[vc] != ROUTE) {
+    unsigned i = 0;
+    while (i < n && i < nw && w[i] == want[i]) i++;
+    return FAIL(
+        "elan4.dma",
+        "Z3: packet at o %u (m %u, §6.8's next): %u words (VA 0x%llx), want %u; first difference at word %u "
+        "(cycle %lld)",
+        o, m, nw, (unsigned long long)va, n, i, (long long)t);
+  }
+  g->next_o = o + m;
+  g->tq[g->tq_t++ % 128] = (ztok_t){due > prev ? due : prev + 1, 0, g->next_o == g->bign};
+  return true;
+}
+
+static bool zcheck(void *ctx, uint64_t cycle, const void *in, const void *out, cosim_msg_t *msg) {
+  zg_t *g = ctx;
+  const int64_t t = (int64_t)cycle, L = g->L;
+  const elan4_view_t *vw = g->vw;
+  const unsigned zn = g->phase < 2 ? 1 : 2; /* the refused RUN_DMA of this phase */
+  if (INP(ht_valid_i) && OUT(ht_ready_o)) {
+    const zreq_t *r = &g->s[g->step++];
+    if (!r->write) g->rd_want[g->nrd++ % 8] = r->rd;
+    if (r->write && r->addr == zpage(0, 0) && (r->data & 0xFu) == 5 && g->phase < 3) g->z_start = t;
+    g->last_acc = t;
+  }
+  /* our token */
+  if (INP(in_valid_i) && INP(in_kind_i) == 3) {
+    const unsigned what = g->tq[g->tq_h % 128].what;
+    const bool last = g->tq[g->tq_h++ % 128].last;
+    if (what == 1) g->wr0_acked = true;
+    if (what == 2) g->wr1_acked = true;
+    if (last) g->fire_due = t + 9 + 2 * L; /* a miss: T+9+2L (D9) */
+  }
+  /* local memory */
+  if (OUT(lm_valid_o)) {
+    const uint32_t a = (uint32_t)OUT(lm_addr_o), pa = 8u * a;
+    if (OUT(lm_write_o)) {
+      const bool desc = pa >= vw->param.DescBase && pa < vw->param.DescBase + 16u * vw->param.NumQueues;
+      const bool store = pa >= ZQ0 && pa < ZQ1 + 0x10000u;
+      if (t == g->fire_due && pa == ZPEV + 0x100u) {
+        if (OUT(lm_wdata_o) != 2ull << 41)
+          return FAIL("elan4.dma_event", "Z3's event e0 write 0x%016llx",
+                      (unsigned long long)OUT(lm_wdata_o));
+      } else if (!desc && !store)
+        return FAIL(pa >= ZPEV && pa < ZPEV + 0x2000u ? "elan4.dma_event" : "elan4.dma",
+                    "a local write at 0x%x, not the queues' storage or the event's fire (cycle %lld)", pa,
+                    (long long)t);
+      e4h_lm_write(&g->lm, a, OUT(lm_wdata_o));
+    } else {
+      e4h_lm_read(&g->lm, cycle, a);
+      if (a == (uint32_t)(vw->param.RtBase / 8u + BADDEST) && g->phase < 3)
+        return FAIL("elan4.dma_format",
+                    "Z%u: a route read: the refused RUN_DMA (imm %u) started a DMA (cycle %lld)", zn,
+                    zn == 1 ? 0u : ZIMM2, (long long)t);
+      if (g->fired && pa == ZPEV + 0x100u + 24u) { /* e3: cause 2 in its data cycle + 2 (§6.7, §6.9) */
+        g->fired = false;
+        g->rec_due = t + L + 2;
+      }
+      if (pa >= ZPA && pa < ZPA + 0x2000u * ZNPG) { /* a source read: the big DMA's, once */
+        const unsigned slot = (pa - ZPA) / 0x2000u;
+        unsigned p = 0;
+        while (zperm(p) != slot) p++;
+        const uint64_t va = ZVS + 0x2000ull * p + (pa & 0x1FFFu);
+        const uint64_t i = (va - ZSRC) / 8u;
+        if (g->phase < 3 || va < ZSRC || i >= g->bign || g->rd[i])
+          return FAIL("elan4.dma", "a local read at 0x%x, not a source dword of Z3 not yet read (cycle %lld)",
+                      pa, (long long)t);
+        g->rd[i] = true;
+        g->nrd_src++;
+      }
+    }
+  }
+  if (OUT(hm_valid_o)) return FAIL("elan4.dma", "a host request (cycle %lld)", (long long)t);
+  /* the link */
+  if (OUT(out_valid_o)) {
+    const unsigned kind = (unsigned)OUT(out_kind_o), vc = (unsigned)OUT(out_vc_o) & 3u;
+    const uint32_t w = (uint32_t)OUT(out_data_o);
+    if (kind == 3) return FAIL("elan4.dma", "a TOKEN on out_* (cycle %lld)", (long long)t);
+    g->ncredit[vc]++;
+    if (kind == 0) {
+      if (g->in_pkt[vc]) return FAIL("elan4.dma", "a HEAD inside a packet (cycle %lld)", (long long)t);
+      g->in_pkt[vc] = true;
+      g->nw[vc] = 0;
+      g->route[vc] = w;
+    } else if (!g->in_pkt[vc]) {
+      return FAIL("elan4.dma", "a flit outside a packet (cycle %lld)", (long long)t);
+    } else if (kind == 1) {
+      if (g->nw[vc] == 32)
+        return FAIL("elan4.dma", "a packet longer than 32 words (cycle %lld)", (long long)t);
+      g->w[vc][g->nw[vc]++] = w;
+    } else {
+      g->in_pkt[vc] = false;
+      if (!zpkt(g, vc, t, w, msg)) return false;
+    }
+  }
+  /* Z3's event */
+  if (OUT(tr_fire_o) || t == g->fire_due) {
+    if (!OUT(tr_fire_o) || t != g->fire_due || OUT(tr_fire_addr_o) != ZPEV + 0x100u ||
+        !(OUT(lm_valid_o) && OUT(lm_write_o) && 8u * OUT(lm_addr_o) == ZPEV + 0x100u))
+      return FAIL("elan4.dma_event",
+                  "tr_fire_o %llu (0x%llx), want Z3's event at 0x%x fired in cycle %lld (T+9+2L, a miss)",
+                  (unsigned long long)OUT(tr_fire_o), (unsigned long long)OUT(tr_fire_addr_o), ZPEV + 0x100u,
+                  (long long)g->fire_due);
+    g->fire_due = -1;
+    g->fired = true;
+  }
+  /* status words */
+  if (OUT(ht_rvalid_o)) {
+    const uint64_t st = OUT(ht_rdata_o) & ~(1ull << 10); /* bit 10 (cached) is the cache's business */
+    const unsigned want = g->rd_want[g->rd_done++ % 8], z = g->phase < 3 ? 0 : 1;
+    bool ok;
+    if (want == 1) { /* Z's refusal: code 8, ERROR, position 0, wp frozen in 1..8 */
+      const unsigned wp = (unsigned)(st >> 32 & 0xFFFFFu);
+      ok = (st & 0x3FFu) == (8u | 2u << 8) && (st >> 12 & 0xFFFFFu) == 0 && wp >= 1 && wp <= 8 && !(st >> 52);
+      /* the RUN_DMA's dwords after wp were discarded: 8 - wp, or one less (see the header) */
+      ok &= g->disc[z] + wp == 8 || g->disc[z] + wp == 7;
+      g->wp[z] = wp;
+    } else if (want == 2) {
+      ok = st == (1ull << 8 | 3ull << 12 | 3ull << 32);
+    } else {
+      ok = st == 1ull << 8;
+    }
+    if (!ok)
+      return FAIL("elan4.dma_format",
+                  "status word 0x%016llx (without bit 10): want %s (Z%u's discards %llu; cycle %lld)",
+                  (unsigned long long)st,
+                  want == 1   ? "code 8, state ERROR, position 0, 1 <= wp <= 8, wp + the discards = 8 (or 7)"
+                  : want == 2 ? "queue 1 OK: fp = wp = 3, not busy"
+                              : "a fresh queue: OK, positions 0, not busy",
+                  z + 1, (unsigned long long)g->disc[z], (long long)t);
+  }
+  /* interrupt records: Z1's and Z2's cause 3 (in phases 0 and 2), then Z3's cause 2 */
+  if (OUT(irq_valid_o)) {
+    const bool z = g->phase < 3;
+    const unsigned cause = (unsigned)OUT(irq_cause_o);
+    if (z ? (g->phase & 1u || g->rec_z || cause != 3 || OUT(irq_info_o) != 0 || OUT(irq_data_o) != 8)
+          : (t != g->rec_due || cause != 2 || OUT(irq_info_o) != CTX || OUT(irq_data_o) != ZCOOKIE))
+      return FAIL(
+          z ? "elan4.dma_format" : "elan4.dma_event",
+          "irq cause %u info 0x%llx data 0x%llx in cycle %lld; want %s", cause,
+          (unsigned long long)OUT(irq_info_o), (unsigned long long)OUT(irq_data_o), (long long)t,
+          z ? (g->phase & 1u || g->rec_z ? "none" : "cause 3, info 0, data 8 (E_FORMAT at position 0)")
+            : "cause 2 from the event, L+2 after e3");
+    g->nrec++;
+    if (z)
+      g->rec_z = true;
+    else
+      g->rec_due = -1;
+  } else if (t == g->rec_due) {
+    return FAIL("elan4.dma_event", "no cause-2 record in cycle %lld (L+2 after the e3 read)", (long long)t);
+  }
+  /* a refused RUN_DMA is refused soon: a record within 400 cycles of its dword 0 (the descriptor load and
+     the head buffer, §6.1, §6.2, take far less) */
+  if (g->z_start > 0 && !g->rec_z && t > g->z_start + 400)
+    return FAIL("elan4.dma_format",
+                "Z%u: no cause-3 record 400 cycles after the RUN_DMA's dword 0 (cycle %lld)",
+                g->phase < 2 ? 1 : 2, (long long)t);
+  /* the next phase: the script has reached it and its last write was counted (16 cycles: §6.1's intake and
+     §6.10's two cycles take far less) */
+  const bool quiet = g->step < g->ns && g->s[g->step].phase > g->phase && t > g->last_acc + 16;
+  if (quiet && g->phase == 0 && g->rec_z) { /* Z1's RUN_DMA's discards; then the next command */
+    g->disc[0] = CNT(3);
+    g->phase = 1;
+    g->phase_from = t + 1;
+  } else if (quiet && g->phase == 1 && (g->nq == 1 || g->wr1_acked)) { /* the next command: three discards */
+    if (CNT(3) != g->disc[0] + 3)
+      return FAIL("elan4.dma_format",
+                  "cnt_cq_discard %llu after Z1's next command, want %llu + 3 (cycle %lld)",
+                  (unsigned long long)CNT(3), (unsigned long long)g->disc[0], (long long)t);
+    g->phase = 2;
+    g->phase_from = t + 1;
+    g->rec_z = false;
+    g->z_start = 0;
+  } else if (quiet && g->phase == 2 && g->rec_z) {
+    g->disc[1] = CNT(3) - g->disc[0] - 3;
+    g->phase = 3;
+    g->phase_from = t + 1;
+  }
+  /* the end: Z3 done, its event and record seen, every WRITE acked */
+  if (g->phase == 3 && !g->done && g->next_o == g->bign && g->tq_h == g->tq_t && g->fire_due < 0 &&
+      !g->fired && g->rec_due < 0 && g->wr0_acked && g->nrec == 3) {
+    g->done = true;
+    g->done_at = t + 4;
+  }
+  if (g->done && t == g->done_at) {
+    if (g->nrd_src != g->bign)
+      return FAIL("elan4.dma", "Z3: %u source dwords read, want %u", g->nrd_src, g->bign);
+    const struct {
+      unsigned lane;
+      uint64_t want;
+      const char *id;
+    } cn[] = {{4, 2, "elan4.dma_format"}, {7, 1u + g->nq, "elan4.dma_format"},
+              {24, 1, "elan4.dma_event"}, {25, 1, "elan4.dma_event"},
+              {26, 0, "elan4.dma"},       {27, 0, "elan4.dma"},
+              {13, 0, "elan4.dma"},       {15, 0, "elan4.dma"}};
+    for (unsigned k = 0; k < sizeof cn / sizeof cn[0]; k++)
+      if (CNT(cn[k].lane) != cn[k].want)
+        return FAIL(cn[k].id, "cnt_o lane %u = %llu, want %llu at the end", cn[k].lane,
+                    (unsigned long long)CNT(cn[k].lane), (unsigned long long)cn[k].want);
+    if (g->lm.mem[(ZPEV + 0x100u) / 8u] != 2ull << 41)
+      return FAIL("elan4.dma_event", "Z3's event: final e0 0x%016llx",
+                  (unsigned long long)g->lm.mem[(ZPEV + 0x100u) / 8u]);
+  }
+  return true;
+}
+
+static bool zfinish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
+  zg_t *g = ctx;
+  printf("elan4_dma_edge: phase Z%u, %u records, Z1 wp %u (discards %llu), Z2 wp %u (discards %llu), Z3 %u "
+         "of %u "
+         "dwords sent, %u read\n",
+         g->phase < 2 ? 1 : g->phase, g->nrec, g->wp[0], (unsigned long long)g->disc[0], g->wp[1],
+         (unsigned long long)g->disc[1], g->next_o, g->bign, g->nrd_src);
+  if (!g->done || (int64_t)cycles <= g->done_at)
+    return FAIL(g->phase < 3 ? "elan4.dma_format" : "elan4.dma",
+                "incomplete after %llu cycles: phase %u, %u PIO "
+                "requests of %u, Z3 %u of %u dwords sent",
+                (unsigned long long)cycles, g->phase, g->step, g->ns, g->next_o, g->bign);
+  return true;
+}
+
+COSIM_TEST(elan4_dma_edge, .target = &elan4_default_target,
+           .purpose = "docs/elan4.md §4.3: RUN_DMA of 0 and 12 bytes refused (E_FORMAT), then a 64 KB DMA",
+           .ctx_size = sizeof(zg_t), .init = zinit_default, .drive = zdrive, .check = zcheck,
+           .finish = zfinish)
+COSIM_TEST(elan4_dma_edge_small, .target = &elan4_default_target,
+           .purpose = "elan4_dma_edge with a 12 KB DMA (smoke's budget)", .ctx_size = sizeof(zg_t),
+           .init = zinit_small, .drive = zdrive, .check = zcheck, .finish = zfinish)
+COSIM_TEST(elan4_dma_edge_min, .target = &elan4_min_target,
+           .purpose = "elan4_dma_edge on the min target (one queue), a 12 KB DMA", .ctx_size = sizeof(zg_t),
+           .init = zinit_min, .drive = zdrive, .check = zcheck, .finish = zfinish)
+COSIM_TEST(elan4_dma_edge_max, .target = &elan4_max_target,
+           .purpose = "elan4_dma_edge on the max target, a 12 KB DMA", .ctx_size = sizeof(zg_t),
+           .init = zinit_max, .drive = zdrive, .check = zcheck, .finish = zfinish)
+COSIM_TEST(elan4_dma_edge_onevc, .target = &elan4_onevc_target,
+           .purpose = "elan4_dma_edge on the onevc target (STEN and DMA on VC 0), a 12 KB DMA",
+           .ctx_size = sizeof(zg_t), .init = zinit_onevc, .drive = zdrive, .check = zcheck, .finish = zfinish)

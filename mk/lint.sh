@@ -26,6 +26,11 @@
 # change another block's verdict. The project-wide checks still run.
 set -euo pipefail
 self=$(realpath "$0")
+case ${1:-} in
+  -h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$self"; exit 0 ;;
+  '' | --job) ;;
+  *) echo "mk/lint.sh: unknown argument '$1' (mk/lint.sh --help)"; exit 2 ;;
+esac
 cd "$(dirname "$0")/.."
 fail=0
 scope=${LINT_SCOPE:-full}

@@ -99,15 +99,18 @@ saturation_csv() {
 }
 
 # pktsize.csv: accepted throughput at offered 1.0 per packet size, with the
-# endpoint-window bound L / (L + 3h) (docs/elite4.md "Results") for the
-# longest path h of the fabric (complement traffic uses only those).
+# endpoint-window bound L / (L + 4.5h) (docs/elite4.md §12) for the
+# longest path h of the fabric (complement traffic uses only those): one
+# packet per VC until its token returns, 2 VCs; with the pipelined switch
+# (§8: a TAIL 3 cycles per switch plus the link, a token 4 plus the link)
+# two interleaved L-flit packets take 2(L - 1) + (4h + 1) + (5h + 1) cycles.
 pktsize_csv() {
   local out="$OUT/pktsize.csv"
   echo "nodes,traffic,flits,accepted,window_bound_longest_path" > "$out"
   for n in 16 64; do for t in $PATTERNS; do
     for f in "$OUT/pktsize/n${n}_${t}_b3/summary.csv" "$OUT/sweep/n${n}_${t}_l1.0/summary.csv" "$OUT/pktsize/n${n}_${t}_b64/summary.csv"; do
       [[ -f $f ]] || continue
-      awk -F, -v h=$([[ $n == 64 ]] && echo 5 || echo 3) 'NR == 2 { printf "%s,%s,%s,%.4f,%.4f\n", $2, $3, $6, $15, $6 / ($6 + 3 * h) }' "$f" >> "$out"
+      awk -F, -v h=$([[ $n == 64 ]] && echo 5 || echo 3) 'NR == 2 { printf "%s,%s,%s,%.4f,%.4f\n", $2, $3, $6, $15, $6 / ($6 + 4.5 * h) }' "$f" >> "$out"
     done
   done; done
 }
@@ -253,7 +256,7 @@ summary_md() {
     echo "## Saturation vs packet size (offered 1.0)"
     echo
     echo "Bound from the endpoint window (one packet per VC until its token returns, 2 VCs, h switches):"
-    echo "L / (L + 3h) flits/node/cycle, shown for the fabric's longest path (h = 3 for 16 nodes, 5 for 64)."
+    echo "L / (L + 4.5h) flits/node/cycle (docs/elite4.md §12), shown for the fabric's longest path (h = 3 for 16 nodes, 5 for 64)."
     echo
     echo "| nodes | traffic | packet flits | accepted | window bound (longest path) |"
     echo "|---:|---|---:|---:|---:|"

@@ -9,7 +9,8 @@
  *   cycle 1200  errors, each flagged on its port with its code (docs/elite4.md §6):
  *               1 illegal route (the packet is dropped and nacked), 2 BODY with no
  *               packet, 3 credit overflow, 5 stray token, 6 a credit never given,
- *               7 a TAIL with a bad CRC (counted, forwarded, nacked, retried),
+ *               7 a TAIL with a bad CRC on VC 0 and one on VC 1 (counted,
+ *               forwarded, nacked, retried),
  *               4 a truncated packet (HEAD, BODY, HEAD: the switch closes the
  *               circuit with a 0xBAD0BAD0 TAIL, the destination nacks it)
  * The harness checks deliveries, order, route stripping and that each planted
@@ -64,6 +65,10 @@ static void script(e4d_t *t, cosim_rng_t *rng, uint64_t c) {
       e4h_inject(h, 1500, INJ_CREDIT_RETURN, 6, 1, 6);
       h->pkt[(unsigned)e4h_send(h, 7, 0, RW(4), 5, 1600, rng) % E4H_MAXPKT].bad_crc_once = true;
       e4h_inject(h, 1600, INJ_NONE, 7, 0, 7);
+      /* and one on VC 1 (port 5 to 6): every VC's CRC errors are counted (mutant
+       * #314 of docs/mutation.md counted VC 0's only, and no test had another) */
+      h->pkt[(unsigned)e4h_send(h, 5, 1, RW(6), 5, 1650, rng) % E4H_MAXPKT].bad_crc_once = true;
+      e4h_inject(h, 1650, INJ_NONE, 5, 1, 7);
       /* credit overflow: port 4's neighbour stops returning credits, port 1 sends
        to it until its buffer at the switch is full, then one flit too many */
       h->bp_port[4] = 1.0;

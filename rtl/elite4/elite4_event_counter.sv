@@ -22,7 +22,7 @@ module elite4_event_counter #(
 
   // one carry at most out of the low part: 63 + 64 < 128
   if ((1 << EarlyW) - 1 + LateW > (1 << LoW)) begin : gen_width_check
-    $error("elite4_event_counter: too many events per cycle for LoW");
+    $error("elite4_event_counter: EarlyW and LateW must leave one carry at most out of the low LoW bits ((1 << EarlyW) - 1 + LateW <= 1 << LoW)");
   end
 
   logic [31:0]     count_q, count_d;

@@ -13,6 +13,8 @@
  *               forwarded, nacked, retried),
  *               4 a truncated packet (HEAD, BODY, HEAD: the switch closes the
  *               circuit with a 0xBAD0BAD0 TAIL, the destination nacks it)
+ *   cycle 2000  4 inside a dropped packet: an illegal HEAD (1), BODY, then a HEAD
+ *               that ends the drop and goes on as a packet of its own
  * The harness checks deliveries, order, route stripping and that each planted
  * error shows on its port with its code; latency: the first packet is
  * uncontended, its HEAD must take exactly E4H_HEAD_LATENCY = 4 cycles (§8).
@@ -79,6 +81,13 @@ static void script(e4d_t *t, cosim_rng_t *rng, uint64_t c) {
       e4h_inject(h, 1800, INJ_NONE, 6, 1, 1);
       break;
     case 1900: h->bp_port[4] = 0.0; break;
+    case 2000:
+      /* truncation inside a dropped packet (port 3 VC 0): error 1 for its illegal HEAD,
+       * then 4 when the next HEAD ends the drop (mutant #1021 of docs/mutation.md kept
+       * the port in DROP there, and no test had the case) */
+      e4h_inject(h, 2000, INJ_TRUNCATE_DROP, 3, 0, 1);
+      e4h_inject(h, 2000, INJ_NONE, 3, 0, 4);
+      break;
     default: break;
   }
 }

@@ -76,7 +76,8 @@ typedef enum {
   INJ_CREDIT_OVERFLOW,
   INJ_STRAY_TOKEN,
   INJ_CREDIT_RETURN,
-  INJ_TRUNCATE
+  INJ_TRUNCATE,
+  INJ_TRUNCATE_DROP
 } e4h_inj_kind_t;
 typedef struct {
   uint64_t cycle;
@@ -275,7 +276,7 @@ static inline void e4h_drive(e4h_t *h, cosim_rng_t *rng, e4h_link_t *in) {
     bool busy = false;
     for (unsigned k = 0; k < h->ninj; k++) {
       e4h_inj_t *j = &h->inj[k];
-      const uint64_t len = j->kind == INJ_TRUNCATE ? 4 : 1;
+      const uint64_t len = j->kind == INJ_TRUNCATE || j->kind == INJ_TRUNCATE_DROP ? 4 : 1;
       if (c < j->cycle || c >= j->cycle + len || j->port != p || j->kind == INJ_NONE) continue;
       busy = true;
       in[p].valid = true;
@@ -300,6 +301,33 @@ static inline void e4h_drive(e4h_t *h, cosim_rng_t *rng, e4h_link_t *in) {
             case 2:
               in[p].kind = ELITE4_HEAD;
               in[p].data = 0xFFFFFFFCu;
+              break;
+            default:
+              in[p].kind = ELITE4_TAIL;
+              in[p].data = 0;
+              break;
+          }
+          break;
+        case INJ_TRUNCATE_DROP: /* the same inside a dropped packet: a HEAD with an illegal tag
+                                 (error 1, dropped, a nack), BODY, then a HEAD to port 0 with
+                                 the first one's TAIL missing: the drop ends there (error 4) and
+                                 that HEAD is a packet of its own; a TAIL ends it, with no body:
+                                 the destination nacks it. */
+          h->credits[p][j->vc]--;
+          switch (c - j->cycle) {
+            case 0:
+              in[p].kind = ELITE4_HEAD;
+              in[p].data = 0xFFFFFFFCu;
+              h->inj_tok[p][j->vc] += 2;
+              h->in_flight += 2;
+              break;
+            case 1:
+              in[p].kind = ELITE4_BODY;
+              in[p].data = 0xFFFFFFFFu;
+              break;
+            case 2:
+              in[p].kind = ELITE4_HEAD;
+              in[p].data = 0xFFFFFFF0u;
               break;
             default:
               in[p].kind = ELITE4_TAIL;

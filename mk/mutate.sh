@@ -343,18 +343,20 @@ awk -F'\t' -v OFS='\t' 'FILENAME == ARGV[1] { eq[$1] = $2; next } FILENAME == AR
   $2 == "EQUIV" && !(ks[$1] in eq) { $2 = "SURVIVED"; $10 = "" }
   $2 == "SURVIVED" && (ks[$1] in eq) { $2 = "EQUIV"; $10 = eq[ks[$1]] }
   { print }' "$equiv" "$keys" "$results" > "$results.tmp" && mv "$results.tmp" "$results"
-# An RTL mutant whose build stopped on a Verilator -Wall warning is killed by
-# lint, not invalid: make test's Verilated build is the RTL's -Wall lint
-# (the Makefile's VERILATOR_RTL_FLAGS, warnings fatal), and a mutant that
-# trips it never reaches a simulator. Its build log has the warning, and no
-# Verilator error but the "Exiting due to N warning(s)" that follows it; a
-# mutant Verilator cannot parse or elaborate has an error of its own.
+# An RTL mutant whose build stopped on a Verilator -Wall warning, or on the
+# design's own elaboration check ($error, -Werror-USERERROR: the mutant made a
+# legal configuration illegal), is killed by lint, not invalid: make test's
+# Verilated build is the RTL's -Wall lint (the Makefile's
+# VERILATOR_RTL_FLAGS), and a mutant that trips it never reaches a
+# simulator. Its build log has the warning or the USERERROR, and no other
+# Verilator error but the "Exiting due to N ..." that follows; a mutant
+# Verilator cannot parse or elaborate has an error of its own.
 while IFS=$'\t' read -r id st _; do
   [[ $st == INVALID ]] || continue
   l=$out/log/$id.log
-  [[ -f $l ]] && grep -q '^%Warning-' "$l" && grep -q '^%Error: Exiting due to [0-9]* warning' "$l" &&
-    ! grep -E '^%Error' "$l" | grep -qv '^%Error: Exiting due to [0-9]* warning' || continue
-  w=$(grep -m1 '^%Warning-' "$l" | cut -c1-200)
+  [[ -f $l ]] && grep -qE '^%(Warning-|Error-USERERROR)' "$l" && grep -q '^%Error: Exiting due to [0-9]* ' "$l" &&
+    ! grep -E '^%Error' "$l" | grep -qvE '^%Error(: Exiting due to [0-9]* |-USERERROR)' || continue
+  w=$(grep -m1 -E '^%(Warning-|Error-USERERROR)' "$l" | cut -c1-200)
   awk -F'\t' -v OFS='\t' -v id="$id" -v w="$w" '$1 == id { $2 = "LINT"; $10 = "make test'"'"'s -Wall Verilation: " w } { print }' \
     "$results" > "$results.tmp" && mv "$results.tmp" "$results"
 done < "$results"

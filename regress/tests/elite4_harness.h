@@ -282,15 +282,21 @@ static inline void e4h_drive(e4h_t *h, cosim_rng_t *rng, e4h_link_t *in) {
       in[p].valid = true;
       in[p].vc = j->vc;
       switch (j->kind) {
-        case INJ_TRUNCATE: /* HEAD to port 0, BODY, then a HEAD (illegal tag 12) with the first
+        case INJ_TRUNCATE:        /* HEAD to port 0, BODY, then a HEAD (illegal tag 12) with the first
                             packet's TAIL missing: the switch closes the circuit with a
                             0xBAD0BAD0 TAIL (error 4), the destination nacks it; the second
                             HEAD is dropped (error 1, a nack); a TAIL ends the DROP. */
+        case INJ_TRUNCATE_DROP: { /* the same inside a dropped packet: the two HEADs swapped. The
+                                   illegal one (error 1, dropped, a nack) comes first; the HEAD
+                                   to port 0 ends the drop (error 4) and is a packet of its own,
+                                   which the TAIL ends with no body: the destination nacks it. */
+          const uint32_t legal = 0xFFFFFFF0u, illegal = 0xFFFFFFFCu;
+          const bool drop_first = j->kind == INJ_TRUNCATE_DROP;
           h->credits[p][j->vc]--;
           switch (c - j->cycle) {
             case 0:
               in[p].kind = ELITE4_HEAD;
-              in[p].data = 0xFFFFFFF0u;
+              in[p].data = drop_first ? illegal : legal;
               h->inj_tok[p][j->vc] += 2;
               h->in_flight += 2;
               break;
@@ -300,7 +306,7 @@ static inline void e4h_drive(e4h_t *h, cosim_rng_t *rng, e4h_link_t *in) {
               break; /* no packet's id */
             case 2:
               in[p].kind = ELITE4_HEAD;
-              in[p].data = 0xFFFFFFFCu;
+              in[p].data = drop_first ? legal : illegal;
               break;
             default:
               in[p].kind = ELITE4_TAIL;
@@ -308,33 +314,7 @@ static inline void e4h_drive(e4h_t *h, cosim_rng_t *rng, e4h_link_t *in) {
               break;
           }
           break;
-        case INJ_TRUNCATE_DROP: /* the same inside a dropped packet: a HEAD with an illegal tag
-                                 (error 1, dropped, a nack), BODY, then a HEAD to port 0 with
-                                 the first one's TAIL missing: the drop ends there (error 4) and
-                                 that HEAD is a packet of its own; a TAIL ends it, with no body:
-                                 the destination nacks it. */
-          h->credits[p][j->vc]--;
-          switch (c - j->cycle) {
-            case 0:
-              in[p].kind = ELITE4_HEAD;
-              in[p].data = 0xFFFFFFFCu;
-              h->inj_tok[p][j->vc] += 2;
-              h->in_flight += 2;
-              break;
-            case 1:
-              in[p].kind = ELITE4_BODY;
-              in[p].data = 0xFFFFFFFFu;
-              break;
-            case 2:
-              in[p].kind = ELITE4_HEAD;
-              in[p].data = 0xFFFFFFF0u;
-              break;
-            default:
-              in[p].kind = ELITE4_TAIL;
-              in[p].data = 0;
-              break;
-          }
-          break;
+        }
         case INJ_BODY_NO_PACKET: /* the switch pops it and returns the credit */
           in[p].kind = ELITE4_BODY;
           in[p].data = 0xB0D1B0D1u;

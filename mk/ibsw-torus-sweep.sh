@@ -1,18 +1,33 @@
 #!/bin/sh
 # Throughput and power vs deactivated links on the 4x4 torus of 24-port ibsw
 # switches (docs/ibsw.md "In a fabric: status"), seed 000 Figs. 3-5:
-# both routings (up*/down*, DOR), uniform and bit-reversal traffic, offered
-# loads LOADS, links off OFFS, SEEDS seeds; mean and 95 % interval (Student t).
-# Env: PACKETS (80000, the seed's; statistics over the last half), SEEDS (5),
+# both routings (up*/down*, DOR), the traffic kinds TRAFFIC (uniform and
+# bit-reversal; npb_cg, npb_bt: the NPB-like patterns of Fig. 4, RANKS ranks,
+# throughput per rank), offered loads LOADS, links off OFFS, SEEDS seeds; mean
+# and 95 % interval (Student t).
+# Env: TRAFFIC ("uniform bitrev"), RANKS (16), PACKETS (80000, the seed's;
+# statistics over the last half), SEEDS (5),
 # PL (4 parallel links), HOSTS (8 per switch: 8 + 4*4 = 24 ports), OFFS,
 # LOADS, JOBS (2), BIN, OUT (build/reports/ibsw).
 # As a regress `script` line it gets --name= --seed= --out=: --out is OUT; the
 # verdict is the last line (TEST PASSED, or TEST FAILED naming the run).
+# A testlist line sets the others by --traffic= --packets= --offs= --loads=
+# (lists comma-separated: --traffic=npb_cg,npb_bt).
 set -eu
-for a in "$@"; do case "$a" in --out=*) OUT=${a#--out=} ;; --name=* | --seed=*) ;; *) echo "ibsw-torus-sweep: unknown argument '$a'" >&2; exit 2 ;; esac; done
+for a in "$@"; do case "$a" in
+  --out=*) OUT=${a#--out=} ;;
+  --traffic=*) TRAFFIC=$(echo "${a#--traffic=}" | tr , ' ') ;;
+  --packets=*) PACKETS=${a#--packets=} ;;
+  --offs=*) OFFS=$(echo "${a#--offs=}" | tr , ' ') ;;
+  --loads=*) LOADS=$(echo "${a#--loads=}" | tr , ' ') ;;
+  --name=* | --seed=*) ;;
+  *) echo "ibsw-torus-sweep: unknown argument '$a'" >&2; exit 2 ;;
+esac; done
 BIN=${BIN:-build/bin/ibsw_fabric_sim}
 OUT=${OUT:-build/reports/ibsw}
 PACKETS=${PACKETS:-80000}
+TRAFFIC=${TRAFFIC:-uniform bitrev}
+RANKS=${RANKS:-16}
 SEEDS=${SEEDS:-5}
 PL=${PL:-4}
 HOSTS=${HOSTS:-8}
@@ -22,7 +37,7 @@ JOBS=${JOBS:-2}
 [ -x "$BIN" ] || { echo "ibsw-torus-sweep: $BIN not built (make $BIN)" >&2; exit 2; }
 mkdir -p "$OUT/runs"
 : > "$OUT/jobs.txt"
-for r in updn dor; do for t in uniform bitrev; do for l in $LOADS; do for k in $OFFS; do
+for r in updn dor; do for t in $TRAFFIC; do for l in $LOADS; do for k in $OFFS; do
   s=1; while [ "$s" -le "$SEEDS" ]; do
     echo "$r $t $l $k $s" >> "$OUT/jobs.txt"; s=$((s + 1))
   done
@@ -32,7 +47,7 @@ xargs -P "$JOBS" -L 1 sh -c '
   f="'"$OUT"'/runs/$0-$1-$2-$3-$4.log"
   [ -s "$f" ] && grep -q "^TEST PASSED" "$f" && exit 0
   nice -n 10 '"$BIN"' --seed=$4 --routing=$0 --traffic=$1 --load=$2 --off=$3 --packets='"$PACKETS"' \
-    --parallel='"$PL"' --hosts='"$HOSTS"' --cycles=100000000 > "$f" 2>&1 || { echo "FAILED: $f" >&2; exit 255; }
+    --parallel='"$PL"' --hosts='"$HOSTS"' --ranks='"$RANKS"' --cycles=100000000 > "$f" 2>&1 || { echo "FAILED: $f" >&2; exit 255; }
 ' < "$OUT/jobs.txt" || { echo "TEST FAILED: a run failed (its log is named above; its rerun line is in it)"; exit 1; }
 # table: mean and 95 % interval per (routing, traffic, load, off)
 # (mean and Student-t interval from mk/ci.awk, the kit's one implementation)
@@ -51,6 +66,6 @@ END {
 }
 EOF
 cat "$OUT"/runs/*.log | grep '^result:' | sed 's/^result: //' | awk -f "$(dirname "$0")/ci.awk" -f "$OUT/table.awk" | { read h1; read h2; echo "$h1"; echo "$h2"; sort -t'|' -k2,2 -k3,3 -k4,4n -k5,5n; } > "$OUT/torus.md"
-echo "packets $PACKETS (statistics over the last half), seeds $SEEDS, $PL parallel links, $HOSTS hosts/switch" >> "$OUT/torus.md"
+echo "packets $PACKETS (statistics over the last half), seeds $SEEDS, $PL parallel links, $HOSTS hosts/switch; npb_* rows: $RANKS ranks, throughput per rank" >> "$OUT/torus.md"
 cat "$OUT/torus.md"
 echo "TEST PASSED"

@@ -336,7 +336,8 @@ static void h_eval(void *p, uint64_t c, const fabric_flit_t *in, fabric_flit_t *
   /* generation (drawn ahead: next_gen is the cycle of the next packet) */
   while (h->started && h->created < h->p.quota && h->next_gen <= c) {
     pkt_t k;
-    k.dst = ibf_dest(h->p.traffic, h->p.node, h->p.nodes, &h->rng);
+    k.dst = h->p.dlen ? h->p.dlist[h->created % h->p.dlen]
+                      : ibf_dest(h->p.traffic, h->p.node, h->p.nodes, &h->rng);
     uint32_t *ss = &w->sent_seq[(size_t)h->p.node * w->nodes + k.dst];
     k.seq = (*ss)++;
     if (h->p.bug == IBF_BUG_SEQ_SKIP && h->p.node == 0 && h->created == 2) k.seq = (*ss)++; /* planted */

@@ -14,7 +14,7 @@
  * (or each phase's load, until the last phase ends), `quota` of them, from
  * the start cycle on (drawn ahead, so wake() names the
  * next one and the host can be skipped exactly); destination by the traffic
- * pattern; the VL the routing gives (DOR's dateline class). Data HEAD (§3.2):
+ * pattern (NPB-like: the next entry of the host's cyclic list, ibf_npb.h); the VL the routing gives (DOR's dateline class). Data HEAD (§3.2):
  * DLID, SLID, then [31:20] source node, [19:0] the flow's sequence number;
  * BODY k: a hash of (source, destination, sequence, k); TAIL: bit 63 "in the
  * statistics half", [47:0] the creation cycle.
@@ -38,7 +38,7 @@
 #include "fabric/fabric.h"
 #include "fabric/core/route_lft.h"
 
-enum { IBF_UNIFORM = 0, IBF_BITREV = 1 };
+enum { IBF_UNIFORM = 0, IBF_BITREV = 1, IBF_NPB_CG = 2, IBF_NPB_BT = 3 };
 /* Planted bugs of the host (negatives of its checks). */
 enum {
   IBF_BUG_NONE = 0,
@@ -88,6 +88,9 @@ typedef struct {
   unsigned nph;
   const double *ph_load;
   const uint64_t *ph_end;
+  /* NPB-like traffic (ibf_npb.h): the k-th packet goes to dlist[k mod dlen] (dlen 0: ibf_dest) */
+  const uint32_t *dlist;
+  unsigned dlen;
 } ibf_host_params_t;
 
 extern const fabric_type_t *ibf_host_type(unsigned vls, char *err, size_t errlen);

@@ -8,7 +8,7 @@
  *
  *   ibsw_fabric_sim [--test=NAME] [--seed=N] [--cycles=N] [--out=DIR]
  *       [--x=4] [--y=4] [--parallel=2] [--hosts=16] [--vls=4] [--len=32]
- *       [--traffic=uniform|bitrev] [--load=X] [--packets=N] [--routing=updn|dor]
+ *       [--traffic=uniform|bitrev|npb_cg|npb_bt] [--ranks=16] [--load=X] [--packets=N] [--routing=updn|dor]
  *       [--off=K] [--root=S] [--link-latency=N] [--route-cycles=R] [--buf=N]
  *       [--sm=static|dynamic] [--sm-period=N] [--sm-low=X] [--sm-high=Y]
  *       [--phases=LOAD:CYCLES,...] [--sm-log=0|1]
@@ -18,7 +18,9 @@
  *   ibsw_fabric_sim --list | --help
  *
  * --cycles is the run's limit (a run not drained by then fails check
- * ibfab.timeout). Statistics over the last half of the packets (seed 000
+ * ibfab.timeout). --traffic=npb_cg|npb_bt: the communication structure of NPB CG or BT
+ * (class W, --ranks ranks, ibf_npb.h; docs/ibsw.md "NPB-like traffic"), its pattern checked at the
+ * end (ibfab.npb_pattern); throughput is then per rank. Statistics over the last half of the packets (seed 000
  * §4.3.1: 80,000 packets, the last 40,000): throughput = data flits received
  * between the creation of packet N/2 and of packet N, per host and cycle;
  * latency over each host's second half. With --phases (the load changes in
@@ -49,12 +51,14 @@
 #include "fabric/fabric.h"
 #include "fabric/fabric_topo.h"
 #include "ibfabric/ibf_host.h"
+#include "ibfabric/ibf_npb.h"
 #include "ibfabric/ibf_osm.h"
 
 #define DYN_MAXPH 16 /* load phases at most */
 
 typedef struct {
   unsigned x, y, pl, hosts, vls, len, traffic, routing, off, root, lat, rcycles, buf, boot, wake, sample;
+  unsigned ranks; /* NPB-like traffic: ranks (one per switch first, ibf_npb.h) */
   double load;
   uint64_t packets, cycles, seed;
   bool no_skip;
@@ -122,6 +126,8 @@ static const bug_t bugs[] = {
      "the dynamic SM reprograms LFTs without the migration fence (packets of a flow on two paths)"},
     {"dyn_stale_lft", BUG_DRIVER, 0, "ibfab.switch_err",
      "the dynamic SM skips one switch's LFT update, which still uses a link it disables"},
+    {"npb_wrong_partner", BUG_DRIVER, 0, "ibfab.npb_pattern",
+     "NPB-like traffic: rank 1's first message goes to the last rank, not its partner"},
     {"osm_entry_back", BUG_DRIVER, 0, "lft.illegal; lft.loop with --lft-turns=0",
      "one imported OpenSM entry sends a LID back to the switch it came from (--lft-file)"},
 };
@@ -289,6 +295,9 @@ typedef struct {
   dyn_t d;
   uint64_t traffic_end; /* the end of the last phase */
   uint64_t bring_mads;  /* MADs of the bring-up (before the traffic) */
+  uint32_t **npb_list;  /* NPB-like traffic: per host its cyclic destination list (ibf_npb.h) */
+  unsigned *npb_n;
+  unsigned senders;                                                        /* hosts that inject */
   uint64_t ph_rx[DYN_MAXPH + 1], ph_e[DYN_MAXPH + 1], ph_t[DYN_MAXPH + 1]; /* at each phase's start */
   unsigned ph_off[DYN_MAXPH + 1];                                          /* links off at each phase's end */
   unsigned ph_seen;                                                        /* phase boundaries passed */
@@ -1002,16 +1011,31 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
     if (fabric_add(&R->f, st, FABRIC_MODEL, name, &R->sp, err, errlen) == FABRIC_NONE) return -1;
   }
   R->hp = calloc(R->nodes, sizeof *R->hp);
+  const bool npb = c->traffic == IBF_NPB_CG || c->traffic == IBF_NPB_BT;
+  if (npb) { /* each rank's cyclic list of destinations; hosts without a rank stay idle */
+    R->npb_list = calloc(R->nodes, sizeof *R->npb_list);
+    R->npb_n = calloc(R->nodes, sizeof *R->npb_n);
+    if (!R->npb_list || !R->npb_n) {
+      snprintf(err, errlen, "out of memory");
+      return -1;
+    }
+    if (ibf_npb_build(c->traffic, c->ranks, R->nsw, c->hosts, c->len,
+                      bug_is(c, "npb_wrong_partner") ? IBF_NPB_BUG_WRONG_PARTNER : 0, R->npb_list, R->npb_n,
+                      err, errlen))
+      return -1;
+  }
   /* bit-reversal: a node whose reversal is itself has nobody to send to and injects nothing
-     (ours); the others share the N packets */
+     (ours); the others share the N packets. NPB-like: the hosts that run a rank. */
   unsigned senders = 0;
   uint64_t dummy = 0;
-  for (unsigned d = 0; d < R->nodes; d++) senders += ibf_dest(c->traffic, d, R->nodes, &dummy) != d;
+  for (unsigned d = 0; d < R->nodes; d++)
+    senders += npb ? R->npb_n[d] > 0 : ibf_dest(c->traffic, d, R->nodes, &dummy) != d;
+  R->senders = senders;
   const uint64_t per = c->packets / senders, extra = c->packets % senders;
   unsigned si = 0;
   const unsigned hbug = bug_code(c, BUG_HOST);
   for (unsigned d = 0; d < R->nodes; d++) {
-    const bool sends = ibf_dest(c->traffic, d, R->nodes, &dummy) != d;
+    const bool sends = npb ? R->npb_n[d] > 0 : ibf_dest(c->traffic, d, R->nodes, &dummy) != d;
     R->hp[d] = (ibf_host_params_t){d,
                                    R->nodes,
                                    c->vls,
@@ -1031,7 +1055,9 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
                                    hbug,
                                    c->nph,
                                    c->ph_load,
-                                   c->ph_end};
+                                   c->ph_end,
+                                   npb ? R->npb_list[d] : NULL,
+                                   npb ? R->npb_n[d] : 0};
     si += sends;
     snprintf(name, sizeof name, "h%u", d);
     uint32_t id = fabric_add(&R->f, ht, FABRIC_MODEL, name, &R->hp[d], err, errlen);
@@ -1150,6 +1176,10 @@ static void teardown(run_t *R) {
   free(R->smp);
   free(R->par_sw);
   free(R->par_port);
+  if (R->npb_list)
+    for (unsigned d = 0; d < R->nodes; d++) free(R->npb_list[d]);
+  free(R->npb_list);
+  free(R->npb_n);
   dyn_t *D = &R->d;
   if (D->have_nr) route_lft_free(&D->nr);
   free(D->lk), free(D->want_on), free(D->lkidx), free(D->xd), free(D->rd), free(D->at);
@@ -1258,6 +1288,16 @@ static int run(run_t *R) {
                  R->w.sent_seq[(size_t)s * R->nodes + d], R->w.next_seq[(size_t)s * R->nodes + d]);
         return 1;
       }
+  /* NPB-like traffic: each host sent what its rank's pattern says (ibf_npbcheck.c) */
+  if (R->npb_list) {
+    char m[300];
+    if (ibf_npb_check(c->traffic, c->ranks, R->nsw, c->hosts, c->len, R->nodes, R->w.sent_seq, m, sizeof m)) {
+      ibf_fail(&R->w, f->cycle - 1, "ibfab.npb_pattern", "%s", m);
+      return 1;
+    }
+    printf("check: ok   npb_pattern: every rank's packets went to its NPB partners, whole iterations plus "
+           "one part\n");
+  }
   /* the dynamic SM regulated: links went off and came back (a silent SM fails here) */
   if (c->sm) {
     const unsigned need_off = !strncmp(c->test, "dynamic", 7) ? 2 : 1;
@@ -1285,7 +1325,10 @@ static void report(run_t *R) {
   const cfg_t *c = R->c;
   const ibf_world_t *w = &R->w;
   const uint64_t win = R->t1 > R->t0 ? R->t1 - R->t0 : 0;
-  const double thr = win ? (double)(R->rx1 - R->rx0) / win / R->nodes : 0;
+  /* per host (uniform, bitrev: every host, as before); per rank for NPB-like traffic */
+  const bool npb = R->npb_list != NULL;
+  const double thr = win ? (double)(R->rx1 - R->rx0) / win / (npb ? R->senders : R->nodes) : 0;
+  static const char *const tnames[] = {"uniform", "bitrev", "npb_cg", "npb_bt"};
   const double lat = w->lat_n ? (double)w->lat_sum / w->lat_n : 0;
   const double pw = (double)sum_counter(R, FIBSW_CNT_POWER_MW) / 1000.0;
   const double pw_all = (R->nsw * 43400.0 + 950.0 * R->nsw * R->P) / 1000.0;
@@ -1312,13 +1355,13 @@ static void report(run_t *R) {
            w->delivered, w->total, R->t0, R->t1, win);
   if (!c->nph) {
     printf("result: traffic=%s routing=%s off=%u load=%.4f throughput=%.4f latency=%.1f latency_max=%" PRIu64
-           " power_w=%.1f power_all_w=%.1f saved_pct=%.2f energy_power_w=%.1f evals=%" PRIu64 "\n",
-           c->traffic == IBF_BITREV ? "bitrev" : "uniform", route_lft_algo_names[c->routing], c->off, c->load,
-           thr, lat, w->lat_max, pw, pw_all, 100.0 * (pw_all - pw) / pw_all, epw, R->f.evals);
-    printf("throughput: %.4f flits/cycle/host = %.0f MB/s of 2,000 (offered %.4f); latency %.1f cycles = "
+           " power_w=%.1f power_all_w=%.1f saved_pct=%.2f energy_power_w=%.1f evals=%" PRIu64 "%s%.0u\n",
+           tnames[c->traffic], route_lft_algo_names[c->routing], c->off, c->load, thr, lat, w->lat_max, pw,
+           pw_all, 100.0 * (pw_all - pw) / pw_all, epw, R->f.evals, npb ? " ranks=" : "", npb ? c->ranks : 0);
+    printf("throughput: %.4f flits/cycle/%s = %.0f MB/s of 2,000 (offered %.4f); latency %.1f cycles = "
            "%.0f ns "
            "(max %" PRIu64 ")\n",
-           thr, thr * 2000, c->load, lat, lat * 4, w->lat_max);
+           thr, npb ? "rank" : "host", thr * 2000, c->load, lat, lat * 4, w->lat_max);
   }
   printf("power: %.1f W (all ports on: %.1f W, saved %.2f %%)%s\n", pw, pw_all,
          100.0 * (pw_all - pw) / pw_all, c->nph ? " at the end" : "");
@@ -1369,7 +1412,8 @@ static void report(run_t *R) {
 static void usage(FILE *o) {
   fprintf(o, "usage: ibsw_fabric_sim [--test=NAME] [--seed=N] [--cycles=N] [--x=4] [--y=4] [--parallel=2] "
              "[--hosts=16]\n"
-             "         [--vls=4] [--len=32] [--traffic=uniform|bitrev] [--load=X] [--packets=N] "
+             "         [--vls=4] [--len=32] [--traffic=uniform|bitrev|npb_cg|npb_bt] [--ranks=16] [--load=X] "
+             "[--packets=N] "
              "[--routing=updn|dor]\n"
              "         [--off=K] [--root=S] [--link-latency=N] [--route-cycles=R] [--buf=N] [--no-skip]\n"
              "         [--boot-active=1|0] [--wake-cycles=W] [--sample=0|1]\n"
@@ -1425,6 +1469,7 @@ int main(int argc, char **argv) {
              .y = 4,
              .pl = 2,
              .hosts = 16,
+             .ranks = 16,
              .vls = 4,
              .len = 32,
              .traffic = IBF_UNIFORM,
@@ -1480,6 +1525,7 @@ int main(int argc, char **argv) {
     NUM("--y", y, 2, 64)
     NUM("--parallel", pl, 1, 7)
     NUM("--hosts", hosts, 1, 29)
+    NUM("--ranks", ranks, 4, 4096)
     NUM("--vls", vls, 2, 7)
     NUM("--len", len, 2, 256)
     NUM("--off", off, 0, 100000)
@@ -1578,8 +1624,12 @@ int main(int argc, char **argv) {
         c.traffic = IBF_UNIFORM;
       else if (!strcmp(v, "bitrev"))
         c.traffic = IBF_BITREV;
+      else if (!strcmp(v, "npb_cg"))
+        c.traffic = IBF_NPB_CG;
+      else if (!strcmp(v, "npb_bt"))
+        c.traffic = IBF_NPB_BT;
       else
-        return usage_fail("--traffic '%s': expected uniform or bitrev", v);
+        return usage_fail("--traffic '%s': expected uniform, bitrev, npb_cg or npb_bt", v);
       continue;
     }
     if (!strncmp(a, "--routing=", 10)) {
@@ -1624,6 +1674,11 @@ int main(int argc, char **argv) {
       c.nph = 3;
     }
   }
+  const bool npbt = c.traffic == IBF_NPB_CG || c.traffic == IBF_NPB_BT;
+  if (npbt && (c.fat_r || c.sm))
+    return usage_fail("--traffic=npb_cg|npb_bt goes with the torus and without --sm=dynamic");
+  if (!npbt && bug_is(&c, "npb_wrong_partner"))
+    return usage_fail("--inject-bug=npb_wrong_partner needs --traffic=npb_cg or npb_bt");
   if (c.fat_r && (c.routing != ROUTE_LFT_UPDN || c.sm || c.off || c.sample))
     return usage_fail("--fat2 goes with --routing=updn and none of --sm=dynamic, --off, --sample");
   const unsigned nsw = c.fat_r ? c.fat_l + c.fat_s : c.x * c.y;

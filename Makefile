@@ -142,6 +142,7 @@ help:
 	@echo "  make synth [B=<block>] [T=<target>]   yosys per target: cells, depth; netlist for MODE=netlist"
 	@echo "  make timing [B=<block>|T=<target>]   osu018 cells: area, flip-flops, paths in ps, fmax (build/timing/report.md)"
 	@echo "  make timing-check [B=|T=]    fails when a target misses the nominal clock (mk/clock.mk)"
+	@echo "  make timing-module T=<target> M=<module> [NEAR=n]   one module, that target's parameters: worst paths per group"
 	@echo "  make bench                  simulation speed table, build/bench.json"
 	@echo "  make demo                   64-node fat tree, one packet traced through RTL switches, SQLite, HTML report"
 	@echo "  make cp-hotspot             seed 001's ECM/E2CM hotspot experiment (MATRIX=seed|full)"
@@ -469,7 +470,7 @@ $(BUILD)/timing/$(1).flat.status $(BUILD)/timing/$(1).hier.status: $(BUILD)/timi
 endef
 $(foreach t,$(TARGETS),$(eval $(call TIMING_RULES,$(t))))
 
-.PHONY: timing timing-results timing-check timing-test-targets
+.PHONY: timing timing-results timing-check timing-module timing-test-targets
 TIMING_KINDS ?= flat hier
 timing-results:
 	@$(MAKE) -j$(JOBS) -k $(foreach t,$(TIMING_SEL),$(foreach k,$(TIMING_KINDS),$(BUILD)/timing/$(t).$(k).status)) || true
@@ -481,6 +482,12 @@ timing: deps
 timing-check: deps
 	@$(MAKE) timing-results TIMING_KINDS=flat
 	@./mk/timing-check.sh $(TIMING_SEL)
+
+# one module of a target, with the parameters that target gives it, flat
+# (mk/timing-module.sh): a designer's loop while closing a module's paths
+timing-module: deps
+	@$(if $(and $(T),$(M)),,echo "make timing-module: needs T=<target> M=<module>" >&2; exit 2)
+	@NEAR=$(NEAR) ./mk/timing-module.sh $(T) $(M)
 
 timing-test-targets:
 	@echo $(TIMING_TEST_TARGETS)

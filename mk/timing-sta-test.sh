@@ -3,7 +3,7 @@
 # each path kind is told apart with the right start and end, a longer inverter
 # chain is slower by a plausible per-stage delay, and a combinational loop is
 # counted. Run by the regression (regress/testlist, timing_sta_selftest).
-#   mk/timing-sta-test.sh [--bug=swap_kinds --expect-fail=check:sta.KIND] [--seed=N --out=D --name=X]
+#   mk/timing-sta-test.sh [--bug=swap_kinds|near_skips_worst --expect-fail=check:sta.KIND] [--seed=N --out=D --name=X]
 # --bug plants a bug in the STA; with --expect-fail the run passes only if it fails
 # and the first check to fire is the one named, as the lockstep's negatives do.
 set -uo pipefail
@@ -40,7 +40,7 @@ chain() {
   # a loop: two cross-coupled NANDs, and nothing else
   printf '.model loop\n.inputs s r\n.outputs q\n.subckt NAND2X1 A=s B=qb Y=q\n.subckt NAND2X1 A=r B=q Y=qb\n.end\n'
 } > "$out/selftest.blif"
-awk -v BUG="$bug" -f mk/timing-sta.awk "$lib" "$out/selftest.blif" > "$out/selftest.sta" || { echo "TEST FAILED: timing-sta.awk exited with an error"; exit 1; }
+awk -v BUG="$bug" -v NEAR=3 -f mk/timing-sta.awk "$lib" "$out/selftest.blif" > "$out/selftest.sta" || { echo "TEST FAILED: timing-sta.awk exited with an error"; exit 1; }
 cat "$out/selftest.sta"
 
 fails=0 fired=""
@@ -55,6 +55,11 @@ for m in chain8 chain16; do
   expect $m r2o q2 out:y
   expect $m i2o a out:z
 done
+# the worst path group of each kind (NEAR) is the worst path itself
+near=$(awk '$1 == "path" && $4 > 0 { p[$2 " " $3] = $4 " " $5 " " $6 }
+  $1 == "near" && !(($2 " " $3) in n) { n[$2 " " $3] = $4 " " $5 " " $6 }
+  END { for (k in p) if (n[k] != p[k]) { print k ": path " p[k] ", near " n[k]; exit } }' "$out/selftest.sta")
+if [[ -n $near ]]; then echo "check sta.near: $near"; fails=$((fails + 1)); fired+=" sta.near"; fi
 # eight more inverters with fanout 1: between 8 x 20 ps and 8 x 300 ps more
 d=$(awk '$1 == "path" && $3 == "r2r" { v[$2] = $4 } END { print v["chain16"] - v["chain8"] }' "$out/selftest.sta")
 if (( d < 160 || d > 2400 )); then echo "check sta.stage_delay: 8 more inverters added $d ps"; fails=$((fails + 1)); fired+=" sta.stage_delay"; fi

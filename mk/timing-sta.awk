@@ -25,7 +25,12 @@
 # Output: one line per module and path kind:
 #   path MODULE KIND PS FROM TO      (PS = -1 when the module has no such path)
 #   info MODULE cells N ffs N loops N
-# -v BUG=swap_kinds plants a bug (r2r and i2r swapped) for the self-test's negative.
+# -v NEAR=N also prints, per kind, the N worst endpoints grouped by register or
+# port (bit index dropped), so one run shows every path group to close:
+#   near MODULE KIND PS FROM TO
+# -v TRACE=1 also prints the worst path of each kind net by net (trace lines).
+# -v BUG=swap_kinds plants a bug (r2r and i2r swapped) for the self-test's negative;
+# BUG=near_skips_worst leaves out each kind's worst group from the near lines.
 # loops counts cells left unevaluated (a combinational cycle).
 
 BEGIN {
@@ -230,7 +235,7 @@ function time_model(m,   k, n, pp, i, eq, p, net, ty, q, key, cnt, ffs, loops, s
   }
   for (k = first[m]; k <= last[m]; k++) if (pend[k] > 0) loops++
   # endpoints
-  split("", best); split("", bfrom); split("", bto)
+  split("", best); split("", bfrom); split("", bto); split("", gbest); split("", gfrom); split("", bnet)
   for (kk = 1; kk <= 4; kk++) best[kk] = -1
   for (i = 1; i <= nout[m]; i++) {
     net = mout[m, i]
@@ -258,6 +263,41 @@ function time_model(m,   k, n, pp, i, eq, p, net, ty, q, key, cnt, ffs, loops, s
   for (kk = 1; kk <= 4; kk++)
     printf "path %s %s %.0f %s %s\n", m, kn[kk], best[kk] < 0 ? -1 : best[kk] * 1000, (kk in bfrom) ? bfrom[kk] : "-", (kk in bto) ? bto[kk] : "-"
   printf "info %s cells %d ffs %d loops %d\n", m, cnt, ffs, loops
+  if (NEAR > 0) near_report(m, kn)
+  if (TRACE != "") for (kk = 1; kk <= 4; kk++) if (kk in bnet) trace_path(m, kn[kk], bnet[kk])
+}
+
+# -v TRACE=1: the worst path of each kind, net by net from its end back to
+# its start, with the arrival time at each (named nets show where time goes)
+#   trace MODULE KIND PS NET EDGE
+function trace_path(m, kind, key,   y, net, t, e, guard, x) {
+  split(key, y, SUBSEP); net = y[1]; t = y[2]; e = y[3]; guard = 0
+  while (guard++ < 100000) {
+    printf "trace %s %s %.0f %s %s\n", m, kind, A[net, t, e] * 1000, net, e
+    if (net in src) break
+    x = P[net, t, e]
+    if (x == "") break
+    split(x, y, SUBSEP); net = y[1]; e = y[2]
+  }
+}
+
+# the NEAR worst endpoint groups per kind (selection by repeated maximum:
+# groups are few, hundreds at most)
+function near_report(m, kn,   kk, g, j, top, topg, sp, done) {
+  split("", done)
+  for (kk = 1; kk <= 4; kk++)
+    for (j = 1; j <= NEAR; j++) {
+      top = -1; topg = ""
+      for (g in gbest) {
+        split(g, sp, SUBSEP)
+        if (sp[1] != kk || (g in done)) continue
+        if (gbest[g] > top) { top = gbest[g]; topg = g }
+      }
+      if (topg == "") break
+      done[topg] = 1; split(topg, sp, SUBSEP)
+      if (BUG == "near_skips_worst" && j == 1) continue  # planted bug (mk/timing-sta-test.sh)
+      printf "near %s %s %.0f %s %s\n", m, kn[kk], top * 1000, gfrom[topg], sp[2]
+    }
 }
 
 # the start point of the worst path into (net, edge) along track t
@@ -271,14 +311,18 @@ function origin(net, t, e,   guard, x, y) {
   return net
 }
 
-function endpoint(net, e, extra, name, tofl,   a, kk, t) {
+function endpoint(net, e, extra, name, tofl,   a, kk, t, g) {
   if (!((net, 1, e) in A)) return
   for (t = 1; t <= 2; t++) {
     if (A[net, t, e] < NEG / 2) continue
     a = A[net, t, e] + extra
     kk = (t == 2) ? (tofl ? 1 : 3) : (tofl ? 2 : 4)
     if (BUG == "swap_kinds") kk = (kk == 1) ? 2 : (kk == 2) ? 1 : kk  # planted bug (mk/timing-sta-test.sh)
-    if (a > best[kk]) { best[kk] = a; bfrom[kk] = origin(net, t, e); bto[kk] = name }
+    if (a > best[kk]) { best[kk] = a; bfrom[kk] = origin(net, t, e); bto[kk] = name; bnet[kk] = net SUBSEP t SUBSEP e }
+    if (NEAR > 0) {
+      g = name; sub(/\[[0-9]+\]$/, "", g); g = kk SUBSEP g
+      if (!(g in gbest) || a > gbest[g]) { gbest[g] = a; gfrom[g] = origin(net, t, e) }
+    }
   }
 }
 

@@ -5,7 +5,8 @@
 #
 #   mk/timing-synth.sh TARGET flat|hier
 #
-# Writes build/timing/TARGET.KIND.{blif,stat,sta,log,status} (sta: mk/timing-sta.awk). The status file has one
+# Writes build/timing/TARGET.KIND.{blif,stat,sta,log,status} (sta: mk/timing-sta.awk, with
+# the TIMING_NEAR (default 8) worst path groups per kind as "near" lines). The status file has one
 # line, "STATE WALL CPU" with STATE ok, timeout, memory or failed, WALL the elapsed
 # and CPU the user+system seconds of yosys (CPU is what compares across machines
 # and loads): a run that cannot finish is recorded, never dropped. Limits: TIMING_TIMEOUT
@@ -70,7 +71,7 @@ if [[ $rc -eq 0 ]]; then
   mv "$base.stat.tmp" "$base.stat" && mv "$base.blif.tmp" "$base.blif"
   # our STA over the mapped netlist (mk/timing-sta.awk), then abc's own figure
   # for the worst combinational cone (stime -p), kept as a cross-check
-  if awk -f mk/timing-sta.awk "$lib" "$base.blif" > "$base.sta.tmp"; then
+  if awk -v NEAR="${TIMING_NEAR:-8}" -f mk/timing-sta.awk "$lib" "$base.blif" > "$base.sta.tmp"; then
     grep -o 'Delay = *[0-9.]* ps' "$base.log" | awk '{ if ($3 > m) m = $3 } END { printf "abc stime %.0f\n", m }' >> "$base.sta.tmp"
     mv "$base.sta.tmp" "$base.sta"
     echo "ok $secs" > "$base.status.tmp"

@@ -204,7 +204,7 @@ module elan4 #(
 
   // ---------------------------------------------------------------- wires
   logic [12:0]   lka_q, lkb_q, miss_q, ri_q;
-  logic          lka_hit, lkb_hit, win_ok_d, arr_v, miss_v, miss_done, ri_v, ri_hit;
+  logic          lka_hit, lkb_hit, win_ok, arr_v, miss_v, miss_done, ri_v, ri_hit;
   logic [SW-1:0] lka_slot, lkb_slot, arr_slot, ri_slot;
   logic [63:0]   lkb_stat, arr_data, ri_val;
   logic [8:0]    arr_k;
@@ -270,7 +270,7 @@ module elan4 #(
     .ht_ready_o, .ht_rvalid_o, .ht_rdata_o, .ht_rtag_o,
     .lka_q_o(lka_q), .lka_hit_i(lka_hit), .lka_slot_i(lka_slot),
     .lkb_q_o(lkb_q), .lkb_hit_i(lkb_hit), .lkb_slot_i(lkb_slot), .lkb_stat_i(lkb_stat),
-    .win_ok_d_i(win_ok_d), .iw_present_d_i(ip_iw_want_d || ep_iw_want_d), .iok_o(iok),
+    .win_ok_i(win_ok), .iw_present_d_i(ip_iw_want_d || ep_iw_want_d), .iok_o(iok),
     .iw_v_i(iw_v), .iw_q_i(iw_q), .iw_k_i(iw_k), .iw_data_i(iw_data),
     .arr_v_o(arr_v), .arr_slot_o(arr_slot), .arr_k_o(arr_k), .arr_data_o(arr_data), .arr_be_o(arr_be),
     .miss_v_o(miss_v), .miss_q_o(miss_q), .miss_done_i(miss_done),
@@ -290,7 +290,7 @@ module elan4 #(
     .clk_i, .rst_ni,
     .lka_q_i(lka_q), .lka_hit_o(lka_hit), .lka_slot_o(lka_slot),
     .lkb_q_i(lkb_q), .lkb_hit_o(lkb_hit), .lkb_slot_o(lkb_slot), .lkb_stat_o(lkb_stat),
-    .win_ok_d_o(win_ok_d),
+    .win_ok_o(win_ok),
     .arr_v_i(arr_v), .arr_slot_i(arr_slot), .arr_k_i(arr_k), .arr_data_i(arr_data), .arr_be_i(arr_be),
     .miss_v_i(miss_v), .miss_q_i(miss_q), .miss_done_o(miss_done),
     .ri_v_i(ri_v), .ri_hit_i(ri_hit), .ri_slot_i(ri_slot), .ri_q_i(ri_q), .ri_val_i(ri_val),

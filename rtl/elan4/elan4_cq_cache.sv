@@ -31,7 +31,7 @@ module elan4_cq_cache #(
   output logic                  lkb_hit_o,
   output logic [SW-1:0]         lkb_slot_o,
   output logic [63:0]           lkb_stat_o,
-  output logic                  win_ok_d_o,
+  output logic                  win_ok_o,    // every cached OK queue: wp - dp < OooWindow
   // arrivals and the miss sequence
   input  logic                  arr_v_i,
   input  logic [SW-1:0]         arr_slot_i,
@@ -117,6 +117,11 @@ module elan4_cq_cache #(
   localparam int unsigned HW   = $clog2(Hb);
   localparam int unsigned GW   = $clog2(GapTimeout + 1);
 
+  // the arrival's duplicate check reads the ring at k mod Ring (below)
+  if (Ring > 512) begin : gen_ring_check
+    $error("elan4_cq_cache: OooWindow must be at most 128 (Ring must divide 512)");
+  end
+
   localparam logic [1:0] StClosed = 2'd0, StOk = 2'd1, StErr = 2'd2;
   localparam logic [1:0] TkPio = 2'd0, TkMiss0 = 2'd1, TkMiss1 = 2'd2, TkRefill = 2'd3;
 
@@ -132,16 +137,13 @@ module elan4_cq_cache #(
   function automatic logic [19:0] sub20(input logic [19:0] a, input logic [19:0] b);
     sub20 = a - b;
   endfunction
-  // dword address of position p in the backing store (§6.1)
-  function automatic logic [27:0] bs_addr(input logic [27:0] base, input logic [1:0] c,
-                                          input logic [19:0] p);
-    logic [19:0] m;
-    m = p & (depth_dw(c) - 20'd1);
-    bs_addr = base + {8'd0, m};
+  // p mod DepthDw: the offset of position p in the backing store (§6.1)
+  function automatic logic [19:0] bs_off(input logic [1:0] c, input logic [19:0] p);
+    bs_off = p & (depth_dw(c) - 20'd1);
   endfunction
 
   // ---------------------------------------------------------------- slots
-  logic [NumCq-1:0]     used, hasooo, evict, wok_d, drain_c, refill_c;
+  logic [NumCq-1:0]     used, hasooo, evict, wok, drain_c, refill_c;
   logic [NumCq*13-1:0]  qid;
   logic [NumCq*2-1:0]   st;
   logic [NumCq*20-1:0]  wp, dp, rp, fp, epos;
@@ -174,6 +176,12 @@ module elan4_cq_cache #(
     logic [13:0] ctx_q;
     logic [6:0]  en_q;
     logic [3:0]  rf_q;
+    logic [19:0] hf_q;          // hend + rf: the next refill position, kept so
+                                // the refill choice needs no adder (timing)
+    logic [6:0]  hc_q;          // hf - rp (at most HeadDwords), kept likewise
+    logic [19:0] fpd_q;         // fp + DepthDw[class]: the first position an
+                                // arrival may not take (E_OVERFLOW), kept so
+                                // the check is one subtraction from registers
     logic [2:0]  ep_q;
     logic [1:0]  out_q;
     logic [1:0]  opv_q;
@@ -193,6 +201,10 @@ module elan4_cq_cache #(
     logic [13:0] ctx_d;
     logic [6:0]  en_d;
     logic [3:0]  rf_d;
+    logic [19:0] hf_d, hf_inc;
+    logic [6:0]  hc_d;
+    logic [19:0] fpd_d, fp_n;   // fp_n: the next fp unless the slot enters ERROR
+    logic        to_head;       // a drained dword also enters the head buffer
     logic [2:0]  ep_d;
     logic [1:0]  out_d;
     logic [1:0]  opv_d;
@@ -224,14 +236,11 @@ module elan4_cq_cache #(
     assign here_tkack  = tk_ack_v_i && tk_ack_slot_i == SW'(s);
     assign here_tkfail = tk_fail_v_i && tk_fail_slot_i == SW'(s);
 
-    // fp: the oldest position with a packet awaiting its token, else rp
-    always_comb begin
-      fp_c = rp_q;
-      if (opv_q[0] && opv_q[1])
-        fp_c = ((rp_q - oppos_q[19:0]) >= (rp_q - oppos_q[39:20])) ? oppos_q[19:0] : oppos_q[39:20];
-      else if (opv_q[0]) fp_c = oppos_q[19:0];
-      else if (opv_q[1]) fp_c = oppos_q[39:20];
-    end
+    // fp: the oldest position with a packet awaiting its token, else rp.
+    // The two entries are kept in age order (entry 0 the older, entry 1
+    // valid only beside it), so fp is a multiplexer, not a comparison of
+    // two distances back from rp (timing: this feeds every arrival check)
+    assign fp_c = opv_q[0] ? oppos_q[19:0] : rp_q;
 
     // an out-of-order dword: a held position at or beyond wp
     always_comb begin
@@ -242,24 +251,29 @@ module elan4_cq_cache #(
     end
     assign gap_to = st_q == StOk && ooo_c && 32'(gap_q) + 1 >= GapTimeout;
 
-    // arrival checks (§6.1), start-of-cycle values
+    // arrival checks (§6.1), start-of-cycle values. Each check is formed
+    // from registers beside the 9-bit offset, not after it (timing):
+    // E_OVERFLOW's p - fp >= DepthDw is off >= room, room = fpd - wp =
+    // DepthDw - (wp - fp) (negative: already full; wp - fp <= DepthDw holds
+    // in OK, assertion cq_lag_bound), and p mod Ring is k mod Ring (Ring <=
+    // 256 divides 512)
+    // (p itself, the error position, is {wp[19:9] or wp[19:9] + 1, k}: no add)
     logic [8:0]  off;
-    logic [19:0] ap;
+    logic [10:0] wp_hi1;
+    logic [19:0] ap, room;
+    logic        bad_be, bad_win, bad_ovf, bad_dup;
+    assign wp_hi1 = wp_q[19:9] + 11'd1;
+    assign room   = fpd_q - wp_q;
     always_comb begin
-      off    = arr_k_i - wp_q[8:0];
-      ap     = wp_q + 20'(off);
-      a_err  = 1'b0;
-      a_code = 8'd0;
-      a_pos  = 20'd0;
-      if (arr_be_i != 8'hFF) begin
-        a_err = 1'b1; a_code = 8'd2; a_pos = wp_q;
-      end else if (32'(off) >= W) begin
-        a_err = 1'b1; a_code = 8'd3; a_pos = ap;
-      end else if (ap - fp_c >= depth_dw(cls_q)) begin
-        a_err = 1'b1; a_code = 8'd4; a_pos = ap;
-      end else if (val_q[ap[RW-1:0]]) begin
-        a_err = 1'b1; a_code = 8'd5; a_pos = ap;
-      end
+      off     = arr_k_i - wp_q[8:0];
+      ap      = {(arr_k_i < wp_q[8:0]) ? wp_hi1 : wp_q[19:9], arr_k_i};
+      bad_be  = arr_be_i != 8'hFF;
+      bad_win = 32'(off) >= W;
+      bad_ovf = room[19] || (room[18:9] == '0 && room[8:0] <= off);
+      bad_dup = val_q[arr_k_i[RW-1:0]];
+      a_err   = bad_be || bad_win || bad_ovf || bad_dup;
+      a_code  = bad_be ? 8'd2 : bad_win ? 8'd3 : bad_ovf ? 8'd4 : bad_dup ? 8'd5 : 8'd0;
+      a_pos   = bad_be ? wp_q : a_err ? ap : 20'd0;
     end
 
     logic ok;
@@ -300,10 +314,11 @@ module elan4_cq_cache #(
         end
       end
       // drain grant
+      to_head = here_drain && hend_q == dp_q && 32'(sub20(hend_q, rp_q)) < HeadDwords;
       if (here_drain) begin
         dp_d = dp_q + 1'b1;
         val_d[dp_q[RW-1:0]] = 1'b0;
-        if (hend_q == dp_q && 32'(sub20(hend_q, rp_q)) < HeadDwords) begin
+        if (to_head) begin
           head_d[32'(hend_q[HW-1:0])*64 +: 64] = ring_q[32'(dp_q[RW-1:0])*64 +: 64];
           hend_d = hend_q + 1'b1;
         end
@@ -318,14 +333,19 @@ module elan4_cq_cache #(
       // command accepted; packets in flight
       if (here_acc) rp_d = rp_q + 20'(cp_len_i);
       if (here_tkack) begin
-        if (opv_q[0] && oppos_q[19:0] == tk_ack_pos_i) opv_d[0] = 1'b0;
-        else if (opv_q[1] && oppos_q[39:20] == tk_ack_pos_i) opv_d[1] = 1'b0;
+        // the younger entry moves up when the older one is acknowledged
+        if (opv_q[0] && oppos_q[19:0] == tk_ack_pos_i) begin
+          opv_d = {1'b0, opv_q[1]}; oppos_d[19:0] = oppos_q[39:20];
+        end else if (opv_q[1] && oppos_q[39:20] == tk_ack_pos_i) opv_d[1] = 1'b0;
       end
       if (here_acc && cp_sten_i) begin
         if (!opv_d[0]) begin opv_d[0] = 1'b1; oppos_d[19:0] = rp_q; end
         else begin opv_d[1] = 1'b1; oppos_d[39:20] = rp_q; end
       end
       out_d = out_q + 2'(here_acc && cp_sten_i) - 2'(here_tkack);
+      // fpd follows fp without the ERROR entry (it matters only in OK, and a
+      // slot leaves ERROR only by a restart, which sets it below)
+      fp_n = opv_d[0] ? oppos_d[19:0] : rp_d;
 
       // entering ERROR: wp frozen, data dropped, packets abandoned (§6.2, §7)
       if (enter[s]) begin
@@ -363,6 +383,19 @@ module elan4_cq_cache #(
         rp_d = lm_rd_data_i[51:32]; hend_d = lm_rd_data_i[51:32];
         val_d = '0; rf_d = '0; ep_d = ep_q + 1'b1; out_d = '0; opv_d = '0; gap_d = '0;
       end
+      // a refill grant adds one, a drained dword entering the head adds one,
+      // a refill's data moves one from rf to hend; the rest restart at rf = 0
+      // a restart: fp = rp = 0 (CQCTL) or the loaded rp (install)
+      fpd_d = here_inst ? lm_rd_data_i[51:32] + depth_dw(d0_q[32:31])
+            : here_ri ? depth_dw(ri_val_i[32:31])
+            : fp_n + depth_dw(cls_q);
+      // (hf + 1 is formed from the register, beside the grant logic)
+      hf_inc = hf_q + 20'd1;
+      hf_d = (enter[s] || here_ri || here_inst) ? hend_d
+           : (here_refill || to_head) ? hf_inc : hf_q;
+      // hf - rp: hend = rp at every restart (error, CQCTL, install)
+      hc_d = (enter[s] || here_ri || here_inst) ? 7'd0
+           : hc_q + 7'(here_refill || to_head) - (here_acc ? 7'(cp_len_i) : 7'd0);
     end
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -370,7 +403,7 @@ module elan4_cq_cache #(
         used_q <= 1'b0; qid_q <= '0; st_q <= StClosed; code_q <= '0; epos_q <= '0;
         wp_q <= '0; dp_q <= '0; hend_q <= '0; rp_q <= '0;
         base_q <= '0; cls_q <= '0; ctx_q <= '0; en_q <= '0;
-        rf_q <= '0; ep_q <= '0; out_q <= '0; opv_q <= '0; oppos_q <= '0; gap_q <= '0;
+        rf_q <= '0; hf_q <= '0; hc_q <= '0; fpd_q <= '0; ep_q <= '0; out_q <= '0; opv_q <= '0; oppos_q <= '0; gap_q <= '0;
         val_q <= '0;
         for (int unsigned i = 0; i < Ring; i++) ring_q[i*64 +: 64] <= '0;
         for (int unsigned i = 0; i < Hb; i++) head_q[i*64 +: 64] <= '0;
@@ -378,7 +411,7 @@ module elan4_cq_cache #(
         used_q <= used_d; qid_q <= qid_d; st_q <= st_d; code_q <= code_d; epos_q <= epos_d;
         wp_q <= wp_d; dp_q <= dp_d; hend_q <= hend_d; rp_q <= rp_d;
         base_q <= base_d; cls_q <= cls_d; ctx_q <= ctx_d; en_q <= en_d;
-        rf_q <= rf_d; ep_q <= ep_d; out_q <= out_d; opv_q <= opv_d; oppos_q <= oppos_d;
+        rf_q <= rf_d; hf_q <= hf_d; hc_q <= hc_d; fpd_q <= fpd_d; ep_q <= ep_d; out_q <= out_d; opv_q <= opv_d; oppos_q <= oppos_d;
         gap_q <= gap_d; val_q <= val_d; ring_q <= ring_d; head_q <= head_d;
       end
     end
@@ -394,7 +427,7 @@ module elan4_cq_cache #(
     assign epos[s*20 +: 20]   = epos_q;
     assign epoch[s*3 +: 3]    = ep_q;
     assign hasooo[s]          = ooo_c;
-    assign wok_d[s]           = st_d != StOk || 32'(sub20(wp_d, dp_d)) < W;
+    assign wok[s]             = st_q != StOk || 32'(sub20(wp_q, dp_q)) < W;
     assign s_used_o[s]        = used_q;
     assign s_qid_o[s*13 +: 13] = qid_q;
     assign s_st_o[s*2 +: 2]   = st_q;
@@ -418,11 +451,20 @@ module elan4_cq_cache #(
         : (out_q == '0 && !job_here);
     // drain and refill candidates
     assign drain_c[s]  = st_q == StOk && dp_q != wp_q;
-    assign refill_c[s] = st_q == StOk && (hend_q + 20'(rf_q)) != dp_q &&
-                         32'(sub20(hend_q + 20'(rf_q), rp_q)) < HeadDwords;
-    assign drain_addr[s*28 +: 28]  = bs_addr(base_q[30:3], cls_q, dp_q);
+    assign refill_c[s] = st_q == StOk && hf_q != dp_q && 32'(hc_q) < HeadDwords;
+    // base + offset on Kogge-Stone adders (timing: these feed local memory's
+    // request multiplexer; a base is not assumed aligned, since the host can
+    // write a descriptor through the window)
+    logic unused_da_co, unused_ra_co;
+    cp_ks_add #(.W(28), .Keep(1)) u_da (
+      .a_i (base_q[30:3]), .b_i ({8'd0, bs_off(cls_q, dp_q)}), .ci_i (1'b0),
+      .s_o (drain_addr[s*28 +: 28]), .co_o (unused_da_co)
+    );
     assign drain_data[s*64 +: 64]  = ring_q[32'(dp_q[RW-1:0])*64 +: 64];
-    assign refill_addr[s*28 +: 28] = bs_addr(base_q[30:3], cls_q, hend_q + 20'(rf_q));
+    cp_ks_add #(.W(28), .Keep(1)) u_ra (
+      .a_i (base_q[30:3]), .b_i ({8'd0, bs_off(cls_q, hf_q)}), .ci_i (1'b0),
+      .s_o (refill_addr[s*28 +: 28]), .co_o (unused_ra_co)
+    );
     // status word (§4.2) and spilled d1 (§6.2)
     assign stat[s*64 +: 64] = {12'd0, wp_q, (st_q == StErr) ? epos_q : fp_c,
                                st_q == StOk && (rp_q != wp_q || ooo_c || out_q != '0),
@@ -438,6 +480,13 @@ module elan4_cq_cache #(
       if (rst_ni) begin
         cq_head_bound: assert (st_q != StOk || 32'(sub20(hend_q, rp_q)) <= HeadDwords);
         cq_out_le2:    assert (out_q != 2'd3);
+        // the kept sum and the age order fp relies on (timing restructures)
+        cq_refill_pos: assert (hf_q == hend_q + 20'(rf_q));
+        cq_head_count: assert (20'(hc_q) == sub20(hf_q, rp_q));
+        cq_fp_depth:   assert (st_q != StOk || fpd_q == fp_c + depth_dw(cls_q));
+        cq_lag_bound:  assert (st_q != StOk || sub20(wp_q, fp_c) <= depth_dw(cls_q));
+        cq_token_age:  assert (opv_q != 2'b10 && (opv_q != 2'b11 ||
+                               sub20(rp_q, oppos_q[19:0]) > sub20(rp_q, oppos_q[39:20])));
       end
     end
 `endif
@@ -453,7 +502,7 @@ module elan4_cq_cache #(
     end
   end
   assign lkb_stat_o = stat[32'(lkb_slot_o)*64 +: 64];
-  assign win_ok_d_o = &wok_d;
+  assign win_ok_o   = &wok;
 
   // ---------------------------------------------------------------- miss sequence
   localparam logic [2:0] MIdle = 3'd0, MSpill = 3'd1, MLd0 = 3'd2, MLd1 = 3'd3, MWait = 3'd4,

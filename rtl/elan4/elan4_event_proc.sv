@@ -131,6 +131,11 @@ module elan4_event_proc #(
   assign clen = e0_q[40:32];
 
   // ---------------------------------------------------------------- presentation
+  // An event is 32 bytes, 32-byte aligned: every event address is checked
+  // (§4.3: a command's event VAs have bits [4:0] = 0; §6.5: a packet's
+  // misaligned VA is nacked) and translation keeps PA[12:0] = VA[12:0]
+  // (§6.6), so dword i (i <= 3) of the event is {ea[30:5], i}: no adder
+  // after the take multiplexer (timing; assertion ep_event_aligned) *(ours)*
   // a function of the start-of-cycle state (and, in the take cycle, of the
   // FIFO's head): §5.1 rule 3
   logic [63:0] wv;        // the value a WRITE / COPY step writes
@@ -157,7 +162,7 @@ module elan4_event_proc #(
       end
       SRd1, SRd2, SRd3: if (!g_q) begin
         lm_req_v_o = 1'b1;
-        lm_req_addr_o = 28'(ea_q[30:3]) + ((st_c == SRd1) ? 28'd1 : (st_c == SRd2) ? 28'd2 : 28'd3);
+        lm_req_addr_o = {ea_q[30:5], (st_c == SRd1) ? 2'd1 : (st_c == SRd2) ? 2'd2 : 2'd3};
       end
       SLkW, SLkS, SLkD: begin
         mmu_req_o = 1'b1; mmu_ctx_o = ctx_q; mmu_va_o = (st_c == SLkD) ? p1_q : p0_q;
@@ -180,7 +185,7 @@ module elan4_event_proc #(
         endcase
       end
       SPr: begin
-        lm_req_v_o = 1'b1; lm_req_we_o = 1'b1; lm_req_addr_o = 28'(ea_c[30:3]) + 28'(i_q[1:0]);
+        lm_req_v_o = 1'b1; lm_req_we_o = 1'b1; lm_req_addr_o = {ea_c[30:5], i_q[1:0]};
         case (i_q[1:0])
           2'd0: lm_req_wdata_o = e0_c;
           2'd1: lm_req_wdata_o = p0_c;
@@ -353,6 +358,11 @@ module elan4_event_proc #(
     // the count formed a cycle early is e0's count + inc (SWr0's write data)
     if (rst_ni && st_q == SWr0)
       ep_cnt_exact: assert (cnt_q == e0_q[31:0] + inc_q);
+    // an event's dwords are {ea[30:5], i} (above): its address is aligned
+    // in every state that reads or writes it (the take cycle's included)
+    if (rst_ni && (st_c == SPr || st_c == SRd0 || st_c == SRd1 || st_c == SRd2 || st_c == SRd3 ||
+                   st_c == SWr0))
+      ep_event_aligned: assert (ea_c[4:0] == '0);
     // the page-bounded PA + 8i above is the full sum (no carry out of bit 12)
     if (rst_ni && st_q == SCpR && !g_q)
       ep_page_bounded_src: assert (11'(sa_q[12:3]) + 11'(i_q) < 11'd1024);

@@ -36,7 +36,7 @@ module elan4_host_port #(
   input  logic          lkb_hit_i,
   input  logic [SW-1:0] lkb_slot_i,
   input  logic [63:0]   lkb_stat_i,     // status word of slot lkb_slot_i
-  input  logic          win_ok_d_i,     // every cached OK queue: wp - dp < OooWindow (next state)
+  input  logic          win_ok_i,       // every cached OK queue: wp - dp < OooWindow (this cycle)
   input  logic          iw_present_d_i, // an internal queue write is presented next cycle
   output logic          iok_o,          // intake_ok of this cycle (start-of-cycle state)
   input  logic          iw_v_i,         // an internal queue write presented (accepted) this cycle
@@ -102,7 +102,7 @@ module elan4_host_port #(
     endcase
   endfunction
 
-  logic        ready_q;
+  logic        ready;
   logic        acc;
   logic [2:0]  acls;
   logic        rv_q, rwr_q;      // the registered request (t+1)
@@ -125,7 +125,9 @@ module elan4_host_port #(
   // an internal queue write (IP, EP: §6.1) is accepted like a host write of
   // that dword with ht_be_i = 0xFF; it is only presented when intake_ok, and
   // then ht_ready_o is 0, so it never meets a host request
-  logic        iok_q;
+  logic        iok;
+  logic        held_q;          // a PIO operation is held (start-of-cycle)
+  logic        iwp_q;           // an internal queue write wants the intake this cycle
   logic        hwr;
   logic [31:0] haddr;
   logic [63:0] hdata;
@@ -135,9 +137,14 @@ module elan4_host_port #(
   assign hdata   = iw_v_i ? iw_data_i : ht_data_i;
   assign hbe     = iw_v_i ? 8'hFF : ht_be_i;
   assign lka_q_o = haddr[24:12];
-  assign acc     = (ht_valid_i && ready_q) || iw_v_i;
+  // intake_ok and ready from this cycle's state (§6.1), not registered from
+  // the next state: the window check then starts at the slots' registers
+  // instead of ending the arrival logic (the cycle's behaviour is the same)
+  assign iok     = !held_q && win_ok_i;
+  assign ready   = iok && !iwp_q;
+  assign acc     = (ht_valid_i && ready) || iw_v_i;
   assign acls    = classify(hwr, haddr, hbe, lka_hit_i);
-  assign iok_o   = iok_q;
+  assign iok_o   = iok;
 
   logic [12:0] rq_ctl;
   assign rq_ctl  = 13'((raddr_q - CtlBase) >> 3);
@@ -289,15 +296,15 @@ module elan4_host_port #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ready_q <= 1'b1;
-      iok_q   <= 1'b1;
+      held_q  <= 1'b0;
+      iwp_q   <= 1'b0;
       rv_q <= 1'b0; rwr_q <= 1'b0; rop_q <= OpNone; raddr_q <= '0; rdata_q <= '0;
       rbe_q <= '0; rtag_q <= '0; rslot_q <= '0; rflush_rd_q <= 1'b0;
       op_q <= OpNone; ph_q <= '0; val_q <= '0; oq_q <= '0; otag_q <= '0; d1w_q <= '0;
       ans_v_q <= 1'b0; ans_d_q <= '0; ans_t_q <= '0;
     end else begin
-      ready_q <= !held_d && win_ok_d_i && !iw_present_d_i;
-      iok_q   <= !held_d && win_ok_d_i;
+      held_q  <= held_d;
+      iwp_q   <= iw_present_d_i;
       rv_q    <= acc;
       // kept while the operation is held (the miss sequence's write arrives later)
       if (acc) begin
@@ -317,13 +324,13 @@ module elan4_host_port #(
     end
   end
 
-  assign ht_ready_o  = ready_q;
+  assign ht_ready_o  = ready;
 
 `ifndef SYNTHESIS
   // an internal queue write comes only while intake_ok and never in a cycle
   // a host request is accepted (§6.1: ht_ready_o is 0 when one is presented)
   always_ff @(posedge clk_i) begin
-    hp_iw_alone: assert (!(iw_v_i && (!iok_q || (ht_valid_i && ready_q))));
+    hp_iw_alone: assert (!(iw_v_i && (!iok || (ht_valid_i && ready))));
   end
 `endif
   assign ht_rvalid_o = ans_v_q;

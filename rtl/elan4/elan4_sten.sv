@@ -80,7 +80,7 @@ module elan4_sten #(
 );
   localparam int unsigned NRs = 2 * NumCq;
   localparam int unsigned CdW = 19;
-  localparam int unsigned EW  = SW + 20 + 4 + 8 + 12 + CdW;   // resend entry
+  localparam int unsigned EW  = SW + 20 + 4 + 8 + 12 + 28 + CdW;   // resend entry
 
   localparam logic [2:0] SIdle = 3'd0, SRtReq = 3'd1, SRsRd = 3'd2, SRtWait = 3'd3, SSend = 3'd4;
 
@@ -124,13 +124,18 @@ module elan4_sten #(
     end
     el = seen;
   end
-  // entry fields: {slot, pos, len, try, dest, cd}
+  // entry fields: {slot, pos, len, try, dest, addr, cd}; addr is the
+  // backing-store dword address of pos, formed when the entry is appended
+  // (the slot's base and class cannot change while it has packets out: a
+  // CQCTL write or an error abandons them, and a slot with packets out is not
+  // evicted), so a take's read needs no adder (timing) *(ours)*
   logic [SW-1:0] e_slot;
   logic [19:0]   e_pos;
   logic [3:0]    e_len;
   logic [7:0]    e_try;
   logic [11:0]   e_dest;
-  assign {e_slot, e_pos, e_len, e_try, e_dest} = ee[EW-1:CdW];
+  logic [27:0]   e_addr;
+  assign {e_slot, e_pos, e_len, e_try, e_dest, e_addr} = ee[EW-1:CdW];
 
   assign ok_o        = s_q == SIdle && !el;
   assign busy_o      = s_q != SIdle;
@@ -141,25 +146,30 @@ module elan4_sten #(
   assign drop = s_q != SIdle && !head_q && (abn_q || s_st_i[32'(slot_q)*2 +: 2] == 2'd2);
 
   logic        take;
-  logic [SW-1:0] cs;     // the slot whose backing store is read this cycle
   logic [3:0]    ci;
   assign take = s_q == SIdle && el;
-  assign cs   = take ? e_slot : slot_q;
   assign ci   = take ? 4'd0 : idx_q;
-  // the backing-store position read: a take reads its entry's first dword
-  // (ci = 0), so the index is added only to the job's registers
-  logic [19:0] rpos, jpos;
-  assign jpos = pos_q + 20'(idx_q);
-  assign rpos = take ? e_pos : jpos;
-
-  logic [19:0] rmask;
-  assign rmask = rpos & (depth_dw(s_cls_i[32'(cs)*2 +: 2]) - 20'd1);
-  // base + offset on the kit's Kogge-Stone tree (rtl/cp/cp_ks_add.sv) *(ours)*
-  logic [27:0] raddr;
-  logic        unused_raddr_co;
-  cp_ks_add #(.W(28), .Keep(1)) u_raddr (
-    .a_i (s_base_i[32'(cs)*31 + 3 +: 28]), .b_i ({8'd0, rmask}), .ci_i (1'b0),
-    .s_o (raddr), .co_o (unused_raddr_co)
+  // backing-store address of position p of slot sl: base + (p mod DepthDw),
+  // on the kit's Kogge-Stone tree (rtl/cp/cp_ks_add.sv) *(ours)*
+  function automatic logic [19:0] bs_off(input logic [NumCq*2-1:0] cls, input logic [SW-1:0] sl,
+                                         input logic [19:0] p);
+    bs_off = p & (depth_dw(cls[32'(sl)*2 +: 2]) - 20'd1);
+  endfunction
+  // a take reads its entry's first dword at the entry's address; the job's
+  // later dwords at pos + idx of the job's slot (registers only)
+  logic [27:0] raddr, jaddr;
+  logic        unused_jaddr_co;
+  cp_ks_add #(.W(28), .Keep(1)) u_jaddr (
+    .a_i (s_base_i[32'(slot_q)*31 + 3 +: 28]), .b_i ({8'd0, bs_off(s_cls_i, slot_q, pos_q + 20'(idx_q))}),
+    .ci_i (1'b0), .s_o (jaddr), .co_o (unused_jaddr_co)
+  );
+  assign raddr = take ? e_addr : jaddr;
+  // the address of an appended entry (from the token result's inputs)
+  logic [27:0] aaddr;
+  logic        unused_aaddr_co;
+  cp_ks_add #(.W(28), .Keep(1)) u_aaddr (
+    .a_i (s_base_i[32'(res_slot_i)*31 + 3 +: 28]), .b_i ({8'd0, bs_off(s_cls_i, res_slot_i, res_pos_i)}),
+    .ci_i (1'b0), .s_o (aaddr), .co_o (unused_aaddr_co)
   );
   logic [3:0] clen;
   assign clen = take ? e_len : len_q;
@@ -291,7 +301,7 @@ module elan4_sten #(
     bk = RetryBackoff * (32'(res_try_i) + 1);
     if (do_res && !res_ack_i && 32'(res_try_i) + 1 <= RetryLimit && !abandon_i[res_slot_i] && n < NRs) begin
       rv_d[n] = 1'b1;
-      re_d[n*EW +: EW] = {res_slot_i, res_pos_i, res_len_i, res_try_i + 8'd1, res_dest_i,
+      re_d[n*EW +: EW] = {res_slot_i, res_pos_i, res_len_i, res_try_i + 8'd1, res_dest_i, aaddr,
                           (bk == 0) ? CdW'(0) : CdW'(bk - 1)};
     end
   end
@@ -307,4 +317,19 @@ module elan4_sten #(
       rv_q <= rv_d; re_q <= re_d;
     end
   end
+
+`ifndef SYNTHESIS
+  // a resend entry's kept address is still its slot's base + (pos mod
+  // DepthDw): the slot's base and class did not change under it
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      for (int unsigned i = 0; i < NRs; i++) begin
+        logic [SW-1:0] sl;
+        sl = re_q[i*EW + EW-1 -: SW];
+        st_resend_addr: assert (!rv_q[i] || re_q[i*EW + CdW +: 28] ==
+            s_base_i[32'(sl)*31 + 3 +: 28] + {8'd0, bs_off(s_cls_i, sl, re_q[i*EW + EW-SW-1 -: 20])});
+      end
+    end
+  end
+`endif
 endmodule

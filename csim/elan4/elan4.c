@@ -44,6 +44,7 @@ const char *const elan4_bug_names[] = {"none",
                                        "dma_offset_12bit",
                                        "error_discard_uncounted",
                                        "cp_format_stalls",
+                                       "error_arrival_counted",
                                        NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {
@@ -170,6 +171,8 @@ int elan4_slot_of(const elan4_cfg_t *c, const elan4_state_t *s, unsigned q) {
 static void enter_error(elan4_cyc_t *y, unsigned k) {
   const elan4_slot_t *o = &y->s->slot[k];
   elan4_slot_t *q = &y->nx->slot[k];
+  /* planted: a dword that arrived in order this cycle (wp advanced) is counted as discarded */
+  if (y->c->bug == ELAN4_BUG_ERROR_ARRIVAL_COUNTED && q->wp != o->wp) cyc_count(y, ELAN4_CNT_CQ_DISCARD);
   q->state = ELAN4_Q_ERROR;
   q->code = y->err_code[k];
   q->epos = y->err_pos[k];

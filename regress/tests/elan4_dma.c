@@ -969,8 +969,9 @@ COSIM_TEST(elan4_dma_late, .target = &elan4_default_target,
  *       command of queue 0 (a WRITE at positions 8..10, written after the record) is discarded (§7: an
  *       ERROR queue takes no data): cnt_cq_discard exactly +3, no packet. Queue 0's status: code 8,
  *       state ERROR, error position 0, wp in 1..8 frozen (§7), and cnt_cq_discard of the RUN_DMA's own
- *       dwords 8 - wp (or one less: a dword arriving in the error cycle itself is discarded by §7, and
- *       §6.10 does not say whether it counts). Queue 1: OK, code 0, fp = wp = 3, not busy.
+ *       dwords exactly 8 - wp, less one if a dword arrived in the cycle the queue entered ERROR (§7 drops
+ *       it with the queue's data; §6.10 counts only arrivals at a queue already in ERROR). Queue 1: OK,
+ *       code 0, fp = wp = 3, not busy.
  *   Z2  CQCTL(0) again (§4.2: positions 0, code 0, OK, checked in the status word), then a RUN_DMA with
  *       imm = 12 (not a multiple of 8): the same refusal and checks.
  *   Z3  CQCTL(0) again, a STEN WRITE, then the large DMA: BIGN dwords (64 KB on elan4_default, the §10
@@ -1035,9 +1036,13 @@ typedef struct {
   unsigned nrd_src;
   int64_t fire_due, rec_due;
   bool fired;
-  unsigned wp[2];   /* Z1's, Z2's frozen wp */
-  uint64_t disc[2]; /* Z1's, Z2's RUN_DMA dwords discarded (cnt_cq_discard) */
-  int64_t last_acc; /* the last PIO request accepted */
+  unsigned wp[2];     /* Z1's, Z2's frozen wp */
+  uint64_t disc[2];   /* Z1's, Z2's RUN_DMA dwords discarded (cnt_cq_discard) */
+  int64_t last_acc;   /* the last PIO request accepted */
+  int64_t zacc[2][8]; /* Z1's, Z2's RUN_DMA dwords: their acceptance cycles */
+  unsigned nzacc[2];
+  int64_t zerr[2];  /* the cycle queue 0 entered ERROR in Z1, Z2 (cnt_cq_error, §6.10: shown 2 later) */
+  uint64_t cnt_err; /* cnt_cq_error last cycle */
   bool rec_z;       /* the running Z's cause-3 record came */
   unsigned nrec;
   bool done;
@@ -1111,6 +1116,7 @@ static void zinit(zg_t *g, const elan4_view_t *vw, cosim_rng_t *rng, unsigned bi
       5u | 1u << 9 | (uint64_t)DEST << 16 | (uint64_t)(8u * bign) << 32, ZSRC, ZDST0, 0, ZLEV, 0, 0, 0};
   for (unsigned i = 0; i < 8; i++) zs(g, true, zpage(0, 3 + i), big[i], 3, 0);
   g->fire_due = g->rec_due = g->done_at = -1;
+  g->zerr[0] = g->zerr[1] = -1;
 }
 static void zinit_default(void *ctx, cosim_rng_t *rng) { zinit(ctx, &elan4_default_view, rng, ZMAXN); }
 static void zinit_small(void *ctx, cosim_rng_t *rng) { zinit(ctx, &elan4_default_view, rng, 1536); }
@@ -1218,8 +1224,14 @@ static bool zcheck(void *ctx, uint64_t cycle, const void *in, const void *out, c
     const zreq_t *r = &g->s[g->step++];
     if (!r->write) g->rd_want[g->nrd++ % 8] = r->rd;
     if (r->write && r->addr == zpage(0, 0) && (r->data & 0xFu) == 5 && g->phase < 3) g->z_start = t;
+    if (r->write && r->addr < zpage(0, 8) && (g->phase == 0 || g->phase == 2) && g->nzacc[g->phase / 2] < 8)
+      g->zacc[g->phase / 2][g->nzacc[g->phase / 2]++] = t;
     g->last_acc = t;
   }
+  /* the cycle queue 0 entered ERROR in Z1 and Z2: counted in the value shown two cycles later (§6.10) */
+  if (CNT(4) != g->cnt_err && (g->phase == 0 || g->phase == 2) && g->zerr[g->phase / 2] < 0)
+    g->zerr[g->phase / 2] = t - 2;
+  g->cnt_err = CNT(4);
   /* our token */
   if (INP(in_valid_i) && INP(in_kind_i) == 3) {
     const unsigned what = g->tq[g->tq_h % 128].what;
@@ -1309,8 +1321,11 @@ static bool zcheck(void *ctx, uint64_t cycle, const void *in, const void *out, c
     if (want == 1) { /* Z's refusal: code 8, ERROR, position 0, wp frozen in 1..8 */
       const unsigned wp = (unsigned)(st >> 32 & 0xFFFFFu);
       ok = (st & 0x3FFu) == (8u | 2u << 8) && (st >> 12 & 0xFFFFFu) == 0 && wp >= 1 && wp <= 8 && !(st >> 52);
-      /* the RUN_DMA's dwords after wp were discarded: 8 - wp, or one less (see the header) */
-      ok &= g->disc[z] + wp == 8 || g->disc[z] + wp == 7;
+      /* the RUN_DMA's dwords after wp were discarded, except one arriving in the error cycle itself (in
+         t+1 of its acceptance, the queue cached), which §6.10 does not count: 8 - wp - that one */
+      unsigned at_err = 0;
+      for (unsigned i = 1; i < g->nzacc[z]; i++) at_err += g->zacc[z][i] + 1 == g->zerr[z];
+      ok &= g->disc[z] + wp + at_err == 8;
       g->wp[z] = wp;
     } else if (want == 2) {
       ok = st == (1ull << 8 | 3ull << 12 | 3ull << 32);
@@ -1321,7 +1336,8 @@ static bool zcheck(void *ctx, uint64_t cycle, const void *in, const void *out, c
       return FAIL("elan4.dma_format",
                   "status word 0x%016llx (without bit 10): want %s (Z%u's discards %llu; cycle %lld)",
                   (unsigned long long)st,
-                  want == 1   ? "code 8, state ERROR, position 0, 1 <= wp <= 8, wp + the discards = 8 (or 7)"
+                  want == 1   ? "code 8, state ERROR, position 0, 1 <= wp <= 8, wp + the discards + a dword "
+                                "arriving in the error cycle = 8"
                   : want == 2 ? "queue 1 OK: fp = wp = 3, not busy"
                               : "a fresh queue: OK, positions 0, not busy",
                   z + 1, (unsigned long long)g->disc[z], (long long)t);

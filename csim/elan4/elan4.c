@@ -44,6 +44,7 @@ const char *const elan4_bug_names[] = {"none",
                                        "dma_offset_12bit",
                                        "error_discard_uncounted",
                                        "cp_format_stalls",
+                                       "overflow_off_by_one",
                                        NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {

@@ -143,6 +143,7 @@ enum {
   ELAN4_BUG_DMA_OFFSET_12BIT,        /* "dma_offset_12bit": a DMA packet's VA offset wraps at 4096 dwords */
   ELAN4_BUG_ERROR_DISCARD_UNCOUNTED, /* "error_discard_uncounted": a write to an ERROR queue is not counted */
   ELAN4_BUG_CP_FORMAT_STALLS, /* "cp_format_stalls": a RUN_DMA failing E_FORMAT on dword 0 waits for ever */
+  ELAN4_BUG_OVERFLOW_OFF_BY_ONE, /* "overflow_off_by_one": E_OVERFLOW only from p = fp + DepthDw + 1 */
   ELAN4_BUG_COUNT
 };
 extern const char *const elan4_bug_names[]; /* NULL-terminated, [0] = "none" */

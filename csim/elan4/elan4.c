@@ -45,6 +45,7 @@ const char *const elan4_bug_names[] = {"none",
                                        "error_discard_uncounted",
                                        "cp_format_stalls",
                                        "error_arrival_counted",
+                                       "overflow_off_by_one",
                                        NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {

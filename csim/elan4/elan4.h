@@ -145,6 +145,7 @@ enum {
   ELAN4_BUG_CP_FORMAT_STALLS, /* "cp_format_stalls": a RUN_DMA failing E_FORMAT on dword 0 waits for ever */
   ELAN4_BUG_ERROR_ARRIVAL_COUNTED, /* "error_arrival_counted": a dword arriving in the cycle its queue enters
                                       ERROR is counted in cnt_cq_discard */
+  ELAN4_BUG_OVERFLOW_OFF_BY_ONE,   /* "overflow_off_by_one": E_OVERFLOW only from p = fp + DepthDw + 1 */
   ELAN4_BUG_COUNT
 };
 extern const char *const elan4_bug_names[]; /* NULL-terminated, [0] = "none" */

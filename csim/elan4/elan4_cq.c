@@ -151,7 +151,7 @@ static void arrive(elan4_cyc_t *y, unsigned k, unsigned kidx, uint64_t data, uin
     cyc_qerr(y, IS_CQ, k, ELAN4_E_WINDOW, p);
     return;
   }
-  if (pos_sub(p, q->fp) >= depth_dw(c, d0_class(q->d0))) {
+  if (pos_sub(p, q->fp) >= depth_dw(c, d0_class(q->d0)) + (c->bug == ELAN4_BUG_OVERFLOW_OFF_BY_ONE)) {
     cyc_qerr(y, IS_CQ, k, ELAN4_E_OVERFLOW, p);
     return;
   }

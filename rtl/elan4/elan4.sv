@@ -440,7 +440,7 @@ module elan4 #(
   );
 
   localparam int unsigned RsW = (ReplySlots > 1) ? $clog2(ReplySlots) : 1;
-  logic              ip_tok, ip_tok_ack, ip_mmu_req, iok, ip_iw_v, ip_iw_want_d, ep_iw_want_d;
+  logic              ip_tok, ip_tok_ack, ip_mmu_req, iok, ip_iw_v, ip_iw_want_d, ep_iw_want_d, ip_iw_want;
   logic [VcW-1:0]    ip_tok_vc;
   logic [13:0]       ip_mmu_ctx;
   logic [63:0]       ip_mmu_va, ip_iw_data;
@@ -475,7 +475,7 @@ module elan4 #(
     .hm_req_data_o(hm_dat[0 +: 64]), .hm_req_len_o(hm_len[0 +: 7]), .hm_tag_free_i(hm_tfree),
     .hm_gnt_i(hm_gnt[0]), .hm_rd_v_i(hm_rdv[0]), .hm_rd_data_i(hm_rdata),
     .iok_i(iok), .iw_v_o(ip_iw_v), .iw_q_o(ip_iw_q), .iw_k_o(ip_iw_k), .iw_data_o(ip_iw_data),
-    .iw_want_d_o(ip_iw_want_d),
+    .iw_want_d_o(ip_iw_want_d), .iw_want_o(ip_iw_want),
     .ep_room_i(ep_room), .ep_push_o(ip_ep_push), .ep_addr_o(ip_ep_addr), .ep_inc_o(ip_ep_inc),
     .rs_free_i(rs_free), .rs_res_o(rs_res), .rs_idx_o(rs_idx), .rs_info_o(rs_info),
     .rs_old_v_o(rs_old_v), .rs_old_idx_o(rs_old_idx), .rs_old_o(rs_old),
@@ -542,9 +542,12 @@ module elan4 #(
   logic [8:0]  iw_k;
   logic [63:0] iw_data;
   assign iw_v    = ip_iw_v || ep_iw_v;
-  assign iw_q    = ip_iw_v ? ip_iw_q : ep_iw_q;
-  assign iw_k    = ip_iw_v ? ip_iw_k : ep_iw_k;
-  assign iw_data = ip_iw_v ? ip_iw_data : ep_iw_data;
+  // the write's fields by who wants the intake (a register), not by who
+  // presents (which waits for intake_ok): the same whenever one is accepted,
+  // and the lookup need not wait for intake_ok (timing)
+  assign iw_q    = ip_iw_want ? ip_iw_q : ep_iw_q;
+  assign iw_k    = ip_iw_want ? ip_iw_k : ep_iw_k;
+  assign iw_data = ip_iw_want ? ip_iw_data : ep_iw_data;
 
   // ---------------------------------------------------------------- DMA engine (§6.8)
   logic              dm_q_ok, dm_req, dm_head, dm_abn, dm_res_v, dm_res_ack, dm_mmu_req;

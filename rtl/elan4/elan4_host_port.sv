@@ -132,10 +132,14 @@ module elan4_host_port #(
   logic [31:0] haddr;
   logic [63:0] hdata;
   logic [7:0]  hbe;
-  assign hwr     = iw_v_i || ht_write_i;
-  assign haddr   = iw_v_i ? {7'd0, iw_q_i, iw_k_i, 3'b000} : ht_addr_i;
-  assign hdata   = iw_v_i ? iw_data_i : ht_data_i;
-  assign hbe     = iw_v_i ? 8'hFF : ht_be_i;
+  // the request's fields are the internal write's whenever one wants the
+  // intake (iwp_q, a register): then ht_ready_o is 0, so a host request is
+  // never accepted in that cycle, and the lookup and classification need
+  // not wait for intake_ok (timing; the same requests are accepted)
+  assign hwr     = iwp_q || ht_write_i;
+  assign haddr   = iwp_q ? {7'd0, iw_q_i, iw_k_i, 3'b000} : ht_addr_i;
+  assign hdata   = iwp_q ? iw_data_i : ht_data_i;
+  assign hbe     = iwp_q ? 8'hFF : ht_be_i;
   assign lka_q_o = haddr[24:12];
   // intake_ok and ready from this cycle's state (§6.1), not registered from
   // the next state: the window check then starts at the slots' registers
@@ -313,7 +317,7 @@ module elan4_host_port #(
         raddr_q <= haddr;
         rdata_q <= hdata;
         rbe_q   <= hbe;
-        rtag_q  <= iw_v_i ? 8'd0 : ht_tag_i;
+        rtag_q  <= iwp_q ? 8'd0 : ht_tag_i;
         rslot_q <= lka_slot_i;
         rflush_rd_q <= !hwr && haddr == FlushAddr;
       end

@@ -69,6 +69,7 @@ module elan4_input_proc #(
   output logic [8:0]            iw_k_o,
   output logic [63:0]           iw_data_o,
   output logic                  iw_want_d_o,     // will want to present next cycle
+  output logic                  iw_want_o,       // wants to present this cycle (iw_v_o = iok_i then)
   // event FIFO push (a translated set)
   input  logic                  ep_room_i,       // the FIFO holds fewer than EpFifo (start of cycle)
   output logic                  ep_push_o,
@@ -360,6 +361,7 @@ module elan4_input_proc #(
   assign tok_vc_o  = (st_q == SIdle) ? pk_vc_i : vc_q;
   assign tok_ack_o = ack;
   assign iw_want_d_o = st_d == SWrite && sp_d == 2'd2;
+  assign iw_want_o   = st_q == SWrite && sp_q == 2'd2;
   // the slot's request: READ {n, source PA}, ATOMIC n = 1; reply VA and event VA
   // READ: reply VA dw 4, event dw 6; ATOMIC: reply VA dw 8, event dw 10
   assign rs_info_o = {kind == KAtomic, e, (kind == KAtomic) ? 4'd1 : n, ctx, w1[11:0],

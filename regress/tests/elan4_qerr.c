@@ -28,6 +28,9 @@
  *       spec leaves its count open, §14.)
  *   Q5  queue 5 (context 7), opened in Q1, runs an INTERRUPT (cookie C2) after all this: status OK, fp =
  *       wp = 1. End counters exact.
+ * elan4_qerr_min (elan4_min: one queue, OooWindow 1, RetryLimit 0): queue 0 plays every part: Q1 on it
+ * (uncached), a legal CQCTL (ERROR is left only so, §7) and C1, Q2, a legal CQCTL and Q3 (one nack fails
+ * it), then a legal CQCTL and C2 as Q5; no Q4 (with OooWindow 1 an out-of-order dword is E_WINDOW).
  * Check: elan4.qerr (everything above, and no interrupt record, packet, local write or host request the
  * scenario does not predict). */
 #include <stdio.h>
@@ -65,6 +68,7 @@ typedef struct {
   const elan4_view_t *vw;
   e4h_lm_t lm;
   unsigned vcs, R, K, G, nwr;
+  bool one; /* a one-queue target (elan4_min): queue 0 plays every part, no E_GAP */
   qreq_t s[MAXS];
   unsigned ns, step, phase, nrd, rd_done;
   uint64_t rd_want[8];
@@ -105,26 +109,46 @@ static void qinit(qg_t *g, const elan4_view_t *vw) {
   g->G = (unsigned)vw->param.GapTimeout;
   g->tok_due = g->last_nack = g->done_at = -1;
   g->lm.mem[(vw->param.RtBase + 8u * DEST) / 8u] = 1ull << 32 | ROUTE;
-  /* Q1 */
-  qs(g, true, CQCTL, cq(0, CTXA), 0, 0, 0);
-  qs(g, true, CQCTL + 8u, cq(1, CTXB), 0, 0, 0);
-  qs(g, true, CQCTL + 24u, cq(3, CTXA), 0, 0, 0);
-  qs(g, true, CQCTL + 40u, cq(5, CTXE), 0, 0, 0);
-  qs(g, true, CQCTL + 16u, cq(2, CTXA) | 1ull << 54, 0, 0, 1); /* must-be-0 bit 54 */
-  qs(g, false, CQCTL + 16u, 0, 0, st_err(1, false, 0, 0), 0);
-  qs(g, true, qpage(2, 0), 0, 0, 0, 0); /* NOP: discarded */
-  qs(g, false, CQCTL + 16u, 0, 0, st_err(1, true, 0, 0), 0);
-  qs(g, true, qpage(3, 0), 7u | (uint64_t)C1 << 32, 0, 0, 3);
-  /* Q2: base 8 bytes off its depth's multiple */
-  qs(g, true, CQCTL + 24u, cq(3, CTXA) + 8u, 1, 0, 1);
-  qs(g, false, CQCTL + 24u, 0, 1, st_err(1, true, 0, 0), 0);
-  qs(g, true, qpage(3, 0), 0, 1, 0, 0);
+  g->one = vw->param.NumQueues == 1;
+  if (g->one) { /* Q1 on queue 0, then the queue re-opened for each next part */
+    qs(g, true, CQCTL, cq(0, CTXA) | 1ull << 54, 0, 0, 1);
+    qs(g, false, CQCTL, 0, 0, st_err(1, false, 0, 0), 0);
+    qs(g, true, qpage(0, 0), 0, 0, 0, 0);
+    qs(g, false, CQCTL, 0, 0, st_err(1, true, 0, 0), 0);
+    qs(g, true, CQCTL, cq(0, CTXA), 0, 0, 0);
+    qs(g, true, qpage(0, 0), 7u | (uint64_t)C1 << 32, 0, 0, 3);
+    qs(g, true, CQCTL, cq(0, CTXA) + 8u, 1, 0, 1);
+    qs(g, false, CQCTL, 0, 1, st_err(1, true, 0, 0), 0);
+    qs(g, true, qpage(0, 0), 0, 1, 0, 0);
+    qs(g, true, CQCTL, cq(0, CTXA), 2, 0, 0);
+  } else {
+    /* Q1 */
+    qs(g, true, CQCTL, cq(0, CTXA), 0, 0, 0);
+    qs(g, true, CQCTL + 8u, cq(1, CTXB), 0, 0, 0);
+    qs(g, true, CQCTL + 24u, cq(3, CTXA), 0, 0, 0);
+    qs(g, true, CQCTL + 40u, cq(5, CTXE), 0, 0, 0);
+    qs(g, true, CQCTL + 16u, cq(2, CTXA) | 1ull << 54, 0, 0, 1); /* must-be-0 bit 54 */
+    qs(g, false, CQCTL + 16u, 0, 0, st_err(1, false, 0, 0), 0);
+    qs(g, true, qpage(2, 0), 0, 0, 0, 0); /* NOP: discarded */
+    qs(g, false, CQCTL + 16u, 0, 0, st_err(1, true, 0, 0), 0);
+    qs(g, true, qpage(3, 0), 7u | (uint64_t)C1 << 32, 0, 0, 3);
+    /* Q2: base 8 bytes off its depth's multiple */
+    qs(g, true, CQCTL + 24u, cq(3, CTXA) + 8u, 1, 0, 1);
+    qs(g, false, CQCTL + 24u, 0, 1, st_err(1, true, 0, 0), 0);
+    qs(g, true, qpage(3, 0), 0, 1, 0, 0);
+  }
   /* Q3: WRITE, n = 1, to DEST */
   qs(g, true, qpage(0, 0), 1u | 1u << 4 | (uint64_t)DEST << 16, 2, 0, 0);
   qs(g, true, qpage(0, 1), VA_W, 2, 0, 0);
   qs(g, true, qpage(0, 2), DAT_W, 2, 0, 0);
   qs(g, false, CQCTL, 0, 3, st_err(11, true, 0, 3), 0);
   qs(g, true, qpage(0, 3), 0, 3, 0, 0);
+  if (g->one) { /* Q5 on queue 0, re-opened */
+    qs(g, true, CQCTL, cq(0, CTXA), 5, 0, 0);
+    qs(g, true, qpage(0, 0), 7u | (uint64_t)C2 << 32, 5, 0, 3);
+    qs(g, false, CQCTL, 0, 6, st_ok(1, 1), 0);
+    return;
+  }
   /* Q4 */
   qs(g, true, qpage(1, 0), 0, 3, 0, 0);
   qs(g, true, qpage(1, 2), 0x5A5A5A5A5A5A5A5Aull, 4, 0, 2);
@@ -135,6 +159,7 @@ static void qinit(qg_t *g, const elan4_view_t *vw) {
   qs(g, false, CQCTL + 40u, 0, 6, st_ok(1, 1), 0); /* once C2's record came */
 }
 E4H_INIT(init_default, qinit, elan4_default_view)
+E4H_INIT(init_min, qinit, elan4_min_view)
 
 #define IN(port, v)   cosim_lane_set(&g->vw->in.port, in, 0, (v))
 #define INP(port)     cosim_lane_get(&g->vw->in.port, in, 0)
@@ -305,24 +330,25 @@ static bool qcheck(void *ctx, uint64_t cycle, const void *in, const void *out, c
                      g->rd_done == g->nrd && g->nrec == g->nexp;
   static const struct {
     unsigned disc, err; /* cnt_cq_discard, cnt_cq_error at the phase's end */
-  } want[NPH - 1] = {{1, 1}, {2, 2}, {2, 3}, {3, 3}, {3, 4}, {4, 4}};
+  } want[2][NPH - 1] = {{{1, 1}, {2, 2}, {2, 3}, {3, 3}, {3, 4}, {4, 4}},
+                        {{1, 1}, {2, 2}, {2, 3}, {3, 3}, {3, 3}, {3, 3}}}; /* one queue: no Q4 */
   bool next = false;
   if (quiet && g->phase < NPH - 1) {
     if (g->phase == 2)
       next = g->npk == g->R + 1 && g->ntok == g->R + 1 && t > g->last_nack + (int64_t)g->K * (g->R + 1) + 64;
     else
-      next = g->phase != 4 || g->nerr == 4;
+      next = g->phase != 4 || g->nerr == (g->one ? 3u : 4u);
   }
   if (next) {
-    if (CNT(3) != want[g->phase].disc || CNT(4) != want[g->phase].err)
+    if (CNT(3) != want[g->one][g->phase].disc || CNT(4) != want[g->one][g->phase].err)
       return FAIL(ID, "after phase Q%u: cnt_cq_discard %llu, cnt_cq_error %llu; want %u, %u (cycle %lld)",
-                  g->phase + 1, (unsigned long long)CNT(3), (unsigned long long)CNT(4), want[g->phase].disc,
-                  want[g->phase].err, (long long)t);
+                  g->phase + 1, (unsigned long long)CNT(3), (unsigned long long)CNT(4),
+                  want[g->one][g->phase].disc, want[g->one][g->phase].err, (long long)t);
     g->phase++;
     g->phase_from = t + 1;
   }
   if (g->phase == NPH - 1 && !g->done && g->step == g->ns && g->rd_done == g->nrd && g->nrec == g->nexp &&
-      g->nexp == 6) {
+      g->nexp == (g->one ? 5u : 6u)) {
     g->done = true;
     g->done_at = t + 4;
   }
@@ -330,8 +356,12 @@ static bool qcheck(void *ctx, uint64_t cycle, const void *in, const void *out, c
     const struct {
       unsigned lane;
       uint64_t want;
-    } cn[] = {{0, g->nwr},   {1, 6},         {2, 0},  {3, 4},         {4, 4},     {5, 5},  {6, 0},  {7, 4},
-              {8, g->R + 1}, {11, g->R + 1}, {12, 0}, {13, g->R + 1}, {14, g->R}, {15, 0}, {26, 0}, {27, 0}};
+    } cn[] = {{0, g->nwr},      {1, 6u - g->one}, {2, 0},
+              {3, 4u - g->one}, {4, 4u - g->one}, {5, g->one ? 1u : 5u},
+              {6, 0},           {7, 4u - g->one}, {8, g->R + 1},
+              {11, g->R + 1},   {12, 0},          {13, g->R + 1},
+              {14, g->R},       {15, 0},          {26, 0},
+              {27, 0}};
     for (unsigned k = 0; k < sizeof cn / sizeof cn[0]; k++)
       if (CNT(cn[k].lane) != cn[k].want)
         return FAIL(ID, "cnt_o lane %u = %llu, want %llu at the end (cycle %lld)", cn[k].lane,
@@ -358,3 +388,7 @@ COSIM_TEST(
     .purpose = "docs/elan4.md §7: E_CONFIG (cached and not), E_RETRY (RetryLimit + 1 nacks), E_GAP "
                "(GapTimeout), each with its record, counter, status and discards; another queue unharmed",
     .ctx_size = sizeof(qg_t), .init = init_default, .drive = qdrive, .check = qcheck, .finish = qfinish)
+COSIM_TEST(elan4_qerr_min, .target = &elan4_min_target,
+           .purpose = "elan4_qerr on the min target: queue 0 only (E_CONFIG uncached then cached, re-opened; "
+                      "E_RETRY at the first nack, RetryLimit 0); no E_GAP (OooWindow 1)",
+           .ctx_size = sizeof(qg_t), .init = init_min, .drive = qdrive, .check = qcheck, .finish = qfinish)

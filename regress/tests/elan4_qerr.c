@@ -30,7 +30,10 @@
  *       wp = 1. End counters exact.
  * elan4_qerr_min (elan4_min: one queue, OooWindow 1, RetryLimit 0): queue 0 plays every part: Q1 on it
  * (uncached), a legal CQCTL (ERROR is left only so, §7) and C1, Q2, a legal CQCTL and Q3 (one nack fails
- * it), then a legal CQCTL and C2 as Q5; no Q4 (with OooWindow 1 an out-of-order dword is E_WINDOW).
+ * it), then as Q4 a legal CQCTL and one WRITE whose token never comes: it times out AckTimeout cycles
+ * after its TAIL was decided (the cycle before the TAIL on out_*, §6.4's "sent" read as elan4_dma's D8 reads
+ * it) and, RetryLimit 0, fails: E_RETRY record 2 cycles later, cnt_timeouts 1; then the status, a legal
+ * CQCTL and C2 as Q5. No E_GAP there (with OooWindow 1 an out-of-order dword is E_WINDOW).
  * Check: elan4.qerr (everything above, and no interrupt record, packet, local write or host request the
  * scenario does not predict). */
 #include <stdio.h>
@@ -143,7 +146,13 @@ static void qinit(qg_t *g, const elan4_view_t *vw) {
   qs(g, true, qpage(0, 2), DAT_W, 2, 0, 0);
   qs(g, false, CQCTL, 0, 3, st_err(11, true, 0, 3), 0);
   qs(g, true, qpage(0, 3), 0, 3, 0, 0);
-  if (g->one) { /* Q5 on queue 0, re-opened */
+  if (g->one) { /* Q4 is the timeout: queue 0 re-opened, one WRITE whose token never comes */
+    qs(g, true, CQCTL, cq(0, CTXA), 4, 0, 0);
+    qs(g, true, qpage(0, 0), 1u | 1u << 4 | (uint64_t)DEST << 16, 4, 0, 0);
+    qs(g, true, qpage(0, 1), VA_W, 4, 0, 0);
+    qs(g, true, qpage(0, 2), DAT_W, 4, 0, 0);
+    qs(g, false, CQCTL, 0, 5, st_err(11, true, 0, 3), 0);
+    /* Q5 on queue 0, re-opened */
     qs(g, true, CQCTL, cq(0, CTXA), 5, 0, 0);
     qs(g, true, qpage(0, 0), 7u | (uint64_t)C2 << 32, 5, 0, 3);
     qs(g, false, CQCTL, 0, 6, st_ok(1, 1), 0);
@@ -209,7 +218,8 @@ static bool qpkt(qg_t *g, unsigned vc, int64_t t, uint32_t crc, cosim_msg_t *msg
   const uint32_t want[6] = {
       1u | 1u << 4 | CTXA << 16, NODE, (uint32_t)VA_W, (uint32_t)(VA_W >> 32), (uint32_t)DAT_W,
       (uint32_t)(DAT_W >> 32)};
-  if (g->phase != 2 || g->npk > g->R)
+  const bool tmo = g->one && g->phase == 4 && g->npk == g->R + 1; /* Q4 on one queue: the timeout */
+  if (!tmo && (g->phase != 2 || g->npk > g->R))
     return FAIL(ID,
                 "packet %u on VC %u in phase Q%u (cycle %lld): want R + 1 = %u tries of queue 0's WRITE only",
                 g->npk + 1, vc, g->phase + 1, (long long)t, g->R + 1);
@@ -218,7 +228,11 @@ static bool qpkt(qg_t *g, unsigned vc, int64_t t, uint32_t crc, cosim_msg_t *msg
     return FAIL(ID, "try %u of queue 0's WRITE: VC %u, %u words, CRC 0x%08x: not §4.6's (cycle %lld)",
                 g->npk + 1, vc, g->nw[vc], crc, (long long)t);
   g->npk++;
-  g->tok_due = t + TOKLAT;
+  if (tmo) /* no token: it times out AckTimeout after its TAIL was decided (t - 1, as elan4_dma's D8, §6.4),
+              failing it (RetryLimit 0): E_RETRY in that cycle, shown 2 later */
+    expect_rec(g, 3, 0, 11u, t - 1 + (int64_t)g->vw->param.AckTimeout + 2);
+  else
+    g->tok_due = t + TOKLAT;
   return true;
 }
 
@@ -331,13 +345,13 @@ static bool qcheck(void *ctx, uint64_t cycle, const void *in, const void *out, c
   static const struct {
     unsigned disc, err; /* cnt_cq_discard, cnt_cq_error at the phase's end */
   } want[2][NPH - 1] = {{{1, 1}, {2, 2}, {2, 3}, {3, 3}, {3, 4}, {4, 4}},
-                        {{1, 1}, {2, 2}, {2, 3}, {3, 3}, {3, 3}, {3, 3}}}; /* one queue: no Q4 */
+                        {{1, 1}, {2, 2}, {2, 3}, {3, 3}, {3, 4}, {3, 4}}}; /* one queue: Q4 a timeout */
   bool next = false;
   if (quiet && g->phase < NPH - 1) {
     if (g->phase == 2)
       next = g->npk == g->R + 1 && g->ntok == g->R + 1 && t > g->last_nack + (int64_t)g->K * (g->R + 1) + 64;
     else
-      next = g->phase != 4 || g->nerr == (g->one ? 3u : 4u);
+      next = g->phase != 4 || g->nerr == 4;
   }
   if (next) {
     if (CNT(3) != want[g->one][g->phase].disc || CNT(4) != want[g->one][g->phase].err)
@@ -348,7 +362,7 @@ static bool qcheck(void *ctx, uint64_t cycle, const void *in, const void *out, c
     g->phase_from = t + 1;
   }
   if (g->phase == NPH - 1 && !g->done && g->step == g->ns && g->rd_done == g->nrd && g->nrec == g->nexp &&
-      g->nexp == (g->one ? 5u : 6u)) {
+      g->nexp == 6) {
     g->done = true;
     g->done_at = t + 4;
   }
@@ -356,11 +370,11 @@ static bool qcheck(void *ctx, uint64_t cycle, const void *in, const void *out, c
     const struct {
       unsigned lane;
       uint64_t want;
-    } cn[] = {{0, g->nwr},      {1, 6u - g->one}, {2, 0},
-              {3, 4u - g->one}, {4, 4u - g->one}, {5, g->one ? 1u : 5u},
-              {6, 0},           {7, 4u - g->one}, {8, g->R + 1},
-              {11, g->R + 1},   {12, 0},          {13, g->R + 1},
-              {14, g->R},       {15, 0},          {26, 0},
+    } cn[] = {{0, g->nwr},      {1, 6},       {2, 0},
+              {3, 4u - g->one}, {4, 4},       {5, g->one ? 1u : 5u},
+              {6, 0},           {7, 4},       {8, g->R + 1 + g->one},
+              {11, g->R + 1},   {12, 0},      {13, g->R + 1},
+              {14, g->R},       {15, g->one}, {26, 0},
               {27, 0}};
     for (unsigned k = 0; k < sizeof cn / sizeof cn[0]; k++)
       if (CNT(cn[k].lane) != cn[k].want)

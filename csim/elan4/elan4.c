@@ -46,6 +46,9 @@ const char *const elan4_bug_names[] = {"none",
                                        "cp_format_stalls",
                                        "error_arrival_counted",
                                        "overflow_off_by_one",
+                                       "cqctl_align_unchecked",
+                                       "sten_retry_extra",
+                                       "gap_timeout_late",
                                        NULL};
 
 void elan4_cfg_default(elan4_cfg_t *c) {

@@ -146,6 +146,9 @@ enum {
   ELAN4_BUG_ERROR_ARRIVAL_COUNTED, /* "error_arrival_counted": a dword arriving in the cycle its queue enters
                                       ERROR is counted in cnt_cq_discard */
   ELAN4_BUG_OVERFLOW_OFF_BY_ONE,   /* "overflow_off_by_one": E_OVERFLOW only from p = fp + DepthDw + 1 */
+  ELAN4_BUG_CQCTL_ALIGN_UNCHECKED, /* "cqctl_align_unchecked": a CQCTL base off its depth's multiple is OK */
+  ELAN4_BUG_STEN_RETRY_EXTRA,      /* "sten_retry_extra": a STEN packet gets RetryLimit + 1 resends */
+  ELAN4_BUG_GAP_TIMEOUT_LATE,      /* "gap_timeout_late": E_GAP one cycle after GapTimeout held cycles */
   ELAN4_BUG_COUNT
 };
 extern const char *const elan4_bug_names[]; /* NULL-terminated, [0] = "none" */

@@ -62,7 +62,8 @@ static unsigned cqctl_state(const elan4_cfg_t *c, uint64_t v, unsigned *code) {
   if (!(v >> 63)) return ELAN4_Q_CLOSED;
   uint64_t dw = depth_dw(c, d0_class(v));
   uint64_t base = d0_base(v);
-  if (((v >> 54) & 0x1FFu) || base % (dw * 8) || base + dw * 8 > (1ull << 31)) {
+  const bool misaligned = base % (dw * 8) && c->bug != ELAN4_BUG_CQCTL_ALIGN_UNCHECKED; /* planted */
+  if (((v >> 54) & 0x1FFu) || misaligned || base + dw * 8 > (1ull << 31)) {
     *code = ELAN4_E_CONFIG;
     return ELAN4_Q_ERROR;
   }
@@ -360,7 +361,8 @@ void elan4_cq_cycle(elan4_cyc_t *y) {
       continue;
     }
     n->slot[k].gap_cnt = q->gap_cnt + 1;
-    if (q->gap_cnt + 1 >= c->gap_timeout) cyc_qerr(y, IS_CQ, k, ELAN4_E_GAP, q->wp);
+    if (q->gap_cnt + 1 >= c->gap_timeout + (c->bug == ELAN4_BUG_GAP_TIMEOUT_LATE)) /* planted */
+      cyc_qerr(y, IS_CQ, k, ELAN4_E_GAP, q->wp);
   }
   if (s->arr.valid) {
     int k = elan4_slot_of(c, s, s->arr.q);

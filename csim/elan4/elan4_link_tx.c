@@ -18,7 +18,7 @@ static void nacked(elan4_cyc_t *y, const elan4_outst_t *e) {
   }
   const elan4_slot_t *q = &s->slot[e->slot];
   if (e->owner != 1 || !q->used || q->gen != e->gen || q->state != ELAN4_Q_OK) return; /* abandoned */
-  if (e->tries < c->retry_limit) {
+  if (e->tries < c->retry_limit + (c->bug == ELAN4_BUG_STEN_RETRY_EXTRA)) {            /* planted */
     if (n->n_resend < ELAN4_MAX_RESEND)
       n->resend[n->n_resend++] = (elan4_resend_t){
           e->slot,      e->gen, e->pos,  e->len,

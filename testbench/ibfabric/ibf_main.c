@@ -1803,7 +1803,8 @@ int main(int argc, char **argv) {
     if (c.off || !c.boot || c.sample || !strcmp(c.test, "skip_vs_noskip"))
       return usage_fail(
           "--sm=dynamic goes with none of --off, --boot-active=0, --sample, --test=skip_vs_noskip");
-    if (!c.sm_qd) c.sm_qd = c.buf; /* one data lane's buffer at the peer full (ours) */
+    if (!c.sm_qd)
+      c.sm_qd = c.vls * c.buf; /* every data lane's credits in use: the seed's "queue fully used" */
     if (!(c.sm_low < c.sm_high))
       return usage_fail("--sm-low %.3f must be below --sm-high %.3f (the hysteresis)", c.sm_low, c.sm_high);
     if (!c.nph) { /* the default profile: low, high, low */

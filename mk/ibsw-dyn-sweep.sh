@@ -8,8 +8,9 @@
 # all-on run), overall and per phase; mean and 95 % interval (Student t,
 # mk/ci.awk) over SEEDS seeds.
 # Env: SEEDS (5), PL (4), HOSTS (8: 8 + 4*4 = 24 ports), PHASES, PERIOD (sm
-# period, 10000), LOW, HIGH (watermarks, 0.1 / 0.3), JOBS (2), BIN, OUT
-# (build/reports/ibsw-dyn).
+# period, 10000), LOW, HIGH (watermarks, 0.1 / 0.3), SAMPLING (the dynamic SM's stage 1:
+# samples = PortSamplesControl/Result windows, counters = PortCountersExtended), JOBS (2), BIN,
+# OUT (build/reports/ibsw-dyn).
 # As a regress `script` line it gets --name= --seed= --out=: --out is OUT; the
 # verdict is the last line (TEST PASSED, or TEST FAILED naming the run).
 set -eu
@@ -23,6 +24,7 @@ PHASES=${PHASES:-0.04:100000,0.2:100000,0.04:100000}
 PERIOD=${PERIOD:-10000}
 LOW=${LOW:-0.1}
 HIGH=${HIGH:-0.3}
+SAMPLING=${SAMPLING:-samples}
 JOBS=${JOBS:-2}
 [ -x "$BIN" ] || { echo "ibsw-dyn-sweep: $BIN not built (make $BIN)" >&2; exit 2; }
 [ "$SEEDS" -ge 2 ] || { echo "ibsw-dyn-sweep: SEEDS must be 2 or more (an interval)" >&2; exit 2; }
@@ -36,7 +38,8 @@ done
 xargs -P "$JOBS" -L 1 sh -c '
   f="'"$OUT"'/runs/$0-$1.log"
   [ -s "$f" ] && grep -q "^TEST PASSED" "$f" && exit 0
-  nice -n 10 '"$BIN"' --seed=$1 --sm=$0 --phases='"$PHASES"' --sm-period='"$PERIOD"' --sm-low='"$LOW"' \
+  smp=; [ "$0" = dynamic ] && smp=--sampling='"$SAMPLING"'
+  nice -n 10 '"$BIN"' --seed=$1 --sm=$0 $smp --phases='"$PHASES"' --sm-period='"$PERIOD"' --sm-low='"$LOW"' \
     --sm-high='"$HIGH"' --parallel='"$PL"' --hosts='"$HOSTS"' --cycles=100000000 > "$f" 2>&1 || { echo "FAILED: $f" >&2; exit 255; }
 ' < "$OUT/jobs.txt" || { echo "TEST FAILED: a run failed (its log is named above; its rerun line is in it)"; exit 1; }
 # phase lengths, for weighting the per-phase throughputs into delivered flits
@@ -69,6 +72,6 @@ END {
 AWK
 LOADS=$(echo "$PHASES" | tr ',' '\n' | sed 's/:.*//' | tr '\n' ' ')
 awk -v lens="$LENS" -v loads="$LOADS" -f "$(dirname "$0")/ci.awk" -f "$OUT/table.awk" "$OUT"/runs/*.log > "$OUT/dyn.md"
-echo "4x4 torus, $PL parallel links, $HOSTS hosts/switch, up*/down*, phases $PHASES, period $PERIOD, watermarks $LOW / $HIGH, $SEEDS seeds" >> "$OUT/dyn.md"
+echo "4x4 torus, $PL parallel links, $HOSTS hosts/switch, up*/down*, phases $PHASES, period $PERIOD, watermarks $LOW / $HIGH, sampling $SAMPLING, $SEEDS seeds" >> "$OUT/dyn.md"
 cat "$OUT/dyn.md"
 echo "TEST PASSED"

@@ -11,7 +11,8 @@
  *       [--traffic=uniform|bitrev|npb_cg|npb_bt] [--ranks=16] [--load=X] [--packets=N] [--routing=updn|dor]
  *       [--off=K] [--root=S] [--link-latency=N] [--route-cycles=R] [--buf=N]
  *       [--sm=static|dynamic] [--sm-period=N] [--sm-low=X] [--sm-high=Y]
- *       [--phases=LOAD:CYCLES,...] [--sm-log=0|1]
+ *       [--phases=LOAD:CYCLES,...] [--sm-log=0|1] [--sampling=samples|counters]
+ *       [--sample-interval=N] [--sm-qd=N]
  *       [--fat2=R,L,S] [--write-ibnd=FILE] [--lft-file=FILE] [--lft-turns=1|0] [--lft-check=1|0]
  *       [--compare-hops=0|1]
  *       [--no-skip] [--inject-bug=NAME] [--expect-fail=check:ID@N]
@@ -53,6 +54,7 @@
 #include "ibfabric/ibf_host.h"
 #include "ibfabric/ibf_npb.h"
 #include "ibfabric/ibf_osm.h"
+#include "ibfabric/ibf_sampmon.h"
 
 #define DYN_MAXPH 16 /* load phases at most */
 
@@ -66,6 +68,10 @@ typedef struct {
   unsigned sm, sm_period, nph, sm_log;
   double sm_low, sm_high, ph_load[DYN_MAXPH];
   uint64_t ph_end[DYN_MAXPH]; /* cumulative, from the start of traffic */
+  /* stage 1's sampling: PortSamplesControl/Result windows of samp_int cycles (SAMP_SAMPLES, the
+     default) or PortCountersExtended readings (SAMP_COUNTERS); sm_qd: the QueueDepth that holds a
+     group's links on (ours) */
+  unsigned sampling, samp_int, sm_qd;
   const char *bug, *expect, *test, *out;
   /* OpenSM in the loop (ibf_osm.h, mk/opensm-routes.sh): the table file to import instead of ours,
      the turn rule of --routing checked on it (0: hole, loop, misroute, cycle only), compare its hop
@@ -126,6 +132,8 @@ static const bug_t bugs[] = {
      "the dynamic SM reprograms LFTs without the migration fence (packets of a flow on two paths)"},
     {"dyn_stale_lft", BUG_DRIVER, 0, "ibfab.switch_err",
      "the dynamic SM skips one switch's LFT update, which still uses a link it disables"},
+    {"samp_no_wait", BUG_DRIVER, 0, "ibfab.sm_samples",
+     "the dynamic SM reads PortSamplesResult at once after the Set, without waiting for DONE"},
     {"npb_wrong_partner", BUG_DRIVER, 0, "ibfab.npb_pattern",
      "NPB-like traffic: rank 1's first message goes to the last rank, not its partner"},
     {"osm_entry_back", BUG_DRIVER, 0, "lft.illegal; lft.loop with --lft-turns=0",
@@ -219,11 +227,24 @@ typedef struct {
 } dlink_t;
 
 /* One MAD job of a step; Gets repeat until their condition holds. */
-enum { J_SAMPLE, J_SET_POLL, J_GET_UP, J_SET_ARM, J_SET_ACT, J_SET_LFT, J_SET_OFF, J_GET_OFF };
+enum {
+  J_SAMPLE,
+  J_SET_POLL,
+  J_GET_UP,
+  J_SET_ARM,
+  J_SET_ACT,
+  J_SET_LFT,
+  J_SET_OFF,
+  J_GET_OFF,
+  J_SCTL,
+  J_SRES
+};
 static const char *const job_names[] = {"PortCountersExtended Get", "PortInfo Set Polling",
                                         "PortInfo Get (LinkUp?)",   "PortInfo Set Armed",
                                         "PortInfo Set Active",      "LinearForwardingTable Set",
-                                        "PortInfo Set Disabled",    "PortInfo Get (Disabled?)"};
+                                        "PortInfo Set Disabled",    "PortInfo Get (Disabled?)",
+                                        "PortSamplesControl Set",   "PortSamplesResult Get (DONE?)"};
+enum { SAMP_SAMPLES, SAMP_COUNTERS }; /* --sampling */
 typedef struct {
   unsigned sw, mod, kind; /* switch, AttrMod (IBA port or LFT block), J_* */
   unsigned st;            /* 0 pending, 1 outstanding, 2 done */
@@ -250,6 +271,12 @@ typedef struct {
   uint64_t *xd, *rd;       /* [nsw * P]: last extended Xmit/RcvData read (4-octet units) */
   uint64_t *at;            /* [nsw * P]: cycle of that reading, 0 = none since the last change */
   double *rate_x, *rate_r; /* [nsw * P]: flits per cycle over the last two readings, < 0 unknown */
+  /* --sampling=samples, [nsw * P], since the last decision: XmitData and RcvData (4-octet units)
+     and cycles of the DONE windows, the largest QueueDepth at a window's start */
+  uint64_t *acc_x, *acc_r, *acc_t;
+  unsigned *qd_max;
+  unsigned *jsw, *jport, njudged; /* the ports the last decision judged (check ibfab.sm_samples) */
+  uint64_t windows, polls, busy, qd_holds, qd_top;
   job_t *job;
   unsigned njob, state, seq[12], nseq, iseq;
   uint64_t step_at, last_decision;
@@ -297,7 +324,8 @@ typedef struct {
   uint64_t bring_mads;  /* MADs of the bring-up (before the traffic) */
   uint32_t **npb_list;  /* NPB-like traffic: per host its cyclic destination list (ibf_npb.h) */
   unsigned *npb_n;
-  unsigned senders;                                                        /* hosts that inject */
+  unsigned senders;  /* hosts that inject */
+  ibf_sampmon_t mon; /* check ibfab.sm_samples (--sampling=samples) */
   uint64_t ph_rx[DYN_MAXPH + 1], ph_e[DYN_MAXPH + 1], ph_t[DYN_MAXPH + 1]; /* at each phase's start */
   unsigned ph_off[DYN_MAXPH + 1];                                          /* links off at each phase's end */
   unsigned ph_seen;                                                        /* phase boundaries passed */
@@ -350,6 +378,7 @@ static int sm_send_mad(run_t *R, unsigned sw, unsigned cls, unsigned method, uns
   w[2] = (uint64_t)cls << 56 | (uint64_t)method << 48 | (uint64_t)attr << 32 | (uint64_t)mod << 16;
   for (unsigned i = 0; i < nd; i++) w[3 + i] = data[i];
   if (ibf_host_send_mad(R->f.inst[R->host0].m, w, 3 + nd) == 0) {
+    ibf_sampmon_sent(&R->mon, sw, w, 3 + nd);
     R->waiting = true;
     R->sent_at = R->f.cycle;
     R->mads++;
@@ -478,7 +507,7 @@ static void dyn_sweep(run_t *R) {
       for (unsigned j = 0; j < t->p; j++) {
         const unsigned q = t->conc + (dir ? FABRIC_TORUS_YP : FABRIC_TORUS_XP) * t->p + j;
         if (R->off[dyn_idx(R, s, q)]) continue;
-        dyn_add(R, s, q + 1, J_SAMPLE);
+        dyn_add(R, s, q + 1, R->c->sampling == SAMP_SAMPLES ? J_SCTL : J_SAMPLE);
       }
 }
 
@@ -499,12 +528,18 @@ static void dyn_enter(run_t *R, unsigned st, uint64_t now);
  * direction between two neighbours (its parallel links); u = the flits per cycle of its busier
  * direction over its active links. u < low: links go off, as many as keep the projected
  * u * on / on' at or below the middle of the watermarks; u > high: links come back, as few as
- * bring it there (all if none does). Off: highest parallel index first; on: lowest. */
+ * bring it there (all if none does). Off: highest parallel index first; on: lowest.
+ * --sampling=samples (ours, after seed 000 §3.2's HoL argument): a group whose sampled QueueDepth
+ * reached --sm-qd at some window's start since the last decision is not judged idle (no link
+ * off), whatever its data rate: a blocked link sends little but its queue is full. */
 static int dyn_decide(run_t *R) {
   dyn_t *D = &R->d;
   const fabric_topo_t *t = &R->t;
   const double mid = (R->c->sm_low + R->c->sm_high) / 2;
+  const bool smp = R->c->sampling == SAMP_SAMPLES;
   bool change = false;
+  unsigned holds = 0;
+  D->njudged = 0;
   for (unsigned i = 0; i < D->nlk; i++) D->want_on[i] = D->lk[i].on;
   for (unsigned g = 0; g < D->ngrp; g++) {
     const unsigned s = g / 2, dir = g % 2 ? FABRIC_TORUS_YP : FABRIC_TORUS_XP;
@@ -512,6 +547,7 @@ static int dyn_decide(run_t *R) {
     unsigned non = 0;
     int on_l[64], off_l[64];
     unsigned n_on_l = 0, n_off_l = 0; /* regulated links of the group, on / off, by index */
+    bool blocked = false;
     for (unsigned j = 0; j < t->p; j++) {
       const unsigned q = t->conc + dir * t->p + j, k = dyn_idx(R, s, q);
       if (R->off[k]) {
@@ -519,13 +555,17 @@ static int dyn_decide(run_t *R) {
         continue;
       }
       if (R->d.rate_x[k] < 0) return -1; /* not every port sampled twice since the last change */
+      D->jsw[D->njudged] = s, D->jport[D->njudged++] = q + 1;
+      blocked |= smp && D->qd_max[k] >= R->c->sm_qd;
       sx += R->d.rate_x[k];
       sr += R->d.rate_r[k];
       non++;
       if (j) on_l[n_on_l++] = R->d.lkidx[k];
     }
     const double load = sx > sr ? sx : sr, u = load / non; /* load: flits per cycle, busier direction */
-    if (u < R->c->sm_low && n_on_l) {
+    if (u < R->c->sm_low && n_on_l && blocked) {
+      holds++; /* HoL: the queue says busy */
+    } else if (u < R->c->sm_low && n_on_l) {
       unsigned keep = non; /* active links after the decision */
       while (keep > 1 && load / (keep - 1) <= mid) keep--;
       for (unsigned k = 0; k < non - keep; k++) D->want_on[on_l[n_on_l - 1 - k]] = 0;
@@ -537,6 +577,7 @@ static int dyn_decide(run_t *R) {
       change |= want > non;
     }
   }
+  D->qd_holds += holds;
   if (dyn_bug(R, "dyn_silent")) return 0; /* planted: samples, never acts */
   return change ? 1 : 0;
 }
@@ -672,6 +713,14 @@ static void dyn_enter(run_t *R, unsigned st, uint64_t now) {
   }
 }
 
+/* --sampling=samples: a decision judges the windows since the previous one only. */
+static void dyn_samples_restart(run_t *R) {
+  dyn_t *D = &R->d;
+  if (R->c->sampling != SAMP_SAMPLES) return;
+  for (size_t k = 0; k < (size_t)R->nsw * R->P; k++)
+    D->acc_x[k] = D->acc_r[k] = D->acc_t[k] = D->qd_max[k] = 0, D->rate_x[k] = D->rate_r[k] = -1;
+}
+
 /* A step is over: the next of the sequence, or the new link set is in force. */
 static void dyn_next(run_t *R, uint64_t now) {
   dyn_t *D = &R->d;
@@ -704,6 +753,7 @@ static void dyn_next(run_t *R, uint64_t now) {
   D->links_off = 0;
   for (unsigned i = 0; i < D->nlk; i++) D->links_off += !D->lk[i].on;
   for (size_t k = 0; k < (size_t)R->nsw * R->P; k++) R->d.at[k] = 0, R->d.rate_x[k] = R->d.rate_r[k] = -1;
+  dyn_samples_restart(R);
   D->trans_cycles += now - D->trans_at;
   D->last_decision = now;
   dyn_enter(R, DS_SAMPLE, now);
@@ -714,6 +764,12 @@ static void dyn_send(run_t *R, job_t *j, uint64_t now) {
   unsigned cls = 0x81, method = 0x02, attr = 0x0015, nd = 1;
   switch (j->kind) {
     case J_SAMPLE: cls = 0x04, method = 0x01, attr = 0x001D, nd = 4; break;
+    case J_SCTL: /* start now (SampleStart 0), SampleInterval; counters 1..4: Xmit/RcvData, Xmit/RcvPkts */
+      cls = 0x04, attr = 0x0010, nd = 2;
+      w[0] = R->c->samp_int;
+      w[1] = UINT64_C(1) << 56 | UINT64_C(2) << 48 | UINT64_C(3) << 40 | UINT64_C(4) << 32;
+      break;
+    case J_SRES: cls = 0x04, method = 0x01, attr = 0x0011, nd = 3; break;
     case J_SET_POLL: w[0] = (uint64_t)IBSW_POLLING << 56; break;
     case J_GET_UP:
     case J_GET_OFF: method = 0x01; break;
@@ -751,7 +807,18 @@ static void dyn_response(run_t *R, const uint64_t *rsp, unsigned n, uint64_t now
   }
   const unsigned status = (unsigned)(rsp[2] & 0xFFFF), want_n = j->kind == J_SAMPLE    ? 7
                                                                 : j->kind == J_SET_LFT ? 11
+                                                                : j->kind == J_SCTL    ? 5
+                                                                : j->kind == J_SRES    ? 6
                                                                                        : 4;
+  if (j->kind == J_SCTL && status == 0x0001 && n == want_n) {
+    /* busy (§8.2: a window not DONE): nothing started; ask again later */
+    D->out--;
+    D->busy_sw[j->sw] = 0;
+    D->busy++;
+    j->st = 0;
+    j->not_before = now + DYN_GAP;
+    return;
+  }
   if (n != want_n || (rsp[2] >> 48 & 0xFF) != 0x81 || status) {
     ibf_fail(&R->w, now, "ibfab.mad", "SM: switch %u AttrMod %u: %s answered status 0x%04x, %u words", j->sw,
              j->mod, job_names[j->kind], status, n);
@@ -761,7 +828,28 @@ static void dyn_response(run_t *R, const uint64_t *rsp, unsigned n, uint64_t now
   D->busy_sw[j->sw] = 0;
   j->st = 2;
   const unsigned phys = (unsigned)(rsp[3] >> 56 & 0xF);
-  if (j->kind == J_SAMPLE) {
+  if (j->kind == J_SCTL) { /* the window runs from the Set's execution + 1 for samp_int + 1 cycles */
+    j->kind = J_SRES;
+    j->st = 0;
+    j->not_before = dyn_bug(R, "samp_no_wait") ? now : now + R->c->samp_int; /* planted: no wait */
+  } else if (j->kind == J_SRES) {
+    if ((rsp[5] & 3) != 0 && !dyn_bug(R, "samp_no_wait")) { /* STARTED or RUNNING: poll again */
+      D->polls++;
+      j->st = 0;
+      j->not_before = now + DYN_GAP;
+      return;
+    }
+    const size_t k = dyn_idx(R, j->sw, j->mod - 1);
+    const unsigned qd = (unsigned)(rsp[5] >> 32);
+    D->acc_x[k] += rsp[3] >> 32; /* Result0: XmitData, Result1: RcvData (4-octet units: 2 per flit) */
+    D->acc_r[k] += rsp[3] & 0xFFFFFFFFu;
+    D->acc_t[k] += R->c->samp_int;
+    if (qd > D->qd_max[k]) D->qd_max[k] = qd;
+    if (qd > D->qd_top) D->qd_top = qd;
+    D->windows++;
+    D->rate_x[k] = (double)D->acc_x[k] / 2.0 / (double)D->acc_t[k];
+    D->rate_r[k] = (double)D->acc_r[k] / 2.0 / (double)D->acc_t[k];
+  } else if (j->kind == J_SAMPLE) {
     const size_t k = dyn_idx(R, j->sw, j->mod - 1);
     if (R->d.at[k] && now > R->d.at[k]) { /* 4-octet units: 2 per flit */
       R->d.rate_x[k] = (double)(rsp[3] - R->d.xd[k]) / 2.0 / (double)(now - R->d.at[k]);
@@ -808,6 +896,7 @@ static void dyn_step(run_t *R) {
   if (D->state == DS_SAMPLE && !D->njob) return; /* stopped at the end of the traffic */
   uint64_t rsp[IBF_MAD_MAX];
   const unsigned n = ibf_host_recv_mad(R->f.inst[R->host0].m, rsp);
+  if (n) ibf_sampmon_answer(&R->mon, rsp, n);
   if (n) dyn_response(R, rsp, n, now);
   if (R->w.failed) return;
   if (D->state == DS_FENCE) {
@@ -845,6 +934,16 @@ static void dyn_step(run_t *R) {
     return;
   }
   const int dec = now >= D->last_decision + R->c->sm_period ? dyn_decide(R) : -1;
+  unsigned bsw, bport;
+  if (dec >= 0 && R->c->sampling == SAMP_SAMPLES &&
+      !ibf_sampmon_decision(&R->mon, D->jsw, D->jport, D->njudged, &bsw, &bport)) {
+    ibf_fail(&R->w, now, "ibfab.sm_samples",
+             "SM: a decision judged switch %u port %u without a DONE PortSamplesResult of a window "
+             "accepted since the previous decision",
+             bsw, bport);
+    return;
+  }
+  if (dec >= 0) dyn_samples_restart(R);
   if (dec == 0) D->last_decision = now;
   if (dec == 1) {
     bool on = false, off = false;
@@ -1138,6 +1237,17 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
     D->job = calloc(2 * np + 64 * R->nsw, sizeof *D->job);
     D->busy_sw = calloc(R->nsw, 1);
     D->chg_dst = calloc(R->nodes, sizeof *D->chg_dst);
+    D->acc_x = calloc(np, sizeof *D->acc_x);
+    D->acc_r = calloc(np, sizeof *D->acc_r);
+    D->acc_t = calloc(np, sizeof *D->acc_t);
+    D->qd_max = calloc(np, sizeof *D->qd_max);
+    D->jsw = calloc(np, sizeof *D->jsw);
+    D->jport = calloc(np, sizeof *D->jport);
+    if (!D->acc_x || !D->acc_r || !D->acc_t || !D->qd_max || !D->jsw || !D->jport ||
+        (c->sampling == SAMP_SAMPLES && ibf_sampmon_init(&R->mon, R->nsw, R->P))) {
+      snprintf(err, errlen, "out of memory");
+      return -1;
+    }
     if (!D->lk || !D->want_on || !D->lkidx || !D->xd || !D->rd || !D->at || !D->rate_x || !D->rate_r ||
         !D->job || !D->busy_sw || !D->chg_dst) {
       snprintf(err, errlen, "out of memory");
@@ -1184,6 +1294,8 @@ static void teardown(run_t *R) {
   if (D->have_nr) route_lft_free(&D->nr);
   free(D->lk), free(D->want_on), free(D->lkidx), free(D->xd), free(D->rd), free(D->at);
   free(D->rate_x), free(D->rate_r), free(D->job), free(D->busy_sw), free(D->chg_dst);
+  free(D->acc_x), free(D->acc_r), free(D->acc_t), free(D->qd_max), free(D->jsw), free(D->jport);
+  ibf_sampmon_free(&R->mon);
 }
 
 static uint64_t sum_counter(run_t *R, unsigned id) {
@@ -1394,12 +1506,26 @@ static void report(run_t *R) {
       printf("sm: transitions took %" PRIu64 " cycles in all; sources held by the fence %" PRIu64
              " cycles in all, %" PRIu64 " at most\n",
              D->trans_cycles, D->fence_cycles, D->fence_max);
+      if (c->sampling == SAMP_SAMPLES)
+        printf("sm: sampling by PortSamplesControl/Result, windows of %u cycles: %" PRIu64
+               " DONE windows read, %" PRIu64 " Result polls before DONE, %" PRIu64
+               " Sets answered busy; QueueDepth at most %" PRIu64 " flits, %" PRIu64
+               " idle groups held on by QueueDepth >= %u; check ibfab.sm_samples: %" PRIu64
+               " Sets accepted, %" PRIu64 " DONE Results, %" PRIu64 " Results read before DONE\n",
+               c->samp_int, D->windows, D->polls, D->busy, D->qd_top, D->qd_holds, c->sm_qd, R->mon.sets_ok,
+               R->mon.results_done, R->mon.results_early);
+      else
+        printf("sm: sampling by PortCountersExtended Gets\n");
     }
-    printf("dyn: sm=%s seed=%" PRIu64
+    printf("dyn: sm=%s sampling=%s seed=%" PRIu64
            " saved_pct=%.3f power_w=%.2f power_all_w=%.2f phase_thr=%s off_links=%u "
            "on_links=%u off_batches=%u on_batches=%u\n",
-           c->sm ? "dynamic" : "static", c->seed, 100.0 * (pw_allw - pavg) / pw_allw, pavg, pw_allw, thr_list,
-           R->d.n_off, R->d.n_on, R->d.batches_off, R->d.batches_on);
+           c->sm ? "dynamic" : "static",
+           !c->sm                        ? "none"
+           : c->sampling == SAMP_SAMPLES ? "samples"
+                                         : "counters",
+           c->seed, 100.0 * (pw_allw - pavg) / pw_allw, pavg, pw_allw, thr_list, R->d.n_off, R->d.n_on,
+           R->d.batches_off, R->d.batches_on);
   }
   if (c->sample)
     printf("sampling: %" PRIu64 " PortCounters MADs under traffic, round trip mean %.0f max %" PRIu64
@@ -1419,6 +1545,7 @@ static void usage(FILE *o) {
              "         [--boot-active=1|0] [--wake-cycles=W] [--sample=0|1]\n"
              "         [--sm=static|dynamic] [--sm-period=N] [--sm-low=X] [--sm-high=Y]\n"
              "         [--phases=LOAD:CYCLES[,LOAD:CYCLES...]] [--sm-log=0|1]\n"
+             "         [--sampling=samples|counters] [--sample-interval=N] [--sm-qd=N]\n"
              "         [--fat2=R,L,S] [--write-ibnd=FILE] [--lft-file=OPENSM_LFTS_DUMP] [--lft-turns=1|0] "
              "[--lft-check=1|0] "
              "[--compare-hops=0|1]\n"
@@ -1489,6 +1616,7 @@ int main(int argc, char **argv) {
              .sm_period = 10000,
              .sm_low = 0.1,
              .sm_high = 0.3,
+             .samp_int = 250, /* seed 000 §3.2's longest interval, 1 us at 250 MHz */
              .lft_turns = 1,
              .lft_check = 1};
   for (int i = 1; i < argc; i++)
@@ -1539,6 +1667,8 @@ int main(int argc, char **argv) {
     NUM("--packets", packets, 2, 100000000)
     NUM("--sm-period", sm_period, 1, 100000000)
     NUM("--sm-log", sm_log, 0, 1)
+    NUM("--sample-interval", samp_int, 1, UINT32_MAX)
+    NUM("--sm-qd", sm_qd, 1, 1u << 20)
     NUM("--cycles", cycles, 1, UINT64_MAX)
     NUM("--lft-turns", lft_turns, 0, 1)
     NUM("--lft-check", lft_check, 0, 1)
@@ -1584,6 +1714,15 @@ int main(int argc, char **argv) {
         c.sm_low = x;
       else
         c.sm_high = x;
+      continue;
+    }
+    if (!strncmp(a, "--sampling=", 11)) {
+      if (!strcmp(v, "samples"))
+        c.sampling = SAMP_SAMPLES;
+      else if (!strcmp(v, "counters"))
+        c.sampling = SAMP_COUNTERS;
+      else
+        return usage_fail("--sampling '%s': expected samples or counters", v);
       continue;
     }
     if (!strncmp(a, "--sm=", 5)) {
@@ -1664,6 +1803,8 @@ int main(int argc, char **argv) {
     if (c.off || !c.boot || c.sample || !strcmp(c.test, "skip_vs_noskip"))
       return usage_fail(
           "--sm=dynamic goes with none of --off, --boot-active=0, --sample, --test=skip_vs_noskip");
+    if (!c.sm_qd)
+      c.sm_qd = c.vls * c.buf; /* every data lane's credits in use: the seed's "queue fully used" */
     if (!(c.sm_low < c.sm_high))
       return usage_fail("--sm-low %.3f must be below --sm-high %.3f (the hysteresis)", c.sm_low, c.sm_high);
     if (!c.nph) { /* the default profile: low, high, low */
@@ -1675,6 +1816,12 @@ int main(int argc, char **argv) {
     }
   }
   const bool npbt = c.traffic == IBF_NPB_CG || c.traffic == IBF_NPB_BT;
+  if (!c.sm && c.sampling == SAMP_COUNTERS)
+    return usage_fail("--sampling=counters goes with --sm=dynamic (the static SM does not sample)");
+  if (!c.sm && bug_is(&c, "samp_no_wait"))
+    return usage_fail("--inject-bug=samp_no_wait needs --sm=dynamic (and --sampling=samples)");
+  if (c.sampling == SAMP_COUNTERS && bug_is(&c, "samp_no_wait"))
+    return usage_fail("--inject-bug=samp_no_wait needs --sampling=samples");
   if (npbt && (c.fat_r || c.sm))
     return usage_fail("--traffic=npb_cg|npb_bt goes with the torus and without --sm=dynamic");
   if (!npbt && bug_is(&c, "npb_wrong_partner"))

@@ -179,6 +179,8 @@ module elan4_cq_cache #(
     logic [19:0] hf_q;          // hend + rf: the next refill position, kept so
                                 // the refill choice needs no adder (timing)
     logic [6:0]  hc_q;          // hf - rp (at most HeadDwords), kept likewise
+    logic [7:0]  dw_q;          // wp - dp (below 2 OooWindow), kept so that
+                                // ht_ready_o is a compare of a register
     logic [19:0] fpd_q;         // fp + DepthDw[class]: the first position an
                                 // arrival may not take (E_OVERFLOW), kept so
                                 // the check is one subtraction from registers
@@ -203,7 +205,25 @@ module elan4_cq_cache #(
     logic [3:0]  rf_d;
     logic [19:0] hf_d, hf_inc;
     logic [6:0]  hc_d;
-    logic [19:0] fpd_d, fp_n;   // fp_n: the next fp unless the slot enters ERROR
+    logic [7:0]  dw_d, scan_i, dw_adv;
+    logic        adv_acc;       // an arrival at wp was accepted: wp moves by scan_i
+    // the first position above wp holding no dword (registers only; within
+    // OooWindow, since nothing is held at wp + OooWindow or beyond), and
+    // wp - dp after an arrival at wp, formed beside the arrival's checks
+    always_comb begin
+      logic seen;
+      seen = 1'b0; scan_i = 8'(W);
+      for (int unsigned i = 1; i <= W; i++) begin
+        if (!seen && !val_q[RW'(wp_q[RW-1:0] + RW'(i))]) begin seen = 1'b1; scan_i = 8'(i); end
+      end
+    end
+    logic [19:0] fpd_d, fpd_n;  // fpd_n: the next fpd unless the slot enters ERROR
+    logic        fp_sh, fp_p0;  // entry 1 moved up; a packet entered entry 0
+    logic [19:0] fd_o0, fd_o1, fd_rp, fd_rl;
+    assign fd_o0 = oppos_q[19:0] + depth_dw(cls_q);
+    assign fd_o1 = oppos_q[39:20] + depth_dw(cls_q);
+    assign fd_rp = rp_q + depth_dw(cls_q);
+    assign fd_rl = fd_rp + 20'(cp_len_i);
     logic        to_head;       // a drained dword also enters the head buffer
     logic [2:0]  ep_d;
     logic [1:0]  out_d;
@@ -235,6 +255,7 @@ module elan4_cq_cache #(
     assign here_sterr  = st_err_v_i && st_err_slot_i == SW'(s);
     assign here_tkack  = tk_ack_v_i && tk_ack_slot_i == SW'(s);
     assign here_tkfail = tk_fail_v_i && tk_fail_slot_i == SW'(s);
+    assign dw_adv = dw_q + scan_i - 8'(here_drain);
 
     // fp: the oldest position with a packet awaiting its token, else rp.
     // The two entries are kept in age order (entry 0 the older, entry 1
@@ -289,14 +310,12 @@ module elan4_cq_cache #(
     assign discard[s] = here_arr && st_q != StOk;
 
     always_comb begin
-      logic [19:0] np;
-      logic        found;
       used_d = used_q; qid_d = qid_q; st_d = st_q; code_d = code_q; epos_d = epos_q;
       wp_d = wp_q; dp_d = dp_q; hend_d = hend_q; rp_d = rp_q;
       base_d = base_q; cls_d = cls_q; ctx_d = ctx_q; en_d = en_q;
       rf_d = rf_q; ep_d = ep_q; out_d = out_q; opv_d = opv_q; oppos_d = oppos_q;
       gap_d = gap_q; val_d = val_q; ring_d = ring_q; head_d = head_q;
-      np = '0; found = 1'b0;
+      adv_acc = 1'b0; fp_sh = 1'b0; fp_p0 = 1'b0;
 
       if (st_q == StOk) gap_d = ooo_c ? gap_q + 1'b1 : '0;
       // arrival
@@ -304,13 +323,8 @@ module elan4_cq_cache #(
         val_d[ap[RW-1:0]] = 1'b1;
         ring_d[32'(ap[RW-1:0])*64 +: 64] = arr_data_i;
         if (off == 9'd0) begin
-          for (int unsigned i = 1; i <= W; i++) begin
-            if (!found && !val_q[RW'(ap[RW-1:0] + RW'(i))]) begin
-              found = 1'b1;
-              np = ap + 20'(i);
-            end
-          end
-          wp_d = np;
+          wp_d = wp_q + 20'(scan_i);
+          adv_acc = 1'b1;
         end
       end
       // drain grant
@@ -335,17 +349,19 @@ module elan4_cq_cache #(
       if (here_tkack) begin
         // the younger entry moves up when the older one is acknowledged
         if (opv_q[0] && oppos_q[19:0] == tk_ack_pos_i) begin
-          opv_d = {1'b0, opv_q[1]}; oppos_d[19:0] = oppos_q[39:20];
+          opv_d = {1'b0, opv_q[1]}; oppos_d[19:0] = oppos_q[39:20]; fp_sh = 1'b1;
         end else if (opv_q[1] && oppos_q[39:20] == tk_ack_pos_i) opv_d[1] = 1'b0;
       end
       if (here_acc && cp_sten_i) begin
-        if (!opv_d[0]) begin opv_d[0] = 1'b1; oppos_d[19:0] = rp_q; end
+        if (!opv_d[0]) begin opv_d[0] = 1'b1; oppos_d[19:0] = rp_q; fp_p0 = 1'b1; end
         else begin opv_d[1] = 1'b1; oppos_d[39:20] = rp_q; end
       end
       out_d = out_q + 2'(here_acc && cp_sten_i) - 2'(here_tkack);
       // fpd follows fp without the ERROR entry (it matters only in OK, and a
-      // slot leaves ERROR only by a restart, which sets it below)
-      fp_n = opv_d[0] ? oppos_d[19:0] : rp_d;
+      // slot leaves ERROR only by a restart, which sets it below): the new fp
+      // is one of four positions, each + DepthDw formed from registers
+      // beside the token and accept decisions (timing)
+      fpd_n = !opv_d[0] ? (here_acc ? fd_rl : fd_rp) : fp_p0 ? fd_rp : fp_sh ? fd_o1 : fd_o0;
 
       // entering ERROR: wp frozen, data dropped, packets abandoned (§6.2, §7)
       if (enter[s]) begin
@@ -388,11 +404,13 @@ module elan4_cq_cache #(
       // a restart: fp = rp = 0 (CQCTL) or the loaded rp (install)
       fpd_d = here_inst ? lm_rd_data_i[51:32] + depth_dw(d0_q[32:31])
             : here_ri ? depth_dw(ri_val_i[32:31])
-            : fp_n + depth_dw(cls_q);
+            : fpd_n;
       // (hf + 1 is formed from the register, beside the grant logic)
       hf_inc = hf_q + 20'd1;
       hf_d = (enter[s] || here_ri || here_inst) ? hend_d
            : (here_refill || to_head) ? hf_inc : hf_q;
+      // wp - dp: dp = wp at every restart (error, CQCTL, install)
+      dw_d = (enter[s] || here_ri || here_inst) ? 8'd0 : adv_acc ? dw_adv : dw_q - 8'(here_drain);
       // hf - rp: hend = rp at every restart (error, CQCTL, install)
       hc_d = (enter[s] || here_ri || here_inst) ? 7'd0
            : hc_q + 7'(here_refill || to_head) - (here_acc ? 7'(cp_len_i) : 7'd0);
@@ -403,7 +421,7 @@ module elan4_cq_cache #(
         used_q <= 1'b0; qid_q <= '0; st_q <= StClosed; code_q <= '0; epos_q <= '0;
         wp_q <= '0; dp_q <= '0; hend_q <= '0; rp_q <= '0;
         base_q <= '0; cls_q <= '0; ctx_q <= '0; en_q <= '0;
-        rf_q <= '0; hf_q <= '0; hc_q <= '0; fpd_q <= '0; ep_q <= '0; out_q <= '0; opv_q <= '0; oppos_q <= '0; gap_q <= '0;
+        rf_q <= '0; hf_q <= '0; hc_q <= '0; fpd_q <= '0; dw_q <= '0; ep_q <= '0; out_q <= '0; opv_q <= '0; oppos_q <= '0; gap_q <= '0;
         val_q <= '0;
         for (int unsigned i = 0; i < Ring; i++) ring_q[i*64 +: 64] <= '0;
         for (int unsigned i = 0; i < Hb; i++) head_q[i*64 +: 64] <= '0;
@@ -411,7 +429,7 @@ module elan4_cq_cache #(
         used_q <= used_d; qid_q <= qid_d; st_q <= st_d; code_q <= code_d; epos_q <= epos_d;
         wp_q <= wp_d; dp_q <= dp_d; hend_q <= hend_d; rp_q <= rp_d;
         base_q <= base_d; cls_q <= cls_d; ctx_q <= ctx_d; en_q <= en_d;
-        rf_q <= rf_d; hf_q <= hf_d; hc_q <= hc_d; fpd_q <= fpd_d; ep_q <= ep_d; out_q <= out_d; opv_q <= opv_d; oppos_q <= oppos_d;
+        rf_q <= rf_d; hf_q <= hf_d; hc_q <= hc_d; fpd_q <= fpd_d; dw_q <= dw_d; ep_q <= ep_d; out_q <= out_d; opv_q <= opv_d; oppos_q <= oppos_d;
         gap_q <= gap_d; val_q <= val_d; ring_q <= ring_d; head_q <= head_d;
       end
     end
@@ -427,7 +445,7 @@ module elan4_cq_cache #(
     assign epos[s*20 +: 20]   = epos_q;
     assign epoch[s*3 +: 3]    = ep_q;
     assign hasooo[s]          = ooo_c;
-    assign wok[s]             = st_q != StOk || 32'(sub20(wp_q, dp_q)) < W;
+    assign wok[s]             = st_q != StOk || 32'(dw_q) < W;
     assign s_used_o[s]        = used_q;
     assign s_qid_o[s*13 +: 13] = qid_q;
     assign s_st_o[s*2 +: 2]   = st_q;
@@ -483,6 +501,7 @@ module elan4_cq_cache #(
         // the kept sum and the age order fp relies on (timing restructures)
         cq_refill_pos: assert (hf_q == hend_q + 20'(rf_q));
         cq_head_count: assert (20'(hc_q) == sub20(hf_q, rp_q));
+        cq_wp_dp:      assert (20'(dw_q) == sub20(wp_q, dp_q));
         cq_fp_depth:   assert (st_q != StOk || fpd_q == fp_c + depth_dw(cls_q));
         cq_lag_bound:  assert (st_q != StOk || sub20(wp_q, fp_c) <= depth_dw(cls_q));
         cq_token_age:  assert (opv_q != 2'b10 && (opv_q != 2'b11 ||

@@ -321,14 +321,12 @@ module elan4_sten #(
 `ifndef SYNTHESIS
   // a resend entry's kept address is still its slot's base + (pos mod
   // DepthDw): the slot's base and class did not change under it
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      for (int unsigned i = 0; i < NRs; i++) begin
-        logic [SW-1:0] sl;
-        sl = re_q[i*EW + EW-1 -: SW];
+  for (genvar i = 0; i < NRs; i++) begin : gen_resend_chk
+    always_ff @(posedge clk_i) begin
+      if (rst_ni)
         st_resend_addr: assert (!rv_q[i] || re_q[i*EW + CdW +: 28] ==
-            s_base_i[32'(sl)*31 + 3 +: 28] + {8'd0, bs_off(s_cls_i, sl, re_q[i*EW + EW-SW-1 -: 20])});
-      end
+            s_base_i[32'(re_q[i*EW + EW-1 -: SW])*31 + 3 +: 28] +
+            {8'd0, bs_off(s_cls_i, re_q[i*EW + EW-1 -: SW], re_q[i*EW + EW-SW-1 -: 20])});
     end
   end
 `endif

@@ -1129,14 +1129,7 @@ static bool zdrive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev
   const int64_t t = (int64_t)cycle;
   (void)rng;
   (void)prev_out;
-  IN(node_i, NODE);
-  IN(hm_ready_i, 1);
-  uint64_t rd;
-  if (e4h_lm_answer(&g->lm, cycle, &rd)) {
-    IN(lm_rvalid_i, 1);
-    IN(lm_rdata_i, rd);
-  }
-  IN(in_credit_i, e4h_credits(g->ncredit, 4));
+  e4h_drive_base(g->vw, in, &g->lm, cycle, NODE, g->ncredit, 4);
   if (g->tq_h != g->tq_t && g->tq[g->tq_h % 128].due <= t) { /* tokens: all acks, in TAIL order */
     const unsigned what = g->tq[g->tq_h % 128].what;
     IN(in_valid_i, 1);

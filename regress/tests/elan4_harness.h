@@ -1,5 +1,5 @@
-/* What the elan4 tests share (elan4_golden, elan4_rx): the test's own local
- * memory behind lm_* (docs/elan4.md §3.3: a read's data LmLatency cycles
+/* What the elan4 tests share: the first inputs of a drive (e4h_drive_base),
+ * the test's own local memory behind lm_* (docs/elan4.md §3.3: a read's data LmLatency cycles
  * after its request, writes stored), credit returns on in_credit_i, and a
  * failure with its cycle. The tests' reference, never the model's code. */
 #ifndef NETCOSIM_ELAN4_HARNESS_H
@@ -44,6 +44,20 @@ static inline uint64_t e4h_credits(unsigned *owed, unsigned nvc) {
       cr |= 1u << v;
     }
   return cr;
+}
+/* drive()'s first inputs, the same in every directed test: the node id, the
+   host memory always ready, local memory's answer due this cycle, and one
+   credit per VC that has some owed */
+static inline void e4h_drive_base(const elan4_view_t *vw, void *in, e4h_lm_t *lm, uint64_t cycle,
+                                  unsigned node, unsigned *owed, unsigned nvc) {
+  uint64_t rd;
+  cosim_lane_set(&vw->in.node_i, in, 0, node);
+  cosim_lane_set(&vw->in.hm_ready_i, in, 0, 1);
+  if (e4h_lm_answer(lm, cycle, &rd)) {
+    cosim_lane_set(&vw->in.lm_rvalid_i, in, 0, 1);
+    cosim_lane_set(&vw->in.lm_rdata_i, in, 0, rd);
+  }
+  cosim_lane_set(&vw->in.in_credit_i, in, 0, e4h_credits(owed, nvc));
 }
 static inline bool e4h_fail_at(cosim_msg_t *msg, const char *id, const char *what, uint64_t cycle) {
   cosim_fail(msg, id, "%s (cycle %llu)", what, (unsigned long long)cycle);

@@ -142,14 +142,7 @@ static bool odrive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev
   const int64_t t = (int64_t)cycle;
   (void)rng;
   (void)prev_out;
-  IN(node_i, NODE);
-  IN(hm_ready_i, 1);
-  uint64_t rd;
-  if (e4h_lm_answer(&g->lm, cycle, &rd)) {
-    IN(lm_rvalid_i, 1);
-    IN(lm_rdata_i, rd);
-  }
-  IN(in_credit_i, e4h_credits(g->ncredit, g->vcs));
+  e4h_drive_base(g->vw, in, &g->lm, cycle, NODE, g->ncredit, g->vcs);
   /* tokens (acks), in packet order: W1's and W2's withheld until O4 */
   if (g->tok_h < g->npk && g->tok_due[g->tok_h] >= 0 && g->tok_due[g->tok_h] <= t) {
     IN(in_valid_i, 1);

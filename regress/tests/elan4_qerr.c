@@ -182,14 +182,7 @@ static bool qdrive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev
   const int64_t t = (int64_t)cycle;
   (void)rng;
   (void)prev_out;
-  IN(node_i, NODE);
-  IN(hm_ready_i, 1);
-  uint64_t rd;
-  if (e4h_lm_answer(&g->lm, cycle, &rd)) {
-    IN(lm_rvalid_i, 1);
-    IN(lm_rdata_i, rd);
-  }
-  IN(in_credit_i, e4h_credits(g->ncredit, g->vcs));
+  e4h_drive_base(g->vw, in, &g->lm, cycle, NODE, g->ncredit, g->vcs);
   if (g->tok_due >= 0 && g->tok_due == t) { /* a nack (in_data_i bit 0 = 0) */
     IN(in_valid_i, 1);
     IN(in_kind_i, 3);

@@ -340,13 +340,14 @@ $(foreach b,$(BLOCKS),$(eval $(call COV_BLOCK_RULES,$(b))))
 # Experiments built on the blocks (each a fragment with its own binary).
 include mk/cp_hotspot.mk
 include mk/elite4_fabric.mk
+include mk/elan4_fabric.mk
 include mk/ibsw_fabric.mk
 include mk/planted_bugs.mk
 include mk/claims.mk
 include mk/store.mk
 
-SIMS      := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_sim) $(CPHS_SIMS) $(E4F_SIMS) $(IBF_SIMS) $(STORE_SIMS)
-ASAN_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_sim) $(CPHS_ASAN_SIMS) $(E4F_ASAN_SIMS) $(IBF_ASAN_SIMS) $(STORE_ASAN_SIMS)
+SIMS      := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_sim) $(CPHS_SIMS) $(E4F_SIMS) $(EF_SIMS) $(IBF_SIMS) $(STORE_SIMS)
+ASAN_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/asan/bin/$(b)_sim) $(CPHS_ASAN_SIMS) $(E4F_ASAN_SIMS) $(EF_ASAN_SIMS) $(IBF_ASAN_SIMS) $(STORE_ASAN_SIMS)
 NETLIST_SIMS := $(foreach b,$(BLOCKS),$(BUILD)/bin/$(b)_netlist_sim)
 # make test's netlist simulators: only blocks with a gate target it runs (the
 # rule exists for every block; a block whose netlists are all nightly's would

@@ -12,7 +12,10 @@
 #    RTL switch; checks that every packet's records (all stages, every hop)
 #    are identical to the all-C run's (a query: check demo.records_equal);
 # 4. prints the packet's per-hop latency breakdown (cycles and ns) and the
-#    run's throughput/latency summary, both queries on the database;
+#    run's throughput/latency summary, both queries on the database; then an
+#    8-byte put from node 0 to the last node through Elan4 NICs (the NICs and
+#    switches on its path model and RTL in lockstep), its stage breakdown
+#    beside seed 004's Table 3 (build/bin/elan4_fabric_sim, docs/elan4fab.md);
 # 5. a load sweep (all C, shorter) for the throughput/latency curves;
 # 6. writes DIR/index.html: the breakdown table, gnuplot plots made from
 #    queries, and a waveform PNG of the packet's path (each RTL switch's FST,
@@ -56,9 +59,9 @@ step() { # step NAME: prints the time the previous step took
 die() { echo "demo: FAILED: $*" >&2; exit 1; }
 
 if ((build)); then
-  step "installing what is missing (make deps) and building (make build/bin/elite4_fabric_core_sim build/bin/store_report)"
+  step "installing what is missing (make deps) and building (make build/bin/elite4_fabric_core_sim build/bin/store_report build/bin/elan4_fabric_sim)"
   make -s deps || die "make deps"
-  make -s -j"${JOBS:-2}" build/bin/elite4_fabric_core_sim build/bin/store_report || die "build"
+  make -s -j"${JOBS:-2}" build/bin/elite4_fabric_core_sim build/bin/store_report build/bin/elan4_fabric_sim || die "build"
   t_built=$(date +%s.%N)
 fi
 bin=${bin:-build/bin}
@@ -102,6 +105,14 @@ step "packet $pkt, per-hop latency breakdown (store_report trace), and the run's
 "$rep" "$db" summary --run=2 | tee "$out/summary.txt" || die "summary"
 "$rep" "$db" trace --run=2 --packet="$pkt" --format=html > "$out/trace.html" || die "trace html"
 "$rep" "$db" breakdown --run=2 > "$out/breakdown.csv" || die "breakdown"
+
+# --- 4b. an 8-byte put through Elan4 NICs, beside seed 004's Table 3 ------------------------
+ef=$bin/elan4_fabric_sim
+[[ -x $ef ]] || die "no $ef (build it, or drop --no-build)"
+step "elan4: an 8-byte put node 0 -> node $((nodes - 1)), the NICs and switches on its path model and RTL in lockstep (docs/elan4fab.md)"
+"$ef" --test=put --nodes="$nodes" --nic=lockstep --sw=lockstep --seed="$seed" > "$out/runs/elan4_put.log" 2>&1 ||
+  die "the elan4 put failed (log: $out/runs/elan4_put.log)"
+sed -n '/^8-byte put, node/,/^TEST PASSED/p' "$out/runs/elan4_put.log" | grep -v '^TEST PASSED' | tee "$out/elan4_put.txt"
 
 # --- 5. a load sweep, all C ---------------------------------------------------------------
 sweep_loads=""
@@ -214,6 +225,11 @@ runs (check demo.records_equal). Cycles at $(q "SELECT clock_mhz FROM runs WHERE
 <h2>Packet $pkt: per-hop latency breakdown</h2>
 EOF
   cat "$out/trace.html"
+  echo "<h2>An 8-byte put through Elan4 NICs, beside seed 004's Table 3</h2>"
+  echo "<p>Node 0 to node $((nodes - 1)); the two NICs (elan4_default) and the switches on the path run as C model and"
+  echo "Verilated RTL in lockstep, every NIC port compared every cycle (docs/elan4fab.md).</p><pre>"
+  esc < "$out/elan4_put.txt"
+  echo "</pre>"
   echo "<h2>Run 2: throughput and latency</h2><pre>"
   esc < "$out/summary.txt"
   echo "</pre>"

@@ -73,10 +73,11 @@ if ((demo)) && [[ -z $first ]]; then
     imgs=$(grep -o 'src="[^"]*"' "$html" | sed 's/src="//; s/"$//')
     missing=""
     for i in $imgs; do [[ -s $out/demo/$i ]] || missing+=" $i"; done
-    if grep -q '<table>' "$html" && grep -q 'packet_path.png' "$html" && [[ -z $missing && -n $imgs ]]; then
+    if grep -q '<table>' "$html" && grep -q 'packet_path.png' "$html" && [[ -z $missing && -n $imgs ]] &&
+      grep -q 'Elan4 command processor' "$html"; then
       ok demo.report "$html: breakdown table, $(echo "$imgs" | wc -w) pictures ($(tail -2 "$out/demo.log" | head -1 | sed 's/^demo: //'))"
     else
-      fail demo.report "$html lacks the breakdown table or pictures:${missing:- no images}"
+      fail demo.report "$html lacks the breakdown table, the Elan4 put's Table 3 rows or pictures:${missing:- no images}"
     fi
   elif grep -q 'check demo.records_equal' "$out/demo.log"; then
     fail demo.records_equal "$(grep -m1 'check demo.records_equal' "$out/demo.log" | sed 's/^demo: FAILED: //')"

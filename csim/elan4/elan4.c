@@ -194,7 +194,9 @@ static void enter_error(elan4_cyc_t *y, unsigned k) {
   cyc_count(y, ELAN4_CNT_CQ_ERROR);
 }
 
-/* fp (§4.2): the oldest command with a packet awaiting its token, else rp. */
+/* fp (§4.2): the oldest command with a packet awaiting its token, else rp;
+ * a STEN command's packet awaits its token from the command's acceptance
+ * (the job, new or a resend, counts). */
 static void update_fp(elan4_cyc_t *y) {
   const elan4_cfg_t *c = y->c;
   elan4_state_t *n = y->nx;
@@ -213,7 +215,7 @@ static void update_fp(elan4_cyc_t *y) {
     for (unsigned i = 0; i < n->n_outst[v]; i++)
       if (n->outst[v][i].owner == 1) AGE(n->outst[v][i].slot, n->outst[v][i].gen, n->outst[v][i].pos);
   for (unsigned i = 0; i < n->n_resend; i++) AGE(n->resend[i].slot, n->resend[i].gen, n->resend[i].pos);
-  if (n->st.st != ST_IDLE && n->st.resend) AGE(n->st.slot, n->st.gen, n->st.pos);
+  if (n->st.st != ST_IDLE) AGE(n->st.slot, n->st.gen, n->st.pos);
 #undef AGE
   for (unsigned k = 0; k < c->num_cq; k++) n->slot[k].fp = pos_sub(n->slot[k].rp, age[k]);
 }

@@ -1,0 +1,812 @@
+/* elan4_fabric_sim: elan4 nodes on radix-4 fat trees of elite4 switches, on
+ * the generic fabric core (docs/elan4fab.md). Programs written against the
+ * host API (ef_host.h) run on the nodes; the checks are the testbench's own
+ * (the data a put wrote, an atomic's totals, a lock word's transitions, the
+ * latency contracts of docs/elan4.md §9), never the models' code.
+ *
+ * Tests (--test=NAME):
+ *   put     an 8-byte put from --src to --dst (default 0 -> nodes-1): a cold
+ *           put (queue descriptor load, TLB miss), then the warm one whose
+ *           per-stage breakdown (docs/elan4.md §9.3) is printed beside seed
+ *           004's Table 3, then a put with a remote event (event fired, the
+ *           destination host's interrupt). Checks e4fab.put_data,
+ *           e4fab.latency (§9.1's source and destination rows exactly, and
+ *           Table 3's 82.5 / 157.5 ns bounds), e4fab.stages (every stage
+ *           seen), e4fab.event.
+ *   fadd    every node fetch-adds 1 to one word on node 0, --rounds times:
+ *           e4fab.fadd_total (the final word) and e4fab.fadd_unique (the old
+ *           values returned are each of init .. init + total - 1 once).
+ *   cas     every node takes a lock on node 0 by compare-and-swap, reads a
+ *           counter there, writes it back plus one, releases the lock, for
+ *           --rounds acquisitions in all: e4fab.cas_mutex (the lock word only
+ *           ever goes 0 -> holder -> 0) and e4fab.cas_count (no update lost).
+ * Every run: e4fab.lockstep / assert:<label> (a node's model vs RTL, or an
+ * RTL assertion), fabric.lockstep (a switch), e4fab.errors (no NIC error
+ * counter moved, no switch error), e4fab.deadline (the program ended within
+ * --cycles). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bind/fabric_elite4.h"
+#include "ef_host.h"
+#include "ef_log.h"
+#include "ef_node.h"
+#include "elite4/elite4.h"
+#include "fabric/fabric.h"
+#include "fabric/fabric_topo.h"
+#include "fabric/e4t_topo.h"
+
+/* --- the address plan every node uses (ours, docs/elan4fab.md "Address plan") --- */
+#define CTX      0x42u
+#define VA_HEAP  0x00007F0000000000ull        /* 4 pages, local memory: put targets, atomics, lock */
+#define VA_HOST  (VA_HEAP + 0x100ull * 8192u) /* 2 pages, host memory: replies */
+#define VA_EV    (VA_HEAP + 0x200ull * 8192u) /* 1 page, local memory: events */
+#define PA_HEAP  0x01000000u
+#define PA_EV    0x02000000u
+#define HPA_HOST 0x1000000000ull
+#define QBASE    0x00800000u /* queue 0's backing store: class 1 (8 KB) */
+#define QCLASS   1u
+
+enum { T_PUT = 0, T_FADD, T_CAS, T_N };
+/* Planted testbench bugs (--tb-bug=NAME): each breaks what one check
+ * judges, so the negative proves that check fires (docs/elan4fab.md). */
+enum {
+  TB_NONE = 0,
+  TB_STAMP_LATE,
+  TB_EVENT_COUNT_ZERO,
+  TB_FADD_REPLY_SLOT,
+  TB_CAS_NO_INCREMENT,
+  TB_LOG_NO_LM,
+  TB_N
+};
+static const char *const tb_bug_names[TB_N] = {
+    "none", "stamp_late", "event_count_zero", "fadd_reply_slot", "cas_no_increment", "log_no_lm"};
+static const char *const test_names[T_N] = {"put", "fadd", "cas"};
+
+typedef struct {
+  unsigned test, nodes, src, dst, rounds, host_lat, link_delay, nic_bug, tb_bug;
+  ef_nic_mode_t nic;    /* the path's NICs (put: src and dst; else every NIC) */
+  fabric_mode_t sw;     /* the path's switches (put) or every switch */
+  bool nic_all, sw_all; /* --nic-all / --sw-all: every instance, not only the path */
+  uint64_t seed, cycles;
+  double cable_m; /* report only: metres of cable per link for Table 3's rows */
+  const char *name, *out, *trace;
+  char expect[160];
+  uint64_t expect_cycle;
+  bool expect_on;
+  char argv_line[2048];
+} cfg_t;
+
+typedef struct {
+  cfg_t c;
+  e4t_topo_t topo;
+  fabric_t f;
+  uint32_t node0; /* first node instance (after the switches) */
+  ef_log_t log;
+  /* the first failure */
+  bool failed;
+  uint64_t fail_cycle;
+  char fail_id[64], fail_msg[600];
+  /* programs */
+  unsigned *round;      /* [node] rounds done */
+  int *pending;         /* [node] op awaited (its cookie), -1 none */
+  unsigned *phase;      /* [node] cas: 0 acquire, 1 read, 2 write+release */
+  unsigned *seen;       /* [node] interrupt records already consumed */
+  uint64_t *wait_until; /* [node] cas: back-off after a failed attempt */
+  unsigned *fails;      /* [node] cas: failed attempts in a row */
+  cosim_rng_t rng;
+  uint64_t *got; /* fadd: old values returned, in order */
+  size_t ngot;
+  uint64_t lock_prev, acquisitions;
+} world_t;
+
+static void failf(world_t *w, uint64_t cycle, const char *id, const char *fmt, ...) {
+  if (w->failed) return;
+  w->failed = true;
+  w->fail_cycle = cycle;
+  snprintf(w->fail_id, sizeof w->fail_id, "%s", id);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(w->fail_msg, sizeof w->fail_msg, fmt, ap);
+  va_end(ap);
+}
+
+static ef_node_t *node(world_t *w, unsigned d) { return ef_node_of(&w->f, w->node0 + d); }
+static double ns(double cycles) { return cycles * 1000.0 / FABRIC_NOMINAL_MHZ; }
+
+/* --- local memory image before cycle 0 (docs/elan4.md §4.5: the driver may
+ * write it directly) --- */
+static void pte(ef_node_t *n, uint64_t va, unsigned perm, uint64_t pa, unsigned space) {
+  const elan4_view_t *v = ef_view();
+  const uint64_t b = ((va >> 13) ^ CTX) & ((1ull << v->param.PtBits) - 1u);
+  const uint64_t dw = (v->param.PtBase + 16u * b) / 8u;
+  ef_mem_set(&n->lm, dw, 1u | perm << 1 | space << 3 | (va >> 13) << 13);
+  ef_mem_set(&n->lm, dw + 1, pa | (uint64_t)CTX << 50);
+}
+static void image(world_t *w, unsigned d) {
+  ef_node_t *n = node(w, d);
+  const elan4_view_t *v = ef_view();
+  for (unsigned t = 0; t < w->c.nodes; t++) {
+    uint32_t word;
+    uint8_t tags[E4T_MAX_HOPS + 1];
+    e4t_route(&w->topo, d, t, &word, tags);
+    ef_mem_set(&n->lm, (v->param.RtBase + 8u * t) / 8u, 1ull << 32 | word);
+  }
+  for (unsigned k = 0; k < 4; k++) pte(n, VA_HEAP + 8192ull * k, 3, PA_HEAP + 8192ull * k, 1);
+  for (unsigned k = 0; k < 2; k++) pte(n, VA_HOST + 8192ull * k, 3, HPA_HOST + 8192ull * k, 0);
+  pte(n, VA_EV, 1, PA_EV, 1);
+}
+static uint64_t lm_heap(world_t *w, unsigned d, uint64_t off) {
+  return ef_mem_get(&node(w, d)->lm, (PA_HEAP + off) / 8);
+}
+
+/* --- building the fabric --- */
+static bool on_path_sw(world_t *w, unsigned s) {
+  if (w->c.sw_all) return true;
+  if (w->c.test != T_PUT) return false;
+  /* the switches a put's HEAD can pass: every switch of the subtree above both ends */
+  const unsigned lvl = e4t_sw_level(&w->topo, s), idx = e4t_sw_index(&w->topo, s);
+  const unsigned a = w->topo.leaf_sw[w->c.src] % w->topo.per_level,
+                 b = w->topo.leaf_sw[w->c.dst] % w->topo.per_level;
+  (void)idx;
+  return lvl == 0 ? (idx == a || idx == b) : true;
+}
+static bool on_path_nic(world_t *w, unsigned d) {
+  return w->c.nic_all || w->c.test != T_PUT || d == w->c.src || d == w->c.dst;
+}
+
+static int build(world_t *w, char *err, size_t errlen) {
+  cfg_t *c = &w->c;
+  if (e4t_topo_build(&w->topo, c->nodes)) {
+    snprintf(err, errlen, "--nodes=%u: 4, 16 or 64", c->nodes);
+    return -1;
+  }
+  fabric_init(&w->f);
+  const unsigned nsw = w->topo.nsw;
+  for (unsigned s = 0; s < nsw; s++) {
+    char nm[32];
+    snprintf(nm, sizeof nm, "sw%u", s);
+    fe4_params_t pr = {.seed = c->seed * 1000003u + s};
+    const fabric_mode_t m = on_path_sw(w, s) ? c->sw : FABRIC_MODEL;
+    if (fabric_add(&w->f, &fe4_type, m, nm, &pr, err, errlen) == FABRIC_NONE) return -1;
+  }
+  w->node0 = nsw;
+  static char tpath[64][1200];
+  for (unsigned d = 0; d < c->nodes; d++) {
+    char nm[32];
+    snprintf(nm, sizeof nm, "nic%u", d);
+    ef_node_params_t pr = {.node = d,
+                           .mode = on_path_nic(w, d) ? c->nic : EF_NIC_MODEL,
+                           .bug = c->nic_bug,
+                           .seed = c->seed * 7919u + d,
+                           .host_lat = c->host_lat,
+                           .log = c->test == T_PUT ? &w->log : NULL};
+    if (c->trace && pr.mode != EF_NIC_MODEL) {
+      snprintf(tpath[d], sizeof tpath[d], "%s/nic%u.fst", c->trace, d);
+      pr.trace = tpath[d];
+    }
+    if (fabric_add(&w->f, &ef_node_type, FABRIC_MODEL, nm, &pr, err, errlen) == FABRIC_NONE) return -1;
+  }
+  fabric_topo_t T;
+  int rc = fabric_topo_kary_ntree(&T, 4, w->topo.levels, err, errlen);
+  if (!rc) rc = fabric_topo_wire(&w->f, &T, 0, nsw, 0, c->link_delay, err, errlen);
+  fabric_topo_free(&T);
+  if (rc) return -1;
+  if (c->trace) {
+    /* the RTL and lockstep switches (the NICs trace themselves, from their params) */
+    if (fabric_trace(&w->f, c->trace, err, errlen) < 0) return -1;
+  }
+  if (fabric_threads(&w->f, 1, err, errlen)) return -1;
+  for (unsigned d = 0; d < c->nodes; d++) image(w, d);
+  return 0;
+}
+
+/* --- observing every cycle: switch HEADs, NIC failures, error counters --- */
+static void observe(fabric_t *f, void *ctx) {
+  world_t *w = ctx;
+  const uint64_t c = f->cycle;
+  for (uint32_t s = 0; s < w->node0; s++) {
+    const fabric_inst_t *x = &f->inst[s];
+    if (!x->ran) continue;
+    for (unsigned p = 0; p < FE4_PORTS; p++) {
+      if (w->c.test == T_PUT && x->in[p].valid && x->in[p].kind == ELITE4_HEAD)
+        ef_log(&w->log, c, s, EF_EV_SW_IN, p, 0);
+      if (w->c.test == T_PUT && x->out[p].valid && x->out[p].kind == ELITE4_HEAD)
+        ef_log(&w->log, c, s, EF_EV_SW_OUT, p, 0);
+    }
+    if (x->side[FE4_SIDE_ERR])
+      failf(w, c, "e4fab.errors", "switch %u raised an error (err_o 0x%" PRIx64 ") at cycle %" PRIu64, s,
+            x->side[FE4_SIDE_ERR], c);
+  }
+  for (unsigned d = 0; d < w->c.nodes; d++) {
+    ef_node_t *n = node(w, d);
+    if (n->failed) {
+      const char *bar = strchr(n->fail, '|');
+      char id[64];
+      snprintf(id, sizeof id, "%.*s", (int)(bar - n->fail), n->fail);
+      failf(w, n->fail_cycle, !strcmp(id, "fabric.lockstep") ? "e4fab.lockstep" : id, "%s", bar + 1);
+    }
+    if (n->host.oom)
+      failf(w, c, "e4fab.host", "node %u: the host ran out of memory or its read queue overflowed", d);
+    if (n->last.irq_valid_o && n->last.irq_cause_o == 3)
+      failf(w, c, "e4fab.errors",
+            "node %u: queue %u entered ERROR, code %u at position %u (docs/elan4.md §7) at cycle %" PRIu64, d,
+            n->last.irq_info_o, (unsigned)(n->last.irq_data_o & 0xFF),
+            (unsigned)(n->last.irq_data_o >> 8 & 0xFFFFF), c);
+    if (n->last.irq_valid_o && n->last.irq_cause_o != 1 && n->last.irq_cause_o != 2)
+      failf(w, c, "e4fab.errors", "node %u: interrupt cause %u (data 0x%" PRIx64 ") at cycle %" PRIu64, d,
+            n->last.irq_cause_o, n->last.irq_data_o, c);
+    /* error counters of docs/elan4.md §6.10 that a correct run never moves */
+    static const unsigned bad[] = {ELAN4_CNT_PIO_BAD,    ELAN4_CNT_CQ_DISCARD, ELAN4_CNT_CQ_ERROR,
+                                   ELAN4_CNT_CRC_ERR,    ELAN4_CNT_BAD_PKTS,   ELAN4_CNT_XLATE_FAULT,
+                                   ELAN4_CNT_PROT_FAULT, ELAN4_CNT_IRQ_LOST,   ELAN4_CNT_PROTO_ERR};
+    for (unsigned k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+      const uint32_t v = elan4_default_cnt_o_get(&n->last, bad[k]);
+      if (v)
+        failf(w, c, "e4fab.errors", "node %u: counter %s = %u at cycle %" PRIu64, d,
+              ef_node_type.counter_name[bad[k]], v, c);
+    }
+  }
+}
+
+/* Runs until done(w) or the deadline; false on a failure. */
+static bool run_until(world_t *w, bool (*done)(world_t *, uint64_t), void (*prog)(world_t *, uint64_t)) {
+  while (!w->failed) {
+    const uint64_t c = w->f.cycle;
+    if (c >= w->c.cycles) {
+      failf(w, c, "e4fab.deadline", "the program did not finish within %" PRIu64 " cycles (--cycles)",
+            w->c.cycles);
+      break;
+    }
+    if (prog) prog(w, c);
+    fabric_step(&w->f, c + 1);
+    if (w->f.failed) failf(w, w->f.fail_cycle, w->f.fail_check, "%s", w->f.fail_msg);
+    if (!w->failed && done(w, w->f.cycle)) return true;
+  }
+  return false;
+}
+
+/* --- test put --- */
+static uint64_t put_from, put_ev_from;
+static bool put_warm_done(world_t *w, uint64_t now) {
+  (void)now;
+  return ef_log_first(&w->log, EF_EV_RX_TOKEN, w->node0 + w->c.src, put_from) >= 0 &&
+         ef_host_idle(&node(w, w->c.src)->host);
+}
+/* the ack is back and the destination's host has the interrupt, or 300
+   cycles have passed since the ack (e4fab.event then judges) */
+static bool put_ev_done(world_t *w, uint64_t now) {
+  const long t = ef_log_first(&w->log, EF_EV_RX_TOKEN, w->node0 + w->c.src, put_ev_from);
+  return t >= 0 &&
+         (ef_irq_find(&node(w, w->c.dst)->host, 0, 2, 0xC0FFEEu) >= 0 || now >= w->log.ev[t].cycle + 300);
+}
+static bool host_quiet(world_t *w, uint64_t now) {
+  (void)now;
+  return ef_host_idle(&node(w, w->c.src)->host) && w->f.cycle > 8;
+}
+
+typedef struct {
+  const char *stage;
+  uint64_t cycle;
+  unsigned inst, port;
+} row_t;
+
+static uint64_t ev_cycle(world_t *w, unsigned kind, uint32_t inst, uint64_t from) {
+  const long i = ef_log_first(&w->log, kind, inst, from);
+  return i < 0 ? EF_NEVER : w->log.ev[i].cycle;
+}
+
+static int test_put(world_t *w, FILE *rep) {
+  cfg_t *c = &w->c;
+  ef_host_t *hs = &node(w, c->src)->host;
+  const unsigned S = w->node0 + c->src, D = w->node0 + c->dst;
+  const elan4_view_t *v = ef_view();
+  const uint64_t L = v->param.LmLatency;
+  /* open queue 0 and load its descriptor (a GUARD: always enabled, nothing to wait for) */
+  ef_open(hs, 0, QBASE, QCLASS, (uint32_t)(v->param.DepthKb1 * 128u), CTX, 0);
+  ef_guard(hs, 0, 0);
+  if (!run_until(w, host_quiet, NULL)) return 1;
+  /* cold: the destination's TLB misses */
+  const uint64_t cold_data = 0x0123456789ABCDEFull, data = 0x1122334455667788ull;
+  put_from = w->f.cycle;
+  ef_put(hs, 0, c->dst, VA_HEAP + 0x100, &cold_data, 1, 0, w->f.cycle);
+  if (!run_until(w, put_warm_done, NULL)) return 1;
+  if (lm_heap(w, c->dst, 0x100) != cold_data)
+    failf(w, w->f.cycle, "e4fab.put_data",
+          "node %u: the cold put left 0x%016" PRIx64 " at VA 0x%" PRIx64 ", want 0x%016" PRIx64, c->dst,
+          lm_heap(w, c->dst, 0x100), VA_HEAP + 0x100, cold_data);
+  for (unsigned k = 0; k < 16; k++) fabric_step(&w->f, w->f.cycle + 1); /* everything settles */
+  /* warm: the measured 8-byte put (Table 3's case: E = 0, TLB hit, queue cached and empty) */
+  put_from = w->f.cycle;
+  const int op = ef_put(hs, 0, c->dst, VA_HEAP + 0x108, &data, 1, 0, w->f.cycle);
+  if (!run_until(w, put_warm_done, NULL)) return 1;
+  const uint64_t t0 = hs->op[op].accept + (c->tb_bug == TB_STAMP_LATE);
+  const uint64_t cmd = ev_cycle(w, EF_EV_CMD, S, t0), form = ev_cycle(w, EF_EV_FORM, S, t0),
+                 head = ev_cycle(w, EF_EV_TX_HEAD, S, t0), tail = ev_cycle(w, EF_EV_TX_TAIL, S, t0),
+                 hin = ev_cycle(w, EF_EV_RX_HEAD, D, t0), tin = ev_cycle(w, EF_EV_RX_TAIL, D, t0),
+                 ack = ev_cycle(w, EF_EV_RX_TOKEN, S, t0);
+  const uint64_t want_dw = (PA_HEAP + 0x108) / 8;
+  uint64_t wr = EF_NEVER;
+  for (size_t i = 0; i < w->log.n; i++)
+    if (w->log.ev[i].kind == EF_EV_LM_WRITE && c->tb_bug != TB_LOG_NO_LM && w->log.ev[i].inst == D &&
+        w->log.ev[i].a == want_dw && w->log.ev[i].cycle >= hin) {
+      wr = w->log.ev[i].cycle;
+      break;
+    }
+  if (lm_heap(w, c->dst, 0x108) != data)
+    failf(w, w->f.cycle, "e4fab.put_data",
+          "node %u: the put left 0x%016" PRIx64 " at VA 0x%" PRIx64 ", want 0x%016" PRIx64, c->dst,
+          lm_heap(w, c->dst, 0x108), VA_HEAP + 0x108, data);
+  if (ack == EF_NEVER || wr == EF_NEVER || head == EF_NEVER || hin == EF_NEVER)
+    failf(w, w->f.cycle, "e4fab.stages",
+          "the put's stages are incomplete (HEAD out %s, HEAD in %s, written %s, ack %s)",
+          head == EF_NEVER ? "never" : "seen", hin == EF_NEVER ? "never" : "seen",
+          wr == EF_NEVER ? "never" : "seen", ack == EF_NEVER ? "never" : "seen");
+  if (w->failed) return 1;
+  /* the breakdown: every stage, with the switches' HEADs between */
+  row_t rows[64];
+  unsigned nr = 0;
+  rows[nr++] = (row_t){"host write arrival (first dword on ht_*)", t0, c->src, 0};
+  rows[nr++] = (row_t){"command accepted", cmd, c->src, 0};
+  rows[nr++] = (row_t){"packet formed", form, c->src, 0};
+  rows[nr++] = (row_t){"first flit on the link (HEAD out)", head, c->src, 0};
+  unsigned nsw_path = 0;
+  uint64_t sw_time = 0;
+  for (size_t i = 0; i < w->log.n && nr < 60; i++) {
+    const ef_event_t *e = &w->log.ev[i];
+    if (e->cycle < head || e->cycle > hin || (e->kind != EF_EV_SW_IN && e->kind != EF_EV_SW_OUT)) continue;
+    rows[nr++] = (row_t){e->kind == EF_EV_SW_IN ? "switch in (HEAD)" : "switch out (HEAD)", e->cycle, e->inst,
+                         e->port};
+    if (e->kind == EF_EV_SW_IN) {
+      nsw_path++;
+      sw_time -= e->cycle;
+    } else {
+      sw_time += e->cycle;
+    }
+  }
+  rows[nr++] = (row_t){"destination input (HEAD in)", hin, c->dst, 0};
+  rows[nr++] = (row_t){"TAIL in", tin, c->dst, 0};
+  rows[nr++] = (row_t){"memory written (lm_*)", wr, c->dst, 0};
+  rows[nr++] = (row_t){"ack back at the source (TOKEN in)", ack, c->src, 0};
+  fprintf(
+      rep,
+      "\n8-byte put, node %u -> node %u (%u switches), nominal clock %.0f MHz, link latency %u cycle(s)\n",
+      c->src, c->dst, nsw_path, FABRIC_NOMINAL_MHZ, c->link_delay);
+  fprintf(rep, "%-44s %8s %8s %9s  %s\n", "stage", "cycle", "+cycles", "+ns", "where");
+  for (unsigned k = 0; k < nr; k++) {
+    char where[48];
+    if (!strncmp(rows[k].stage, "switch", 6))
+      snprintf(where, sizeof where, "sw%u port %u (level %u)", rows[k].inst, rows[k].port,
+               e4t_sw_level(&w->topo, rows[k].inst));
+    else
+      snprintf(where, sizeof where, "node %u", rows[k].inst);
+    fprintf(rep, "%-44s %8" PRIu64 " %8" PRIu64 " %9.1f  %s\n", rows[k].stage, rows[k].cycle - t0,
+            rows[k].cycle - t0, ns((double)(rows[k].cycle - t0)), where);
+  }
+  /* Table 3 (seed 004: 4,096 nodes, 11 switches, 50 m of cable) beside ours */
+  const double cmd_ns = ns((double)(tail - t0)), in_ns = ns((double)(wr - hin));
+  const double link_ns = ns((double)(c->link_delay * (nsw_path + 1)));
+  const double sw_ns = nsw_path ? ns((double)sw_time) / nsw_path : 0;
+  const double cable_ns = c->cable_m * FABRIC_NS_PER_M;
+  fprintf(rep, "\nseed 004 Table 3 beside this run (ns; ours at %.0f MHz)\n", FABRIC_NOMINAL_MHZ);
+  fprintf(rep, "%-40s %10s %12s  %s\n", "row", "seed", "netcosim", "our interval");
+  fprintf(rep, "%-40s %10.1f %12.1f  %s\n", "Elan4 command processor", 82.5, cmd_ns,
+          "first dword accepted -> TAIL on the link");
+  fprintf(rep, "%-40s %10.1f %12.1f  %s\n", "  (first flit)", 82.5, ns((double)(head - t0)),
+          "first dword accepted -> HEAD on the link");
+  fprintf(rep, "%-40s %10.1f %12.1f  %s\n", "Elan4 input", 157.5, in_ns, "HEAD in -> data on lm_* (TLB hit)");
+  fprintf(rep, "%-40s %10.1f %12.1f  %s\n", "Elite4 switch (per switch)", 21.0, sw_ns,
+          "HEAD in -> HEAD out, mean over the path");
+  fprintf(rep, "%-40s %10.1f %12.1f  %s\n", "11 switches (4,096 nodes)", 231.0, 11 * sw_ns,
+          "11 x ours (extrapolated)");
+  fprintf(rep, "%-40s %10.1f %12.1f  %s\n", "cable (50 m at 4 ns/m)", 200.0, 50 * FABRIC_NS_PER_M,
+          "the same parameter");
+  fprintf(rep, "%-40s %10.1f %12.1f  %s\n", "total, 4,096 nodes", 82.5 + 157.5 + 231.0 + 200.0,
+          cmd_ns + in_ns + 11 * sw_ns + 50 * FABRIC_NS_PER_M, "sum of the rows");
+  fprintf(rep, "%-40s %10s %12.1f  %s\n", "this run: first dword -> data written", "", ns((double)(wr - t0)),
+          "measured end to end");
+  fprintf(rep, "%-40s %10s %12.1f  %s\n", "  of which links", "", link_ns, "link latency x hops");
+  if (c->cable_m > 0)
+    fprintf(rep, "%-40s %10s %12.1f  %s\n", "  (cable per link, --cable-m)", "", cable_ns, "");
+  fprintf(rep, "%-40s %10s %12.1f  %s\n", "this run: ack back at the source", "", ns((double)(ack - t0)), "");
+  /* the contracts of docs/elan4.md §9.1 (exact) and §9.2 (Table 3 bounds) */
+  const struct {
+    const char *what;
+    uint64_t got, want;
+  } ex[] = {
+      {"first dword accepted -> tr_cmd (command accepted + 1)", cmd + 1 - t0, 6},
+      {"first dword accepted -> HEAD on out_* (9 + L)", head - t0, 9 + L},
+      {"first dword accepted -> TAIL on out_* (16 + L)", tail - t0, 16 + L},
+      {"HEAD on in_* -> data write on lm_* (11, TLB hit)", wr - hin, 11},
+      {"TAIL on in_* -> TOKEN out at the destination (5)", ev_cycle(w, EF_EV_TX_TOKEN, D, tin) - tin, 5}};
+  for (unsigned k = 0; k < sizeof ex / sizeof ex[0]; k++)
+    if (ex[k].got != ex[k].want)
+      failf(w, t0, "e4fab.latency", "%s: %" PRIu64 " cycles, docs/elan4.md §9.1 says %" PRIu64, ex[k].what,
+            ex[k].got, ex[k].want);
+  if (ns((double)(head - t0)) > 82.5 || in_ns > 157.5)
+    failf(w, t0, "e4fab.latency",
+          "Table 3 bound broken: command -> first flit %.1f ns (<= 82.5), input %.1f ns (<= 157.5)",
+          ns((double)(head - t0)), in_ns);
+  if (w->failed) return 1;
+  /* a put with a remote event: the destination's event fires and its host sees the interrupt */
+  ef_node_t *nd = node(w, c->dst);
+  ef_mem_set(&nd->lm, PA_EV / 8, ef_e0(c->tb_bug == TB_EVENT_COUNT_ZERO ? 0 : -1, 0, 2));
+  ef_mem_set(&nd->lm, PA_EV / 8 + 1, 0xC0FFEEu);
+  ef_mem_set(&nd->lm, PA_EV / 8 + 3, CTX);
+  put_ev_from = w->f.cycle;
+  const uint64_t d2[2] = {0x5A5A5A5AA5A5A5A5ull, 0x0F0F0F0FF0F0F0F0ull};
+  const int op2 = ef_put(hs, 0, c->dst, VA_HEAP + 0x110, d2, 2, VA_EV, w->f.cycle);
+  if (!run_until(w, put_ev_done, NULL)) return 1;
+  const uint64_t t2 = hs->op[op2].accept, h2 = ev_cycle(w, EF_EV_RX_HEAD, D, t2),
+                 fire = ev_cycle(w, EF_EV_FIRE, D, t2);
+  const ef_host_t *hd = &nd->host;
+  const int ir = ef_irq_find(hd, 0, 2, 0xC0FFEEu);
+  for (unsigned k = 0; k < 2; k++)
+    if (lm_heap(w, c->dst, 0x110 + 8 * k) != d2[k])
+      failf(w, w->f.cycle, "e4fab.put_data",
+            "node %u: the put with an event left 0x%016" PRIx64 " in its dword %u, want 0x%016" PRIx64,
+            c->dst, lm_heap(w, c->dst, 0x110 + 8 * k), k, d2[k]);
+  if (fire == EF_NEVER || ir < 0 || (ef_mem_get(&nd->lm, PA_EV / 8) & 0xFFFFFFFFu) != 0)
+    failf(w, w->f.cycle, "e4fab.event", "node %u: the put's event did not fire once (fired %s, e0 count %d)",
+          c->dst, fire == EF_NEVER ? "never" : "yes", (int)(int32_t)ef_mem_get(&nd->lm, PA_EV / 8));
+  if (w->failed) return 1;
+  fprintf(rep,
+          "\n16-byte put with a remote event (E = 1): HEAD in -> event fired %" PRIu64 " cycles (%.1f ns), "
+          "-> destination host's interrupt %" PRIu64 " cycles (%.1f ns)\n",
+          fire - h2, ns((double)(fire - h2)), hd->irq[ir].cycle - h2, ns((double)(hd->irq[ir].cycle - h2)));
+  return 0;
+}
+
+/* --- test fadd --- */
+#define FADD_INIT 0x00000000FFFFFFF0ull /* the total crosses bit 31's carry */
+static void fadd_prog(world_t *w, uint64_t now) {
+  const elan4_view_t *v = ef_view();
+  for (unsigned d = 0; d < w->c.nodes; d++) {
+    ef_host_t *h = &node(w, d)->host;
+    if (w->pending[d] >= 0) {
+      const int i = ef_irq_find(h, w->seen[d], 2, (uint64_t)w->pending[d]);
+      if (i < 0) continue;
+      w->seen[d] = (unsigned)i + 1;
+      const unsigned slot = w->c.tb_bug == TB_FADD_REPLY_SLOT ? 0 : w->round[d] % 512u;
+      w->got[w->ngot++] = ef_mem_get(&h->mem, (HPA_HOST + 8u * slot) / 8);
+      w->round[d]++;
+      w->pending[d] = -1;
+    }
+    if (now == 0) ef_open(h, 0, QBASE, QCLASS, (uint32_t)(v->param.DepthKb1 * 128u), CTX, now);
+    if (w->round[d] >= w->c.rounds) continue;
+    const uint32_t cookie = d << 20 | w->round[d];
+    ef_waitevent(h, 0, VA_EV, ef_e0(-1, 0, 2), cookie, 0, now);
+    ef_fadd(h, 0, 0, VA_HEAP, 1, VA_HOST + 8u * (w->round[d] % 512u), VA_EV, now);
+    w->pending[d] = (int)cookie;
+  }
+}
+static bool fadd_done(world_t *w, uint64_t now) {
+  (void)now;
+  return w->ngot == (size_t)w->c.nodes * w->c.rounds;
+}
+static int cmp_u64(const void *a, const void *b) {
+  const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+static int test_fadd(world_t *w, FILE *rep) {
+  const size_t total = (size_t)w->c.nodes * w->c.rounds;
+  ef_mem_set(&node(w, 0)->lm, PA_HEAP / 8, FADD_INIT);
+  if (!run_until(w, fadd_done, fadd_prog)) return 1;
+  const uint64_t fin = lm_heap(w, 0, 0);
+  if (fin != FADD_INIT + total)
+    failf(w, w->f.cycle, "e4fab.fadd_total",
+          "node 0's word is 0x%" PRIx64 " after %zu fetch-adds of 1 from 0x%" PRIx64 ", want 0x%" PRIx64, fin,
+          total, FADD_INIT, FADD_INIT + total);
+  qsort(w->got, w->ngot, sizeof *w->got, cmp_u64);
+  for (size_t i = 0; i < w->ngot && !w->failed; i++)
+    if (w->got[i] != FADD_INIT + i)
+      failf(w, w->f.cycle, "e4fab.fadd_unique",
+            "the old values returned are not each of 0x%" PRIx64 "..+%zu once: "
+            "the %zu-th smallest is 0x%" PRIx64,
+            FADD_INIT, total - 1, i, w->got[i]);
+  if (w->failed) return 1;
+  fprintf(rep, "fadd: %u nodes x %u fetch-adds to node 0 in %" PRIu64 " cycles (%.1f us): %.2f M atomics/s\n",
+          w->c.nodes, w->c.rounds, w->f.cycle, ns((double)w->f.cycle) / 1000,
+          (double)total / (ns((double)w->f.cycle) * 1e-9) / 1e6);
+  return 0;
+}
+
+/* --- test cas: lock on node 0 (heap + 0x40), counter (heap + 0x80) --- */
+enum { LOCK = 0x40, COUNT = 0x80 };
+static void cas_prog(world_t *w, uint64_t now) {
+  const elan4_view_t *v = ef_view();
+  /* the lock word's transitions, seen in node 0's memory (the testbench's) */
+  const uint64_t lk = lm_heap(w, 0, LOCK);
+  if (lk != w->lock_prev) {
+    if (w->lock_prev != 0 && lk != 0)
+      failf(w, now, "e4fab.cas_mutex",
+            "node 0's lock went from holder %" PRIu64 " to %" PRIu64 " without a release", w->lock_prev - 1,
+            lk - 1);
+    if (lk) w->acquisitions++;
+    w->lock_prev = lk;
+  }
+  for (unsigned d = 0; d < w->c.nodes; d++) {
+    ef_host_t *h = &node(w, d)->host;
+    if (now == 0) ef_open(h, 0, QBASE, QCLASS, (uint32_t)(v->param.DepthKb1 * 128u), CTX, now);
+    if (w->pending[d] >= 0) {
+      const unsigned cause = w->phase[d] == 2 ? 1 : 2;
+      const int i = ef_irq_find(h, w->seen[d], cause, (uint64_t)w->pending[d]);
+      if (i < 0) continue;
+      w->seen[d] = (unsigned)i + 1;
+      w->pending[d] = -1;
+      const uint64_t got = ef_mem_get(&h->mem, HPA_HOST / 8);
+      if (w->phase[d] == 0 && got == 0) {
+        w->phase[d] = 1; /* acquired */
+        w->fails[d] = 0;
+      } else if (w->phase[d] == 0) {
+        /* exponential back-off (ours: spinning at full rate starves the
+           holder's own requests to node 0 of reply slots, a livelock) */
+        const unsigned k = w->fails[d] < 7 ? w->fails[d]++ : 7;
+        w->wait_until[d] = now + cosim_rng_below(&w->rng, 64u << k);
+      } else if (w->phase[d] == 1)
+        w->phase[d] = 2;
+      else if (w->phase[d] == 2) {
+        w->phase[d] = 0;
+        w->round[d]++;
+      }
+    }
+    if ((w->acquisitions >= w->c.rounds && w->phase[d] == 0) || now < w->wait_until[d]) continue;
+    const uint32_t cookie = d << 20 | (w->round[d] & 0x3FFFF) << 2 | w->phase[d];
+    if (w->phase[d] == 0) {
+      ef_waitevent(h, 0, VA_EV, ef_e0(-1, 0, 2), cookie, 0, now);
+      ef_cas(h, 0, 0, VA_HEAP + LOCK, 0, d + 1, VA_HOST, VA_EV, now);
+    } else if (w->phase[d] == 1) {
+      ef_waitevent(h, 0, VA_EV, ef_e0(-1, 0, 2), cookie, 0, now);
+      ef_get(h, 0, 0, VA_HEAP + COUNT, 1, VA_HOST + 8, VA_EV, now);
+    } else {
+      /* write back the count + 1, wait for its ack (GUARD), release, wait, tell the host */
+      const uint64_t nv = ef_mem_get(&h->mem, (HPA_HOST + 8) / 8) + (w->c.tb_bug != TB_CAS_NO_INCREMENT),
+                     zero = 0;
+      ef_put(h, 0, 0, VA_HEAP + COUNT, &nv, 1, 0, now);
+      ef_guard(h, 0, now);
+      ef_put(h, 0, 0, VA_HEAP + LOCK, &zero, 1, 0, now);
+      ef_guard(h, 0, now);
+      ef_interrupt(h, 0, cookie, now);
+    }
+    w->pending[d] = (int)cookie;
+  }
+}
+static bool cas_done(world_t *w, uint64_t now) {
+  (void)now;
+  if (w->acquisitions < w->c.rounds) return false;
+  for (unsigned d = 0; d < w->c.nodes; d++)
+    if (w->pending[d] >= 0 || !ef_host_idle(&node(w, d)->host)) return false;
+  return true;
+}
+static int test_cas(world_t *w, FILE *rep) {
+  if (!run_until(w, cas_done, cas_prog)) return 1;
+  uint64_t rounds = 0;
+  for (unsigned d = 0; d < w->c.nodes; d++) rounds += w->round[d];
+  const uint64_t cnt = lm_heap(w, 0, COUNT);
+  if (cnt != rounds || rounds != w->acquisitions)
+    failf(w, w->f.cycle, "e4fab.cas_count",
+          "%" PRIu64 " acquisitions, %" PRIu64 " critical sections completed, counter %" PRIu64
+          " (an update lost)",
+          w->acquisitions, rounds, cnt);
+  if (w->failed) return 1;
+  fprintf(rep,
+          "cas: %u nodes, %" PRIu64 " lock/unlock rounds on node 0 in %" PRIu64
+          " cycles (%.1f us), counter %" PRIu64 "\n",
+          w->c.nodes, rounds, w->f.cycle, ns((double)w->f.cycle) / 1000, cnt);
+  return 0;
+}
+
+/* --- command line --- */
+static int usage(int rc) {
+  fprintf(rc ? stderr : stdout,
+          "usage: elan4_fabric_sim --test=put|fadd|cas [--nodes=4|16|64] [--seed=N] [--cycles=N]\n"
+          "         [--src=N --dst=N] [--rounds=N] [--nic=model|rtl|lockstep] [--sw=model|rtl|lockstep]\n"
+          "         [--nic-all] [--sw-all] [--host-lat=N] [--link-delay=N] [--cable-m=M] [--trace=DIR]\n"
+          "         [--inject-bug=NAME] [--tb-bug=NAME] [--expect-fail=check:ID@CYCLE|assert:LABEL@CYCLE] "
+          "[--out=DIR] [--list]\n"
+          "put: the path's NICs and switches take --nic / --sw (every one with --nic-all / --sw-all);\n"
+          "fadd, cas: every NIC takes --nic, the switches --sw with --sw-all. docs/elan4fab.md.\n");
+  return rc;
+}
+static int bad_arg(const char *a, const char *why) {
+  fprintf(stderr, "elan4_fabric_sim: bad argument '%s': %s\n", a, why);
+  usage(2);
+  return 2;
+}
+static bool parse_u(const char *s, uint64_t *v) {
+  char *e;
+  errno = 0;
+  const unsigned long long x = strtoull(s, &e, 10);
+  if (errno || e == s || *e || *s == '-') return false;
+  *v = x;
+  return true;
+}
+
+int main(int argc, char **argv) {
+  static world_t W;
+  world_t *w = &W;
+  cfg_t *c = &w->c;
+  c->test = T_N;
+  c->nodes = 64;
+  c->src = 0;
+  c->dst = UINT32_MAX;
+  c->rounds = 20;
+  c->host_lat = 188; /* seed 004: a PCI-X master read ~750 ns = 187.5 cycles */
+  c->link_delay = 1;
+  c->seed = 1;
+  c->cycles = 200000;
+  c->out = NULL;
+  size_t pos = 0;
+  for (int i = 0; i < argc && pos < sizeof c->argv_line - 2; i++) {
+    if (i && (!strncmp(argv[i], "--out=", 6) || !strncmp(argv[i], "--name=", 7))) continue;
+    pos += (size_t)snprintf(c->argv_line + pos, sizeof c->argv_line - pos, "%s%s", i ? " " : "", argv[i]);
+  }
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *eq = strchr(a, '=');
+    const char *val = eq ? eq + 1 : "";
+    const size_t kl = eq ? (size_t)(eq - a) : strlen(a);
+    uint64_t u = 0;
+#define KEY(k) (kl == strlen(k) && !strncmp(a, k, kl))
+    if (KEY("--help")) return usage(0);
+    if (KEY("--list")) {
+      for (unsigned t = 0; t < T_N; t++) printf("%s\n", test_names[t]);
+      return 0;
+    }
+    if (KEY("--test")) {
+      for (c->test = 0; c->test < T_N && strcmp(val, test_names[c->test]); c->test++) {}
+      /* a testlist line's name: elan4fab_<test>[_...] */
+      if (c->test == T_N && !strncmp(val, "elan4fab_", 9))
+        for (c->test = 0; c->test < T_N && strncmp(val + 9, test_names[c->test], strlen(test_names[c->test]));
+             c->test++) {}
+      if (c->test == T_N) return bad_arg(a, "no such test (--list)");
+    } else if (KEY("--nodes") && parse_u(val, &u) && (u == 4 || u == 16 || u == 64))
+      c->nodes = (unsigned)u;
+    else if (KEY("--nodes"))
+      return bad_arg(a, "4, 16 or 64 (elan4_default has NumNodes 64)");
+    else if (KEY("--seed") && parse_u(val, &u))
+      c->seed = u;
+    else if (KEY("--cycles") && parse_u(val, &u) && u > 0)
+      c->cycles = u;
+    else if (KEY("--src") && parse_u(val, &u))
+      c->src = (unsigned)u;
+    else if (KEY("--dst") && parse_u(val, &u))
+      c->dst = (unsigned)u;
+    else if (KEY("--rounds") && parse_u(val, &u) && u > 0 && u < (1u << 18))
+      c->rounds = (unsigned)u;
+    else if (KEY("--host-lat") && parse_u(val, &u) && u > 0 && u < 100000)
+      c->host_lat = (unsigned)u;
+    else if (KEY("--link-delay") && parse_u(val, &u) && u > 0 && u <= FABRIC_MAX_LATENCY)
+      c->link_delay = (unsigned)u;
+    else if (KEY("--cable-m")) {
+      char *e;
+      c->cable_m = strtod(val, &e);
+      if (e == val || *e || c->cable_m < 0 || c->cable_m > 1000) return bad_arg(a, "metres, 0..1000");
+      c->link_delay = fabric_link_cycles(1, c->cable_m, FABRIC_NOMINAL_MHZ);
+    } else if (KEY("--nic")) {
+      unsigned m = 0;
+      while (m < 3 && strcmp(val, ef_nic_mode_names[m])) m++;
+      if (m == 3) return bad_arg(a, "model, rtl or lockstep");
+      c->nic = (ef_nic_mode_t)m;
+    } else if (KEY("--sw")) {
+      unsigned m = 0;
+      while (m < 3 && strcmp(val, fabric_mode_names[m])) m++;
+      if (m == 3) return bad_arg(a, "model, rtl or lockstep");
+      c->sw = (fabric_mode_t)m;
+    } else if (KEY("--nic-all"))
+      c->nic_all = true;
+    else if (KEY("--sw-all"))
+      c->sw_all = true;
+    else if (KEY("--trace"))
+      c->trace = *val ? val : "build/elan4fab";
+    else if (KEY("--out"))
+      c->out = val;
+    else if (KEY("--name"))
+      c->name = val;
+    else if (KEY("--inject-bug")) {
+      unsigned b = 1;
+      while (elan4_bug_names[b] && strcmp(val, elan4_bug_names[b])) b++;
+      if (!elan4_bug_names[b]) return bad_arg(a, "no such elan4 model bug (csim/elan4/elan4.h)");
+      c->nic_bug = b;
+    } else if (KEY("--tb-bug")) {
+      unsigned b = 1;
+      while (b < TB_N && strcmp(val, tb_bug_names[b])) b++;
+      if (b == TB_N)
+        return bad_arg(a, "stamp_late, event_count_zero, fadd_reply_slot, cas_no_increment or log_no_lm");
+      c->tb_bug = b;
+    } else if (KEY("--expect-fail")) {
+      const char *at = strrchr(val, '@');
+      const bool chk = !strncmp(val, "check:", 6), as = !strncmp(val, "assert:", 7);
+      if (!at || (!chk && !as) || !parse_u(at + 1, &c->expect_cycle))
+        return bad_arg(a, "check:ID@CYCLE or assert:LABEL@CYCLE");
+      const char *id = chk ? val + 6 : val;
+      snprintf(c->expect, sizeof c->expect, "%.*s", (int)(at - id), id);
+      c->expect_on = true;
+    } else
+      return bad_arg(a, "unknown option or value out of range");
+  }
+  if (c->test == T_N) return bad_arg("--test", "required (--list)");
+  if (c->dst == UINT32_MAX) c->dst = c->nodes - 1;
+  if (c->src >= c->nodes || c->dst >= c->nodes || c->src == c->dst)
+    return bad_arg("--src/--dst", "two different nodes below --nodes");
+  printf("seed: %" PRIu64 "\n", c->seed);
+  if (c->trace && mkdir(c->trace, 0777) && errno != EEXIST) return bad_arg(c->trace, strerror(errno));
+  char err[512];
+  if (build(w, err, sizeof err)) {
+    fprintf(stderr, "elan4_fabric_sim: %s\n", err);
+    return 2;
+  }
+  w->round = calloc(c->nodes, sizeof *w->round);
+  w->pending = malloc(c->nodes * sizeof *w->pending);
+  w->phase = calloc(c->nodes, sizeof *w->phase);
+  w->seen = calloc(c->nodes, sizeof *w->seen);
+  w->wait_until = calloc(c->nodes, sizeof *w->wait_until);
+  w->fails = calloc(c->nodes, sizeof *w->fails);
+  cosim_rng_seed(&w->rng, c->seed);
+  w->got = calloc((size_t)c->nodes * c->rounds + 1, sizeof *w->got);
+  if (!w->round || !w->pending || !w->phase || !w->seen || !w->wait_until || !w->fails || !w->got)
+    return fprintf(stderr, "elan4_fabric_sim: out of memory\n"), 2;
+  for (unsigned d = 0; d < c->nodes; d++) w->pending[d] = -1;
+  w->f.observer = observe;
+  w->f.observer_ctx = w;
+  printf("elan4_fabric_sim: test %s, %u nodes, NICs %s%s, switches %s%s, host read %u cycles, link %u "
+         "cycle(s)\n",
+         test_names[c->test], c->nodes, ef_nic_mode_names[c->nic],
+         c->nic_all || c->test != T_PUT ? "" : " (path)", fabric_mode_names[c->sw],
+         c->sw_all          ? ""
+         : c->test == T_PUT ? " (path)"
+                            : " (none: --sw-all)",
+         c->host_lat, c->link_delay);
+  if (c->test != T_PUT && !c->sw_all && c->sw != FABRIC_MODEL)
+    printf("note: --sw applies to the path's switches in test put only; add --sw-all\n");
+  FILE *rep = stdout;
+  if (c->test == T_PUT)
+    test_put(w, rep);
+  else if (c->test == T_FADD)
+    test_fadd(w, rep);
+  else
+    test_cas(w, rep);
+  if (w->log.oom) failf(w, w->f.cycle, "e4fab.host", "the event log ran out of memory");
+  fabric_free(&w->f); /* closes the FSTs */
+  int rc;
+  char msg[2000];
+  snprintf(msg, sizeof msg, "%s%s@%" PRIu64 ": %s", strncmp(w->fail_id, "assert:", 7) ? "check:" : "",
+           w->fail_id, w->fail_cycle, w->fail_msg);
+  if (!c->expect_on) {
+    rc = w->failed;
+  } else if (!w->failed) {
+    snprintf(msg, sizeof msg, "expected %s@%" PRIu64 " to fail, and the run passed", c->expect,
+             c->expect_cycle);
+    rc = 1;
+  } else if (strcmp(c->expect, w->fail_id) || c->expect_cycle != w->fail_cycle) {
+    char m2[2300];
+    snprintf(m2, sizeof m2, "expected %s@%" PRIu64 ", got %s", c->expect, c->expect_cycle, msg);
+    snprintf(msg, sizeof msg, "%.1990s", m2);
+    rc = 1;
+  } else {
+    printf("expected failure caught: %s\n", msg);
+    rc = 0;
+  }
+  if (rc) {
+    printf("rerun: %s\n", c->argv_line);
+    if (w->failed && !c->trace && !strcmp(w->fail_id, "e4fab.lockstep"))
+      printf("waveform: add --trace=DIR (an FST per RTL/lockstep NIC and switch, DIR/nic<d>.fst)\n");
+    printf("TEST FAILED: %s\n", msg);
+  } else {
+    printf("TEST PASSED\n");
+  }
+  free(w->round);
+  free(w->pending);
+  free(w->phase);
+  free(w->seen);
+  free(w->wait_until);
+  free(w->fails);
+  free(w->got);
+  free(w->log.ev);
+  return rc;
+}

@@ -124,6 +124,12 @@ int ef_guard(ef_host_t *h, unsigned q, uint64_t now) {
   const uint64_t dw[1] = {6};
   return command(h, q, dw, 1, now);
 }
+int ef_dma(ef_host_t *h, unsigned q, unsigned dest, uint64_t src_va, uint64_t dst_va, uint32_t bytes,
+           uint64_t remote_ev, uint64_t local_ev, uint64_t now) {
+  const uint64_t dw[8] = {
+      dw0(5, 0, remote_ev != 0, local_ev != 0, 0, dest, bytes), src_va, dst_va, remote_ev, local_ev, 0, 0, 0};
+  return command(h, q, dw, 8, now);
+}
 int ef_interrupt(ef_host_t *h, unsigned q, uint32_t cookie, uint64_t now) {
   const uint64_t dw[1] = {dw0(7, 0, 0, 0, 0, 0, cookie)};
   return command(h, q, dw, 1, now);

@@ -108,6 +108,10 @@ int ef_waitevent(ef_host_t *h, unsigned q, uint64_t event_va, uint64_t e0, uint6
                  uint64_t now);
 int ef_guard(ef_host_t *h, unsigned q, uint64_t now);
 int ef_interrupt(ef_host_t *h, unsigned q, uint32_t cookie, uint64_t now);
+/* RUN_DMA (§4.3, §6.8): bytes (a non-zero multiple of 8) from local VA
+ * src_va (host or local memory) to dst_va on dest; events 0: none. */
+int ef_dma(ef_host_t *h, unsigned q, unsigned dest, uint64_t src_va, uint64_t dst_va, uint32_t bytes,
+           uint64_t remote_ev, uint64_t local_ev, uint64_t now);
 /* An event's e0 (§4.4): count, COPY length, type (0 COPY, 1 WRITE, 2 INTERRUPT). */
 static inline uint64_t ef_e0(int32_t count, unsigned len, unsigned type) {
   return (uint64_t)(uint32_t)count | (uint64_t)len << 32 | (uint64_t)type << 41;

@@ -47,13 +47,16 @@
 #define VA_HEAP  0x00007F0000000000ull        /* 4 pages, local memory: put targets, atomics, lock */
 #define VA_HOST  (VA_HEAP + 0x100ull * 8192u) /* 2 pages, host memory: replies */
 #define VA_EV    (VA_HEAP + 0x200ull * 8192u) /* 1 page, local memory: events */
+#define VA_HSRC  (VA_HEAP + 0x300ull * 8192u) /* 16 pages, host memory: DMA sources */
+#define HPA_SRC  0x2000000000ull
+#define VA_Q     (VA_HEAP + 0x280ull * 8192u) /* queue 0's page (space 2): event COPYs write commands here */
 #define PA_HEAP  0x01000000u
 #define PA_EV    0x02000000u
 #define HPA_HOST 0x1000000000ull
 #define QBASE    0x00800000u /* queue 0's backing store: class 1 (8 KB) */
 #define QCLASS   1u
 
-enum { T_PUT = 0, T_FADD, T_CAS, T_N };
+enum { T_PUT = 0, T_FADD, T_CAS, T_SIZES, T_DMABW, T_EVRATE, T_N };
 /* Planted testbench bugs (--tb-bug=NAME): each breaks what one check
  * judges, so the negative proves that check fires (docs/elan4fab.md). */
 enum {
@@ -63,14 +66,18 @@ enum {
   TB_FADD_REPLY_SLOT,
   TB_CAS_NO_INCREMENT,
   TB_LOG_NO_LM,
+  TB_DMA_SHORT, /* sizes, dmabw: every DMA 8 bytes shorter than its message */
+  TB_EVR_DATA,  /* evrate: the builder's last command carries another dword */
   TB_N
 };
 static const char *const tb_bug_names[TB_N] = {
-    "none", "stamp_late", "event_count_zero", "fadd_reply_slot", "cas_no_increment", "log_no_lm"};
-static const char *const test_names[T_N] = {"put", "fadd", "cas"};
+    "none",      "stamp_late", "event_count_zero", "fadd_reply_slot", "cas_no_increment",
+    "log_no_lm", "dma_short",  "evr_data"};
+static const char *const test_names[T_N] = {"put", "fadd", "cas", "sizes", "dmabw", "evrate"};
 
 typedef struct {
   unsigned test, nodes, src, dst, rounds, host_lat, link_delay, nic_bug, tb_bug;
+  uint32_t max_bytes;   /* sizes, dmabw: the largest message */
   ef_nic_mode_t nic;    /* the path's NICs (put: src and dst; else every NIC) */
   fabric_mode_t sw;     /* the path's switches (put) or every switch */
   bool nic_all, sw_all; /* --nic-all / --sw-all: every instance, not only the path */
@@ -122,10 +129,12 @@ static double ns(double cycles) { return cycles * 1000.0 / FABRIC_NOMINAL_MHZ; }
 
 /* --- local memory image before cycle 0 (docs/elan4.md §4.5: the driver may
  * write it directly) --- */
+static int pte_collision = -1; /* a bucket two pages of the plan share (no chaining, §4.5) */
 static void pte(ef_node_t *n, uint64_t va, unsigned perm, uint64_t pa, unsigned space) {
   const elan4_view_t *v = ef_view();
   const uint64_t b = ((va >> 13) ^ CTX) & ((1ull << v->param.PtBits) - 1u);
   const uint64_t dw = (v->param.PtBase + 16u * b) / 8u;
+  if (ef_mem_get(&n->lm, dw) & 1u) pte_collision = (int)b;
   ef_mem_set(&n->lm, dw, 1u | perm << 1 | space << 3 | (va >> 13) << 13);
   ef_mem_set(&n->lm, dw + 1, pa | (uint64_t)CTX << 50);
 }
@@ -138,18 +147,22 @@ static void image(world_t *w, unsigned d) {
     e4t_route(&w->topo, d, t, &word, tags);
     ef_mem_set(&n->lm, (v->param.RtBase + 8u * t) / 8u, 1ull << 32 | word);
   }
-  for (unsigned k = 0; k < 4; k++) pte(n, VA_HEAP + 8192ull * k, 3, PA_HEAP + 8192ull * k, 1);
+  for (unsigned k = 0; k < 16; k++) pte(n, VA_HEAP + 8192ull * k, 3, PA_HEAP + 8192ull * k, 1);
+  for (unsigned k = 0; k < 16; k++) pte(n, VA_HSRC + 8192ull * k, 3, HPA_SRC + 8192ull * k, 0);
   for (unsigned k = 0; k < 2; k++) pte(n, VA_HOST + 8192ull * k, 3, HPA_HOST + 8192ull * k, 0);
   pte(n, VA_EV, 1, PA_EV, 1);
+  pte(n, VA_Q, 1, 0, 2); /* PA[25:13] = queue 0 */
 }
 static uint64_t lm_heap(world_t *w, unsigned d, uint64_t off) {
   return ef_mem_get(&node(w, d)->lm, (PA_HEAP + off) / 8);
 }
 
 /* --- building the fabric --- */
+/* tests between --src and --dst only: their path's instances take --nic / --sw */
+static bool two_ended(unsigned t) { return t == T_PUT || t == T_SIZES || t == T_DMABW || t == T_EVRATE; }
 static bool on_path_sw(world_t *w, unsigned s) {
   if (w->c.sw_all) return true;
-  if (w->c.test != T_PUT) return false;
+  if (!two_ended(w->c.test)) return false;
   /* the switches a put's HEAD can pass: every switch of the subtree above both ends */
   const unsigned lvl = e4t_sw_level(&w->topo, s), idx = e4t_sw_index(&w->topo, s);
   const unsigned a = w->topo.leaf_sw[w->c.src] % w->topo.per_level,
@@ -158,7 +171,7 @@ static bool on_path_sw(world_t *w, unsigned s) {
   return lvl == 0 ? (idx == a || idx == b) : true;
 }
 static bool on_path_nic(world_t *w, unsigned d) {
-  return w->c.nic_all || w->c.test != T_PUT || d == w->c.src || d == w->c.dst;
+  return w->c.nic_all || !two_ended(w->c.test) || d == w->c.src || d == w->c.dst;
 }
 
 static int build(world_t *w, char *err, size_t errlen) {
@@ -186,7 +199,7 @@ static int build(world_t *w, char *err, size_t errlen) {
                            .bug = c->nic_bug,
                            .seed = c->seed * 7919u + d,
                            .host_lat = c->host_lat,
-                           .log = c->test == T_PUT ? &w->log : NULL};
+                           .log = c->test == T_PUT || c->test == T_EVRATE ? &w->log : NULL};
     if (c->trace && pr.mode != EF_NIC_MODEL) {
       snprintf(tpath[d], sizeof tpath[d], "%s/nic%u.fst", c->trace, d);
       pr.trace = tpath[d];
@@ -204,6 +217,12 @@ static int build(world_t *w, char *err, size_t errlen) {
   }
   if (fabric_threads(&w->f, 1, err, errlen)) return -1;
   for (unsigned d = 0; d < c->nodes; d++) image(w, d);
+  if (pte_collision >= 0) {
+    snprintf(err, errlen,
+             "the address plan puts two pages in page-table bucket %d (testbench/elan4fab/ef_main.c)",
+             pte_collision);
+    return -1;
+  }
   return 0;
 }
 
@@ -602,11 +621,264 @@ static int test_cas(world_t *w, FILE *rep) {
   return 0;
 }
 
+/* --- tests sizes and dmabw: node src -> dst, messages of S bytes by STEN
+ * (puts of up to 8 dwords written by the host, the last with a remote event)
+ * or by DMA (one RUN_DMA from host memory, its remote event); the time from
+ * the first dword of the first command accepted on ht_* to the destination
+ * host's interrupt (seed 004 Fig. 10a; Fig. 6a for dmabw) --- */
+static unsigned wait_node, wait_seen, wait_seen2;
+static uint64_t wait_cookie;
+static bool irq_arrived(world_t *w, uint64_t now) {
+  (void)now;
+  return ef_irq_find(&node(w, wait_node)->host, wait_seen, 2, wait_cookie) >= 0;
+}
+static bool irq2_arrived(world_t *w, uint64_t now) { /* dmabw, both directions */
+  (void)now;
+  return ef_irq_find(&node(w, w->c.dst)->host, wait_seen, 2, wait_cookie) >= 0 &&
+         ef_irq_find(&node(w, w->c.src)->host, wait_seen2, 2, wait_cookie | 1ull << 40) >= 0;
+}
+static uint64_t pattern(unsigned kind, uint32_t bytes, unsigned i) {
+  return (uint64_t)(kind + 1) << 60 ^ (uint64_t)bytes << 32 ^ (uint64_t)i * 0x9E3779B1u;
+}
+/* the destination's INTERRUPT event at VA_EV, written before its message
+ * (the fabric idle: nothing reads it meanwhile) */
+static void prime(world_t *w, unsigned d, int32_t count, uint64_t cookie) {
+  ef_node_t *n = node(w, d);
+  ef_mem_set(&n->lm, PA_EV / 8, ef_e0(count, 0, 2));
+  ef_mem_set(&n->lm, PA_EV / 8 + 1, cookie);
+  ef_mem_set(&n->lm, PA_EV / 8 + 3, CTX);
+}
+/* both hosts have written everything, then 300 more cycles: every packet
+   acked and every event fired (a round trip on these trees is below 100) */
+static uint64_t settle_at = EF_NEVER;
+static bool settled(world_t *w, uint64_t now) {
+  if (!ef_host_idle(&node(w, w->c.src)->host) || !ef_host_idle(&node(w, w->c.dst)->host)) {
+    settle_at = EF_NEVER;
+    return false;
+  }
+  if (settle_at == EF_NEVER) settle_at = now + 300;
+  return now >= settle_at;
+}
+static void open_both(world_t *w) {
+  const elan4_view_t *v = ef_view();
+  const unsigned ends[2] = {w->c.src, w->c.dst};
+  for (unsigned k = 0; k < 2; k++) {
+    ef_host_t *h = &node(w, ends[k])->host;
+    ef_open(h, 0, QBASE, QCLASS, (uint32_t)(v->param.DepthKb1 * 128u), CTX, w->f.cycle);
+    ef_guard(h, 0, w->f.cycle);
+  }
+}
+/* message of `bytes` from s to d by STEN (kind 0) or DMA (1), `count` times
+ * back to back, into d's heap at `base`; returns the first op */
+static int issue(world_t *w, unsigned s, unsigned d, unsigned kind, uint32_t bytes, unsigned count,
+                 uint64_t base) {
+  ef_host_t *h = &node(w, s)->host;
+  const unsigned n = bytes / 8;
+  int first = -1;
+  for (unsigned r = 0; r < count; r++) {
+    if (kind == 0) {
+      for (unsigned i = 0; i < n; i += 8) {
+        uint64_t data[8];
+        const unsigned m = n - i < 8 ? n - i : 8;
+        for (unsigned k = 0; k < m; k++) data[k] = pattern(0, bytes, i + k);
+        const int op =
+            ef_put(h, 0, d, VA_HEAP + base + 8ull * i, data, m, i + m == n ? VA_EV : 0, w->f.cycle);
+        if (first < 0) first = op;
+      }
+    } else {
+      for (unsigned i = 0; i < n; i++) ef_mem_set(&h->mem, HPA_SRC / 8 + i, pattern(1, bytes, i));
+      const uint32_t len = bytes - (w->c.tb_bug == TB_DMA_SHORT && bytes > 8 ? 8u : 0u);
+      const int op = ef_dma(h, 0, d, VA_HSRC, VA_HEAP + base, len, VA_EV, 0, w->f.cycle);
+      if (first < 0) first = op;
+    }
+  }
+  return first;
+}
+static void check_data(world_t *w, unsigned d, unsigned kind, uint32_t bytes, uint64_t base, const char *id) {
+  for (unsigned i = 0; i < bytes / 8 && !w->failed; i++)
+    if (lm_heap(w, d, base + 8ull * i) != pattern(kind, bytes, i))
+      failf(w, w->f.cycle, id,
+            "node %u: %s message of %u bytes: dword %u is 0x%016" PRIx64 ", want 0x%016" PRIx64, d,
+            kind ? "DMA" : "STEN", bytes, i, lm_heap(w, d, base + 8ull * i), pattern(kind, bytes, i));
+}
+
+static const uint32_t size_list[] = {8,    64,   256,  512,   1024,  1536, 2048,
+                                     3072, 4096, 8192, 16384, 32768, 65536};
+enum { NSIZES = sizeof size_list / sizeof size_list[0] };
+
+static int test_sizes(world_t *w, FILE *rep) {
+  const cfg_t *c = &w->c;
+  open_both(w);
+  if (!run_until(w, settled, NULL)) return 1;
+  double lat[2][NSIZES];
+  unsigned ns_n = 0;
+  for (unsigned k = 0; k < NSIZES && size_list[k] <= c->max_bytes; k++, ns_n++)
+    for (unsigned kind = 0; kind < 2; kind++) {
+      const uint32_t S = size_list[k];
+      const uint64_t base = kind ? 0x10000u : 0;
+      wait_node = c->dst;
+      wait_seen = node(w, c->dst)->host.nirq;
+      wait_cookie = (uint64_t)kind << 32 | S;
+      prime(w, c->dst, -1, wait_cookie);
+      const int op = issue(w, c->src, c->dst, kind, S, 1, base);
+      if (!run_until(w, irq_arrived, NULL)) return 1;
+      const ef_host_t *hd = &node(w, c->dst)->host;
+      const uint64_t t = hd->irq[ef_irq_find(hd, wait_seen, 2, wait_cookie)].cycle;
+      lat[kind][k] = ns((double)(t - node(w, c->src)->host.op[op].accept));
+      check_data(w, c->dst, kind, S, base, "e4fab.sizes_data");
+      if (w->failed || !run_until(w, settled, NULL)) return 1;
+    }
+  fprintf(rep,
+          "\nmessage latency vs size, node %u -> node %u: first command dword accepted -> the destination "
+          "host's interrupt (ns at %.0f MHz; host read %u cycles = %.0f ns)\n",
+          c->src, c->dst, FABRIC_NOMINAL_MHZ, c->host_lat, ns(c->host_lat));
+  fprintf(rep, "%8s %10s %10s  %s\n", "bytes", "STEN", "DMA", "faster");
+  int cross = -1;
+  for (unsigned k = 0; k < ns_n; k++) {
+    fprintf(rep, "%8u %10.1f %10.1f  %s\n", size_list[k], lat[0][k], lat[1][k],
+            lat[0][k] <= lat[1][k] ? "STEN" : "DMA");
+    if (cross < 0 && lat[1][k] < lat[0][k]) cross = (int)k;
+  }
+  bool holds = cross > 0;
+  for (unsigned k = cross > 0 ? (unsigned)cross : 0; holds && k < ns_n; k++) holds = lat[1][k] < lat[0][k];
+  if (cross < 0)
+    fprintf(rep, "crossover: none up to %u bytes (STEN faster at every size)\n", size_list[ns_n - 1]);
+  else
+    fprintf(rep, "crossover: DMA faster from %u bytes%s (seed 004: above 1,500 bytes): %s\n",
+            size_list[cross], holds ? " on" : ", not at every larger size",
+            holds && size_list[cross] >= 1024 && size_list[cross] <= 2048 ? "the seed's shape holds"
+                                                                          : "the seed's shape does not hold");
+  return 0;
+}
+
+static const uint32_t bw_list[] = {1024, 4096, 16384, 65536};
+static int test_dmabw(world_t *w, FILE *rep) {
+  const cfg_t *c = &w->c;
+  const unsigned M = c->rounds;
+  open_both(w);
+  if (!run_until(w, settled, NULL)) return 1;
+  fprintf(rep,
+          "\nDMA bandwidth, node %u <-> node %u, %u DMAs back to back from host memory (MB/s at %.0f MHz; "
+          "link peak %.0f MB/s)\n",
+          c->src, c->dst, M, FABRIC_NOMINAL_MHZ, 4.0 * FABRIC_NOMINAL_MHZ);
+  fprintf(rep, "%8s %12s %14s\n", "bytes", "one-way", "bidirectional");
+  for (unsigned k = 0; k < sizeof bw_list / sizeof bw_list[0] && bw_list[k] <= c->max_bytes; k++) {
+    const uint32_t S = bw_list[k];
+    double bw[2];
+    for (unsigned bidi = 0; bidi < 2; bidi++) {
+      wait_node = c->dst;
+      wait_seen = node(w, c->dst)->host.nirq;
+      wait_cookie = (uint64_t)(bidi + 2) << 32 | S;
+      prime(w, c->dst, -(int32_t)M, wait_cookie);
+      if (bidi) {
+        wait_seen2 = node(w, c->src)->host.nirq;
+        prime(w, c->src, -(int32_t)M, wait_cookie | 1ull << 40);
+      }
+      const int op = issue(w, c->src, c->dst, 1, S, M, 0x10000u);
+      if (bidi) issue(w, c->dst, c->src, 1, S, M, 0x10000u);
+      if (!run_until(w, bidi ? irq2_arrived : irq_arrived, NULL)) return 1;
+      const ef_host_t *hd = &node(w, c->dst)->host;
+      const uint64_t t = hd->irq[ef_irq_find(hd, wait_seen, 2, wait_cookie)].cycle;
+      bw[bidi] = (double)M * S / (ns((double)(t - node(w, c->src)->host.op[op].accept)) * 1e-9) / 1e6;
+      check_data(w, c->dst, 1, S, 0x10000u, "e4fab.dma_data");
+      if (bidi) check_data(w, c->src, 1, S, 0x10000u, "e4fab.dma_data");
+      if (w->failed || !run_until(w, settled, NULL)) return 1;
+    }
+    fprintf(rep, "%8u %12.0f %14.0f\n", S, bw[0], bw[1]);
+  }
+  fprintf(rep, "seed 004 Fig. 6a: 911 MB/s one-way, 900 MB/s bidirectional (98 %% of the achievable peak)\n");
+  return 0;
+}
+
+/* --- test evrate: packets built by the event processor (seed 004: event
+ * descriptors "copy [data] into separate packets routed to several network
+ * destinations ... more than four million packets per second"). Node --dst
+ * (the builder) holds K = 85 WRITE commands of one dword (3 dwords each) in
+ * its local memory and a COPY event of 255 dwords from them into its own
+ * queue 0's page; node --src sets that event remotely (SETEVENT), so one
+ * arriving packet makes 85 packets, to every other node in turn. Rate:
+ * packets / (the event fired -> the 85th TAIL on the builder's link). --- */
+enum { EVR_K = 85 };
+static unsigned count_after(const ef_log_t *l, unsigned kind, uint32_t inst, uint64_t from, uint64_t *last) {
+  unsigned n = 0;
+  for (size_t i = 0; i < l->n; i++)
+    if (l->ev[i].kind == kind && l->ev[i].inst == inst && l->ev[i].cycle >= from) {
+      n++;
+      *last = l->ev[i].cycle;
+    }
+  return n;
+}
+static uint64_t evr_fire;
+static bool evr_done(world_t *w, uint64_t now) {
+  (void)now;
+  uint64_t last;
+  const long f = ef_log_first(&w->log, EF_EV_FIRE, w->node0 + w->c.dst, 0);
+  if (f < 0) return false;
+  evr_fire = w->log.ev[f].cycle;
+  return count_after(&w->log, EF_EV_RX_TOKEN, w->node0 + w->c.dst, evr_fire, &last) >= EVR_K;
+}
+static unsigned evr_dest(const world_t *w, unsigned k) { /* every node but the builder, in turn */
+  const unsigned d = k % (w->c.nodes - 1);
+  return d >= w->c.dst ? d + 1 : d;
+}
+static int test_evrate(world_t *w, FILE *rep) {
+  const cfg_t *c = &w->c;
+  open_both(w);
+  if (!run_until(w, settled, NULL)) return 1;
+  ef_node_t *b = node(w, c->dst);
+  const uint64_t cmd_pa = PA_HEAP + 4u * 8192u, dst_off = 5u * 8192u;
+  for (unsigned k = 0; k < EVR_K; k++) {
+    ef_mem_set(&b->lm, cmd_pa / 8 + 3 * k, 1u | 1u << 4 | (uint64_t)evr_dest(w, k) << 16); /* WRITE, n 1 */
+    ef_mem_set(&b->lm, cmd_pa / 8 + 3 * k + 1, VA_HEAP + dst_off + 8u * k);
+    ef_mem_set(&b->lm, cmd_pa / 8 + 3 * k + 2,
+               pattern(2, EVR_K, k) ^ (c->tb_bug == TB_EVR_DATA && k == EVR_K - 1 ? 1u : 0u));
+  }
+  /* the COPY event, the second event slot; the queue's write position is 1 (the GUARD) */
+  const uint64_t ev = PA_EV + 32;
+  ef_mem_set(&b->lm, ev / 8, ef_e0(-1, 3 * EVR_K, 0));
+  ef_mem_set(&b->lm, ev / 8 + 1, VA_HEAP + 4u * 8192u);
+  ef_mem_set(&b->lm, ev / 8 + 2, VA_Q + 8);
+  ef_mem_set(&b->lm, ev / 8 + 3, CTX);
+  w->log.n = 0; /* the stages of this test only */
+  ef_setevent(&node(w, c->src)->host, 0, true, c->dst, VA_EV + 32, 1, w->f.cycle);
+  if (!run_until(w, evr_done, NULL)) return 1;
+  const uint32_t B = w->node0 + c->dst;
+  uint64_t last_tail = 0, last_head = 0;
+  const unsigned tails = count_after(&w->log, EF_EV_TX_TAIL, B, evr_fire, &last_tail);
+  count_after(&w->log, EF_EV_TX_HEAD, B, evr_fire, &last_head);
+  const uint64_t first_head = ev_cycle(w, EF_EV_TX_HEAD, B, evr_fire);
+  for (unsigned k = 0; k < EVR_K && !w->failed; k++)
+    if (lm_heap(w, evr_dest(w, k), dst_off + 8u * k) != pattern(2, EVR_K, k))
+      failf(w, w->f.cycle, "e4fab.evrate_data",
+            "node %u: the event-built packet %u left 0x%016" PRIx64 ", want 0x%016" PRIx64, evr_dest(w, k), k,
+            lm_heap(w, evr_dest(w, k), dst_off + 8u * k), pattern(2, EVR_K, k));
+  if (tails < EVR_K)
+    failf(w, w->f.cycle, "e4fab.evrate_data", "the builder sent %u packets after its event fired, want %u",
+          tails, EVR_K);
+  if (w->failed) return 1;
+  const double t_all = ns((double)(last_tail - evr_fire)), t_steady = ns((double)(last_head - first_head));
+  const double rate = EVR_K / (t_all * 1e-9) / 1e6, steady = (EVR_K - 1) / (t_steady * 1e-9) / 1e6;
+  fprintf(rep,
+          "\npackets built by the event processor: one SETEVENT from node %u fires a COPY of %u commands "
+          "into node %u's "
+          "queue: %u packets to %u nodes\n",
+          c->src, EVR_K, c->dst, EVR_K, c->nodes - 1);
+  fprintf(rep,
+          "event fired -> first HEAD %" PRIu64 " cycles, -> %uth TAIL %" PRIu64
+          " cycles (%.0f ns): %.2f M packets/s; "
+          "HEAD to HEAD %.2f M packets/s (seed 004: more than 4 M/s): %s\n",
+          first_head - evr_fire, EVR_K, last_tail - evr_fire, t_all, rate, steady,
+          rate > 4.0 ? "holds" : "does not hold");
+  return 0;
+}
+
 /* --- command line --- */
 static int usage(int rc) {
   fprintf(rc ? stderr : stdout,
-          "usage: elan4_fabric_sim --test=put|fadd|cas [--nodes=4|16|64] [--seed=N] [--cycles=N]\n"
-          "         [--src=N --dst=N] [--rounds=N] [--nic=model|rtl|lockstep] [--sw=model|rtl|lockstep]\n"
+          "usage: elan4_fabric_sim --test=put|fadd|cas|sizes|dmabw|evrate [--nodes=4|16|64] [--seed=N] "
+          "[--cycles=N]\n"
+          "         [--src=N --dst=N] [--rounds=N] [--max-bytes=N] [--nic=model|rtl|lockstep] "
+          "[--sw=model|rtl|lockstep]\n"
           "         [--nic-all] [--sw-all] [--host-lat=N] [--link-delay=N] [--cable-m=M] [--trace=DIR]\n"
           "         [--inject-bug=NAME] [--tb-bug=NAME] [--expect-fail=check:ID@CYCLE|assert:LABEL@CYCLE] "
           "[--out=DIR] [--list]\n"
@@ -637,7 +909,8 @@ int main(int argc, char **argv) {
   c->src = 0;
   c->dst = UINT32_MAX;
   c->rounds = 20;
-  c->host_lat = 188; /* seed 004: a PCI-X master read ~750 ns = 187.5 cycles */
+  c->host_lat = 188;
+  c->max_bytes = 65536; /* seed 004: a PCI-X master read ~750 ns = 187.5 cycles */
   c->link_delay = 1;
   c->seed = 1;
   c->cycles = 200000;
@@ -679,6 +952,8 @@ int main(int argc, char **argv) {
       c->dst = (unsigned)u;
     else if (KEY("--rounds") && parse_u(val, &u) && u > 0 && u < (1u << 18))
       c->rounds = (unsigned)u;
+    else if (KEY("--max-bytes") && parse_u(val, &u) && u >= 8 && u <= 65536)
+      c->max_bytes = (uint32_t)u;
     else if (KEY("--host-lat") && parse_u(val, &u) && u > 0 && u < 100000)
       c->host_lat = (unsigned)u;
     else if (KEY("--link-delay") && parse_u(val, &u) && u > 0 && u <= FABRIC_MAX_LATENCY)
@@ -717,7 +992,7 @@ int main(int argc, char **argv) {
       unsigned b = 1;
       while (b < TB_N && strcmp(val, tb_bug_names[b])) b++;
       if (b == TB_N)
-        return bad_arg(a, "stamp_late, event_count_zero, fadd_reply_slot, cas_no_increment or log_no_lm");
+        return bad_arg(a, "no such testbench bug (tb_bug_names in testbench/elan4fab/ef_main.c)");
       c->tb_bug = b;
     } else if (KEY("--expect-fail")) {
       const char *at = strrchr(val, '@');
@@ -757,20 +1032,26 @@ int main(int argc, char **argv) {
   printf("elan4_fabric_sim: test %s, %u nodes, NICs %s%s, switches %s%s, host read %u cycles, link %u "
          "cycle(s)\n",
          test_names[c->test], c->nodes, ef_nic_mode_names[c->nic],
-         c->nic_all || c->test != T_PUT ? "" : " (path)", fabric_mode_names[c->sw],
-         c->sw_all          ? ""
-         : c->test == T_PUT ? " (path)"
-                            : " (none: --sw-all)",
+         c->nic_all || !two_ended(c->test) ? "" : " (path)", fabric_mode_names[c->sw],
+         c->sw_all            ? ""
+         : two_ended(c->test) ? " (path)"
+                              : " (none: --sw-all)",
          c->host_lat, c->link_delay);
-  if (c->test != T_PUT && !c->sw_all && c->sw != FABRIC_MODEL)
+  if (!two_ended(c->test) && !c->sw_all && c->sw != FABRIC_MODEL)
     printf("note: --sw applies to the path's switches in test put only; add --sw-all\n");
   FILE *rep = stdout;
   if (c->test == T_PUT)
     test_put(w, rep);
   else if (c->test == T_FADD)
     test_fadd(w, rep);
-  else
+  else if (c->test == T_CAS)
     test_cas(w, rep);
+  else if (c->test == T_SIZES)
+    test_sizes(w, rep);
+  else if (c->test == T_DMABW)
+    test_dmabw(w, rep);
+  else
+    test_evrate(w, rep);
   if (w->log.oom) failf(w, w->f.cycle, "e4fab.host", "the event log ran out of memory");
   fabric_free(&w->f); /* closes the FSTs */
   int rc;

@@ -15,7 +15,8 @@
  * the start cycle on (drawn ahead, so wake() names the
  * next one and the host can be skipped exactly); destination by the traffic
  * pattern (NPB-like: the next entry of the host's cyclic list, ibf_npb.h); the VL the routing gives (DOR's dateline class). Data HEAD (§3.2):
- * DLID, SLID, then [31:20] source node, [19:0] the flow's sequence number;
+ * DLID (the flow's tree's LID of the destination, route_lft_dlid), SLID (the
+ * source's base LID), then [31:20] source node, [19:0] the flow's sequence number;
  * BODY k: a hash of (source, destination, sequence, k); TAIL: bit 63 "in the
  * statistics half", [47:0] the creation cycle.
  *
@@ -25,8 +26,8 @@
  *
  * The receiving side is the host's own scoreboard (ibf_world_t): per flow
  * (source, destination) the next sequence number — a HEAD with another is
- * check ibfab.order (lost, duplicated or overtaken); a DLID that is not its
- * own is ibfab.misroute; a BODY whose hash differs, or a TAIL that does not
+ * check ibfab.order (lost, duplicated or overtaken); a DLID that is not one
+ * of its own 2^LMC is ibfab.misroute; a BODY whose hash differs, or a TAIL that does not
  * close a HEAD, ibfab.integrity. Loss at the end (created but never
  * delivered) is the driver's check ibfab.loss. */
 #ifndef NETCOSIM_IBF_HOST_H

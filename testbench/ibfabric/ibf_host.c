@@ -261,6 +261,14 @@ static void receive(host_t *h, uint64_t c, const fabric_flit_t *f) {
                (h->p.node + 1) << lmc, ((h->p.node + 2) << lmc) - 1, dlid, src);
       return;
     }
+    /* multiple trees: a packet stays on the VL it was sent on, which must be one of its DLID's
+       tree's (VL mod T = tree); the tree from the LMC bits, as the sender chose it */
+    const unsigned T = h->p.route->trees, tree = (dlid & ((1u << lmc) - 1u)) % T;
+    if (T > 1 && lane % T != tree && !w->no_vl_check) {
+      ibf_fail(w, c, "ibfab.vl", "host %u: DLID %u (tree %u) from node %u arrived on VL %u, tree %u's",
+               h->p.node, dlid, tree, src, lane, lane % T);
+      return;
+    }
     if (src >= w->nodes || (unsigned)(f->data >> 32 & 0xFFFF) != (src + 1) << lmc) {
       ibf_fail(w, c, "ibfab.integrity", "host %u: HEAD with source %u / SLID %u", h->p.node, src,
                (unsigned)(f->data >> 32 & 0xFFFF));
@@ -347,6 +355,7 @@ static void h_eval(void *p, uint64_t c, const fabric_flit_t *in, fabric_flit_t *
     k.born = c;
     k.vl = (uint8_t)route_lft_vl(h->p.route, h->p.node, k.dst);
     k.dlid = (uint16_t)route_lft_dlid(h->p.route, h->p.node, k.dst);
+    if (h->p.bug == IBF_BUG_MST_WRONG_VL && h->p.node == 0) k.vl = (uint8_t)((k.vl + 1) % V); /* planted */
     k.measured = h->created >= h->p.quota / 2;
     if (q_push(h, &k)) ibf_fail(w, c, "ibfab.host", "host %u: out of memory", h->p.node);
     h->created++;

@@ -146,7 +146,9 @@ static const bug_t bugs[] = {
     {"mst_shared_vl", BUG_DRIVER, 0, "lft.cycle",
      "updn_mst: tree 1's flows sent on tree 0's VLs (two trees share a VL; --routing=updn_mst)"},
     {"mst_one_vl", BUG_DRIVER, 0, "ibfab.deadlock",
-     "updn_mst: every tree's flows on VL 0, route check skipped (--routing=updn_mst)"},
+     "updn_mst: every tree's flows on VL 0, route check and ibfab.vl skipped (--routing=updn_mst)"},
+    {"mst_wrong_vl", BUG_HOST, IBF_BUG_MST_WRONG_VL, "ibfab.vl",
+     "updn_mst: host 0 sends every packet on the next VL, another tree's (--routing=updn_mst)"},
     {"osm_entry_back", BUG_DRIVER, 0, "lft.illegal; lft.loop with --lft-turns=0",
      "one imported OpenSM entry sends a LID back to the switch it came from (--lft-file)"},
 };
@@ -1100,6 +1102,7 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
     snprintf(err, errlen, "out of memory");
     return -1;
   }
+  R->w.no_vl_check = bug_is(c, "mst_one_vl"); /* planted: the deadlock must be what catches it */
   fabric_init(&R->f);
   R->f.no_skip = no_skip;
   R->f.digest_on = !strcmp(c->test, "skip_vs_noskip") || !strcmp(c->test, "dynamic_skip");
@@ -1829,8 +1832,9 @@ int main(int argc, char **argv) {
     return usage_fail("--trees=%u: at most --vls=%u (one VL per tree at least)", c.trees, c.vls);
   if (c.routing == ROUTE_LFT_UPDN_MST && (c.sm || c.lft_file || c.fat_r))
     return usage_fail("--routing=updn_mst goes with none of --sm=dynamic, --lft-file, --fat2 (not done)");
-  if (c.routing != ROUTE_LFT_UPDN_MST && (bug_is(&c, "mst_shared_vl") || bug_is(&c, "mst_one_vl")))
-    return usage_fail("--inject-bug=mst_shared_vl and mst_one_vl need --routing=updn_mst");
+  if (c.routing != ROUTE_LFT_UPDN_MST &&
+      (bug_is(&c, "mst_shared_vl") || bug_is(&c, "mst_one_vl") || bug_is(&c, "mst_wrong_vl")))
+    return usage_fail("--inject-bug=mst_shared_vl, mst_one_vl and mst_wrong_vl need --routing=updn_mst");
   if (c.sm) {
     if (c.pl < 2) return usage_fail("--sm=dynamic needs --parallel=2 or more (links to regulate)");
     if (c.off || !c.boot || c.sample || !strcmp(c.test, "skip_vs_noskip"))

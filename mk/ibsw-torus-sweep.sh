@@ -1,11 +1,12 @@
 #!/bin/sh
 # Throughput and power vs deactivated links on the 4x4 torus of 24-port ibsw
 # switches (docs/ibsw.md "In a fabric: status"), seed 000 Figs. 3-5:
-# both routings (up*/down*, DOR), the traffic kinds TRAFFIC (uniform and
+# the routings ROUTINGS (up*/down*, DOR; updn_mst: up*/down* with one
+# spanning tree per VL, docs/ibsw.md §12), the traffic kinds TRAFFIC (uniform and
 # bit-reversal; npb_cg, npb_bt: the NPB-like patterns of Fig. 4, RANKS ranks,
 # throughput per rank), offered loads LOADS, links off OFFS, SEEDS seeds; mean
 # and 95 % interval (Student t).
-# Env: TRAFFIC ("uniform bitrev"), RANKS (16), PACKETS (80000, the seed's;
+# Env: ROUTINGS ("updn dor"), TRAFFIC ("uniform bitrev"), RANKS (16), PACKETS (80000, the seed's;
 # statistics over the last half), SEEDS (5),
 # PL (4 parallel links), HOSTS (8 per switch: 8 + 4*4 = 24 ports), OFFS,
 # LOADS, JOBS (2), BIN, OUT (build/reports/ibsw).
@@ -27,6 +28,7 @@ BIN=${BIN:-build/bin/ibsw_fabric_sim}
 OUT=${OUT:-build/reports/ibsw}
 PACKETS=${PACKETS:-80000}
 TRAFFIC=${TRAFFIC:-uniform bitrev}
+ROUTINGS=${ROUTINGS:-updn dor}
 RANKS=${RANKS:-16}
 SEEDS=${SEEDS:-5}
 PL=${PL:-4}
@@ -37,7 +39,7 @@ JOBS=${JOBS:-2}
 [ -x "$BIN" ] || { echo "ibsw-torus-sweep: $BIN not built (make $BIN)" >&2; exit 2; }
 mkdir -p "$OUT/runs"
 : > "$OUT/jobs.txt"
-for r in updn dor; do for t in $TRAFFIC; do for l in $LOADS; do for k in $OFFS; do
+for r in $ROUTINGS; do for t in $TRAFFIC; do for l in $LOADS; do for k in $OFFS; do
   s=1; while [ "$s" -le "$SEEDS" ]; do
     echo "$r $t $l $k $s" >> "$OUT/jobs.txt"; s=$((s + 1))
   done

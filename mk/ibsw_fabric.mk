@@ -6,6 +6,7 @@
 # Targets:
 #   build/bin/ibsw_fabric_sim, build/asan/bin/ibsw_fabric_sim   the driver
 #   make ibsw-torus-sweep   throughput and power vs deactivated links (mk/ibsw-torus-sweep.sh)
+#   make ibsw-mst-sweep     one spanning tree against one per VL (updn vs updn_mst; mk/ibsw-mst-sweep.sh)
 #   make ibsw-dyn-sweep     the dynamic SM against all links on, 5 seeds (mk/ibsw-dyn-sweep.sh)
 
 IBF_SRC := $(wildcard testbench/ibfabric/*.c) testbench/fabric/core/route_lft.c testbench/bind/fabric_ibsw.c \
@@ -33,9 +34,11 @@ $(BUILD)/asan/bin/ibsw_fabric_sim: $(call c_obj,$(IBF_SRC),ibf/asan)
 IBF_SIMS      := $(BUILD)/bin/ibsw_fabric_sim
 IBF_ASAN_SIMS := $(BUILD)/asan/bin/ibsw_fabric_sim
 
-.PHONY: ibsw-torus-sweep ibsw-dyn-sweep
+.PHONY: ibsw-torus-sweep ibsw-dyn-sweep ibsw-mst-sweep
 ibsw-torus-sweep: $(BUILD)/bin/ibsw_fabric_sim
 	@./mk/ibsw-torus-sweep.sh
+ibsw-mst-sweep: $(BUILD)/bin/ibsw_fabric_sim
+	@./mk/ibsw-mst-sweep.sh
 ibsw-dyn-sweep: $(BUILD)/bin/ibsw_fabric_sim
 	@./mk/ibsw-dyn-sweep.sh
 

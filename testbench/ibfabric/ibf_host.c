@@ -14,6 +14,7 @@ enum { HP_POLL = 0, HP_TRAIN = 1, HP_UP = 2 };
 typedef struct {
   uint32_t dst, seq;
   uint64_t born;
+  uint16_t dlid; /* the flow's tree's LID of dst (route_lft_dlid; LMC 0: dst + 1) */
   uint8_t vl, measured;
 } pkt_t;
 
@@ -253,12 +254,22 @@ static void receive(host_t *h, uint64_t c, const fabric_flit_t *f) {
       ibf_fail(w, c, "ibfab.integrity", "host %u lane %u: HEAD inside an open packet", h->p.node, lane);
       return;
     }
-    if (dlid != h->p.node + 1) {
-      ibf_fail(w, c, "ibfab.misroute", "host %u (LID %u): packet for DLID %u from node %u", h->p.node,
-               h->p.node + 1, dlid, src);
+    /* its own LIDs: (node + 1) << LMC plus the LMC bits, masked here as IBA's HCA does */
+    const unsigned lmc = h->p.route->lmc;
+    if (dlid >> lmc != h->p.node + 1) {
+      ibf_fail(w, c, "ibfab.misroute", "host %u (LIDs %u..%u): packet for DLID %u from node %u", h->p.node,
+               (h->p.node + 1) << lmc, ((h->p.node + 2) << lmc) - 1, dlid, src);
       return;
     }
-    if (src >= w->nodes || (unsigned)(f->data >> 32 & 0xFFFF) != src + 1) {
+    /* multiple trees: a packet stays on the VL it was sent on, which must be one of its DLID's
+       tree's (VL mod T = tree); the tree from the LMC bits, as the sender chose it */
+    const unsigned T = h->p.route->trees, tree = (dlid & ((1u << lmc) - 1u)) % T;
+    if (T > 1 && lane % T != tree && !w->no_vl_check) {
+      ibf_fail(w, c, "ibfab.vl", "host %u: DLID %u (tree %u) from node %u arrived on VL %u, tree %u's",
+               h->p.node, dlid, tree, src, lane, lane % T);
+      return;
+    }
+    if (src >= w->nodes || (unsigned)(f->data >> 32 & 0xFFFF) != (src + 1) << lmc) {
       ibf_fail(w, c, "ibfab.integrity", "host %u: HEAD with source %u / SLID %u", h->p.node, src,
                (unsigned)(f->data >> 32 & 0xFFFF));
       return;
@@ -314,7 +325,7 @@ static uint64_t flit_word(host_t *h, uint8_t *kind) {
   if (h->s_mad) return h->s_words[k];
   const pkt_t *p = &h->s_pkt;
   if (k == 0)
-    return (uint64_t)(p->dst + 1) << 48 | (uint64_t)(h->p.node + 1) << 32 |
+    return (uint64_t)p->dlid << 48 | (uint64_t)((h->p.node + 1) << h->p.route->lmc) << 32 |
            (uint64_t)(h->p.node & 0xFFF) << 20 | (p->seq & 0xFFFFF);
   if (k + 1 == n) return (uint64_t)p->measured << 63 | (p->born & ((UINT64_C(1) << 48) - 1));
   uint64_t v = ibf_body_hash(h->p.node, p->dst, p->seq, k);
@@ -343,6 +354,8 @@ static void h_eval(void *p, uint64_t c, const fabric_flit_t *in, fabric_flit_t *
     if (h->p.bug == IBF_BUG_SEQ_SKIP && h->p.node == 0 && h->created == 2) k.seq = (*ss)++; /* planted */
     k.born = c;
     k.vl = (uint8_t)route_lft_vl(h->p.route, h->p.node, k.dst);
+    k.dlid = (uint16_t)route_lft_dlid(h->p.route, h->p.node, k.dst);
+    if (h->p.bug == IBF_BUG_MST_WRONG_VL && h->p.node == 0) k.vl = (uint8_t)((k.vl + 1) % V); /* planted */
     k.measured = h->created >= h->p.quota / 2;
     if (q_push(h, &k)) ibf_fail(w, c, "ibfab.host", "host %u: out of memory", h->p.node);
     h->created++;

@@ -15,7 +15,8 @@
  * the start cycle on (drawn ahead, so wake() names the
  * next one and the host can be skipped exactly); destination by the traffic
  * pattern (NPB-like: the next entry of the host's cyclic list, ibf_npb.h); the VL the routing gives (DOR's dateline class). Data HEAD (§3.2):
- * DLID, SLID, then [31:20] source node, [19:0] the flow's sequence number;
+ * DLID (the flow's tree's LID of the destination, route_lft_dlid), SLID (the
+ * source's base LID), then [31:20] source node, [19:0] the flow's sequence number;
  * BODY k: a hash of (source, destination, sequence, k); TAIL: bit 63 "in the
  * statistics half", [47:0] the creation cycle.
  *
@@ -25,8 +26,10 @@
  *
  * The receiving side is the host's own scoreboard (ibf_world_t): per flow
  * (source, destination) the next sequence number — a HEAD with another is
- * check ibfab.order (lost, duplicated or overtaken); a DLID that is not its
- * own is ibfab.misroute; a BODY whose hash differs, or a TAIL that does not
+ * check ibfab.order (lost, duplicated or overtaken); a DLID that is not one
+ * of its own 2^LMC is ibfab.misroute; with multiple spanning trees a packet on
+ * a VL its DLID's tree does not own (VL mod T != the tree of the LMC bits) is
+ * ibfab.vl; a BODY whose hash differs, or a TAIL that does not
  * close a HEAD, ibfab.integrity. Loss at the end (created but never
  * delivered) is the driver's check ibfab.loss. */
 #ifndef NETCOSIM_IBF_HOST_H
@@ -45,7 +48,8 @@ enum {
   IBF_BUG_SEQ_SKIP = 1,
   IBF_BUG_BODY_FLIP = 2,
   IBF_BUG_DROP_LAST = 3,
-  IBF_BUG_SKIP_TRAINING = 4
+  IBF_BUG_SKIP_TRAINING = 4,
+  IBF_BUG_MST_WRONG_VL = 5 /* host 0 sends on the next VL (updn_mst: another tree's) */
 };
 
 #define IBF_MAD_MAX 16
@@ -67,6 +71,7 @@ typedef struct {
   uint8_t *hold;      /* [nodes] */
   uint32_t *inflight; /* [nodes] */
   unsigned nhold;     /* destinations held */
+  bool no_vl_check;   /* ibfab.vl off (a planted bug's negative that must reach the deadlock) */
   /* first failure */
   bool failed;
   uint64_t fail_cycle;

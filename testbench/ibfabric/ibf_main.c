@@ -8,7 +8,8 @@
  *
  *   ibsw_fabric_sim [--test=NAME] [--seed=N] [--cycles=N] [--out=DIR]
  *       [--x=4] [--y=4] [--parallel=2] [--hosts=16] [--vls=4] [--len=32]
- *       [--traffic=uniform|bitrev|npb_cg|npb_bt] [--ranks=16] [--load=X] [--packets=N] [--routing=updn|dor]
+ *       [--traffic=uniform|bitrev|npb_cg|npb_bt] [--ranks=16] [--load=X] [--packets=N]
+ *       [--routing=updn|dor|updn_mst] [--trees=T]
  *       [--off=K] [--root=S] [--link-latency=N] [--route-cycles=R] [--buf=N]
  *       [--sm=static|dynamic] [--sm-period=N] [--sm-low=X] [--sm-high=Y]
  *       [--phases=LOAD:CYCLES,...] [--sm-log=0|1] [--sampling=samples|counters]
@@ -38,6 +39,11 @@
  * the same hop count per (switch, host) as our own --routing table from --root), then traffic.
  * --fat2=R,L,S builds a two-level fat tree (fabric_topo_fat2) instead of the torus, for OpenSM's
  * ftree (up* / down* only; no --off, no SM).
+ *
+ * --routing=updn_mst: up* / down* with --trees=T spanning trees (default --vls), each on its own
+ * VLs, LMC = ceil(log2 T) (route_lft.h; docs/ibsw.md §12): every switch's LFT holds each host's
+ * 2^LMC LIDs, the hosts send each flow to its tree's LID on its tree's VL. Static SM only (no
+ * --sm=dynamic, no --lft-file).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <assert.h>
@@ -61,6 +67,7 @@
 typedef struct {
   unsigned x, y, pl, hosts, vls, len, traffic, routing, off, root, lat, rcycles, buf, boot, wake, sample;
   unsigned ranks; /* NPB-like traffic: ranks (one per switch first, ibf_npb.h) */
+  unsigned trees; /* --routing=updn_mst: spanning trees (0: --vls) */
   double load;
   uint64_t packets, cycles, seed;
   bool no_skip;
@@ -136,6 +143,12 @@ static const bug_t bugs[] = {
      "the dynamic SM reads PortSamplesResult at once after the Set, without waiting for DONE"},
     {"npb_wrong_partner", BUG_DRIVER, 0, "ibfab.npb_pattern",
      "NPB-like traffic: rank 1's first message goes to the last rank, not its partner"},
+    {"mst_shared_vl", BUG_DRIVER, 0, "lft.cycle",
+     "updn_mst: tree 1's flows sent on tree 0's VLs (two trees share a VL; --routing=updn_mst)"},
+    {"mst_one_vl", BUG_DRIVER, 0, "ibfab.deadlock",
+     "updn_mst: every tree's flows on VL 0, route check and ibfab.vl skipped (--routing=updn_mst)"},
+    {"mst_wrong_vl", BUG_HOST, IBF_BUG_MST_WRONG_VL, "ibfab.vl",
+     "updn_mst: host 0 sends every packet on the next VL, another tree's (--routing=updn_mst)"},
     {"osm_entry_back", BUG_DRIVER, 0, "lft.illegal; lft.loop with --lft-turns=0",
      "one imported OpenSM entry sends a LID back to the switch it came from (--lft-file)"},
 };
@@ -1056,14 +1069,18 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
   }
   R->off = calloc((size_t)R->nsw * R->P, 1);
   if (route_lft_pick_off(&R->t, c->off, c->seed, R->off, err, errlen)) return -1;
-  if (route_lft_build(&R->r, &R->t, (route_lft_algo_t)c->routing, R->off, c->root, c->vls, err, errlen))
+  if (c->routing == ROUTE_LFT_UPDN_MST
+          ? route_lft_build_mst(&R->r, &R->t, R->off, c->root, c->vls, c->trees ? c->trees : c->vls, err,
+                                errlen)
+          : route_lft_build(&R->r, &R->t, (route_lft_algo_t)c->routing, R->off, c->root, c->vls, err, errlen))
     return -1;
+  if (bug_is(c, "mst_shared_vl")) R->r.mst_bug = ROUTE_LFT_MST_BUG_SHARED_VL; /* planted */
   if (c->lft_file) {
     const int rc = import_lfts(R, c, err, errlen);
     if (rc) return rc;
   }
   const char *what;
-  if (bug_is(c, "dor_one_vl"))
+  if (bug_is(c, "dor_one_vl") || bug_is(c, "mst_one_vl"))
     R->r.one_vl = true; /* planted: and the check is skipped (a deadlock's negative) */
   else if (c->lft_file && !c->lft_check)
     printf("osm: route check skipped (--lft-check=0): the traffic alone judges this table\n");
@@ -1085,6 +1102,7 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
     snprintf(err, errlen, "out of memory");
     return -1;
   }
+  R->w.no_vl_check = bug_is(c, "mst_one_vl"); /* planted: the deadlock must be what catches it */
   fabric_init(&R->f);
   R->f.no_skip = no_skip;
   R->f.digest_on = !strcmp(c->test, "skip_vs_noskip") || !strcmp(c->test, "dynamic_skip");
@@ -1097,7 +1115,7 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
                      .buf15_depth = 8,
                      .route_cycles = c->rcycles,
                      .wake_cycles = c->wake,
-                     .lft_blocks = (R->nodes + 1 + 63) / 64,
+                     .lft_blocks = (route_lft_top(&R->r) + 1 + 63) / 64,
                      .link_speed = 3,
                      .cnt_w = 32,
                      .ext_w = 64,
@@ -1164,14 +1182,17 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
     if (d == 0) R->host0 = id;
   }
   if (fabric_topo_wire(&R->f, &R->t, 0, R->nsw, 0, c->lat, err, errlen)) return -1;
-  /* the tables, through the configuration channel (IBA port = topology port + 1) */
+  /* the tables, through the configuration channel (IBA port = topology port + 1); with LMC > 0
+     node d's LID base + j is tree (j mod T)'s (j >= T: LIDs of the range no flow uses, still routed) */
   for (unsigned s = 0; s < R->nsw; s++) {
-    for (unsigned d = 0; d < R->nodes; d++) {
-      unsigned e = R->r.lft[(size_t)s * R->nodes + d] + 1u;
-      if (bug_is(c, "lft_wrong") && s == R->t.node[0].id && d == R->nodes - 1) e = R->t.node[1].port + 1u;
-      if (fabric_config(&R->f, s, "lft", d + 1, e, err, errlen)) return -1;
-    }
-    if (fabric_config(&R->f, s, "lft_top", 0, R->nodes - bug_is(c, "lft_top_low"), err, errlen)) return -1;
+    for (unsigned d = 0; d < R->nodes; d++)
+      for (unsigned j = 0; j < 1u << R->r.lmc; j++) {
+        unsigned e = route_lft_table(&R->r, j % R->r.trees)[(size_t)s * R->nodes + d] + 1u;
+        if (bug_is(c, "lft_wrong") && s == R->t.node[0].id && d == R->nodes - 1) e = R->t.node[1].port + 1u;
+        if (fabric_config(&R->f, s, "lft", route_lft_lid(&R->r, d, j), e, err, errlen)) return -1;
+      }
+    if (fabric_config(&R->f, s, "lft_top", 0, route_lft_top(&R->r) - bug_is(c, "lft_top_low"), err, errlen))
+      return -1;
   }
   R->f.observer = observer;
   R->f.observer_ctx = R;
@@ -1455,6 +1476,11 @@ static void report(run_t *R) {
         "off, "
         "root %u\n",
         c->x, c->y, c->pl, c->hosts, R->P, R->nodes, route_lft_algo_names[c->routing], c->off, c->root);
+  if (R->r.trees > 1) {
+    printf("trees: %u (LMC %u, LIDs up to %u), roots", R->r.trees, R->r.lmc, route_lft_top(&R->r));
+    for (unsigned k = 0; k < R->r.trees; k++) printf(" %u", R->r.roots[k]);
+    printf(", tree t on the VLs v with v mod %u = t\n", R->r.trees);
+  }
   printf("bring-up: %" PRIu64 " cycles (%" PRIu64 " MADs), traffic from cycle %" PRIu64
          ", drained at %" PRIu64 "\n",
          R->start, R->bring_mads, R->start, R->f.cycle);
@@ -1540,7 +1566,7 @@ static void usage(FILE *o) {
              "[--hosts=16]\n"
              "         [--vls=4] [--len=32] [--traffic=uniform|bitrev|npb_cg|npb_bt] [--ranks=16] [--load=X] "
              "[--packets=N] "
-             "[--routing=updn|dor]\n"
+             "[--routing=updn|dor|updn_mst] [--trees=T]\n"
              "         [--off=K] [--root=S] [--link-latency=N] [--route-cycles=R] [--buf=N] [--no-skip]\n"
              "         [--boot-active=1|0] [--wake-cycles=W] [--sample=0|1]\n"
              "         [--sm=static|dynamic] [--sm-period=N] [--sm-low=X] [--sm-high=Y]\n"
@@ -1654,6 +1680,7 @@ int main(int argc, char **argv) {
     NUM("--parallel", pl, 1, 7)
     NUM("--hosts", hosts, 1, 29)
     NUM("--ranks", ranks, 4, 4096)
+    NUM("--trees", trees, 1, 7)
     NUM("--vls", vls, 2, 7)
     NUM("--len", len, 2, 256)
     NUM("--off", off, 0, 100000)
@@ -1776,8 +1803,10 @@ int main(int argc, char **argv) {
         c.routing = ROUTE_LFT_UPDN;
       else if (!strcmp(v, "dor"))
         c.routing = ROUTE_LFT_DOR;
+      else if (!strcmp(v, "updn_mst"))
+        c.routing = ROUTE_LFT_UPDN_MST;
       else
-        return usage_fail("--routing '%s': expected updn or dor", v);
+        return usage_fail("--routing '%s': expected updn, dor or updn_mst", v);
       continue;
     }
     if (!strncmp(a, "--inject-bug=", 13)) {
@@ -1798,6 +1827,14 @@ int main(int argc, char **argv) {
   }
   if (c.vls < 4 && c.routing == ROUTE_LFT_DOR)
     return usage_fail("--routing=dor needs --vls=4 or more (%u)", c.vls);
+  if (c.trees && c.routing != ROUTE_LFT_UPDN_MST) return usage_fail("--trees goes with --routing=updn_mst");
+  if (c.trees > c.vls)
+    return usage_fail("--trees=%u: at most --vls=%u (one VL per tree at least)", c.trees, c.vls);
+  if (c.routing == ROUTE_LFT_UPDN_MST && (c.sm || c.lft_file || c.fat_r))
+    return usage_fail("--routing=updn_mst goes with none of --sm=dynamic, --lft-file, --fat2 (not done)");
+  if (c.routing != ROUTE_LFT_UPDN_MST &&
+      (bug_is(&c, "mst_shared_vl") || bug_is(&c, "mst_one_vl") || bug_is(&c, "mst_wrong_vl")))
+    return usage_fail("--inject-bug=mst_shared_vl, mst_one_vl and mst_wrong_vl need --routing=updn_mst");
   if (c.sm) {
     if (c.pl < 2) return usage_fail("--sm=dynamic needs --parallel=2 or more (links to regulate)");
     if (c.off || !c.boot || c.sample || !strcmp(c.test, "skip_vs_noskip"))

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const route_lft_algo_names[2] = {"updn", "dor"};
+const char *const route_lft_algo_names[3] = {"updn", "dor", "updn_mst"};
 
 #define INF UINT32_MAX
 
@@ -14,9 +14,10 @@ static bool active(const route_lft_t *r, unsigned s, unsigned q) {
   return e->kind == FABRIC_END_SWITCH && !r->off[(size_t)s * r->ports + q];
 }
 static uint64_t guid(unsigned s) { return ROUTE_LFT_GUID0 + s; }
-/* a above b: (rank, GUID) smaller */
-static bool above(const route_lft_t *r, unsigned a, unsigned b) {
-  return r->rank[a] != r->rank[b] ? r->rank[a] < r->rank[b] : guid(a) < guid(b);
+/* a above b in tree tr: (rank, GUID) smaller */
+static bool above(const route_lft_t *r, unsigned tr, unsigned a, unsigned b) {
+  const uint32_t *rk = r->rank + (size_t)tr * r->nsw;
+  return rk[a] != rk[b] ? rk[a] < rk[b] : guid(a) < guid(b);
 }
 
 void route_lft_free(route_lft_t *r) {
@@ -26,33 +27,40 @@ void route_lft_free(route_lft_t *r) {
   memset(r, 0, sizeof *r);
 }
 
-static int bfs_ranks(route_lft_t *r, char *err, size_t errlen) {
-  unsigned *q = malloc(r->nsw * sizeof *q);
-  if (!q) {
-    snprintf(err, errlen, "route %s: out of memory", route_lft_algo_names[r->algo]);
-    return -1;
-  }
-  for (unsigned s = 0; s < r->nsw; s++) r->rank[s] = INF;
+/* BFS hops from `from` over the active links into dist[nsw] (INF: unreachable); the number reached. */
+static unsigned bfs(const route_lft_t *r, unsigned from, uint32_t *dist, unsigned *q) {
+  for (unsigned s = 0; s < r->nsw; s++) dist[s] = INF;
   unsigned h = 0, n = 0;
-  r->rank[r->root] = 0;
-  q[n++] = r->root;
+  dist[from] = 0;
+  q[n++] = from;
   while (h < n) {
     unsigned s = q[h++];
     for (unsigned p = 0; p < r->ports; p++)
       if (active(r, s, p)) {
         unsigned b = fabric_topo_peer(r->t, s, p)->id;
-        if (r->rank[b] == INF) {
-          r->rank[b] = r->rank[s] + 1;
+        if (dist[b] == INF) {
+          dist[b] = dist[s] + 1;
           q[n++] = b;
         }
       }
   }
+  return n;
+}
+
+static int bfs_ranks(route_lft_t *r, unsigned tr, char *err, size_t errlen) {
+  unsigned *q = malloc(r->nsw * sizeof *q);
+  if (!q) {
+    snprintf(err, errlen, "route %s: out of memory", route_lft_algo_names[r->algo]);
+    return -1;
+  }
+  uint32_t *rk = r->rank + (size_t)tr * r->nsw;
+  const unsigned n = bfs(r, r->roots[tr], rk, q);
   free(q);
   if (n != r->nsw) {
     unsigned s = 0;
-    while (r->rank[s] != INF) s++;
+    while (rk[s] != INF) s++;
     snprintf(err, errlen, "route %s: hole: switch %u is not reachable from root %u over the active links",
-             route_lft_algo_names[r->algo], s, r->root);
+             route_lft_algo_names[r->algo], s, r->roots[tr]);
     return -1;
   }
   return 0;
@@ -66,22 +74,24 @@ static unsigned spread(unsigned d, unsigned nc) {
 }
 
 /* Candidate ports of s towards neighbours n with key(n) == want; pick by spread(). */
-static unsigned pick(const route_lft_t *r, unsigned s, unsigned d, const uint32_t *key, uint32_t want,
-                     int dir) {
+static unsigned pick(const route_lft_t *r, unsigned tr, unsigned s, unsigned d, const uint32_t *key,
+                     uint32_t want, int dir) {
   unsigned cand[256], nc = 0;
   for (unsigned p = 0; p < r->ports && nc < 256; p++) {
     if (!active(r, s, p)) continue;
     unsigned b = fabric_topo_peer(r->t, s, p)->id;
     if (key[b] != want) continue;
-    if (dir > 0 && !above(r, b, s)) continue; /* up */
-    if (dir < 0 && !above(r, s, b)) continue; /* down */
+    if (dir > 0 && !above(r, tr, b, s)) continue; /* up */
+    if (dir < 0 && !above(r, tr, s, b)) continue; /* down */
     cand[nc++] = p;
   }
   return nc ? cand[spread(d, nc)] : ROUTE_LFT_NONE;
 }
 
-static int build_updn(route_lft_t *r, char *err, size_t errlen) {
-  if (bfs_ranks(r, err, errlen)) return -1;
+/* Tree tr's up* / down* table from its root r->roots[tr]. */
+static int build_updn(route_lft_t *r, unsigned tr, char *err, size_t errlen) {
+  if (bfs_ranks(r, tr, err, errlen)) return -1;
+  uint8_t *lft = route_lft_table(r, tr);
   const unsigned N = r->nsw;
   uint32_t *dd = malloc(N * sizeof *dd), *dist = malloc(N * sizeof *dist);
   unsigned *q = malloc(N * sizeof *q), *order = malloc(N * sizeof *order);
@@ -93,7 +103,7 @@ static int build_updn(route_lft_t *r, char *err, size_t errlen) {
   /* switches from the top down: (rank, GUID) ascending */
   for (unsigned s = 0; s < N; s++) order[s] = s;
   for (unsigned i = 1; i < N; i++)
-    for (unsigned j = i; j > 0 && above(r, order[j], order[j - 1]); j--) {
+    for (unsigned j = i; j > 0 && above(r, tr, order[j], order[j - 1]); j--) {
       unsigned x = order[j];
       order[j] = order[j - 1];
       order[j - 1] = x;
@@ -111,7 +121,7 @@ static int build_updn(route_lft_t *r, char *err, size_t errlen) {
       for (unsigned p = 0; p < r->ports; p++)
         if (active(r, b, p)) {
           unsigned s = fabric_topo_peer(r->t, b, p)->id;
-          if (above(r, s, b) && dd[s] == INF) { /* s -> b is a down hop */
+          if (above(r, tr, s, b) && dd[s] == INF) { /* s -> b is a down hop */
             dd[s] = dd[b] + 1;
             q[n++] = s;
           }
@@ -127,19 +137,20 @@ static int build_updn(route_lft_t *r, char *err, size_t errlen) {
       for (unsigned p = 0; p < r->ports; p++)
         if (active(r, s, p)) {
           unsigned u = fabric_topo_peer(r->t, s, p)->id;
-          if (above(r, u, s) && dist[u] != INF && dist[u] + 1 < dist[s]) dist[s] = dist[u] + 1;
+          if (above(r, tr, u, s) && dist[u] != INF && dist[u] + 1 < dist[s]) dist[s] = dist[u] + 1;
         }
     }
     for (unsigned s = 0; s < N; s++) {
-      uint8_t *e = &r->lft[(size_t)s * r->nodes + d];
+      uint8_t *e = &lft[(size_t)s * r->nodes + d];
       if (s == t)
         *e = (uint8_t)r->t->node[d].port;
       else if (dd[s] != INF)
-        *e = (uint8_t)pick(r, s, d, dd, dd[s] - 1, -1);
+        *e = (uint8_t)pick(r, tr, s, d, dd, dd[s] - 1, -1);
       else if (dist[s] != INF)
-        *e = (uint8_t)pick(r, s, d, dist, dist[s] - 1, +1);
+        *e = (uint8_t)pick(r, tr, s, d, dist, dist[s] - 1, +1);
       if (*e == ROUTE_LFT_NONE) {
-        snprintf(err, errlen, "route updn: hole: switch %u has no legal next hop to LID %u", s, d + 1);
+        snprintf(err, errlen, "route %s: hole: tree %u, switch %u has no legal next hop to LID %u",
+                 route_lft_algo_names[r->algo], tr, s, route_lft_lid(r, d, tr));
         rc = -1;
         break;
       }
@@ -162,7 +173,7 @@ static int build_dor(route_lft_t *r, char *err, size_t errlen) {
     snprintf(err, errlen, "route dor: needs a 2-D torus");
     return -1;
   }
-  if (bfs_ranks(r, err, errlen)) return -1; /* ranks unused by DOR; connectivity checked */
+  if (bfs_ranks(r, 0, err, errlen)) return -1; /* ranks unused by DOR; connectivity checked */
   for (unsigned d = 0; d < r->nodes; d++) {
     const unsigned ts = t->node[d].id, tx = ts % t->x, ty = ts / t->x;
     for (unsigned s = 0; s < r->nsw; s++) {
@@ -193,8 +204,34 @@ static int build_dor(route_lft_t *r, char *err, size_t errlen) {
   return 0;
 }
 
-int route_lft_build(route_lft_t *r, const fabric_topo_t *t, route_lft_algo_t algo, const uint8_t *off,
-                    unsigned root, unsigned vls, char *err, size_t errlen) {
+/* Roots of the trees (ours, docs/ibsw.md §12): tree 0's is `root`; tree k's the switch with the
+ * largest BFS distance (active links) to its nearest root chosen so far, ties to the smallest index. */
+static int pick_roots(route_lft_t *r, char *err, size_t errlen) {
+  uint32_t *near = malloc(r->nsw * sizeof *near), *dist = malloc(r->nsw * sizeof *dist);
+  unsigned *q = malloc(r->nsw * sizeof *q);
+  if (!near || !dist || !q) {
+    free(near), free(dist), free(q);
+    snprintf(err, errlen, "route %s: out of memory", route_lft_algo_names[r->algo]);
+    return -1;
+  }
+  for (unsigned s = 0; s < r->nsw; s++) near[s] = INF;
+  for (unsigned k = 0; k < r->trees; k++) {
+    if (k) {
+      unsigned best = r->nsw;
+      for (unsigned s = 0; s < r->nsw; s++)
+        if (near[s] != INF && near[s] > 0 && (best == r->nsw || near[s] > near[best])) best = s;
+      r->roots[k] = best == r->nsw ? r->roots[k - 1] : best; /* fewer switches than trees: reuse */
+    }
+    bfs(r, r->roots[k], dist, q);
+    for (unsigned s = 0; s < r->nsw; s++)
+      if (dist[s] < near[s]) near[s] = dist[s];
+  }
+  free(near), free(dist), free(q);
+  return 0;
+}
+
+static int build(route_lft_t *r, const fabric_topo_t *t, route_lft_algo_t algo, const uint8_t *off,
+                 unsigned root, unsigned vls, unsigned trees, char *err, size_t errlen) {
   memset(r, 0, sizeof *r);
   r->algo = algo;
   r->t = t;
@@ -202,9 +239,16 @@ int route_lft_build(route_lft_t *r, const fabric_topo_t *t, route_lft_algo_t alg
   r->nodes = t->nodes;
   r->ports = t->sw_ports;
   r->root = root;
-  r->vls = algo == ROUTE_LFT_UPDN ? vls : 1;
-  if (algo == ROUTE_LFT_UPDN && (vls < 1 || vls > 8)) { /* route_lft_check's channels have 8 VLs */
-    snprintf(err, errlen, "route updn: %u data VLs, expected 1..8", vls);
+  r->vls = algo == ROUTE_LFT_DOR ? 1 : vls;
+  r->trees = algo == ROUTE_LFT_UPDN_MST ? trees : 1;
+  while ((1u << r->lmc) < r->trees) r->lmc++;
+  if (algo != ROUTE_LFT_DOR && (vls < 1 || vls > 8)) { /* route_lft_check's channels have 8 VLs */
+    snprintf(err, errlen, "route %s: %u data VLs, expected 1..8", route_lft_algo_names[algo], vls);
+    return -1;
+  }
+  if (algo == ROUTE_LFT_UPDN_MST && (trees < 1 || trees > vls || trees > ROUTE_LFT_MAX_TREES)) {
+    snprintf(err, errlen, "route updn_mst: %u trees, expected 1..%u (one VL at least per tree)", trees,
+             vls < ROUTE_LFT_MAX_TREES ? vls : ROUTE_LFT_MAX_TREES);
     return -1;
   }
   if (root >= t->nsw) {
@@ -212,13 +256,15 @@ int route_lft_build(route_lft_t *r, const fabric_topo_t *t, route_lft_algo_t alg
              t->nsw - 1);
     return -1;
   }
-  if (t->sw_ports > 254 || t->nodes > 0xBFFE) {
-    snprintf(err, errlen, "route %s: needs at most 254 ports and 49,150 nodes", route_lft_algo_names[algo]);
+  if (t->sw_ports > 254 || (((uint64_t)t->nodes + 1) << r->lmc) - 1 > 0xBFFF) {
+    snprintf(err, errlen, "route %s: needs at most 254 ports and the LIDs (nodes + 1) << LMC below 0xC000",
+             route_lft_algo_names[algo]);
     return -1;
   }
+  r->roots[0] = root;
   r->off = calloc((size_t)r->nsw * r->ports, 1);
-  r->rank = calloc(r->nsw, sizeof *r->rank);
-  r->lft = malloc((size_t)r->nsw * r->nodes);
+  r->rank = calloc((size_t)r->trees * r->nsw, sizeof *r->rank);
+  r->lft = malloc((size_t)r->trees * r->nsw * r->nodes);
   if (!r->off || !r->rank || !r->lft) {
     route_lft_free(r);
     snprintf(err, errlen, "route: out of memory");
@@ -235,8 +281,14 @@ int route_lft_build(route_lft_t *r, const fabric_topo_t *t, route_lft_algo_t alg
         return -1;
       }
     }
-  memset(r->lft, ROUTE_LFT_NONE, (size_t)r->nsw * r->nodes);
-  int rc = algo == ROUTE_LFT_DOR ? build_dor(r, err, errlen) : build_updn(r, err, errlen);
+  memset(r->lft, ROUTE_LFT_NONE, (size_t)r->trees * r->nsw * r->nodes);
+  int rc = 0;
+  if (algo == ROUTE_LFT_DOR)
+    rc = build_dor(r, err, errlen);
+  else {
+    rc = pick_roots(r, err, errlen);
+    for (unsigned k = 0; k < r->trees && !rc; k++) rc = build_updn(r, k, err, errlen);
+  }
   if (rc) {
     route_lft_free(r);
     return -1;
@@ -244,8 +296,42 @@ int route_lft_build(route_lft_t *r, const fabric_topo_t *t, route_lft_algo_t alg
   return 0;
 }
 
+int route_lft_build(route_lft_t *r, const fabric_topo_t *t, route_lft_algo_t algo, const uint8_t *off,
+                    unsigned root, unsigned vls, char *err, size_t errlen) {
+  return build(r, t, algo, off, root, vls, vls < ROUTE_LFT_MAX_TREES ? vls : ROUTE_LFT_MAX_TREES, err,
+               errlen);
+}
+
+int route_lft_build_mst(route_lft_t *r, const fabric_topo_t *t, const uint8_t *off, unsigned root,
+                        unsigned vls, unsigned trees, char *err, size_t errlen) {
+  return build(r, t, ROUTE_LFT_UPDN_MST, off, root, vls, trees, err, errlen);
+}
+
+/* A flow's hash (ours): tree = h mod T, the VL among the tree's by h / T. */
+static uint32_t flow_hash(unsigned src, unsigned dst) {
+  uint64_t x = (uint64_t)src << 32 | dst;
+  x = (x ^ (x >> 33)) * UINT64_C(0xFF51AFD7ED558CCD);
+  x = (x ^ (x >> 33)) * UINT64_C(0xC4CEB9FE1A85EC53);
+  return (uint32_t)(x ^ (x >> 33));
+}
+
+unsigned route_lft_tree(const route_lft_t *r, unsigned src, unsigned dst) {
+  return r->trees > 1 ? flow_hash(src, dst) % r->trees : 0;
+}
+
+unsigned route_lft_lid(const route_lft_t *r, unsigned d, unsigned t) { return ((d + 1) << r->lmc) + t; }
+unsigned route_lft_top(const route_lft_t *r) { return ((r->nodes + 1) << r->lmc) - 1; }
+unsigned route_lft_dlid(const route_lft_t *r, unsigned src, unsigned dst) {
+  return route_lft_lid(r, dst, route_lft_tree(r, src, dst));
+}
+
 unsigned route_lft_vl(const route_lft_t *r, unsigned src, unsigned dst) {
   if (r->one_vl) return 0;
+  if (r->algo == ROUTE_LFT_UPDN_MST) { /* tree t's VLs: t, t + T, ... below vls */
+    const unsigned T = r->trees, h = flow_hash(src, dst), t = h % T, nv = (r->vls - t + T - 1) / T;
+    const unsigned own = t == 1 && r->mst_bug == ROUTE_LFT_MST_BUG_SHARED_VL ? 0 : t; /* planted */
+    return own + T * (h / T % nv);
+  }
   if (r->algo != ROUTE_LFT_DOR) return r->vls > 1 ? (src + dst) % r->vls : 0;
   const fabric_topo_t *t = r->t;
   const unsigned a = t->node[src].id, b = t->node[dst].id;
@@ -274,91 +360,124 @@ int route_lft_check(const route_lft_t *r, const char **what, char *err, size_t e
     return -1;
   }
   int rc = 0;
+  const bool mst = r->algo == ROUTE_LFT_UPDN_MST;
+  unsigned *srcn = malloc(r->nodes * sizeof *srcn); /* the nodes of one source switch */
+  if (!srcn) {
+    free(ed);
+    *what = "hole";
+    snprintf(err, errlen, "route check: out of memory");
+    return -1;
+  }
   for (unsigned src = 0; src < r->nsw && !rc; src++) {
-    /* a source node on this switch, for DOR's VL (its class depends on the source switch only);
-       the updn VL depends on the source node, so its paths go into one graph (VL 0): a
-       superset of every VL's: if it has no cycle, no VL has one */
+    /* the nodes injecting at this switch: their flows' VLs are the channels' (a path depends on the
+       source switch, the tree and the destination only; DOR's class on the source switch) */
     unsigned sn = 0;
     while (sn < r->nodes && t->node[sn].id != src) sn++;
     if (sn == r->nodes) continue; /* no node injects here */
+    unsigned nsn = 0;
+    for (unsigned n = sn; n < r->nodes; n++)
+      if (t->node[n].id == src) srcn[nsn++] = n;
     for (unsigned d = 0; d < r->nodes && !rc; d++) {
-      const unsigned vl = r->algo == ROUTE_LFT_DOR ? route_lft_vl(r, sn, d) : 0;
-      unsigned cur = src, hops = 0, phase = 0; /* updn: 0 up, 1 down; dor: 0 X, 1 Y */
-      uint32_t prev = UINT32_MAX;
-      for (;;) {
-        const uint8_t e = r->lft[(size_t)cur * r->nodes + d];
-        const fabric_end_t *pe = e < r->ports ? fabric_topo_peer(t, cur, e) : NULL;
-        if (e == ROUTE_LFT_NONE || !pe || pe->kind == FABRIC_END_NONE ||
-            (pe->kind == FABRIC_END_SWITCH && r->off[(size_t)cur * r->ports + e])) {
-          *what = "hole";
-          snprintf(err, errlen, "route %s: hole: switch %u, LID %u: entry %u is %s",
-                   route_lft_algo_names[r->algo], cur, d + 1, e,
-                   e == ROUTE_LFT_NONE                  ? "empty"
-                   : !pe || pe->kind == FABRIC_END_NONE ? "an unwired port"
-                                                        : "a deactivated link");
-          rc = -1;
-          break;
-        }
-        const uint32_t ch = (uint32_t)(((size_t)cur * r->ports + e) * NV + vl);
-        if (prev != UINT32_MAX) {
-          if (ne == cap) {
-            edge_t *n2 = realloc(ed, 2 * cap * sizeof *ed);
-            if (!n2) {
-              *what = "hole";
-              snprintf(err, errlen, "route check: out of memory");
+      /* vlm[tr]: the VLs tree tr's path from src to d is used on; UPDN_MST also its tree's own
+         first VL, so every entry of every tree's table is in the graph. Single-tree up* / down*
+         spreads flows over VLs by the source node: all its paths go into one graph (VL 0), a
+         superset of every VL's: if it has no cycle, no VL has one. */
+      unsigned vlm[ROUTE_LFT_MAX_TREES];
+      for (unsigned tr = 0; tr < r->trees; tr++) vlm[tr] = mst ? 1u << tr : 0;
+      if (r->algo == ROUTE_LFT_UPDN)
+        vlm[0] = 1;
+      else if (r->algo == ROUTE_LFT_DOR) /* the class depends on the source switch alone */
+        vlm[0] = 1u << (route_lft_vl(r, srcn[0], d) & 7);
+      else
+        for (unsigned i = 0; i < nsn; i++)
+          vlm[route_lft_tree(r, srcn[i], d)] |= 1u << (route_lft_vl(r, srcn[i], d) & 7);
+      for (unsigned tr = 0; tr < r->trees && !rc; tr++) {
+        const uint8_t *lft = route_lft_table(r, tr);
+        const unsigned lid = route_lft_lid(r, d, tr);
+        unsigned cur = src, hops = 0, phase = 0; /* updn: 0 up, 1 down; dor: 0 X, 1 Y */
+        uint32_t prev = UINT32_MAX;
+        for (;;) {
+          const uint8_t e = lft[(size_t)cur * r->nodes + d];
+          const fabric_end_t *pe = e < r->ports ? fabric_topo_peer(t, cur, e) : NULL;
+          if (e == ROUTE_LFT_NONE || !pe || pe->kind == FABRIC_END_NONE ||
+              (pe->kind == FABRIC_END_SWITCH && r->off[(size_t)cur * r->ports + e])) {
+            *what = "hole";
+            snprintf(err, errlen, "route %s: hole: tree %u, switch %u, LID %u: entry %u is %s",
+                     route_lft_algo_names[r->algo], tr, cur, lid, e,
+                     e == ROUTE_LFT_NONE                  ? "empty"
+                     : !pe || pe->kind == FABRIC_END_NONE ? "an unwired port"
+                                                          : "a deactivated link");
+            rc = -1;
+            break;
+          }
+          const uint32_t ch = (uint32_t)(((size_t)cur * r->ports + e) * NV);
+          if (prev != UINT32_MAX)
+            for (unsigned v = 0; v < NV && !rc; v++) {
+              if (!(vlm[tr] >> v & 1u)) continue;
+              if (ne == cap) {
+                edge_t *n2 = realloc(ed, 2 * cap * sizeof *ed);
+                if (!n2) {
+                  *what = "hole";
+                  snprintf(err, errlen, "route check: out of memory");
+                  rc = -1;
+                  break;
+                }
+                ed = n2;
+                cap *= 2;
+              }
+              ed[ne++] = (edge_t){prev + v, ch + v};
+            }
+          if (rc) break;
+          prev = ch;
+          if (pe->kind == FABRIC_END_NODE) {
+            if (pe->id != d) {
+              *what = "misroute";
+              snprintf(err, errlen,
+                       "route %s: misroute: tree %u, LID %u from switch %u delivered to node %u at switch %u",
+                       route_lft_algo_names[r->algo], tr, lid, src, pe->id, cur);
+              rc = -1;
+            }
+            break;
+          }
+          const unsigned nxt = pe->id;
+          if (r->no_turns) {
+          } else if (r->algo != ROUTE_LFT_DOR) {
+            const unsigned up = above(r, tr, nxt, cur);
+            if (up && phase == 1) {
+              *what = "illegal";
+              snprintf(
+                  err, errlen,
+                  "route %s: illegal: tree %u (root %u), LID %u from switch %u turns down->up at switch %u",
+                  route_lft_algo_names[r->algo], tr, r->roots[tr], lid, src, cur);
               rc = -1;
               break;
             }
-            ed = n2;
-            cap *= 2;
+            if (!up) phase = 1;
+          } else {
+            const unsigned dir = (e - t->conc) / t->p, isy = dir >= FABRIC_TORUS_YP;
+            if (!isy && phase == 1) {
+              *what = "illegal";
+              snprintf(err, errlen,
+                       "route dor: illegal: LID %u from switch %u moves in X after Y at switch %u", lid, src,
+                       cur);
+              rc = -1;
+              break;
+            }
+            if (isy) phase = 1;
           }
-          ed[ne++] = (edge_t){prev, ch};
-        }
-        prev = ch;
-        if (pe->kind == FABRIC_END_NODE) {
-          if (pe->id != d) {
-            *what = "misroute";
-            snprintf(err, errlen,
-                     "route %s: misroute: LID %u from switch %u delivered to node %u at switch %u",
-                     route_lft_algo_names[r->algo], d + 1, src, pe->id, cur);
-            rc = -1;
-          }
-          break;
-        }
-        const unsigned nxt = pe->id;
-        if (r->no_turns) {
-        } else if (r->algo == ROUTE_LFT_UPDN) {
-          const unsigned up = above(r, nxt, cur);
-          if (up && phase == 1) {
-            *what = "illegal";
-            snprintf(err, errlen, "route updn: illegal: LID %u from switch %u turns down->up at switch %u",
-                     d + 1, src, cur);
+          cur = nxt;
+          if (++hops > r->nsw) {
+            *what = "loop";
+            snprintf(err, errlen, "route %s: loop: tree %u, LID %u from switch %u does not arrive in %u hops",
+                     route_lft_algo_names[r->algo], tr, lid, src, r->nsw);
             rc = -1;
             break;
           }
-          if (!up) phase = 1;
-        } else {
-          const unsigned dir = (e - t->conc) / t->p, isy = dir >= FABRIC_TORUS_YP;
-          if (!isy && phase == 1) {
-            *what = "illegal";
-            snprintf(err, errlen, "route dor: illegal: LID %u from switch %u moves in X after Y at switch %u",
-                     d + 1, src, cur);
-            rc = -1;
-            break;
-          }
-          if (isy) phase = 1;
-        }
-        cur = nxt;
-        if (++hops > r->nsw) {
-          *what = "loop";
-          snprintf(err, errlen, "route %s: loop: LID %u from switch %u does not arrive in %u hops",
-                   route_lft_algo_names[r->algo], d + 1, src, r->nsw);
-          rc = -1;
-          break;
         }
       }
     }
   }
+  free(srcn);
   if (!rc) { /* Kahn: the dependency graph is acyclic iff every channel is removed */
     uint32_t *indeg = calloc(nch, sizeof *indeg), *start = calloc(nch + 1, sizeof *start);
     uint32_t *adj = malloc((ne ? ne : 1) * sizeof *adj), *q = malloc(nch * sizeof *q);
@@ -478,22 +597,24 @@ static int lft_route(const void *ctx, const fabric_topo_t *t, unsigned src, unsi
     snprintf(err, errlen, "lft route: no table for this topology, or node out of range");
     return -1;
   }
+  const unsigned lid = route_lft_dlid(r, src, dst);
+  const uint8_t *lft = route_lft_table(r, route_lft_tree(r, src, dst));
   unsigned cur = t->node[src].id, n = 1;
   for (;;) {
-    uint8_t e = r->lft[(size_t)cur * r->nodes + dst];
+    uint8_t e = lft[(size_t)cur * r->nodes + dst];
     if (e >= r->ports) {
-      snprintf(err, errlen, "lft route: hole at switch %u for LID %u", cur, dst + 1);
+      snprintf(err, errlen, "lft route: hole at switch %u for LID %u", cur, lid);
       return -1;
     }
     const fabric_end_t *pe = fabric_topo_peer(t, cur, e);
     if (pe->kind != FABRIC_END_SWITCH) break;
     cur = pe->id;
     if (++n > r->nsw) {
-      snprintf(err, errlen, "lft route: loop for LID %u", dst + 1);
+      snprintf(err, errlen, "lft route: loop for LID %u", lid);
       return -1;
     }
   }
-  *word = (uint64_t)(dst + 1) << 48 | (uint64_t)(src + 1) << 32;
+  *word = (uint64_t)lid << 48 | (uint64_t)route_lft_lid(r, src, 0) << 32;
   *hops = n;
   return 0;
 }

@@ -71,5 +71,25 @@ if [[ -x build/bin/elite4_fabric_core_sim ]]; then
   extra+=("\"fabric\": \"build/reports/fabric/bench.csv\"")
   extra+=("\"fabric_threads\": \"build/reports/fabric/threads.csv\"") # 1 vs 2 threads, 64 and 256 nodes
 fi
+if [[ -x build/bin/elan4_fabric_sim ]]; then
+  # docs/elan4fab.md: the 8-byte put's first flit and memory-written cycles,
+  # the event-built packet rate, and the NIC's simulation speed (16-node
+  # fadd, every NIC model, RTL or lockstep: fabric cycles per wall second)
+  echo; echo "elan4 fabric (build/reports/elan4fab/bench.csv):"
+  mkdir -p build/reports/elan4fab
+  ef=build/bin/elan4_fabric_sim csv=build/reports/elan4fab/bench.csv
+  echo "what,value,unit" > "$csv"
+  $ef --test=put --nodes=64 > "$out/ef_put.log" 2>&1 || true
+  awk '/first flit on the link/ {print "put64_first_flit," $(NF-4) ",cycles"} /memory written/ {print "put64_memory_written," $(NF-4) ",cycles"}' "$out/ef_put.log" >> "$csv"
+  $ef --test=evrate --nodes=16 --dst=1 > "$out/ef_evrate.log" 2>&1 || true
+  awk '/M packets\/s;/ { for (i = 1; i < NF; i++) if ($(i+1) == "M" && $(i+2) == "packets/s;") print "evrate16," $i ",M packets/s" }' "$out/ef_evrate.log" >> "$csv"
+  for m in model rtl lockstep; do
+    $ef --test=fadd --nodes=16 --rounds=20 --nic=$m > "$out/ef_fadd_$m.log" 2>&1 || true
+    awk -v m=$m '/^sim:/ { print "fadd16_" m "," $(NF-2) ",fabric cycles/s" }' "$out/ef_fadd_$m.log" >> "$csv"
+  done
+  column -s, -t < "$csv"
+  awk -F, '/fadd16_model/ {m=$2} /fadd16_rtl/ {r=$2} END { if (r > 0) printf "16 elan4 NICs: model %.1fx the RTL'"'"'s speed (target >= 20x, reported, not asserted)\n", m / r }' "$csv"
+  extra+=("\"elan4_fabric\": \"build/reports/elan4fab/bench.csv\"")
+fi
 printf ', "experiments": {%s}}\n' "$(IFS=,; echo "${extra[*]}")" >> "$json"
 echo "bench: $json"

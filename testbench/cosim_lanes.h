@@ -50,11 +50,43 @@ static inline void cosim_bits_set(void *field, unsigned bytes, unsigned lsb, uns
   memcpy(b + 8, &hi, 8);
   memcpy((uint8_t *)field + at, b, n);
 }
+/* Fast paths (the bindings call these for every port every cycle): a lane of
+ * 8, 16, 32 or 64 bits on a byte boundary is its bytes; a port of one lane in
+ * a uint8..64_t is that integer's low bits. Both give exactly what the bit
+ * accessors give (the bits around the lane untouched). */
+static inline int cosim_lane_bytes(const cosim_lane_t *l) {
+  return (l->width == 8 || l->width == 16 || l->width == 32 || l->width == 64) ? (int)(l->width / 8) : 0;
+}
 static inline uint64_t cosim_lane_get(const cosim_lane_t *l, const void *s, unsigned lane) {
-  return cosim_bits_get((const uint8_t *)s + l->offset, l->bytes, lane * l->width, l->width);
+  const uint8_t *f = (const uint8_t *)s + l->offset;
+  const int nb = cosim_lane_bytes(l);
+  uint64_t x = 0;
+  if (nb && (lane + 1) * (unsigned)nb <= l->bytes) {
+    memcpy(&x, f + lane * (unsigned)nb, (size_t)nb); /* little-endian hosts only, as the glue */
+    return x;
+  }
+  if (l->n == 1 && lane == 0 && l->width && l->bytes <= 8 && (l->bytes & (l->bytes - 1)) == 0) {
+    memcpy(&x, f, l->bytes);
+    return l->width >= 64 ? x : x & ((1ULL << l->width) - 1);
+  }
+  return cosim_bits_get(f, l->bytes, lane * l->width, l->width);
 }
 static inline void cosim_lane_set(const cosim_lane_t *l, void *s, unsigned lane, uint64_t v) {
-  cosim_bits_set((uint8_t *)s + l->offset, l->bytes, lane * l->width, l->width, v);
+  uint8_t *f = (uint8_t *)s + l->offset;
+  const int nb = cosim_lane_bytes(l);
+  if (nb && (lane + 1) * (unsigned)nb <= l->bytes) {
+    memcpy(f + lane * (unsigned)nb, &v, (size_t)nb);
+    return;
+  }
+  if (l->n == 1 && lane == 0 && l->width && l->width < 64 && l->bytes <= 8 && (l->bytes & (l->bytes - 1)) == 0) {
+    uint64_t x = 0;
+    const uint64_t m = (1ULL << l->width) - 1;
+    memcpy(&x, f, l->bytes);
+    x = (x & ~m) | (v & m);
+    memcpy(f, &x, l->bytes);
+    return;
+  }
+  cosim_bits_set(f, l->bytes, lane * l->width, l->width, v);
 }
 
 #endif

@@ -12,7 +12,8 @@
  *           destination host's interrupt). Checks e4fab.put_data,
  *           e4fab.latency (§9.1's source and destination rows exactly, and
  *           Table 3's 82.5 / 157.5 ns bounds), e4fab.stages (every stage
- *           seen), e4fab.event.
+ *           seen), e4fab.event; then an 8-byte get of that dword back
+ *           into the source's host memory: e4fab.get_data.
  *   fadd    every node fetch-adds 1 to one word on node 0, --rounds times:
  *           e4fab.fadd_total (the final word) and e4fab.fadd_unique (the old
  *           values returned are each of init .. init + total - 1 once).
@@ -32,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "bind/fabric_elite4.h"
 #include "ef_host.h"
@@ -68,11 +70,12 @@ enum {
   TB_LOG_NO_LM,
   TB_DMA_SHORT, /* sizes, dmabw: every DMA 8 bytes shorter than its message */
   TB_EVR_DATA,  /* evrate: the builder's last command carries another dword */
+  TB_GET_VA,    /* put: the get reads the dword after the one it checks */
   TB_N
 };
 static const char *const tb_bug_names[TB_N] = {
     "none",      "stamp_late", "event_count_zero", "fadd_reply_slot", "cas_no_increment",
-    "log_no_lm", "dma_short",  "evr_data"};
+    "log_no_lm", "dma_short",  "evr_data",         "get_va"};
 static const char *const test_names[T_N] = {"put", "fadd", "cas", "sizes", "dmabw", "evrate"};
 
 typedef struct {
@@ -305,6 +308,11 @@ static bool put_ev_done(world_t *w, uint64_t now) {
   return t >= 0 &&
          (ef_irq_find(&node(w, w->c.dst)->host, 0, 2, 0xC0FFEEu) >= 0 || now >= w->log.ev[t].cycle + 300);
 }
+static unsigned get_seen;
+static bool get_done(world_t *w, uint64_t now) {
+  (void)now;
+  return ef_irq_find(&node(w, w->c.src)->host, get_seen, 2, 0x6E7u) >= 0;
+}
 static bool host_quiet(world_t *w, uint64_t now) {
   (void)now;
   return ef_host_idle(&node(w, w->c.src)->host) && w->f.cycle > 8;
@@ -479,6 +487,36 @@ static int test_put(world_t *w, FILE *rep) {
           "\n16-byte put with a remote event (E = 1): HEAD in -> event fired %" PRIu64 " cycles (%.1f ns), "
           "-> destination host's interrupt %" PRIu64 " cycles (%.1f ns)\n",
           fire - h2, ns((double)(fire - h2)), hd->irq[ir].cycle - h2, ns((double)(hd->irq[ir].cycle - h2)));
+  /* an 8-byte get of the first put's dword: the reply lands in the source's
+     host memory (a host-memory PTE), then the source's own event fires */
+  ef_node_t *ns_ = node(w, c->src);
+  ef_mem_set(&ns_->lm, PA_EV / 8, ef_e0(-1, 0, 2));
+  ef_mem_set(&ns_->lm, PA_EV / 8 + 1, 0x6E7u);
+  ef_mem_set(&ns_->lm, PA_EV / 8 + 3, CTX);
+  get_seen = hs->nirq;
+  const int op3 = ef_get(hs, 0, c->dst, VA_HEAP + 0x108 + (c->tb_bug == TB_GET_VA ? 8u : 0u), 1,
+                         VA_HOST + 0x40, VA_EV, w->f.cycle);
+  if (!run_until(w, get_done, NULL)) return 1;
+  const uint64_t t3 = hs->op[op3].accept;
+  const uint64_t got = ef_mem_get(&hs->mem, (HPA_HOST + 0x40) / 8);
+  if (got != data)
+    failf(w, w->f.cycle, "e4fab.get_data",
+          "node %u: the get of node %u's dword returned 0x%016" PRIx64 ", want 0x%016" PRIx64, c->src, c->dst,
+          got, data);
+  uint64_t hmw = EF_NEVER;
+  for (size_t i = 0; i < w->log.n; i++)
+    if (w->log.ev[i].kind == EF_EV_HM_WRITE && w->log.ev[i].inst == S && w->log.ev[i].cycle >= t3 &&
+        w->log.ev[i].a == HPA_HOST + 0x40) {
+      hmw = w->log.ev[i].cycle;
+      break;
+    }
+  if (w->failed) return 1;
+  const uint64_t gi = hs->irq[ef_irq_find(hs, get_seen, 2, 0x6E7u)].cycle;
+  fprintf(rep,
+          "8-byte get from node %u: first dword accepted -> reply in host memory %" PRIu64
+          " cycles (%.1f ns), "
+          "-> the source host's interrupt %" PRIu64 " cycles (%.1f ns)\n",
+          c->dst, hmw - t3, ns((double)(hmw - t3)), gi - t3, ns((double)(gi - t3)));
   return 0;
 }
 
@@ -1040,6 +1078,8 @@ int main(int argc, char **argv) {
   if (!two_ended(c->test) && !c->sw_all && c->sw != FABRIC_MODEL)
     printf("note: --sw applies to the path's switches in test put only; add --sw-all\n");
   FILE *rep = stdout;
+  struct timespec ts0, ts1;
+  clock_gettime(CLOCK_MONOTONIC, &ts0);
   if (c->test == T_PUT)
     test_put(w, rep);
   else if (c->test == T_FADD)
@@ -1052,6 +1092,11 @@ int main(int argc, char **argv) {
     test_dmabw(w, rep);
   else
     test_evrate(w, rep);
+  clock_gettime(CLOCK_MONOTONIC, &ts1);
+  const double wall = (double)(ts1.tv_sec - ts0.tv_sec) + 1e-9 * (double)(ts1.tv_nsec - ts0.tv_nsec);
+  /* make bench reads this line (mk/bench.sh); a speed, never asserted */
+  printf("sim: %" PRIu64 " cycles, %u NICs, %.3f s wall, %.0f fabric cycles/s\n", w->f.cycle, c->nodes, wall,
+         wall > 0 ? (double)w->f.cycle / wall : 0.0);
   if (w->log.oom) failf(w, w->f.cycle, "e4fab.host", "the event log ran out of memory");
   fabric_free(&w->f); /* closes the FSTs */
   int rc;

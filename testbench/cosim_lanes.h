@@ -78,7 +78,8 @@ static inline void cosim_lane_set(const cosim_lane_t *l, void *s, unsigned lane,
     memcpy(f + lane * (unsigned)nb, &v, (size_t)nb);
     return;
   }
-  if (l->n == 1 && lane == 0 && l->width && l->width < 64 && l->bytes <= 8 && (l->bytes & (l->bytes - 1)) == 0) {
+  if (l->n == 1 && lane == 0 && l->width && l->width < 64 && l->bytes <= 8 &&
+      (l->bytes & (l->bytes - 1)) == 0) {
     uint64_t x = 0;
     const uint64_t m = (1ULL << l->width) - 1;
     memcpy(&x, f, l->bytes);

@@ -11,6 +11,16 @@ void ef_host_init(ef_host_t *h, unsigned node, unsigned read_lat) {
   h->read_lat = read_lat ? read_lat : 1;
   memset(h->tag_q, -1, sizeof h->tag_q);
 }
+void ef_host_reorder(ef_host_t *h, unsigned window, uint64_t seed) {
+  h->reorder = window;
+  h->rng = seed * 0x9E3779B97F4A7C15ull | 1u;
+}
+static unsigned rng_below(ef_host_t *h, unsigned n) {
+  h->rng ^= h->rng << 13;
+  h->rng ^= h->rng >> 7;
+  h->rng ^= h->rng << 17;
+  return (unsigned)(h->rng % n);
+}
 void ef_host_free(ef_host_t *h) {
   free(h->back);
   free(h->pio);
@@ -74,7 +84,7 @@ void ef_open(ef_host_t *h, unsigned q, uint32_t base, unsigned cls, uint32_t dep
       (base & 0x7FFFFFFFu) | (uint64_t)cls << 31 | (uint64_t)ctx << 33 | 0x7Full << 47 | 1ull << 63;
   const ef_pio_t x = {.addr = CQCTL_ADDR(q), .data = v, .write = 1, .q = (uint8_t)q, .op = -1};
   h->depth_dw[q] = depth_dw;
-  h->wp[q] = h->fp[q] = 0;
+  h->wp[q] = h->fp[q] = h->top_pos[q] = 0;
   /* behind every command already released: the PIO stream is in order */
   ring_push(h, &h->pio, &h->pio_h, &h->pio_n, &h->pio_cap, &x);
 }
@@ -161,6 +171,7 @@ static void release(ef_host_t *h) {
     for (unsigned i = 0; i < n; i++) {
       ef_pio_t y = h->back[h->back_h];
       y.addr = (uint32_t)(q * 0x1000u + 8u * (h->wp[q] % 512u));
+      y.pos = h->wp[q];
       h->wp[q]++;
       if (ring_push(h, &h->pio, &h->pio_h, &h->pio_n, &h->pio_cap, &y)) return;
       h->back_h = (h->back_h + 1) % h->back_cap;
@@ -174,6 +185,29 @@ void ef_host_drive(ef_host_t *h, ef_ht_req_t *req) {
   memset(req, 0, sizeof *req);
   if (!h->pio_n) return;
   ef_pio_t *x = &h->pio[h->pio_h];
+  if (h->reorder > 1 && x->write && x->addr < 0x02000000u) {
+    /* a run of queue-page writes of one queue at the head: present any of
+       them whose position is below the run's lowest + `reorder` (every
+       position below the lowest has been accepted, so the NIC's wp is the
+       lowest when this one arrives: p - wp < reorder <= OooWindow) */
+    unsigned k = 1;
+    uint64_t lo = x->pos;
+    while (k < 2 * h->reorder && k < h->pio_n) {
+      const ef_pio_t *y = &h->pio[(h->pio_h + k) % h->pio_cap];
+      if (!y->write || y->addr >= 0x02000000u || y->q != x->q) break;
+      if (y->pos < lo) lo = y->pos;
+      k++;
+    }
+    unsigned cand[128], nc = 0;
+    for (unsigned i = 0; i < k; i++)
+      if (h->pio[(h->pio_h + i) % h->pio_cap].pos < lo + (uint64_t)h->reorder) cand[nc++] = i;
+    const unsigned j = cand[rng_below(h, nc)];
+    if (j) {
+      ef_pio_t *y = &h->pio[(h->pio_h + j) % h->pio_cap], t = *x;
+      *x = *y;
+      *y = t;
+    }
+  }
   req->valid = true;
   req->write = x->write;
   req->addr = x->addr;
@@ -188,6 +222,10 @@ void ef_host_ht_result(ef_host_t *h, uint64_t cycle, bool ready, bool rvalid, ui
   if (ready && h->pio_n) {
     const ef_pio_t *x = &h->pio[h->pio_h];
     if (x->op >= 0) h->op[x->op].accept = cycle;
+    if (x->write && x->addr < 0x02000000u) {
+      if (x->pos + 1 < h->top_pos[x->q]) h->pio_ooo++;
+      if (x->pos + 1 > h->top_pos[x->q]) h->top_pos[x->q] = x->pos + 1;
+    }
     if (!x->write) h->next_tag++;
     h->pio_h = (h->pio_h + 1) % h->pio_cap;
     h->pio_n--;

@@ -36,6 +36,7 @@ typedef struct {
 typedef struct {
   uint32_t addr;
   uint64_t data;
+  uint64_t pos; /* a queue-page write: its position in the queue's stream */
   uint8_t write, q;
   int32_t op; /* the op whose first dword this is, else -1 */
 } ef_pio_t;
@@ -61,6 +62,8 @@ typedef struct {
 typedef struct {
   unsigned node;
   unsigned read_lat;             /* host read latency in cycles (>= 1) */
+  unsigned reorder;              /* > 1: queue-page writes presented out of order within this window */
+  uint64_t rng;                  /* the reordering choices (xorshift, seeded per node) */
   uint32_t depth_dw[EF_NQ];      /* the queue's ring (0: not opened) */
   uint64_t wp[EF_NQ], fp[EF_NQ]; /* positions the host has written / knows free, full width */
   bool fp_wait[EF_NQ];           /* a status read is out */
@@ -80,10 +83,16 @@ typedef struct {
   ef_op_t *op;
   unsigned nop, cap_op;
   uint64_t pio_accepted, hm_reads, hm_writes;
-  int oom; /* an allocation failed: the run reports it */
+  uint64_t pio_ooo;        /* queue-page writes accepted after a higher position of their queue */
+  uint64_t top_pos[EF_NQ]; /* the highest position accepted + 1, per queue */
+  int oom;                 /* an allocation failed: the run reports it */
 } ef_host_t;
 
 void ef_host_init(ef_host_t *h, unsigned node, unsigned read_lat);
+/* PIO writes to a queue page leave the host in any order within a window of
+ * `window` dwords (the seed's relaxed-order PCI-X bursts; docs/elan4.md §6.1
+ * reassembles them): window <= the NIC's OooWindow, 0 or 1 in order. */
+void ef_host_reorder(ef_host_t *h, unsigned window, uint64_t seed);
 void ef_host_free(ef_host_t *h);
 
 /* --- the program's side (the C API a workload is written against) --- */

@@ -68,19 +68,23 @@ enum {
   TB_FADD_REPLY_SLOT,
   TB_CAS_NO_INCREMENT,
   TB_LOG_NO_LM,
-  TB_DMA_SHORT, /* sizes, dmabw: every DMA 8 bytes shorter than its message */
-  TB_EVR_DATA,  /* evrate: the builder's last command carries another dword */
-  TB_GET_VA,    /* put: the get reads the dword after the one it checks */
+  TB_DMA_SHORT,    /* sizes, dmabw: every DMA 8 bytes shorter than its message */
+  TB_EVR_DATA,     /* evrate: the builder's last command carries another dword */
+  TB_GET_VA,       /* put: the get reads the dword after the one it checks */
+  TB_REORDER_NONE, /* --reorder: the hosts keep their writes in order after all */
   TB_N
 };
-static const char *const tb_bug_names[TB_N] = {
+static const char *const tb_bug_names[] = {
     "none",      "stamp_late", "event_count_zero", "fadd_reply_slot", "cas_no_increment",
-    "log_no_lm", "dma_short",  "evr_data",         "get_va"};
-static const char *const test_names[T_N] = {"put", "fadd", "cas", "sizes", "dmabw", "evrate"};
+    "log_no_lm", "dma_short",  "evr_data",         "get_va",          "reorder_none"};
+_Static_assert(sizeof tb_bug_names / sizeof tb_bug_names[0] == TB_N, "one name per TB_* bug");
+static const char *const test_names[] = {"put", "fadd", "cas", "sizes", "dmabw", "evrate"};
+_Static_assert(sizeof test_names / sizeof test_names[0] == T_N, "one name per test");
 
 typedef struct {
   unsigned test, nodes, src, dst, rounds, host_lat, link_delay, nic_bug, tb_bug;
   uint32_t max_bytes;   /* sizes, dmabw: the largest message */
+  unsigned reorder;     /* hosts write queue pages out of order within this window */
   ef_nic_mode_t nic;    /* the path's NICs (put: src and dst; else every NIC) */
   fabric_mode_t sw;     /* the path's switches (put) or every switch */
   bool nic_all, sw_all; /* --nic-all / --sw-all: every instance, not only the path */
@@ -917,7 +921,8 @@ static int usage(int rc) {
           "[--cycles=N]\n"
           "         [--src=N --dst=N] [--rounds=N] [--max-bytes=N] [--nic=model|rtl|lockstep] "
           "[--sw=model|rtl|lockstep]\n"
-          "         [--nic-all] [--sw-all] [--host-lat=N] [--link-delay=N] [--cable-m=M] [--trace=DIR]\n"
+          "         [--nic-all] [--sw-all] [--reorder=W] [--host-lat=N] [--link-delay=N] [--cable-m=M] "
+          "[--trace=DIR]\n"
           "         [--inject-bug=NAME] [--tb-bug=NAME] [--expect-fail=check:ID@CYCLE|assert:LABEL@CYCLE] "
           "[--out=DIR] [--list]\n"
           "put: the path's NICs and switches take --nic / --sw (every one with --nic-all / --sw-all);\n"
@@ -990,6 +995,10 @@ int main(int argc, char **argv) {
       c->dst = (unsigned)u;
     else if (KEY("--rounds") && parse_u(val, &u) && u > 0 && u < (1u << 18))
       c->rounds = (unsigned)u;
+    else if (KEY("--reorder") && parse_u(val, &u) && u <= ef_view()->param.OooWindow)
+      c->reorder = (unsigned)u;
+    else if (KEY("--reorder"))
+      return bad_arg(a, "a window of 0..OooWindow (16) dwords");
     else if (KEY("--max-bytes") && parse_u(val, &u) && u >= 8 && u <= 65536)
       c->max_bytes = (uint32_t)u;
     else if (KEY("--host-lat") && parse_u(val, &u) && u > 0 && u < 100000)
@@ -1064,7 +1073,10 @@ int main(int argc, char **argv) {
   w->got = calloc((size_t)c->nodes * c->rounds + 1, sizeof *w->got);
   if (!w->round || !w->pending || !w->phase || !w->seen || !w->wait_until || !w->fails || !w->got)
     return fprintf(stderr, "elan4_fabric_sim: out of memory\n"), 2;
-  for (unsigned d = 0; d < c->nodes; d++) w->pending[d] = -1;
+  for (unsigned d = 0; d < c->nodes; d++) {
+    w->pending[d] = -1;
+    ef_host_reorder(&node(w, d)->host, c->tb_bug == TB_REORDER_NONE ? 0 : c->reorder, c->seed * 131u + d);
+  }
   w->f.observer = observe;
   w->f.observer_ctx = w;
   printf("elan4_fabric_sim: test %s, %u nodes, NICs %s%s, switches %s%s, host read %u cycles, link %u "
@@ -1097,6 +1109,18 @@ int main(int argc, char **argv) {
   /* make bench reads this line (mk/bench.sh); a speed, never asserted */
   printf("sim: %" PRIu64 " cycles, %u NICs, %.3f s wall, %.0f fabric cycles/s\n", w->f.cycle, c->nodes, wall,
          wall > 0 ? (double)w->f.cycle / wall : 0.0);
+  if (c->reorder > 1 && !w->failed) { /* the reordering's coverage: it happened */
+    uint64_t ooo = 0, acc = 0;
+    for (unsigned d = 0; d < c->nodes; d++) {
+      ooo += node(w, d)->host.pio_ooo;
+      acc += node(w, d)->host.pio_accepted;
+    }
+    printf("reorder: %" PRIu64 " of %" PRIu64 " PIO writes accepted after a higher position of their queue\n",
+           ooo, acc);
+    if (!ooo)
+      failf(w, w->f.cycle, "e4fab.reorder", "--reorder=%u but no queue write left the host out of order",
+            c->reorder);
+  }
   if (w->log.oom) failf(w, w->f.cycle, "e4fab.host", "the event log ran out of memory");
   fabric_free(&w->f); /* closes the FSTs */
   int rc;

@@ -89,6 +89,32 @@ void ef_open(ef_host_t *h, unsigned q, uint32_t base, unsigned cls, uint32_t dep
   ring_push(h, &h->pio, &h->pio_h, &h->pio_n, &h->pio_cap, &x);
 }
 
+void ef_cqctl(ef_host_t *h, unsigned q, uint64_t value, uint32_t depth_dw) {
+  const ef_pio_t x = {.addr = CQCTL_ADDR(q), .data = value, .write = 1, .q = (uint8_t)q, .op = -1};
+  h->depth_dw[q] = depth_dw;
+  h->wp[q] = h->fp[q] = h->top_pos[q] = 0;
+  ring_push(h, &h->pio, &h->pio_h, &h->pio_n, &h->pio_cap, &x);
+}
+int ef_raw(ef_host_t *h, unsigned q, const uint64_t *dw, unsigned n, uint64_t now) {
+  return command(h, q, dw, n, now);
+}
+void ef_raw_at(ef_host_t *h, unsigned q, unsigned ahead, uint64_t data, uint8_t be) {
+  const uint64_t p = h->wp[q] + ahead;
+  const ef_pio_t x = {.addr = (uint32_t)(q * 0x1000u + 8u * (p % 512u)),
+                      .data = data,
+                      .pos = p,
+                      .write = 1,
+                      .q = (uint8_t)q,
+                      .be_off = (uint8_t)(0xFFu ^ be),
+                      .op = -1};
+  ring_push(h, &h->pio, &h->pio_h, &h->pio_n, &h->pio_cap, &x);
+}
+void ef_status(ef_host_t *h, unsigned q) {
+  h->status_issued[q]++;
+  const ef_pio_t rd = {.addr = CQCTL_ADDR(q), .write = 0, .q = (uint8_t)q, .op = -1};
+  ring_push(h, &h->pio, &h->pio_h, &h->pio_n, &h->pio_cap, &rd);
+}
+
 int ef_put(ef_host_t *h, unsigned q, unsigned dest, uint64_t va, const uint64_t *data, unsigned n,
            uint64_t event_va, uint64_t now) {
   uint64_t dw[11];
@@ -212,6 +238,7 @@ void ef_host_drive(ef_host_t *h, ef_ht_req_t *req) {
   req->write = x->write;
   req->addr = x->addr;
   req->data = x->data;
+  req->be = (uint8_t)(0xFFu ^ x->be_off);
   if (!x->write) {
     req->tag = h->next_tag;
     h->tag_q[h->next_tag] = (int8_t)x->q;
@@ -235,6 +262,8 @@ void ef_host_ht_result(ef_host_t *h, uint64_t cycle, bool ready, bool rvalid, ui
     const unsigned q = (unsigned)h->tag_q[rtag];
     h->tag_q[rtag] = -1;
     h->fp_wait[q] = false;
+    h->status[q] = rdata;
+    h->status_n[q]++;
     if (((rdata >> 8) & 3) == 1) h->fp[q] = h->wp[q] - ((h->wp[q] - (rdata >> 12)) & 0xFFFFFu);
   }
 }

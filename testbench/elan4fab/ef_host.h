@@ -30,7 +30,7 @@ typedef struct {
   bool valid, write;
   uint32_t addr;
   uint64_t data;
-  uint8_t tag;
+  uint8_t tag, be;
 } ef_ht_req_t;
 
 typedef struct {
@@ -38,7 +38,8 @@ typedef struct {
   uint64_t data;
   uint64_t pos; /* a queue-page write: its position in the queue's stream */
   uint8_t write, q;
-  int32_t op; /* the op whose first dword this is, else -1 */
+  uint8_t be_off; /* byte enables 0xFF ^ be_off (0: every byte) */
+  int32_t op;     /* the op whose first dword this is, else -1 */
 } ef_pio_t;
 
 typedef struct {
@@ -74,9 +75,12 @@ typedef struct {
   ef_pio_t *pio;
   unsigned pio_h, pio_n, pio_cap;
   uint8_t next_tag;
-  int8_t tag_q[256]; /* a read tag's queue (status read), -1: a program's read */
-  ef_mem_t mem;      /* host memory */
-  ef_hread_t rd[16]; /* host reads taken, answered in order */
+  int8_t tag_q[256];             /* a read tag's queue (status read), -1: a program's read */
+  uint64_t status[EF_NQ];        /* the last status word read (§4.2) */
+  unsigned status_n[EF_NQ];      /* status words read */
+  unsigned status_issued[EF_NQ]; /* status reads issued (answered in order) */
+  ef_mem_t mem;                  /* host memory */
+  ef_hread_t rd[16];             /* host reads taken, answered in order */
   unsigned rd_h, rd_n;
   ef_irq_t *irq;
   unsigned nirq, cap_irq;
@@ -130,6 +134,18 @@ static inline uint64_t ef_e0(int32_t count, unsigned len, unsigned type) {
 int ef_irq_find(const ef_host_t *h, unsigned from, unsigned cause, uint64_t data);
 /* Nothing waiting to be written and no host read being answered. */
 bool ef_host_idle(const ef_host_t *h);
+
+/* --- for tests of malformed input (docs/elan4fab.md "Isolation") --- */
+/* CQCTL(q) = value as given (any bits); the host's copy of the queue restarts */
+void ef_cqctl(ef_host_t *h, unsigned q, uint64_t value, uint32_t depth_dw);
+/* n dwords as one command, whatever they say (flow control as ef_put) */
+int ef_raw(ef_host_t *h, unsigned q, const uint64_t *dw, unsigned n, uint64_t now);
+/* one write of `data` at position wp + ahead of queue q (wp not advanced),
+   byte enables be */
+void ef_raw_at(ef_host_t *h, unsigned q, unsigned ahead, uint64_t data, uint8_t be);
+/* a read of queue q's status word (§4.2): its answer lands in status[q],
+   status_n[q] counts the answers */
+void ef_status(ef_host_t *h, unsigned q);
 
 /* --- the NIC's side, once per cycle (ef_node.c) --- */
 /* The request to present in `cycle` (releases commands that now have room). */

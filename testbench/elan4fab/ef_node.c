@@ -87,7 +87,7 @@ static void node_eval(void *p, uint64_t c, const fabric_flit_t *lin, fabric_flit
   i->ht_write_i = rq.write;
   i->ht_addr_i = rq.addr;
   i->ht_data_i = rq.data;
-  i->ht_be_i = rq.valid ? 0xFF : 0;
+  i->ht_be_i = rq.valid ? rq.be : 0;
   i->ht_tag_i = rq.tag;
   i->hm_ready_i = 1;
   uint8_t tag;

@@ -36,6 +36,7 @@
 #include <time.h>
 
 #include "bind/fabric_elite4.h"
+#include "first_failure.h"
 #include "ef_host.h"
 #include "ef_log.h"
 #include "ef_node.h"
@@ -123,13 +124,10 @@ typedef struct {
 } world_t;
 
 static void failf(world_t *w, uint64_t cycle, const char *id, const char *fmt, ...) {
-  if (w->failed) return;
-  w->failed = true;
-  w->fail_cycle = cycle;
-  snprintf(w->fail_id, sizeof w->fail_id, "%s", id);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(w->fail_msg, sizeof w->fail_msg, fmt, ap);
+  first_failure(&w->failed, &w->fail_cycle, w->fail_id, sizeof w->fail_id, w->fail_msg, sizeof w->fail_msg,
+                cycle, id, fmt, ap);
   va_end(ap);
 }
 

@@ -1,5 +1,6 @@
 /* elite4 fabric scoreboard: see e4t_score.h. */
 #include "e4t_score.h"
+#include "first_failure.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -29,13 +30,10 @@ void e4t_score_free(e4t_score_t *sb) {
 }
 
 void e4t_failf(e4t_score_t *sb, uint64_t cycle, const char *id, const char *fmt, ...) {
-  if (sb->failed) return;
-  sb->failed = true;
-  sb->fail_cycle = cycle;
-  snprintf(sb->fail_id, sizeof sb->fail_id, "%s", id);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(sb->fail, sizeof sb->fail, fmt, ap);
+  first_failure(&sb->failed, &sb->fail_cycle, sb->fail_id, sizeof sb->fail_id, sb->fail, sizeof sb->fail,
+                cycle, id, fmt, ap);
   va_end(ap);
 }
 

@@ -1,5 +1,6 @@
 /* The IB host endpoint: see ibf_host.h. */
 #include "ibfabric/ibf_host.h"
+#include "first_failure.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -71,13 +72,10 @@ void ibf_world_free(ibf_world_t *w) {
   memset(w, 0, sizeof *w);
 }
 void ibf_fail(ibf_world_t *w, uint64_t cycle, const char *check, const char *fmt, ...) {
-  if (w->failed) return; /* the first failure is the one reported */
-  w->failed = true;
-  w->fail_cycle = cycle;
-  snprintf(w->fail_check, sizeof w->fail_check, "%s", check);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(w->fail_msg, sizeof w->fail_msg, fmt, ap);
+  first_failure(&w->failed, &w->fail_cycle, w->fail_check, sizeof w->fail_check, w->fail_msg,
+                sizeof w->fail_msg, cycle, check, fmt, ap);
   va_end(ap);
 }
 

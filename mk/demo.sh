@@ -15,7 +15,8 @@
 #    run's throughput/latency summary, both queries on the database; then an
 #    8-byte put from node 0 to the last node through Elan4 NICs (the NICs and
 #    switches on its path model and RTL in lockstep), its stage breakdown
-#    beside seed 004's Table 3 (build/bin/elan4_fabric_sim, docs/elan4fab.md);
+#    beside seed 004's Table 3 (build/bin/elan4_fabric_sim, docs/elan4fab.md),
+#    with its waveforms (source NIC, switches, destination NIC) when --waves=on;
 # 5. a load sweep (all C, shorter) for the throughput/latency curves;
 # 6. writes DIR/index.html: the breakdown table, gnuplot plots made from
 #    queries, and a waveform PNG of the packet's path (each RTL switch's FST,
@@ -110,7 +111,9 @@ step "packet $pkt, per-hop latency breakdown (store_report trace), and the run's
 ef=$bin/elan4_fabric_sim
 [[ -x $ef ]] || die "no $ef (build it, or drop --no-build)"
 step "elan4: an 8-byte put node 0 -> node $((nodes - 1)), the NICs and switches on its path model and RTL in lockstep (docs/elan4fab.md)"
-"$ef" --test=put --nodes="$nodes" --nic=lockstep --sw=lockstep --seed="$seed" > "$out/runs/elan4_put.log" 2>&1 ||
+ef_trace=()
+[[ $waves == on ]] && mkdir -p "$out/elan4_fst" && ef_trace=(--trace="$out/elan4_fst")
+"$ef" --test=put --nodes="$nodes" --nic=lockstep --sw=lockstep --seed="$seed" "${ef_trace[@]}" > "$out/runs/elan4_put.log" 2>&1 ||
   die "the elan4 put failed (log: $out/runs/elan4_put.log)"
 sed -n '/^8-byte put, node/,/^TEST PASSED/p' "$out/runs/elan4_put.log" | grep -v '^TEST PASSED' | tee "$out/elan4_put.txt"
 
@@ -201,6 +204,17 @@ if [[ $waves == on ]]; then
   done < <(q "SELECT idx, instance, arrival, departure, in_port, out_port FROM hops WHERE run = 2 AND packet = $pkt ORDER BY idx")
   python3 mk/png-stack.py "$out/packet_path.png" "${pngs[@]}" || die "cannot stack the waveform PNGs"
   wave_html+="<p><img src=\"packet_path.png\" alt=\"waveforms of the packet's switches, in path order\"></p>"
+  # the elan4 put's path: source NIC, switches, destination NIC (views the
+  # simulator wrote, each marked at the packet's HEAD there), in path order
+  epngs=()
+  while read -r _ v rest; do
+    n=$(basename "$v" .gtkw)
+    ./mk/wave-png.sh "$v" "$out/elan4_fst/$n.png" > /dev/null 2> "$out/elan4_fst/$n.png.log" ||
+      die "GTKWave rendered no picture of $n (log: $out/elan4_fst/$n.png.log)"
+    epngs+=("$out/elan4_fst/$n.png")
+  done < <(grep '^view: ' "$out/runs/elan4_put.log")
+  ((${#epngs[@]} >= 2)) || die "the elan4 put wrote fewer than two waveform views (log: $out/runs/elan4_put.log)"
+  python3 mk/png-stack.py "$out/elan4_put_path.png" "${epngs[@]}" || die "cannot stack the elan4 put's PNGs"
 fi
 
 t_end=$(date +%s.%N)
@@ -230,6 +244,7 @@ EOF
   echo "Verilated RTL in lockstep, every NIC port compared every cycle (docs/elan4fab.md).</p><pre>"
   esc < "$out/elan4_put.txt"
   echo "</pre>"
+  [[ $waves == on ]] && echo "<p>Its path in waveforms (source NIC, each switch, destination NIC; marker: the HEAD):</p><p><img src=\"elan4_put_path.png\" alt=\"the elan4 put's path\"></p>"
   echo "<h2>Run 2: throughput and latency</h2><pre>"
   esc < "$out/summary.txt"
   echo "</pre>"

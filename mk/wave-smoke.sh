@@ -26,7 +26,7 @@ first=""
 # build/bin would mean a second build of every block, ~450 CPU-s in make test)
 bin=${NETCOSIM_BIN_DIR:-build/bin}
 # one lockstep test per block (the first target of each block that has a view)
-tests=(common_fifo_directed cp_fb_table elite4_directed link_250_random)
+tests=(common_fifo_directed cp_fb_table elite4_directed link_250_random elan4_golden)
 [[ $bug == blank ]] && tests=(common_fifo_directed) # the planted blank view needs one render
 for t in "${tests[@]}"; do
   log=$out/$t.log

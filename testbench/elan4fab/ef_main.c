@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "bind/elite4.h"
 #include "bind/fabric_elite4.h"
 #include "first_failure.h"
 #include "ef_host.h"
@@ -43,6 +44,7 @@
 #include "elite4/elite4.h"
 #include "fabric/fabric.h"
 #include "fabric/fabric_topo.h"
+#include "waves.h"
 #include "fabric/e4t_topo.h"
 
 /* --- the address plan every node uses (ours, docs/elan4fab.md "Address plan") --- */
@@ -120,6 +122,10 @@ typedef struct {
   uint64_t *got; /* fadd: old values returned, in order */
   size_t ngot;
   uint64_t lock_prev, acquisitions;
+  /* the put's path for its waveform views (--trace): instance, HEAD cycle there */
+  uint32_t path_inst[16];
+  uint64_t path_cycle[16];
+  unsigned npath;
   int iso_node, iso_fault_node; /* isolation: the garbage queue's node, its bad VA's destination (-1: none) */
 } world_t;
 
@@ -393,6 +399,9 @@ static int test_put(world_t *w, FILE *rep) {
   rows[nr++] = (row_t){"command accepted", cmd, c->src, 0};
   rows[nr++] = (row_t){"packet formed", form, c->src, 0};
   rows[nr++] = (row_t){"first flit on the link (HEAD out)", head, c->src, 0};
+  w->npath = 0;
+  w->path_inst[w->npath] = S;
+  w->path_cycle[w->npath++] = head;
   unsigned nsw_path = 0;
   uint64_t sw_time = 0;
   for (size_t i = 0; i < w->log.n && nr < 60; i++) {
@@ -400,6 +409,10 @@ static int test_put(world_t *w, FILE *rep) {
     if (e->cycle < head || e->cycle > hin || (e->kind != EF_EV_SW_IN && e->kind != EF_EV_SW_OUT)) continue;
     rows[nr++] = (row_t){e->kind == EF_EV_SW_IN ? "switch in (HEAD)" : "switch out (HEAD)", e->cycle, e->inst,
                          e->port};
+    if (e->kind == EF_EV_SW_IN && w->npath < 15) {
+      w->path_inst[w->npath] = e->inst;
+      w->path_cycle[w->npath++] = e->cycle;
+    }
     if (e->kind == EF_EV_SW_IN) {
       nsw_path++;
       sw_time -= e->cycle;
@@ -407,6 +420,8 @@ static int test_put(world_t *w, FILE *rep) {
       sw_time += e->cycle;
     }
   }
+  w->path_inst[w->npath] = D;
+  w->path_cycle[w->npath++] = hin;
   rows[nr++] = (row_t){"destination input (HEAD in)", hin, c->dst, 0};
   rows[nr++] = (row_t){"TAIL in", tin, c->dst, 0};
   rows[nr++] = (row_t){"memory written (lm_*)", wr, c->dst, 0};
@@ -1282,7 +1297,25 @@ int main(int argc, char **argv) {
             c->reorder);
   }
   if (w->log.oom) failf(w, w->f.cycle, "e4fab.host", "the event log ran out of memory");
+  char inst_name[16][32];
+  for (unsigned k = 0; k < w->npath; k++)
+    snprintf(inst_name[k], sizeof inst_name[k], "%s", w->f.inst[w->path_inst[k]].name);
   fabric_free(&w->f); /* closes the FSTs */
+  /* --trace: a GTKWave view per traced instance on the put's path, marked
+     at the packet's HEAD there (make demo renders them in path order) */
+  for (unsigned k = 0; c->trace && k < w->npath; k++) {
+    char fst[1300], view[1300];
+    snprintf(fst, sizeof fst, "%s/%s.fst", c->trace, inst_name[k]);
+    snprintf(view, sizeof view, "%s/%s.gtkw", c->trace, inst_name[k]);
+    FILE *t = fopen(fst, "r");
+    if (!t) continue; /* a C-model instance: no waveform */
+    fclose(t);
+    const bool nic = w->path_inst[k] >= w->node0;
+    if (waves_write_view(view, fst, nic ? elan4_default_target.glue : elite4_p8_target.glue,
+                         test_names[c->test], c->seed, &w->path_cycle[k], -1, false,
+                         "the put's HEAD (marker)") == 0)
+      printf("view: %s (%s, HEAD at cycle %" PRIu64 ")\n", view, inst_name[k], w->path_cycle[k]);
+  }
   int rc;
   char msg[2000];
   snprintf(msg, sizeof msg, "%s%s@%" PRIu64 ": %s", strncmp(w->fail_id, "assert:", 7) ? "check:" : "",

@@ -4,15 +4,16 @@
 # with a trace, renders the view headless, and the PNG must show signals, not
 # an empty window: at least MIN_INK % of its pixels are waveform traces and it
 # has at least MIN_COLOURS colours (mk/png-ink.py measures both).
-#   mk/wave-smoke.sh [--bug=blank --expect-fail=check:waves.blank] [--seed=N --out=D --name=X]
+#   mk/wave-smoke.sh [--bug=blank --expect-fail=check:waves.blank] [--tests=T1,T2] [--seed=N --out=D --name=X]
 # --bug=blank renders a view with every trace removed: the check must catch it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-seed=1 out=build/waves-smoke name="" bug="" expect=""
+seed=1 out=build/waves-smoke name="" bug="" expect="" only=""
 for a in "$@"; do
   case $a in
     --bug=blank) bug=blank ;; --expect-fail=check:*) expect=${a#--expect-fail=check:} ;;
     --seed=*) seed=${a#--seed=} ;; --out=*) out=${a#--out=} ;; --name=*) name=${a#--name=} ;;
+    --tests=*) only=${a#--tests=} ;;
     -h | --help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "wave-smoke: unknown argument '$a'" >&2; exit 2 ;;
   esac
@@ -28,6 +29,7 @@ bin=${NETCOSIM_BIN_DIR:-build/bin}
 # one lockstep test per block (the first target of each block that has a view)
 tests=(common_fifo_directed cp_fb_table elite4_directed link_250_random elan4_golden)
 [[ $bug == blank ]] && tests=(common_fifo_directed) # the planted blank view needs one render
+[[ -n $only ]] && IFS=, read -r -a tests <<< "$only" # e.g. nightly's ibsw render (its RTL trace is slow)
 for t in "${tests[@]}"; do
   log=$out/$t.log
   # one build at a time: the regression may run this script's negative beside it

@@ -114,7 +114,10 @@ static int connect1(fabric_t *f, uint32_t a, unsigned pa, uint32_t b, unsigned p
   }
   fabric_link_t *l = &f->link[f->nlink];
   memset(l, 0, sizeof *l);
-  const unsigned ring = 2 * latency + 1; /* fabric.h "Parallel" */
+  /* at least 2L + 1 slots (fabric.h "Parallel"), a power of two so that a
+   * slot is c & (ring - 1), not a division per flit (ours) */
+  unsigned ring = 1;
+  while (ring < 2 * latency + 1) ring <<= 1;
   *l = (fabric_link_t){a, pa, b, pb, latency, ring, calloc(ring, sizeof *l->slot), 0, 0, 0};
   if (!l->slot) {
     snprintf(err, errlen, "link %s.%u -> %s.%u: out of memory", f->inst[a].name, pa, f->inst[b].name, pb);
@@ -366,7 +369,7 @@ uint64_t fabric_part_run(fabric_t *f, fabric_part_t *pt, uint64_t c0, uint64_t c
       if (__atomic_load_n(&k->sent, __ATOMIC_RELAXED) == k->taken) continue;
       /* planted (FABRIC_PBUG_CUT_LATE): a cut link read one cycle late */
       const unsigned late = f->par_bug == FABRIC_PBUG_CUT_LATE && pt->cut[j];
-      fabric_flit_t *s = &k->slot[(c + k->ring - k->latency - late) % k->ring];
+      fabric_flit_t *s = &k->slot[(c + k->ring - k->latency - late) & (k->ring - 1)];
       if (fabric_flit_idle(s)) continue;
       fabric_inst_t *y = &f->inst[k->dst];
       y->in[k->dst_port] = *s;
@@ -417,7 +420,7 @@ uint64_t fabric_part_run(fabric_t *f, fabric_part_t *pt, uint64_t c0, uint64_t c
         uint32_t l = x->link_out[p];
         if (l == FABRIC_NONE) continue; /* a tied-off port: observers see x->out */
         fabric_link_t *k = &f->link[l];
-        k->slot[c % k->ring] = *o;
+        k->slot[c & (k->ring - 1)] = *o;
         __atomic_store_n(&k->sent, k->sent + 1, __ATOMIC_RELAXED);
         k->flits += o->valid;
       }

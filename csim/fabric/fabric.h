@@ -29,7 +29,7 @@
  * Parallel (fabric_threads(), docs/fabric.md "Parallel"): the instances are
  * split into parts whose only shared state is links; each part runs on its
  * own thread (part 0 on the caller's), delivering into and evaluating its
- * own instances. Every link is a ring of 2L + 1 slots, so a slot read in a
+ * own instances. Every link is a ring of at least 2L + 1 slots, so a slot read in a
  * window was written before the window's start as long as the window is no
  * longer than the shortest link between parts (the lookahead). The parts
  * synchronise once per window: one cycle when an observer is installed (it
@@ -137,8 +137,8 @@ typedef struct {
   uint64_t cost_ns; /* threads: eval time while the core samples it (the second cut) */
 } fabric_inst_t;
 
-/* One direction of a link: a ring of 2 * latency + 1 slots (the slot of
- * cycle c is c % ring; see "Parallel" above). */
+/* One direction of a link: a ring of 2 * latency + 1 slots rounded up to a
+ * power of two (the slot of cycle c is c % ring; see "Parallel" above). */
 typedef struct {
   uint32_t src, src_port, dst, dst_port;
   unsigned latency, ring;

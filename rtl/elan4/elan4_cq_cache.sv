@@ -182,8 +182,9 @@ module elan4_cq_cache #(
     logic [7:0]  dw_q;          // wp - dp (below 2 OooWindow), kept so that
                                 // ht_ready_o is a compare of a register
     logic [19:0] fpd_q;         // fp + DepthDw[class]: the first position an
-                                // arrival may not take (E_OVERFLOW), kept so
-                                // the check is one subtraction from registers
+                                // arrival may not take (E_OVERFLOW)
+    logic [19:0] room_q;        // fpd - wp, kept so E_OVERFLOW's operands
+                                // are registers (timing)
     logic [2:0]  ep_q;
     logic [1:0]  out_q;
     logic [1:0]  opv_q;
@@ -218,12 +219,23 @@ module elan4_cq_cache #(
       end
     end
     logic [19:0] fpd_d, fpd_n;  // fpd_n: the next fpd unless the slot enters ERROR
+    logic [19:0] room_d, room_n, wp_adv, fd_in, rm_in;
     logic        fp_sh, fp_p0;  // entry 1 moved up; a packet entered entry 0
     logic [19:0] fd_o0, fd_o1, fd_rp, fd_rl;
     assign fd_o0 = oppos_q[19:0] + depth_dw(cls_q);
     assign fd_o1 = oppos_q[39:20] + depth_dw(cls_q);
     assign fd_rp = rp_q + depth_dw(cls_q);
-    assign fd_rl = fd_rp + 20'(cp_len_i);
+    // (the adds below on log-depth adders, timing)
+    logic unused_rl_co, unused_rpl_co, unused_wpa_co, unused_rmi_co;
+    logic [19:0] rp_len;
+    logic [6:0]  hav;           // hend - rp
+    assign hav = hc_q - 7'(rf_q);
+    cp_ks_add #(.W(20), .Keep(1)) u_rl (
+      .a_i (fd_rp), .b_i (20'(cp_len_i)), .ci_i (1'b0), .s_o (fd_rl), .co_o (unused_rl_co)
+    );
+    cp_ks_add #(.W(20), .Keep(1)) u_rpl (
+      .a_i (rp_q), .b_i (20'(cp_len_i)), .ci_i (1'b0), .s_o (rp_len), .co_o (unused_rpl_co)
+    );
     logic        to_head;       // a drained dword also enters the head buffer
     logic [2:0]  ep_d;
     logic [1:0]  out_d;
@@ -239,7 +251,7 @@ module elan4_cq_cache #(
     logic [19:0] fp_c;
     logic        ooo_c;
     logic        gap_to;
-    logic        a_err;
+    logic        a_err, adv_pre, enter_e;
     logic [7:0]  a_code;
     logic [19:0] a_pos;
 
@@ -272,30 +284,100 @@ module elan4_cq_cache #(
     end
     assign gap_to = st_q == StOk && ooo_c && 32'(gap_q) + 1 >= GapTimeout;
 
-    // arrival checks (§6.1), start-of-cycle values. Each check is formed
-    // from registers beside the 9-bit offset, not after it (timing):
-    // E_OVERFLOW's p - fp >= DepthDw is off >= room, room = fpd - wp =
-    // DepthDw - (wp - fp) (negative: already full; wp - fp <= DepthDw holds
-    // in OK, assertion cq_lag_bound), and p mod Ring is k mod Ring (Ring <=
-    // 256 divides 512)
-    // (p itself, the error position, is {wp[19:9] or wp[19:9] + 1, k}: no add)
-    logic [8:0]  off;
+    // arrival checks (§6.1), start-of-cycle values, each formed from
+    // registers beside the 9-bit index k, on log-depth adders (timing):
+    // * off = (k - wp) mod 512; its carry says k >= wp[8:0], so the error
+    //   position p is {wp[19:9] or wp[19:9] + 1, k}: no 20-bit add;
+    // * E_OVERFLOW's p - fp >= DepthDw is off >= room, room = fpd - wp
+    //   (kept in room_q; negative: already full; wp - fp <= DepthDw holds
+    //   in OK, assertion cq_lag_bound). It matters only when off < W (else
+    //   E_WINDOW comes first): room >= W then passes, and for 0 <= room < W
+    //   off - room = (k - fpd) mod 512 lies within +-W < 256, so its sign
+    //   is bit 8 of k - fpd[8:0];
+    // * p mod Ring is k mod Ring (Ring <= 256 divides 512).
+    logic [8:0]  off, okd;
+    logic        k_ge_wp, unused_okd;
     logic [10:0] wp_hi1;
-    logic [19:0] ap, room;
-    logic        bad_be, bad_win, bad_ovf, bad_dup;
-    assign wp_hi1 = wp_q[19:9] + 11'd1;
-    assign room   = fpd_q - wp_q;
+    logic [19:0] ap;
+    logic        bad_be, bad_win, bad_ovf, bad_dup, room_lt_w;
+    cp_ks_add #(.W(9), .Keep(1)) u_off (
+      .a_i (arr_k_i), .b_i (~wp_q[8:0]), .ci_i (1'b1), .s_o (off), .co_o (k_ge_wp)
+    );
+    cp_ks_add #(.W(9), .Keep(1)) u_okd (
+      .a_i (arr_k_i), .b_i (~fpd_q[8:0]), .ci_i (1'b1), .s_o (okd), .co_o (unused_okd_co)
+    );
+    logic unused_okd_co;
+    assign unused_okd = ^{okd[7:0], unused_okd_co};   // only the sign is read
+    assign wp_hi1    = wp_q[19:9] + 11'd1;
+    assign room_lt_w = 32'(room_q[18:0]) < W;
     always_comb begin
-      off     = arr_k_i - wp_q[8:0];
-      ap      = {(arr_k_i < wp_q[8:0]) ? wp_hi1 : wp_q[19:9], arr_k_i};
+      ap      = {k_ge_wp ? wp_q[19:9] : wp_hi1, arr_k_i};
       bad_be  = arr_be_i != 8'hFF;
       bad_win = 32'(off) >= W;
-      bad_ovf = room[19] || (room[18:9] == '0 && room[8:0] <= off);
+      bad_ovf = room_q[19] || (room_lt_w && !okd[8]);
       bad_dup = val_q[arr_k_i[RW-1:0]];
       a_err   = bad_be || bad_win || bad_ovf || bad_dup;
-      a_code  = bad_be ? 8'd2 : bad_win ? 8'd3 : bad_ovf ? 8'd4 : bad_dup ? 8'd5 : 8'd0;
-      a_pos   = bad_be ? wp_q : a_err ? ap : 20'd0;
+      a_code  = bad_be ? 8'd2 : bad_win ? 8'd3 : bad_ovf ? 8'd4 : 8'd5;
+      a_pos   = bad_be ? wp_q : ap;
     end
+    // an arrival at wp that moves wp unless it fails a check
+    assign adv_pre = here_arr && st_q == StOk && !gap_to && arr_k_i == wp_q[8:0];
+    cp_ks_add #(.W(20), .Keep(1)) u_wpa (
+      .a_i (wp_q), .b_i (20'(scan_i)), .ci_i (1'b0), .s_o (wp_adv), .co_o (unused_wpa_co)
+    );
+    // room's next value: each candidate of the next fpd less wp (A) and
+    // less wp + scan (B: wp as it moves if the arrival at wp passes; room
+    // matters only in OK), the arrival's, token and accept decisions
+    // choosing after the subtractions (timing). Each is a sum of registers
+    // (and cp_len_i, scan) through full adders into one carry tree:
+    // pos + DepthDw - wp - scan = pos + DepthDw + ~wp + ~scan + 2, with
+    // pos = oppos 0, oppos 1, rp, and rp + len for fd_rl.
+    logic [19:0] nwp, nsc, dd;
+    logic [19:0] ra_o0, ra_o1, ra_rp, ra_rl, rb_o0, rb_o1, rb_rp, rb_rl;
+    logic [7:0]  unused_rm_co;
+    assign nwp = ~wp_q;
+    assign nsc = ~{12'd0, scan_i};
+    assign dd  = depth_dw(cls_q);
+    function automatic logic [39:0] csa(input logic [19:0] x, input logic [19:0] y,
+                                        input logic [19:0] z);
+      csa = {(x & y) | ((x | y) & z), x ^ y ^ z};   // {carries, sums}
+    endfunction
+    // (two vectors, the carries shifted up, bit 0 free for a +1)
+    function automatic logic [39:0] csa2(input logic [38:0] v, input logic c0, input logic [19:0] z);
+      csa2 = csa(v[19:0], {v[38:20], c0}, z);
+    endfunction
+    logic [39:0] c_o0, c_o1, c_rp, c_rl, b_o0, b_o1, b_rp, b_rl;
+    assign c_o0  = csa(oppos_q[19:0], dd, nwp);
+    assign c_o1  = csa(oppos_q[39:20], dd, nwp);
+    assign c_rp  = csa(rp_q, dd, nwp);
+    assign c_rl  = csa2(c_rp[38:0], 1'b0, 20'(cp_len_i));
+    assign b_o0  = csa2(c_o0[38:0], 1'b1, nsc);
+    assign b_o1  = csa2(c_o1[38:0], 1'b1, nsc);
+    assign b_rp  = csa2(c_rp[38:0], 1'b1, nsc);
+    assign b_rl  = csa2(c_rl[38:0], 1'b1, nsc);
+    cp_ks_add #(.W(20), .Keep(1)) u_ra0 (.a_i (c_o0[19:0]), .b_i ({c_o0[38:20], 1'b0}), .ci_i (1'b1),
+                                         .s_o (ra_o0), .co_o (unused_rm_co[0]));
+    cp_ks_add #(.W(20), .Keep(1)) u_ra1 (.a_i (c_o1[19:0]), .b_i ({c_o1[38:20], 1'b0}), .ci_i (1'b1),
+                                         .s_o (ra_o1), .co_o (unused_rm_co[1]));
+    cp_ks_add #(.W(20), .Keep(1)) u_ra2 (.a_i (c_rp[19:0]), .b_i ({c_rp[38:20], 1'b0}), .ci_i (1'b1),
+                                         .s_o (ra_rp), .co_o (unused_rm_co[2]));
+    cp_ks_add #(.W(20), .Keep(1)) u_ra3 (.a_i (c_rl[19:0]), .b_i ({c_rl[38:20], 1'b0}), .ci_i (1'b1),
+                                         .s_o (ra_rl), .co_o (unused_rm_co[3]));
+    cp_ks_add #(.W(20), .Keep(1)) u_rb0 (.a_i (b_o0[19:0]), .b_i ({b_o0[38:20], 1'b0}), .ci_i (1'b1),
+                                         .s_o (rb_o0), .co_o (unused_rm_co[4]));
+    cp_ks_add #(.W(20), .Keep(1)) u_rb1 (.a_i (b_o1[19:0]), .b_i ({b_o1[38:20], 1'b0}), .ci_i (1'b1),
+                                         .s_o (rb_o1), .co_o (unused_rm_co[5]));
+    cp_ks_add #(.W(20), .Keep(1)) u_rb2 (.a_i (b_rp[19:0]), .b_i ({b_rp[38:20], 1'b0}), .ci_i (1'b1),
+                                         .s_o (rb_rp), .co_o (unused_rm_co[6]));
+    cp_ks_add #(.W(20), .Keep(1)) u_rb3 (.a_i (b_rl[19:0]), .b_i ({b_rl[38:20], 1'b0}), .ci_i (1'b1),
+                                         .s_o (rb_rl), .co_o (unused_rm_co[7]));
+    logic unused_csa;
+    assign unused_csa = ^{c_o0[39], c_o1[39], c_rp[39], c_rl[39], b_o0[39], b_o1[39], b_rp[39], b_rl[39]};
+    // an install's: its rp + DepthDw - its wp
+    assign fd_in = lm_rd_data_i[51:32] + depth_dw(d0_q[32:31]);
+    cp_ks_add #(.W(20), .Keep(1)) u_rmi (
+      .a_i (fd_in), .b_i (~lm_rd_data_i[31:12]), .ci_i (1'b1), .s_o (rm_in), .co_o (unused_rmi_co)
+    );
 
     logic ok;
     assign ok = st_q == StOk && !here_ri;
@@ -304,7 +386,9 @@ module elan4_cq_cache #(
     assign e_cp[s]  = ok && here_cperr;
     assign e_st[s]  = ok && here_sterr;
     assign e_tk[s]  = ok && here_tkfail;
-    assign enter[s] = e_gap[s] || e_arr[s] || e_cp[s] || e_st[s] || e_tk[s];
+    // enter_e: the entries decided early (not by the arrival's checks)
+    assign enter_e  = e_gap[s] || e_cp[s] || e_st[s] || e_tk[s];
+    assign enter[s] = enter_e || e_arr[s];
     assign e_arr_code[s*8 +: 8]  = gap_to ? 8'd12 : a_code;
     assign e_arr_pos[s*20 +: 20] = gap_to ? wp_q : a_pos;
     assign discard[s] = here_arr && st_q != StOk;
@@ -318,17 +402,20 @@ module elan4_cq_cache #(
       adv_acc = 1'b0; fp_sh = 1'b0; fp_p0 = 1'b0;
 
       if (st_q == StOk) gap_d = ooo_c ? gap_q + 1'b1 : '0;
-      // arrival
-      if (here_arr && st_q == StOk && !gap_to && !a_err) begin
-        val_d[ap[RW-1:0]] = 1'b1;
-        ring_d[32'(ap[RW-1:0])*64 +: 64] = arr_data_i;
-        if (off == 9'd0) begin
-          wp_d = wp_q + 20'(scan_i);
-          adv_acc = 1'b1;
-        end
+      // arrival. The dword and its held bit are written whatever the
+      // checks say: a failing arrival puts the slot into ERROR, where they
+      // are never read and are dropped from the next cycle (below), so only
+      // wp waits for the checks (timing: the checks' fan-out)
+      if (here_arr && st_q == StOk) begin
+        val_d[arr_k_i[RW-1:0]] = 1'b1;
+        ring_d[32'(arr_k_i[RW-1:0])*64 +: 64] = arr_data_i;
       end
+      adv_acc = adv_pre && !a_err;
+      if (adv_acc) wp_d = wp_adv;
       // drain grant
-      to_head = here_drain && hend_q == dp_q && 32'(sub20(hend_q, rp_q)) < HeadDwords;
+      // (hend - rp = hc - rf, cq_refill_pos and cq_head_count: a 7-bit
+      // difference, not a 20-bit one, timing)
+      to_head = here_drain && hend_q == dp_q && 32'(hav) < HeadDwords;
       if (here_drain) begin
         dp_d = dp_q + 1'b1;
         val_d[dp_q[RW-1:0]] = 1'b0;
@@ -345,7 +432,7 @@ module elan4_cq_cache #(
         hend_d = hend_q + 1'b1;
       end
       // command accepted; packets in flight
-      if (here_acc) rp_d = rp_q + 20'(cp_len_i);
+      if (here_acc) rp_d = rp_len;
       if (here_tkack) begin
         // the younger entry moves up when the older one is acknowledged
         if (opv_q[0] && oppos_q[19:0] == tk_ack_pos_i) begin
@@ -362,22 +449,34 @@ module elan4_cq_cache #(
       // is one of four positions, each + DepthDw formed from registers
       // beside the token and accept decisions (timing)
       fpd_n = !opv_d[0] ? (here_acc ? fd_rl : fd_rp) : fp_p0 ? fd_rp : fp_sh ? fd_o1 : fd_o0;
+      room_n = adv_pre
+             ? (!opv_d[0] ? (here_acc ? rb_rl : rb_rp) : fp_p0 ? rb_rp : fp_sh ? rb_o1 : rb_o0)
+             : (!opv_d[0] ? (here_acc ? ra_rl : ra_rp) : fp_p0 ? ra_rp : fp_sh ? ra_o1 : ra_o0);
 
-      // entering ERROR: wp frozen, data dropped, packets abandoned (§6.2, §7)
+      // entering ERROR: wp frozen, packets abandoned (§6.2, §7). What the
+      // status word, the spill and eviction see (state, code, error
+      // position, wp, out) and the refill epoch change in the entry cycle;
+      // the data is dropped in the entry cycle only for the early entries
+      // (gap, CP, ST, token), and for an arrival's from the next cycle:
+      // an ERROR slot takes no data, runs no command, and its other fields
+      // are read by no one until a restart rewrites them (timing: only
+      // these registers wait for the arrival's checks)
+      if (e_gap[s]) begin
+        code_d = 8'd12; epos_d = wp_q;
+      end else if (e_cp[s]) begin
+        code_d = cp_err_code_i; epos_d = rp_q;
+      end else if (e_st[s]) begin
+        code_d = 8'd10; epos_d = st_err_pos_i;
+      end else if (e_tk[s]) begin
+        code_d = 8'd11; epos_d = tk_fail_pos_i;
+      end
+      if (e_arr[s]) begin code_d = a_code; epos_d = a_pos; end
       if (enter[s]) begin
-        st_d = StErr;
-        if (e_gap[s] || e_arr[s]) begin
-          code_d = e_arr_code[s*8 +: 8]; epos_d = e_arr_pos[s*20 +: 20];
-        end else if (e_cp[s]) begin
-          code_d = cp_err_code_i; epos_d = rp_q;
-        end else if (e_st[s]) begin
-          code_d = 8'd10; epos_d = st_err_pos_i;
-        end else begin
-          code_d = 8'd11; epos_d = tk_fail_pos_i;
-        end
-        wp_d = wp_q; dp_d = wp_q; rp_d = rp_q; hend_d = rp_q;
-        val_d = '0; rf_d = '0; ep_d = ep_q + 1'b1;
-        out_d = '0; opv_d = '0; gap_d = '0;
+        st_d = StErr; wp_d = wp_q; ep_d = ep_q + 1'b1; out_d = '0;
+      end
+      if (enter_e || st_q == StErr) begin
+        dp_d = wp_q; rp_d = rp_q; hend_d = rp_q;
+        val_d = '0; rf_d = '0; opv_d = '0; gap_d = '0;
       end
       // CQCTL re-initialisation (§4.2), over everything else
       if (here_ri) begin
@@ -402,17 +501,19 @@ module elan4_cq_cache #(
       // a refill grant adds one, a drained dword entering the head adds one,
       // a refill's data moves one from rf to hend; the rest restart at rf = 0
       // a restart: fp = rp = 0 (CQCTL) or the loaded rp (install)
-      fpd_d = here_inst ? lm_rd_data_i[51:32] + depth_dw(d0_q[32:31])
-            : here_ri ? depth_dw(ri_val_i[32:31])
-            : fpd_n;
-      // (hf + 1 is formed from the register, beside the grant logic)
+      fpd_d = here_inst ? fd_in : here_ri ? depth_dw(ri_val_i[32:31]) : fpd_n;
+      room_d = here_inst ? rm_in : here_ri ? depth_dw(ri_val_i[32:31]) : room_n;
+      // (hf + 1 is formed from the register, beside the grant logic; at a
+      // restart hf = hend = rp, without waiting for hend's grant logic)
       hf_inc = hf_q + 20'd1;
-      hf_d = (enter[s] || here_ri || here_inst) ? hend_d
+      hf_d = here_inst ? lm_rd_data_i[51:32] : here_ri ? 20'd0
+           : (enter_e || st_q == StErr) ? rp_q
            : (here_refill || to_head) ? hf_inc : hf_q;
       // wp - dp: dp = wp at every restart (error, CQCTL, install)
-      dw_d = (enter[s] || here_ri || here_inst) ? 8'd0 : adv_acc ? dw_adv : dw_q - 8'(here_drain);
+      dw_d = (enter_e || st_q == StErr || here_ri || here_inst) ? 8'd0
+           : adv_pre ? dw_adv : dw_q - 8'(here_drain);
       // hf - rp: hend = rp at every restart (error, CQCTL, install)
-      hc_d = (enter[s] || here_ri || here_inst) ? 7'd0
+      hc_d = (enter_e || st_q == StErr || here_ri || here_inst) ? 7'd0
            : hc_q + 7'(here_refill || to_head) - (here_acc ? 7'(cp_len_i) : 7'd0);
     end
 
@@ -421,7 +522,7 @@ module elan4_cq_cache #(
         used_q <= 1'b0; qid_q <= '0; st_q <= StClosed; code_q <= '0; epos_q <= '0;
         wp_q <= '0; dp_q <= '0; hend_q <= '0; rp_q <= '0;
         base_q <= '0; cls_q <= '0; ctx_q <= '0; en_q <= '0;
-        rf_q <= '0; hf_q <= '0; hc_q <= '0; fpd_q <= '0; dw_q <= '0; ep_q <= '0; out_q <= '0; opv_q <= '0; oppos_q <= '0; gap_q <= '0;
+        rf_q <= '0; hf_q <= '0; hc_q <= '0; fpd_q <= '0; room_q <= '0; dw_q <= '0; ep_q <= '0; out_q <= '0; opv_q <= '0; oppos_q <= '0; gap_q <= '0;
         val_q <= '0;
         for (int unsigned i = 0; i < Ring; i++) ring_q[i*64 +: 64] <= '0;
         for (int unsigned i = 0; i < Hb; i++) head_q[i*64 +: 64] <= '0;
@@ -429,7 +530,7 @@ module elan4_cq_cache #(
         used_q <= used_d; qid_q <= qid_d; st_q <= st_d; code_q <= code_d; epos_q <= epos_d;
         wp_q <= wp_d; dp_q <= dp_d; hend_q <= hend_d; rp_q <= rp_d;
         base_q <= base_d; cls_q <= cls_d; ctx_q <= ctx_d; en_q <= en_d;
-        rf_q <= rf_d; hf_q <= hf_d; hc_q <= hc_d; fpd_q <= fpd_d; dw_q <= dw_d; ep_q <= ep_d; out_q <= out_d; opv_q <= opv_d; oppos_q <= oppos_d;
+        rf_q <= rf_d; hf_q <= hf_d; hc_q <= hc_d; fpd_q <= fpd_d; room_q <= room_d; dw_q <= dw_d; ep_q <= ep_d; out_q <= out_d; opv_q <= opv_d; oppos_q <= oppos_d;
         gap_q <= gap_d; val_q <= val_d; ring_q <= ring_d; head_q <= head_d;
       end
     end
@@ -501,8 +602,16 @@ module elan4_cq_cache #(
         // the kept sum and the age order fp relies on (timing restructures)
         cq_refill_pos: assert (hf_q == hend_q + 20'(rf_q));
         cq_head_count: assert (20'(hc_q) == sub20(hf_q, rp_q));
-        cq_wp_dp:      assert (20'(dw_q) == sub20(wp_q, dp_q));
+        // (in ERROR wp - dp is kept only from the cycle after the entry: cq_err_clear)
+        cq_wp_dp:      assert (st_q == StErr || 20'(dw_q) == sub20(wp_q, dp_q));
         cq_fp_depth:   assert (st_q != StOk || fpd_q == fp_c + depth_dw(cls_q));
+        cq_room:       assert (st_q != StOk || room_q == sub20(fpd_q, wp_q));
+        // an arrival's entry into ERROR drops the data a cycle late: from the
+        // second ERROR cycle on the slot holds nothing (§6.2)
+        cq_err_clear:  assert (st_q != StErr || $past(st_q) != StErr ||
+                               (val_q == '0 && rf_q == '0 && opv_q == '0 && out_q == '0 &&
+                                gap_q == '0 && dp_q == wp_q && hend_q == rp_q &&
+                                hf_q == hend_q && dw_q == '0 && hc_q == '0));
         cq_lag_bound:  assert (st_q != StOk || sub20(wp_q, fp_c) <= depth_dw(cls_q));
         cq_token_age:  assert (opv_q != 2'b10 && (opv_q != 2'b11 ||
                                sub20(rp_q, oppos_q[19:0]) > sub20(rp_q, oppos_q[39:20])));
@@ -646,26 +755,34 @@ module elan4_cq_cache #(
   end
 
   // ---------------------------------------------------------------- errors out
+  // At most one slot sees the arrival (e_arr), and its record and count are
+  // chosen after the others are formed (timing: e_arr is the checks' late
+  // decision): the count is the early entries' (and CQCTL's) or one more.
   logic [4:0]    iv;
   logic [5*84-1:0] ir;
-  logic [3:0]    nerr;
+  logic [3:0]    nerr_e;
+  logic          arr_new;      // an arrival's entry that no early entry counts
+  logic [83:0]   arr_rec;
   always_comb begin
-    iv = '0; ir = '0; nerr = '0;
+    iv = '0; ir = '0; nerr_e = '0; arr_new = 1'b0; arr_rec = '0;
     if (ri_v_i && ri_st_i == StErr) begin
       iv[0] = 1'b1;
       ir[0 +: 84] = {4'd3, 3'd0, ri_q_i, 36'd0, 20'd0, ri_code_i};
-      nerr = nerr + 1'b1;
+      nerr_e = nerr_e + 1'b1;
     end
     for (int unsigned s = 0; s < NumCq; s++) begin
-      if (e_arr[s]) begin
-        iv[0] = 1'b1;
-        ir[0 +: 84] = {4'd3, 3'd0, qid[s*13 +: 13], 36'd0, e_arr_pos[s*20 +: 20], e_arr_code[s*8 +: 8]};
-      end
+      if (a_slot == SW'(s))
+        arr_rec = {4'd3, 3'd0, qid[s*13 +: 13], 36'd0, e_arr_pos[s*20 +: 20], e_arr_code[s*8 +: 8]};
       if (e_gap[s] && !iv[1]) begin
         iv[1] = 1'b1;
         ir[84 +: 84] = {4'd3, 3'd0, qid[s*13 +: 13], 36'd0, wp[s*20 +: 20], 8'd12};
       end
-      if (enter[s]) nerr = nerr + 1'b1;
+      if (e_gap[s] || e_cp[s] || e_st[s] || e_tk[s]) nerr_e = nerr_e + 1'b1;
+      else if (e_arr[s]) arr_new = 1'b1;
+    end
+    if (|e_arr) begin
+      iv[0] = 1'b1;
+      ir[0 +: 84] = arr_rec;
     end
     if (cp_err_v_i && |(e_cp & ~e_arr & ~e_gap)) begin
       iv[2] = 1'b1;
@@ -680,9 +797,11 @@ module elan4_cq_cache #(
       ir[336 +: 84] = {4'd3, 3'd0, qid[32'(tk_fail_slot_i)*13 +: 13], 36'd0, tk_fail_pos_i, 8'd11};
     end
   end
+  logic [3:0] nerr_e1;
+  assign nerr_e1 = nerr_e + 4'd1;
   assign irq_v_o       = iv;
   assign irq_rec_o     = ir;
-  assign cnt_error_o   = nerr;
+  assign cnt_error_o   = arr_new ? nerr_e1 : nerr_e;
   assign cnt_discard_o = |discard;
   assign cnt_load_o    = inst_v;
   assign cnt_spill_o   = spill_g;

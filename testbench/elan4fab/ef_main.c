@@ -1120,8 +1120,8 @@ int main(int argc, char **argv) {
   c->src = 0;
   c->dst = UINT32_MAX;
   c->rounds = 20;
-  c->host_lat = 188;
-  c->max_bytes = 65536; /* seed 004: a PCI-X master read ~750 ns = 187.5 cycles */
+  c->host_lat = 188; /* seed 004: a PCI-X master read ~750 ns = 187.5 cycles */
+  c->max_bytes = 65536;
   c->link_delay = 1;
   c->seed = 1;
   c->cycles = 200000;

@@ -1132,21 +1132,13 @@ static bool zdrive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev
   e4h_drive_base(g->vw, in, &g->lm, cycle, NODE, g->ncredit, 4);
   if (g->tq_h != g->tq_t && g->tq[g->tq_h % 128].due <= t) { /* tokens: all acks, in TAIL order */
     const unsigned what = g->tq[g->tq_h % 128].what;
-    IN(in_valid_i, 1);
-    IN(in_kind_i, 3);
-    IN(in_vc_i, what ? g->vw->param.VcSten : g->vw->param.VcDma);
-    IN(in_data_i, 1);
+    e4h_drive_token(g->vw, in, what ? g->vw->param.VcSten : g->vw->param.VcDma, 1);
   }
   /* the script, in its phases; nothing after a status read until it is answered (a CQCTL write behind it
      must not change what it reads) */
   if (g->step < g->ns && g->s[g->step].phase <= g->phase && t >= g->phase_from && t >= 4 &&
       g->rd_done == g->nrd) {
-    IN(ht_valid_i, 1);
-    IN(ht_write_i, g->s[g->step].write);
-    IN(ht_addr_i, g->s[g->step].addr);
-    IN(ht_data_i, g->s[g->step].data);
-    IN(ht_be_i, 0xFF);
-    IN(ht_tag_i, g->step & 0xFFu);
+    e4h_drive_pio(g->vw, in, g->s[g->step].write, g->s[g->step].addr, g->s[g->step].data, g->step & 0xFFu);
   }
   return !(g->done && t > g->done_at + 4);
 }

@@ -59,6 +59,23 @@ static inline void e4h_drive_base(const elan4_view_t *vw, void *in, e4h_lm_t *lm
   }
   cosim_lane_set(&vw->in.in_credit_i, in, 0, e4h_credits(owed, nvc));
 }
+/* drive(): one PIO request on ht_* (whole dwords: be 0xFF) */
+static inline void e4h_drive_pio(const elan4_view_t *vw, void *in, bool write, uint32_t addr, uint64_t data,
+                                 uint8_t tag) {
+  cosim_lane_set(&vw->in.ht_valid_i, in, 0, 1);
+  cosim_lane_set(&vw->in.ht_write_i, in, 0, write);
+  cosim_lane_set(&vw->in.ht_addr_i, in, 0, addr);
+  cosim_lane_set(&vw->in.ht_data_i, in, 0, data);
+  cosim_lane_set(&vw->in.ht_be_i, in, 0, 0xFF);
+  cosim_lane_set(&vw->in.ht_tag_i, in, 0, tag);
+}
+/* drive(): a TOKEN on in_* for VC vc, ack (1) or nack (0) */
+static inline void e4h_drive_token(const elan4_view_t *vw, void *in, unsigned vc, bool ack) {
+  cosim_lane_set(&vw->in.in_valid_i, in, 0, 1);
+  cosim_lane_set(&vw->in.in_kind_i, in, 0, 3);
+  cosim_lane_set(&vw->in.in_vc_i, in, 0, vc);
+  cosim_lane_set(&vw->in.in_data_i, in, 0, ack);
+}
 static inline bool e4h_fail_at(cosim_msg_t *msg, const char *id, const char *what, uint64_t cycle) {
   cosim_fail(msg, id, "%s (cycle %llu)", what, (unsigned long long)cycle);
   return false;

@@ -145,20 +145,12 @@ static bool odrive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev
   e4h_drive_base(g->vw, in, &g->lm, cycle, NODE, g->ncredit, g->vcs);
   /* tokens (acks), in packet order: W1's and W2's withheld until O4 */
   if (g->tok_h < g->npk && g->tok_due[g->tok_h] >= 0 && g->tok_due[g->tok_h] <= t) {
-    IN(in_valid_i, 1);
-    IN(in_kind_i, 3);
-    IN(in_vc_i, g->vw->param.VcSten);
-    IN(in_data_i, 1);
+    e4h_drive_token(g->vw, in, g->vw->param.VcSten, 1);
   }
   /* the script; nothing after a status read until it is answered */
   if (g->step < g->ns && g->s[g->step].phase <= g->phase && t >= g->phase_from && t >= 4 &&
       g->rd_done == g->nrd) {
-    IN(ht_valid_i, 1);
-    IN(ht_write_i, g->s[g->step].write);
-    IN(ht_addr_i, g->s[g->step].addr);
-    IN(ht_data_i, g->s[g->step].data);
-    IN(ht_be_i, 0xFF);
-    IN(ht_tag_i, g->step & 0xFFu);
+    e4h_drive_pio(g->vw, in, g->s[g->step].write, g->s[g->step].addr, g->s[g->step].data, g->step & 0xFFu);
   }
   return !(g->done && t > g->done_at + 4);
 }

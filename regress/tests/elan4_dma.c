@@ -472,11 +472,6 @@ static void init_late(void *ctx, cosim_rng_t *rng) { /* elan4_default: AckTimeou
   init_view(g, &elan4_default_view, rng);
   g->late = true;
 }
-#define IN(port, v)   cosim_lane_set(&g->vw->in.port, in, 0, (v))
-#define INP(port)     cosim_lane_get(&g->vw->in.port, in, 0)
-#define OUT(port)     cosim_lane_get(&g->vw->out.port, out, 0)
-#define CNT(k)        cosim_lane_get(&g->vw->out.cnt_o, out, (k))
-#define FAIL(id, ...) (cosim_fail(msg, id, __VA_ARGS__), false)
 
 static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_out, void *in) {
   dm_t *g = ctx;

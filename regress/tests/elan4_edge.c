@@ -190,9 +190,6 @@ static void init_ep_gate(void *ctx, cosim_rng_t *rng) {
   (void)rng;
   init_common(ctx, &elan4_default_view, true, true);
 }
-#define IN(port, v) cosim_lane_set(&g->vw->in.port, in, 0, (v))
-#define OUT(port)   cosim_lane_get(&g->vw->out.port, out, 0)
-#define CNT(k)      cosim_lane_get(&g->vw->out.cnt_o, out, (k))
 
 static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_out, void *in) {
   ed_t *g = ctx;

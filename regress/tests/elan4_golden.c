@@ -67,9 +67,6 @@ static void init_view(g_t *g, const elan4_view_t *vw) {
 E4H_INIT(init_default, init_view, elan4_default_view)
 E4H_INIT(init_max, init_view, elan4_max_view)
 E4H_INIT(init_onevc, init_view, elan4_onevc_view)
-#define IN(port, v) cosim_lane_set(&g->vw->in.port, in, 0, (v))
-#define INP(port)   cosim_lane_get(&g->vw->in.port, in, 0)
-#define OUT(port)   cosim_lane_get(&g->vw->out.port, out, 0)
 
 static bool drive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_out, void *in) {
   g_t *g = ctx;

@@ -80,6 +80,15 @@ static inline bool e4h_fail_at(cosim_msg_t *msg, const char *id, const char *wha
   cosim_fail(msg, id, "%s (cycle %llu)", what, (unsigned long long)cycle);
   return false;
 }
+/* Port access in a test's drive() and check(), which name their context g
+   (with g->vw the target's view), their input struct in, their output
+   struct out and their failure message msg. */
+#define IN(port, v)   cosim_lane_set(&g->vw->in.port, in, 0, (v))
+#define INP(port)     cosim_lane_get(&g->vw->in.port, in, 0)
+#define OUT(port)     cosim_lane_get(&g->vw->out.port, out, 0)
+#define CNT(k)        cosim_lane_get(&g->vw->out.cnt_o, out, (k))
+#define FAIL(id, ...) (cosim_fail(msg, id, __VA_ARGS__), false)
+
 /* a test's init() for one target: fn(ctx, &view) */
 #define E4H_INIT(name, fn, view)                  \
   static void name(void *ctx, cosim_rng_t *rng) { \

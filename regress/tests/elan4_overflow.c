@@ -130,12 +130,7 @@ E4H_INIT(init_default, oinit, elan4_default_view)
 E4H_INIT(init_max, oinit, elan4_max_view)
 E4H_INIT(init_onevc, oinit, elan4_onevc_view)
 
-#define IN(port, v)   cosim_lane_set(&g->vw->in.port, in, 0, (v))
-#define INP(port)     cosim_lane_get(&g->vw->in.port, in, 0)
-#define OUT(port)     cosim_lane_get(&g->vw->out.port, out, 0)
-#define CNT(k)        cosim_lane_get(&g->vw->out.cnt_o, out, (k))
-#define FAIL(id, ...) (cosim_fail(msg, id, __VA_ARGS__), false)
-#define ID            "elan4.overflow"
+#define ID "elan4.overflow"
 
 static bool odrive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_out, void *in) {
   og_t *g = ctx;

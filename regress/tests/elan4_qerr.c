@@ -170,12 +170,7 @@ static void qinit(qg_t *g, const elan4_view_t *vw) {
 E4H_INIT(init_default, qinit, elan4_default_view)
 E4H_INIT(init_min, qinit, elan4_min_view)
 
-#define IN(port, v)   cosim_lane_set(&g->vw->in.port, in, 0, (v))
-#define INP(port)     cosim_lane_get(&g->vw->in.port, in, 0)
-#define OUT(port)     cosim_lane_get(&g->vw->out.port, out, 0)
-#define CNT(k)        cosim_lane_get(&g->vw->out.cnt_o, out, (k))
-#define FAIL(id, ...) (cosim_fail(msg, id, __VA_ARGS__), false)
-#define ID            "elan4.qerr"
+#define ID "elan4.qerr"
 
 static bool qdrive(void *ctx, uint64_t cycle, cosim_rng_t *rng, const void *prev_out, void *in) {
   qg_t *g = ctx;

@@ -324,11 +324,6 @@ typedef struct {
   uint64_t now;
 } rnd_t;
 
-#define IN(port, v)     cosim_lane_set(&g->vw->in.port, in, 0, (v))
-#define INP(port)       cosim_lane_get(&g->vw->in.port, in, 0)
-#define OUT(port)       cosim_lane_get(&g->vw->out.port, out, 0)
-#define CNT(k)          cosim_lane_get(&g->vw->out.cnt_o, out, (k))
-#define FAIL(id, ...)   (cosim_fail(msg, id, __VA_ARGS__), false)
 #define RNG_BELOW(r, n) cosim_rng_below((r), (uint32_t)(n))
 #define CH(r, p)        cosim_rng_chance((r), (p))
 

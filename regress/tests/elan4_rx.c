@@ -402,8 +402,6 @@ E4H_INIT(init_default, init_view, elan4_default_view)
 E4H_INIT(init_max, init_view, elan4_max_view)
 E4H_INIT(init_onevc, init_view, elan4_onevc_view)
 E4H_INIT(init_min, init_view, elan4_min_view)
-#define IN(port, v) cosim_lane_set(&g->vw->in.port, in, 0, (v))
-#define OUT(port)   cosim_lane_get(&g->vw->out.port, out, 0)
 
 /* the flit f of packet p: 0 HEAD, 1..nw BODY, nw+1 TAIL */
 static void flit(const pkt_t *p, unsigned f, unsigned *kind, uint32_t *data) {

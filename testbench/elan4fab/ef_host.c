@@ -9,6 +9,7 @@ void ef_host_init(ef_host_t *h, unsigned node, unsigned read_lat) {
   memset(h, 0, sizeof *h);
   h->node = node;
   h->read_lat = read_lat ? read_lat : 1;
+  h->rd_cap = 16u;
   memset(h->tag_q, -1, sizeof h->tag_q);
 }
 void ef_host_reorder(ef_host_t *h, unsigned window, uint64_t seed) {
@@ -35,7 +36,7 @@ static int ring_push(ef_host_t *h, ef_pio_t **r, unsigned *head, unsigned *n, un
                      const ef_pio_t *x) {
   if (*n == *cap) {
     const unsigned nc = *cap ? 2 * *cap : 64;
-    ef_pio_t *g = malloc(nc * sizeof *g);
+    ef_pio_t *g = h->no_alloc ? NULL : malloc(nc * sizeof *g);
     if (!g) return --h->oom;
     for (unsigned i = 0; i < *n; i++) g[i] = (*r)[(*head + i) % *cap];
     free(*r);
@@ -51,7 +52,7 @@ static int ring_push(ef_host_t *h, ef_pio_t **r, unsigned *head, unsigned *n, un
 static int new_op(ef_host_t *h, unsigned op, unsigned q, uint64_t now) {
   if (h->nop == h->cap_op) {
     const unsigned nc = h->cap_op ? 2 * h->cap_op : 64;
-    ef_op_t *g = realloc(h->op, nc * sizeof *g);
+    ef_op_t *g = h->no_alloc ? NULL : realloc(h->op, nc * sizeof *g);
     if (!g) return --h->oom;
     h->op = g;
     h->cap_op = nc;
@@ -271,7 +272,7 @@ void ef_host_ht_result(ef_host_t *h, uint64_t cycle, bool ready, bool rvalid, ui
 void ef_host_irq(ef_host_t *h, uint64_t cycle, uint8_t cause, uint16_t info, uint64_t data) {
   if (h->nirq == h->cap_irq) {
     const unsigned nc = h->cap_irq ? 2 * h->cap_irq : 64;
-    ef_irq_t *g = realloc(h->irq, nc * sizeof *g);
+    ef_irq_t *g = h->no_alloc ? NULL : realloc(h->irq, nc * sizeof *g);
     if (!g) {
       h->oom--;
       return;
@@ -303,8 +304,8 @@ void ef_host_hm_take(ef_host_t *h, uint64_t cycle, bool write, uint64_t addr, ui
     return;
   }
   h->hm_reads++;
-  if (h->rd_n == 16u) { /* more than HostReadTags (<= 16) reads out: the NIC broke its contract */
-    h->oom--;
+  if (h->rd_n == h->rd_cap) { /* more than HostReadTags (<= 16) reads out: the NIC broke its contract */
+    h->rd_over++;
     return;
   }
   h->rd[(h->rd_h + h->rd_n++) % 16u] = (ef_hread_t){cycle + h->read_lat, addr, len, tag, 0};

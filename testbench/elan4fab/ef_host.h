@@ -82,6 +82,8 @@ typedef struct {
   ef_mem_t mem;                  /* host memory */
   ef_hread_t rd[16];             /* host reads taken, answered in order */
   unsigned rd_h, rd_n;
+  unsigned rd_cap; /* reads the host holds at once: 16 (HostReadTags' bound) */
+  bool no_alloc;   /* planted bug host_no_alloc: every growth fails */
   ef_irq_t *irq;
   unsigned nirq, cap_irq;
   ef_op_t *op;
@@ -90,6 +92,7 @@ typedef struct {
   uint64_t pio_ooo;        /* queue-page writes accepted after a higher position of their queue */
   uint64_t top_pos[EF_NQ]; /* the highest position accepted + 1, per queue */
   int oom;                 /* an allocation failed: the run reports it */
+  unsigned rd_over;        /* reads taken beyond rd_cap (dropped): the run reports it */
 } ef_host_t;
 
 void ef_host_init(ef_host_t *h, unsigned node, unsigned read_lat);

@@ -71,16 +71,19 @@ enum {
   TB_FADD_REPLY_SLOT,
   TB_CAS_NO_INCREMENT,
   TB_LOG_NO_LM,
-  TB_DMA_SHORT,    /* sizes, dmabw: every DMA 8 bytes shorter than its message */
-  TB_EVR_DATA,     /* evrate: the builder's last command carries another dword */
-  TB_GET_VA,       /* put: the get reads the dword after the one it checks */
-  TB_REORDER_NONE, /* --reorder: the hosts keep their writes in order after all */
-  TB_ISO_WANT_OFF, /* isolation: the first kind's expected code off by one */
+  TB_DMA_SHORT,     /* sizes, dmabw: every DMA 8 bytes shorter than its message */
+  TB_EVR_DATA,      /* evrate: the builder's last command carries another dword */
+  TB_GET_VA,        /* put: the get reads the dword after the one it checks */
+  TB_REORDER_NONE,  /* --reorder: the hosts keep their writes in order after all */
+  TB_ISO_WANT_OFF,  /* isolation: the first kind's expected code off by one */
+  TB_HOST_READS_1,  /* the hosts hold one NIC read at a time (HostReadTags is larger) */
+  TB_HOST_NO_ALLOC, /* every growth of a host's queues fails */
   TB_N
 };
 static const char *const tb_bug_names[] = {
-    "none",      "stamp_late", "event_count_zero", "fadd_reply_slot", "cas_no_increment", "log_no_lm",
-    "dma_short", "evr_data",   "get_va",           "reorder_none",    "iso_want_off"};
+    "none",         "stamp_late",   "event_count_zero", "fadd_reply_slot", "cas_no_increment",
+    "log_no_lm",    "dma_short",    "evr_data",         "get_va",          "reorder_none",
+    "iso_want_off", "host_reads_1", "host_no_alloc"};
 _Static_assert(sizeof tb_bug_names / sizeof tb_bug_names[0] == TB_N, "one name per TB_* bug");
 static const char *const test_names[] = {"put", "fadd", "cas", "sizes", "dmabw", "evrate", "isolation"};
 _Static_assert(sizeof test_names / sizeof test_names[0] == T_N, "one name per test");
@@ -264,8 +267,10 @@ static void observe(fabric_t *f, void *ctx) {
       snprintf(id, sizeof id, "%.*s", (int)(bar - n->fail), n->fail);
       failf(w, n->fail_cycle, !strcmp(id, "fabric.lockstep") ? "e4fab.lockstep" : id, "%s", bar + 1);
     }
-    if (n->host.oom)
-      failf(w, c, "e4fab.host", "node %u: the host ran out of memory or its read queue overflowed", d);
+    if (n->host.oom) failf(w, c, "e4fab.host", "node %u: the host ran out of memory", d);
+    if (n->host.rd_over)
+      failf(w, c, "e4fab.host", "node %u: the NIC had more than the host's %u reads out (HostReadTags)", d,
+            n->host.rd_cap);
     /* the isolation test's garbage queue (queue 0 of iso_node) may err; a
        destination of its bad VA may fault (cause 4) */
     const bool iso = (int)d == w->iso_node, fault_ok = (int)d == w->iso_fault_node;
@@ -1249,6 +1254,8 @@ int main(int argc, char **argv) {
   for (unsigned d = 0; d < c->nodes; d++) {
     w->pending[d] = -1;
     ef_host_reorder(&node(w, d)->host, c->tb_bug == TB_REORDER_NONE ? 0 : c->reorder, c->seed * 131u + d);
+    if (c->tb_bug == TB_HOST_READS_1) node(w, d)->host.rd_cap = 1;
+    node(w, d)->host.no_alloc = c->tb_bug == TB_HOST_NO_ALLOC;
   }
   w->f.observer = observe;
   w->f.observer_ctx = w;

@@ -36,6 +36,8 @@ const char *const elite4_bug_names[] = {"none",
                                         "elite4_adaptive_first",
                                         "elite4_reset_keeps_err_code",
                                         "elite4_err_group_one_cycle_early",
+                                        "elite4_upn_no_decrement",
+                                        "elite4_illegal_acked",
                                         NULL};
 
 /* A switch of up to 8 ports leaves ports 8..15 of its output registers 0 from reset on,

@@ -40,8 +40,9 @@ extern "C" {
 /* Flit kinds (section 3, the `kind` field). */
 enum { ELITE4_HEAD = 0, ELITE4_BODY = 1, ELITE4_TAIL = 2, ELITE4_TOKEN = 3 };
 
-/* Route tags (section 3). A tag below NumPorts names that port (tested first, so with 14..16
-   ports 13, 14 and 15 are ports); otherwise 13 and 14 are special and the rest illegal. */
+/* Route tags (section 3). A tag below NumPorts names that port (tested first, so with 13..16
+   ports 12 and up are ports); otherwise 12, 13 and 14 are special and the rest illegal. */
+#define ELITE4_TAG_UPN   12 /* TagUpN (ours): up here and in the next k - 1 switches, k the next tag */
 #define ELITE4_TAG_UP    13 /* TagUp: any up-link, adaptive (section 5.4) */
 #define ELITE4_TAG_BCAST 14 /* TagBcast: the next tag is the range lo = [3:2], hi = [1:0] */
 #define ELITE4_TAG_FILL  15 /* what route stripping shifts in at the top */
@@ -81,6 +82,10 @@ enum {
                                          wait group (err_o, err_code_o, cnt_errors_o,
                                          cnt_crc_errors_o, cnt_xmit_wait_o) shows a cycle's
                                          events at t+1 instead of t+2 (section 5.7) */
+  ELITE4_BUG_UPN_NO_DECREMENT = 7,     /* "elite4_upn_no_decrement": a TagUpN HEAD with count
+                                         k > 1 leaves with its count unchanged (section 3) */
+  ELITE4_BUG_ILLEGAL_ACKED = 8,        /* "elite4_illegal_acked": a HEAD with an illegal route
+                                         is answered with an ack, not a nack (section 5.2) */
   ELITE4_BUG_COUNT
 };
 
@@ -98,6 +103,7 @@ typedef struct {
 typedef struct {
   uint8_t st;     /* ist: ELITE4_IST_* */
   bool bcast;     /* the circuit was opened by TagBcast */
+  bool upn;       /* the circuit was opened by TagUpN (the HEAD's count is decremented) */
   bool head_sent; /* the HEAD has been popped by switch allocation */
   bool ack;       /* AND of the tokens received so far */
   uint32_t outs;  /* output ports of the circuit (bit o) */

@@ -90,7 +90,7 @@ static bool send_front(const elite4_cfg_t *cfg, unsigned i, unsigned k, const el
   if (f->kind == ELITE4_HEAD && !c->head_sent) {
     /* The HEAD with its tag(s) removed; pop; head_sent <- 1. */
     st->kind = ELITE4_HEAD;
-    st->data = elite4_route_strip(cfg, f->data, c->bcast);
+    st->data = elite4_route_strip(cfg, f->data, c->bcast, c->upn);
     n->head_sent = true;
     return true;
   }
@@ -184,7 +184,8 @@ void elite4_input_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const e
                      unit raises error 6 instead if a token is still pending); error 1. */
           pop = true;
           n->st = ELITE4_IST_DROP;
-          w->tok_new |= bit; /* ack bit 0: a nack */
+          w->tok_new |= bit;                                               /* ack bit 0: a nack */
+          if (cfg->bug == ELITE4_BUG_ILLEGAL_ACKED) w->tok_new_ack |= bit; /* planted: an ack */
           elite4_error(w, i, ELITE4_ERR_ROUTE);
         } else if (w->granted & bit) {
           /* VA grant: the circuit opens; the HEAD stays at the front and SA sends it
@@ -192,6 +193,7 @@ void elite4_input_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const e
           n->st = ELITE4_IST_ACTIVE;
           n->outs = w->grant[k];
           n->bcast = w->req[k].bcast;
+          n->upn = w->req[k].upn;
           n->head_sent = false;
           n->pend = w->grant[k];
           n->ack = true;

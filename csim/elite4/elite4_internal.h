@@ -30,6 +30,7 @@ enum { ELITE4_REQ_NONE = 0, ELITE4_REQ_PORTS, ELITE4_REQ_UP, ELITE4_REQ_ILLEGAL 
 typedef struct {
   uint8_t kind;   /* ELITE4_REQ_* */
   bool bcast;     /* the tag is TagBcast (legal range) */
+  bool upn;       /* the tag is TagUpN (legal count) */
   uint32_t ports; /* REQ_PORTS: the requested output ports */
 } elite4_route_t;
 
@@ -117,7 +118,7 @@ static inline uint32_t elite4_port_mask(unsigned np) { return np >= 32u ? 0xFFFF
 void elite4_route_decode(const elite4_cfg_t *cfg, uint32_t route, elite4_route_t *r);
 /* The HEAD as forwarded: the used tag(s) removed (planted bug elite4_no_route_strip:
    unchanged). */
-uint32_t elite4_route_strip(const elite4_cfg_t *cfg, uint32_t route, bool bcast);
+uint32_t elite4_route_strip(const elite4_cfg_t *cfg, uint32_t route, bool bcast, bool upn);
 
 /* ---- elite4_input_unit.c (5.1 ARRIVE, 5.2 fronts, ist, staging, 5.6 CRC) ---------- */
 

@@ -178,7 +178,12 @@ static inline bool e4h_route_ports(const e4h_t *h, uint32_t route, uint32_t *por
     *ports = 1u << tag;
     return true;
   }
-  if (tag == ELITE4_TAG_UP) {
+  if (tag == ELITE4_TAG_UP || (tag == ELITE4_TAG_UPN && r != 0)) {
+    /* TagUpN, count r: up as TagUp; the count goes down by one in place, or at 1
+       both tags go */
+    if (tag == ELITE4_TAG_UPN)
+      *stripped =
+          r > 1 ? (route & 0xFFFFFF00u) | ((r - 1) << 4) | ELITE4_TAG_UPN : 0xFF000000u | (route >> 8);
     *ports = h->up_mask & ((1u << h->P) - 1);
     *any_of = true;
     return *ports != 0;
@@ -243,6 +248,9 @@ static inline void e4h_settle(e4h_t *h, unsigned p, unsigned v, bool ack) {
   unsigned id = h->q[p][v][(h->qh[p][v] + E4H_MAXQ - 1) % E4H_MAXQ];
   e4h_pkt_t *k = &h->pkt[id % E4H_MAXPKT];
   h->in_flight--;
+  if (!k->ports && ack) /* §5.2: an illegal route is dropped and nacked */
+    e4h_failf(h, "elite4.illegal_acked", "packet %u (port %u VC %u, illegal route 0x%08x) was acked", id,
+              k->src, k->vc, k->route);
   if (ack || !k->ports) {
     /* finished: it must have arrived everywhere it was routed (its slot is reused) */
     bool ok = k->ports == 0 || (k->any_of ? k->delivered != 0 : k->delivered == k->ports);
@@ -282,7 +290,7 @@ static inline void e4h_drive(e4h_t *h, cosim_rng_t *rng, e4h_link_t *in) {
       in[p].valid = true;
       in[p].vc = j->vc;
       switch (j->kind) {
-        case INJ_TRUNCATE:        /* HEAD to port 0, BODY, then a HEAD (illegal tag 12) with the first
+        case INJ_TRUNCATE:        /* HEAD to port 0, BODY, then a HEAD (illegal tag 15) with the first
                             packet's TAIL missing: the switch closes the circuit with a
                             0xBAD0BAD0 TAIL (error 4), the destination nacks it; the second
                             HEAD is dropped (error 1, a nack); a TAIL ends the DROP. */
@@ -290,7 +298,7 @@ static inline void e4h_drive(e4h_t *h, cosim_rng_t *rng, e4h_link_t *in) {
                                    illegal one (error 1, dropped, a nack) comes first; the HEAD
                                    to port 0 ends the drop (error 4) and is a packet of its own,
                                    which the TAIL ends with no body: the destination nacks it. */
-          const uint32_t legal = 0xFFFFFFF0u, illegal = 0xFFFFFFFCu;
+          const uint32_t legal = 0xFFFFFFF0u, illegal = 0xFFFFFFFFu;
           const bool drop_first = j->kind == INJ_TRUNCATE_DROP;
           h->credits[p][j->vc]--;
           switch (c - j->cycle) {

@@ -1,5 +1,6 @@
 /* elite4 random: every port sends on every VC, to random explicit ports,
- * adaptively up, and as broadcasts to ranges of down ports; bodies of 1..16
+ * adaptively up (TagUp, and TagUpN where tag 12 is not a port), and as
+ * broadcasts to ranges of down ports; bodies of 1..16
  * words; some destinations nack a first copy (the source retries); the
  * neighbours hold credits back in random phases. Scoreboard: the harness
  * (exactly once, intact, route stripped, in order, no overrun, no error).
@@ -38,6 +39,11 @@ static void traffic(e4r_t *t, cosim_rng_t *rng) {
         k = 0;
       if (k < 5) {
         route = 0xFFFFFFF0u | cosim_rng_below(rng, h->P); /* explicit */
+      } else if (k == 7 && h->P <= ELITE4_TAG_UPN) {
+        /* counted up (TagUpN, docs/elite4.md §3), count 1..15; switched exactly as TagUp,
+           the count taken from the id, not the rng, so the stream (and every expected
+           cycle of the lines that replay it) stays as it was */
+        route = 0xFFFFFF0Cu | (1u + h->npkt % 15u) << 4;
       } else if (k < 8) {
         route = 0xFFFFFFF0u | ELITE4_TAG_UP; /* adaptive up */
       } else {

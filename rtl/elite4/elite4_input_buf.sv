@@ -25,6 +25,7 @@ module elite4_input_buf #(
   output logic [31:0]         front_data_o,
   output logic                front_legal_o, // decoded route of the front (a HEAD's)
   output logic                front_up_o,
+  output logic                front_upn_o,
   output logic                front_bcast_o,
   output logic [NumPorts-1:0] front_mask_o
 );
@@ -35,7 +36,7 @@ module elite4_input_buf #(
   logic                fv_q, fv_d;
   logic [1:0]          kind_q, kind_d;
   logic [31:0]         data_q, data_d;
-  logic                legal_q, legal_d, up_q, up_d, bc_q, bc_d;
+  logic                legal_q, legal_d, up_q, up_d, upn_q, upn_d, bc_q, bc_d;
   logic [NumPorts-1:0] mask_q, mask_d;
 
   logic [33:0]         mem_q [BufDepth];
@@ -46,7 +47,7 @@ module elite4_input_buf #(
   logic                push_ok;
 
   // decoded forms of the two flits that can enter the front register
-  logic                f_legal, f_up, f_bc, p_legal, p_up, p_bc;
+  logic                f_legal, f_up, f_upn, f_bc, p_legal, p_up, p_upn, p_bc;
   logic [NumPorts-1:0] f_mask, p_mask;
   logic [31:0]         unused_f_strip, unused_p_strip;
 
@@ -59,11 +60,11 @@ module elite4_input_buf #(
   assign f_full  = 32'(cnt_q) == BufDepth - 1;
 
   elite4_route_decode #(.NumPorts(NumPorts)) u_dec_fifo (
-    .route_i (f_front[31:0]), .legal_o (f_legal), .up_o (f_up), .bcast_o (f_bc),
+    .route_i (f_front[31:0]), .legal_o (f_legal), .up_o (f_up), .upn_o (f_upn), .bcast_o (f_bc),
     .mask_o (f_mask), .stripped_o (unused_f_strip)
   );
   elite4_route_decode #(.NumPorts(NumPorts)) u_dec_push (
-    .route_i (push_data_i), .legal_o (p_legal), .up_o (p_up), .bcast_o (p_bc),
+    .route_i (push_data_i), .legal_o (p_legal), .up_o (p_up), .upn_o (p_upn), .bcast_o (p_bc),
     .mask_o (p_mask), .stripped_o (unused_p_strip)
   );
 
@@ -72,20 +73,20 @@ module elite4_input_buf #(
 
   always_comb begin
     fv_d = fv_q; kind_d = kind_q; data_d = data_q;
-    legal_d = legal_q; up_d = up_q; bc_d = bc_q; mask_d = mask_q;
+    legal_d = legal_q; up_d = up_q; upn_d = upn_q; bc_d = bc_q; mask_d = mask_q;
     f_push = 1'b0; f_pop = 1'b0;
     if (pop_i && !f_empty) begin
       // the next flit moves up; an arrival goes behind it
       f_pop  = 1'b1;
       f_push = push_ok;
       fv_d = 1'b1; kind_d = f_front[33:32]; data_d = f_front[31:0];
-      legal_d = f_legal; up_d = f_up; bc_d = f_bc; mask_d = f_mask;
+      legal_d = f_legal; up_d = f_up; upn_d = f_upn; bc_d = f_bc; mask_d = f_mask;
     end else if (pop_i || !fv_q) begin
       // the front is (or becomes) empty: an arrival goes straight there
       fv_d = push_ok;
       if (push_ok) begin
         kind_d = push_kind_i; data_d = push_data_i;
-        legal_d = p_legal; up_d = p_up; bc_d = p_bc; mask_d = p_mask;
+        legal_d = p_legal; up_d = p_up; upn_d = p_upn; bc_d = p_bc; mask_d = p_mask;
       end
     end else begin
       f_push = push_ok;
@@ -112,10 +113,10 @@ module elite4_input_buf #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       fv_q <= 1'b0; kind_q <= '0; data_q <= '0;
-      legal_q <= 1'b0; up_q <= 1'b0; bc_q <= 1'b0; mask_q <= '0;
+      legal_q <= 1'b0; up_q <= 1'b0; upn_q <= 1'b0; bc_q <= 1'b0; mask_q <= '0;
     end else begin
       fv_q <= fv_d; kind_q <= kind_d; data_q <= data_d;
-      legal_q <= legal_d; up_q <= up_d; bc_q <= bc_d; mask_q <= mask_d;
+      legal_q <= legal_d; up_q <= up_d; upn_q <= upn_d; bc_q <= bc_d; mask_q <= mask_d;
     end
   end
 
@@ -125,6 +126,7 @@ module elite4_input_buf #(
   assign front_data_o  = data_q;
   assign front_legal_o = legal_q;
   assign front_up_o    = up_q;
+  assign front_upn_o   = upn_q;
   assign front_bcast_o = bc_q;
   assign front_mask_o  = mask_q;
 

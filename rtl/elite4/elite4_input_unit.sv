@@ -55,7 +55,7 @@ module elite4_input_unit #(
 
   logic [NumVcs*2-1:0]        ist_q, ist_d;
   logic [NumVcs*NumPorts-1:0] outs_q, outs_d, pend_q, pend_d;
-  logic [NumVcs-1:0]          bcast_q, bcast_d, hsent_q, hsent_d, ack_q, ack_d;
+  logic [NumVcs-1:0]          bcast_q, bcast_d, upn_q, upn_d, hsent_q, hsent_d, ack_q, ack_d;
   logic [NumVcs-1:0]          credit_q;
   // SA's facts, registered: computed at the end of each cycle from the next
   // state, so they are exactly what §5.5 would compute from it (see below)
@@ -69,7 +69,7 @@ module elite4_input_unit #(
   // against the CRC register as ST will read it (this cycle's crc_d)
   logic [NumVcs-1:0]          sbad_q, sbad_d;
 
-  logic [NumVcs-1:0]          push, pop, full, fv, fv_next, legal, up, bc;
+  logic [NumVcs-1:0]          push, pop, full, fv, fv_next, legal, up, upn, bc;
   logic [NumVcs*2-1:0]        fkind;
   logic [NumVcs*32-1:0]       fdata;
   logic [NumVcs*NumPorts-1:0] fmask;
@@ -88,6 +88,7 @@ module elite4_input_unit #(
       .front_data_o  (fdata[v*32 +: 32]),
       .front_legal_o (legal[v]),
       .front_up_o    (up[v]),
+      .front_upn_o   (upn[v]),
       .front_bcast_o (bc[v]),
       .front_mask_o  (fmask[v*NumPorts +: NumPorts])
     );
@@ -117,7 +118,7 @@ module elite4_input_unit #(
   // Next state: front rules (§5.2), grants (§5.4), sends (§5.5), tokens (§5.3).
   always_comb begin
     ist_d   = ist_q;   outs_d  = outs_q;  pend_d = pend_q;
-    bcast_d = bcast_q; hsent_d = hsent_q; ack_d  = ack_q;
+    bcast_d = bcast_q; upn_d = upn_q; hsent_d = hsent_q; ack_d  = ack_q;
     sv_d = '0; ssyn_d = '0; sk_d = '0; sd_d = '0;
     pop = '0; tok_set_o = '0; tok_set_ack_o = '0;
     ev_route_o = '0; ev_nopkt_o = '0; ev_trunc_o = '0;
@@ -148,6 +149,7 @@ module elite4_input_unit #(
                                                    : fmask[v*NumPorts +: NumPorts];
             pend_d[v*NumPorts +: NumPorts] = outs_d[v*NumPorts +: NumPorts];
             bcast_d[v] = bc[v];
+            upn_d[v]   = upn[v];
             hsent_d[v] = 1'b0;
             ack_d[v]   = 1'b1;
           end
@@ -171,7 +173,14 @@ module elite4_input_unit #(
               pop[v] = 1'b1;
               hsent_d[v] = 1'b1;
               sk_d[v*2 +: 2]   = elite4_pkg::KindHead;
-              sd_d[v*32 +: 32] = bcast_q[v] ? {8'hFF, data[31:8]} : {4'hF, data[31:4]};
+              // §3: two tags off for a broadcast or a counted up tag with
+              // k = 1, the count decremented in place for k > 1, else one tag
+              if (upn_q[v] && data[7:4] != 4'd1)
+                sd_d[v*32 +: 32] = {data[31:8], data[7:4] - 4'd1, elite4_pkg::TagUpN};
+              else if (bcast_q[v] || upn_q[v])
+                sd_d[v*32 +: 32] = {8'hFF, data[31:8]};
+              else
+                sd_d[v*32 +: 32] = {4'hF, data[31:4]};
             end else if (head) begin
               // a new HEAD where the tail should be: close with the poisoned TAIL
               ev_trunc_o[v] = 1'b1;
@@ -257,12 +266,12 @@ module elite4_input_unit #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ist_q <= '0; outs_q <= '0; pend_q <= '0; bcast_q <= '0; hsent_q <= '0; ack_q <= '0;
+      ist_q <= '0; outs_q <= '0; pend_q <= '0; bcast_q <= '0; upn_q <= '0; hsent_q <= '0; ack_q <= '0;
       credit_q <= '0; ready_q <= '0; wait_q <= '0;
       sv_q <= '0; ssyn_q <= '0; sk_q <= '0; sd_q <= '0; sbad_q <= '0;
       crc_q <= '1;
     end else begin
-      ist_q <= ist_d; outs_q <= outs_d; pend_q <= pend_d; bcast_q <= bcast_d;
+      ist_q <= ist_d; outs_q <= outs_d; pend_q <= pend_d; bcast_q <= bcast_d; upn_q <= upn_d;
       hsent_q <= hsent_d; ack_q <= ack_d;
       credit_q <= pop;      // every pop frees a slot upstream
       ready_q <= ready_d; wait_q <= wait_d;

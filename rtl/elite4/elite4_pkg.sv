@@ -6,6 +6,7 @@ package elite4_pkg;
   localparam logic [1:0] KindTail  = 2'd2;
   localparam logic [1:0] KindToken = 2'd3;
   // special route tags (TagW = 4)
+  localparam logic [3:0] TagUpN   = 4'd12;  // counted up (ours): the next tag is the count
   localparam logic [3:0] TagUp    = 4'd13;
   localparam logic [3:0] TagBcast = 4'd14;
   // the TAIL that closes a packet whose own tail was lost upstream

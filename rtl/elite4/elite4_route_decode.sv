@@ -1,15 +1,18 @@
 // Decodes the front tag of a HEAD's route word. Spec: docs/elite4.md §3.
 //
-// Tags 0..NumPorts-1 name a port, 13 asks for any up-link, 14 broadcasts to
-// the port range held in the next tag; anything else is illegal. The used
-// tag(s) are removed and 0xF shifted in, so a route that runs out of tags
-// ends in an illegal tag.
+// Tags 0..NumPorts-1 name a port, 13 asks for any up-link, 12 asks for any
+// up-link here and in the next k-1 switches (k the next tag, 1..15; ours),
+// 14 broadcasts to the port range held in the next tag; anything else is
+// illegal. The used tag(s) are removed and 0xF shifted in, so a route that
+// runs out of tags ends in an illegal tag; a counted up tag with k > 1 stays,
+// its count decremented in place.
 module elite4_route_decode #(
   parameter int unsigned NumPorts = 8
 ) (
   input  logic [31:0]         route_i,
   output logic                legal_o,
-  output logic                up_o,       // adaptive: any up-link
+  output logic                up_o,       // adaptive: any up-link (TagUp or TagUpN)
+  output logic                upn_o,      // TagUpN (how the HEAD is stripped)
   output logic                bcast_o,
   output logic [NumPorts-1:0] mask_o,     // requested ports (explicit or broadcast)
   output logic [31:0]         stripped_o  // the route word the HEAD leaves with
@@ -25,6 +28,7 @@ module elite4_route_decode #(
     hi        = range_tag[1:0];
     legal_o   = 1'b0;
     up_o      = 1'b0;
+    upn_o     = 1'b0;
     bcast_o   = 1'b0;
     mask_o    = '0;
     if (32'(tag) < NumPorts) begin
@@ -33,6 +37,11 @@ module elite4_route_decode #(
     end else if (tag == elite4_pkg::TagUp) begin
       legal_o = 1'b1;
       up_o    = 1'b1;
+    end else if (tag == elite4_pkg::TagUpN && range_tag != 4'd0) begin
+      // only reached with NumPorts <= 12 (tag < NumPorts is tested first)
+      legal_o = 1'b1;
+      up_o    = 1'b1;
+      upn_o   = 1'b1;
     end else if (tag == elite4_pkg::TagBcast && lo <= hi && 32'(hi) < NumPorts) begin
       legal_o = 1'b1;
       bcast_o = 1'b1;
@@ -42,7 +51,9 @@ module elite4_route_decode #(
     end
     // bcast_o, not tag == TagBcast: with 15 or 16 ports tag 14 names a port and
     // loses one tag (found by the 16-port lockstep target elite4_p16_v4)
-    stripped_o = bcast_o ? {8'hFF, route_i[31:8]} : {4'hF, route_i[31:4]};
+    if (upn_o && range_tag != 4'd1) stripped_o = {route_i[31:8], range_tag - 4'd1, elite4_pkg::TagUpN};
+    else if (bcast_o || upn_o)      stripped_o = {8'hFF, route_i[31:8]};
+    else                            stripped_o = {4'hF, route_i[31:4]};
   end
 
 endmodule

@@ -84,7 +84,7 @@ static unsigned nz_below(cosim_rng_t *r, unsigned n) { return n < 2 ? 0 : 1 + co
 
 static void scr_ivc(cosim_rng_t *r, elite4_ivc_t *x, uint32_t pmask) {
   x->st = (uint8_t)nz_below(r, 4); /* ACTIVE, DROP or WAIT_TOKEN */
-  x->bcast = x->head_sent = x->ack = true;
+  x->bcast = x->upn = x->head_sent = x->ack = true;
   x->outs = ((uint32_t)cosim_rng_u64(r) & pmask) | 1u;
   x->pend = ((uint32_t)cosim_rng_u64(r) & pmask) | 1u;
   x->crc = (uint32_t)cosim_rng_u64(r) & ~1u; /* never 0xFFFFFFFF, the CRC's start */

@@ -275,8 +275,8 @@ static void retire(void *ctx, uint32_t id, const e4t_pkt_t *k) {
 int e4t_cfg_check(const e4t_cfg_t *cfg, char *err, size_t errlen) {
   const unsigned N = cfg->nodes;
   err[0] = 0;
-  if (N != 4 && N != 16 && N != 64 && N != 256)
-    snprintf(err, errlen, "nodes = %u: a radix-4 fat-tree has 4, 16, 64 or 256 nodes", N);
+  if (N != 4 && N != 16 && N != 64 && N != 256 && N != 1024 && N != 4096)
+    snprintf(err, errlen, "nodes = %u: a radix-4 fat-tree has 4, 16, 64, 256, 1024 or 4096 nodes", N);
   else if (cfg->nbody < 1 || cfg->nbody > E4T_MAX_BODY)
     snprintf(err, errlen, "body = %u: 1..%u words (word 0 is the packet id)", cfg->nbody, E4T_MAX_BODY);
   else if (!(cfg->load >= 0 && cfg->load <= 1))
@@ -307,7 +307,8 @@ int e4t_fabric_init(e4t_fabric_t *f, const e4t_cfg_t *cfg, char *err, size_t err
   f->cfg = *cfg;
   err[0] = 0;
   if (e4t_topo_build(&f->topo, cfg->nodes)) {
-    snprintf(err, errlen, "nodes = %u: a radix-4 fat-tree has 4, 16, 64 or 256 nodes", cfg->nodes);
+    snprintf(err, errlen, "nodes = %u: a radix-4 fat-tree has 4, 16, 64, 256, 1024 or 4096 nodes",
+             cfg->nodes);
     return -1;
   }
   const unsigned nsw = f->topo.nsw, N = cfg->nodes, L = cfg->nbody + 2;

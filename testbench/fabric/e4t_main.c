@@ -6,7 +6,7 @@
  *
  *   elite4_fabric_core_sim [--test=NAME] [--seed=N] [--cycles=N] [--out=DIR]
  *       [--mode=model|rtl] [--rtl=all|none|LIST] [--lockstep=all|none|LIST] [--no-skip]
- *       [--nodes=4|16|64|256]
+ *       [--nodes=4|16|64|256|1024|4096]
  *       [--traffic=uniform|complement|hotspot|bitrev|transpose|bursty|replay] [--burst=B] [--replay=TRACE]
  *       [--load=X] [--body=N]
  *       [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]
@@ -70,6 +70,7 @@
 typedef enum {
   K_RUN,
   K_UNIFORM16,
+  K_TREE,
   K_MODEL_VS_RTL,
   K_COMPLEMENT64,
   K_SKIP,
@@ -90,6 +91,9 @@ static const e4t_check_t checks[] = {
     {"fabric16_uniform", K_UNIFORM16,
      "16 nodes, uniform 0.3, nacks: scoreboard, no errors, drains; min HEAD latency 6 (1 switch) and 16 (3) "
      "cycles"},
+    {"fabric_tree_uniform", K_TREE,
+     "1,024 nodes (--nodes=4096: the seed's machine), uniform 0.05: scoreboard, no errors, drains; the "
+     "longest path (2n - 1 switches, its up hops one TagUpN tag) at its zero-load latency 5h + 1 cycles"},
     {"fabric16_model_vs_rtl", K_MODEL_VS_RTL,
      "16 nodes: all-model, all-RTL and mixed fabrics give identical outputs every cycle and identical "
      "records"},
@@ -194,7 +198,8 @@ static void usage(FILE *f) {
   fprintf(
       f,
       "usage: elite4_fabric_core_sim [--test=NAME] [--seed=N] [--cycles=N] [--out=DIR] [--mode=model|rtl]\n"
-      "         [--rtl=all|none|LIST] [--lockstep=all|none|LIST] [--no-skip] [--nodes=4|16|64|256]\n"
+      "         [--rtl=all|none|LIST] [--lockstep=all|none|LIST] [--no-skip] "
+      "[--nodes=4|16|64|256|1024|4096]\n"
       "         [--traffic=uniform|complement|hotspot|bitrev|transpose|bursty] [--burst=B] [--replay=TRACE]\n"
       "         [--bench-paths=skip,noskip,rtl,threads]\n"
       "         [--load=X] [--body=N] [--vcs=free|rr|vc0] [--hot-frac=X] [--hot-node=N] [--link-delay=N]\n"
@@ -287,6 +292,9 @@ static void scenario(e4t_kind_t k, e4t_cfg_t *c) {
     case K_UNIFORM16:
       c->nodes = 16, c->pattern = E4T_UNIFORM, c->load = 0.3, c->cycles = 20000, c->warmup = 4000,
       c->nack_rate = 0.01;
+      break;
+    case K_TREE:
+      c->nodes = 1024, c->pattern = E4T_UNIFORM, c->load = 0.05, c->cycles = 300, c->warmup = 100;
       break;
     case K_MODEL_VS_RTL:
       c->nodes = 16, c->pattern = E4T_UNIFORM, c->load = 0.5, c->cycles = 8000, c->warmup = 1600,
@@ -637,6 +645,38 @@ static bool check_uniform16(const e4t_fabric_t *f, const e4t_result_t *r, char *
   return ok;
 }
 
+/* fabric_tree_uniform: the large trees (1,024 and 4,096 nodes), whose longest
+ * paths need the counted up tag (docs/elite4.md §3, §11.2). A switch routes
+ * TagUpN as TagUp, so the longest path's HEAD takes 5h + 1 cycles as any
+ * other (see E4T_MIN_HEAD_1SW), and its TAIL L - 1 more. */
+static bool check_tree(const e4t_fabric_t *f, const e4t_result_t *r, char *why, size_t len, char *id,
+                       size_t idlen) {
+  const unsigned L = f->cfg.nbody + 2, H = 2 * f->topo.levels - 1, head = 5 * H + 1;
+  bool ok = !f->sb.failed && r->delivered == r->created;
+  snprintf(id, idlen, "%s", f->sb.failed ? f->sb.fail_id : "fabric.delivered_all");
+  if (f->sb.failed)
+    snprintf(why, len, "%s", f->sb.fail);
+  else if (!ok)
+    snprintf(why, len, "%" PRIu64 " of %" PRIu64 " packets delivered", r->delivered, r->created);
+  printf("check: %-4s scoreboard, switch errors and drain; every packet delivered exactly once (%" PRIu64
+         " of %" PRIu64 ")\n",
+         ok ? "ok" : "FAIL", r->delivered, r->created);
+  if (!ok) return false;
+  ok = r->n_by_len[H] && r->min_head[H] == head && r->min_pkt[H] == head + L - 1;
+  printf(
+      "check: %-4s longest path, %u switches: min HEAD latency %u cycles (expected %u), min packet latency "
+      "%u (expected %u), over %" PRIu64 " packets\n",
+      ok ? "ok" : "FAIL", H, r->min_head[H], head, r->min_pkt[H], head + L - 1, r->n_by_len[H]);
+  if (!ok) {
+    snprintf(id, idlen, "fabric.latency_longest");
+    snprintf(why, len,
+             "longest path (%u switches): min HEAD latency %u, packet %u cycles over %" PRIu64
+             " packets; expected %u and %u",
+             H, r->min_head[H], r->min_pkt[H], r->n_by_len[H], head, head + L - 1);
+  }
+  return ok;
+}
+
 static bool check_complement64(const e4t_fabric_t *f, const e4t_result_t *r, char *why, size_t len, char *id,
                                size_t idlen) {
   bool ok = !f->sb.failed && r->delivered == r->created;
@@ -894,12 +934,12 @@ static bool tables_agree(unsigned nodes, bool bug, char *why, size_t len) {
   for (unsigned a = 0; !why[0] && a < nodes; a++)
     for (unsigned b = 0; !why[0] && b < nodes; b++) {
       uint32_t w0;
-      uint8_t tags[E4T_MAX_HOPS];
+      uint8_t tags[E4T_MAX_TAGS];
       unsigned n0 = e4t_route(&E, a, b, &w0, tags), n1 = 0;
       uint64_t w1 = 0;
       if (route_elite.route(route_elite.ctx, &T, a, b, &w1, &n1, err, sizeof err) || w1 != w0 || n1 != n0)
-        snprintf(why, len, "route %u -> %u: e4t_route 0x%08x (%u tags), plug-in 0x%08" PRIx64 " (%u)", a, b,
-                 w0, n0, w1, n1);
+        snprintf(why, len, "route %u -> %u: e4t_route 0x%08x (%u switches), plug-in 0x%08" PRIx64 " (%u)", a,
+                 b, w0, n0, w1, n1);
     }
   fabric_topo_free(&T);
   return !why[0];
@@ -1162,7 +1202,7 @@ static int topo_file(e4t_cfg_t *base, const char *name, const char *dir, const e
  * for this binary, not a design failure). */
 static int topo_file_is_tree(const fabric_topo_t *T, unsigned *nodes, char *why, size_t len) {
   static const char need[] =
-      "elite4 source routes need the 4-ary n-tree of 8-port switches (4, 16, 64 or 256 nodes) wired as "
+      "elite4 source routes need the 4-ary n-tree of 8-port switches (4 .. 4096 nodes) wired as "
       "the built-in one (docs/elite4.md section 11.1): a route names each down port by a base-4 digit of the "
       "destination and each up hop by an adaptive tag over ports 5..8 (IBA numbering), so node d must be on "
       "leaf d/4 port d%4+1 and switch s of level l where the builder puts it";
@@ -1384,7 +1424,7 @@ int main(int argc, char **argv) {
     return usage_fail("%s", "--test=topo_file needs --topo-file=FILE");
   }
   e4t_topo_t topo;
-  if (e4t_topo_build(&topo, c.nodes)) return usage_fail("bad --nodes: %s", "4, 16, 64 or 256");
+  if (e4t_topo_build(&topo, c.nodes)) return usage_fail("bad --nodes: %s", "4, 16, 64, 256, 1024 or 4096");
   if (a.topo_dump) { /* write the topology and stop: no run */
     fabric_topo_t B;
     const fabric_topo_t *T = &ftopo;
@@ -1538,6 +1578,8 @@ int main(int argc, char **argv) {
     ok = check_uniform16(&f, &r, why, sizeof why, id, sizeof id);
   else if (kind == K_COMPLEMENT64)
     ok = check_complement64(&f, &r, why, sizeof why, id, sizeof id);
+  else if (kind == K_TREE)
+    ok = check_tree(&f, &r, why, sizeof why, id, sizeof id);
   else {
     ok = !f.sb.failed;
     if (!ok) snprintf(why, sizeof why, "%s", f.sb.fail);

@@ -80,17 +80,22 @@ void e4t_nic_enqueue(e4t_nic_t *n, e4t_nic_env_t *env, unsigned dst, uint64_t c)
   }
   if (env->policy == E4T_VC_RR) n->rr_bind = (n->rr_bind + 1) % E4T_VCS;
   e4t_pkt_t *k = e4t_records_get(env->rec, (uint32_t)id);
-  uint8_t tags[E4T_MAX_HOPS];
+  uint8_t tags[E4T_MAX_TAGS];
+  unsigned nsw;
   k->src = n->node;
   k->dst = (uint16_t)dst;
   k->nbody = (uint16_t)env->nbody;
-  k->nsw = (uint8_t)e4t_route(env->topo, n->node, dst, &k->route, tags);
+  /* nt tags: 2t + 1 (as many as switches), or t + 3 with a counted up tag (t >= 4) */
+  const unsigned nt = e4t_route_tags(env->topo, n->node, dst, &k->route, tags, &nsw);
+  k->nsw = (uint8_t)nsw;
   if (env->bugs & E4T_BUG_ROUTE_WRONG_PORT) /* planted: the last down tag points at the neighbour's port */
-    k->route = (k->route & ~(0xFu << (4 * (k->nsw - 1)))) |
-               ((uint32_t)(tags[k->nsw - 1] ^ 1u) << (4 * (k->nsw - 1)));
-  if ((env->bugs & E4T_BUG_ROUTE_PAD) && k->nsw < 8) k->route &= (1u << (4 * k->nsw)) - 1; /* planted */
-  if ((env->bugs & E4T_BUG_ROUTE_TOP_UP) && k->nsw == 2 * env->topo->levels - 1) /* planted: the top's tag */
-    k->route = (k->route & ~(0xFu << (4 * (k->nsw / 2)))) | (4u << (4 * (k->nsw / 2)));
+    k->route = (k->route & ~(0xFu << (4 * (nt - 1)))) | ((uint32_t)(tags[nt - 1] ^ 1u) << (4 * (nt - 1)));
+  if ((env->bugs & E4T_BUG_ROUTE_PAD) && nt < 8) k->route &= (1u << (4 * nt)) - 1; /* planted */
+  if ((env->bugs & E4T_BUG_ROUTE_TOP_UP) &&
+      k->nsw == 2 * env->topo->levels - 1) { /* planted: the top's tag */
+    const unsigned top = nt - (nsw / 2 + 1); /* the first down tag */
+    k->route = (k->route & ~(0xFu << (4 * top))) | (4u << (4 * top));
+  }
   k->t_create = (uint32_t)c;
   uint32_t words[E4T_MAX_BODY + 1];
   for (unsigned i = 0; i < tx_nbody(env); i++) words[i] = tx_word(env, (uint32_t)id, i);

@@ -37,17 +37,30 @@ int e4t_topo_build(e4t_topo_t *t, unsigned nodes) {
 }
 
 unsigned e4t_route(const e4t_topo_t *t, unsigned src, unsigned dst, uint32_t *word, uint8_t *tags) {
+  unsigned nsw;
+  e4t_route_tags(t, src, dst, word, tags, &nsw);
+  return nsw;
+}
+
+unsigned e4t_route_tags(const e4t_topo_t *t, unsigned src, unsigned dst, uint32_t *word, uint8_t *tags,
+                        unsigned *nsw) {
   unsigned top = 0;
   while (top + 1 < t->levels && (src >> (2 * (top + 1))) != (dst >> (2 * (top + 1)))) top++;
   unsigned n = 0;
-  for (unsigned l = 0; l < top; l++) tags[n++] = ELITE4_TAG_UP;
+  if (2 * top + 1 > E4T_MAX_TAGS) { /* docs/elite4.md §3: TagUpN, count top */
+    tags[n++] = ELITE4_TAG_UPN;
+    tags[n++] = (uint8_t)top;
+  } else {
+    for (unsigned l = 0; l < top; l++) tags[n++] = ELITE4_TAG_UP;
+  }
   for (unsigned l = top + 1; l-- > 0;) tags[n++] = (uint8_t)digit(dst, l);
   /* the route word (docs/elite4.md §3), built here rather than with the
      model's helper: front tag in bits [3:0], unused tags 0xF */
   uint32_t w = 0xFFFFFFFFu;
-  for (unsigned i = 0; i < n && i < 8; i++)
+  for (unsigned i = 0; i < n && i < E4T_MAX_TAGS; i++)
     w = (w & ~(0xFu << (4 * i))) | ((uint32_t)(tags[i] & 0xFu) << (4 * i));
   *word = w;
+  *nsw = 2 * top + 1;
   return n;
 }
 

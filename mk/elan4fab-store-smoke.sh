@@ -120,4 +120,4 @@ if [[ -z $first ]]; then
 fi
 
 . mk/script-verdict.sh
-script_verdict "$first" "$expect" "mk/elan4fab-store-smoke.sh${bug:+ --bug=$bug} --seed=$seed"
+script_verdict "$first" "$expect" "make sim T=$name SEED=$seed"

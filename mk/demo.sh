@@ -14,8 +14,9 @@
 # 4. prints the packet's per-hop latency breakdown (cycles and ns) and the
 #    run's throughput/latency summary, both queries on the database; then an
 #    8-byte put from node 0 to the last node through Elan4 NICs (the NICs and
-#    switches on its path model and RTL in lockstep), its stage breakdown
-#    beside seed 004's Table 3 (build/bin/elan4_fabric_sim, docs/elan4fab.md),
+#    switches on its path model and RTL in lockstep) written into the same
+#    database, its stage breakdown and seed 004's Table 3 beside it as
+#    queries on its rows (build/bin/elan4_fabric_sim --db, docs/elan4fab.md),
 #    with its waveforms (source NIC, switches, destination NIC) when --waves=on;
 # 5. a load sweep (all C, shorter) for the throughput/latency curves;
 # 6. writes DIR/index.html: the breakdown table, gnuplot plots made from
@@ -113,9 +114,38 @@ ef=$bin/elan4_fabric_sim
 step "elan4: an 8-byte put node 0 -> node $((nodes - 1)), the NICs and switches on its path model and RTL in lockstep (docs/elan4fab.md)"
 ef_trace=()
 [[ $waves == on ]] && mkdir -p "$out/elan4_fst" && ef_trace=(--trace="$out/elan4_fst")
-"$ef" --test=put --nodes="$nodes" --nic=lockstep --sw=lockstep --seed="$seed" "${ef_trace[@]}" > "$out/runs/elan4_put.log" 2>&1 ||
+"$ef" --test=put --nodes="$nodes" --nic=lockstep --sw=lockstep --seed="$seed" "${ef_trace[@]}" \
+  --name=demo_elan4_put --db="$db" > "$out/runs/elan4_put.log" 2>&1 ||
   die "the elan4 put failed (log: $out/runs/elan4_put.log)"
-sed -n '/^8-byte put, node/,/^TEST PASSED/p' "$out/runs/elan4_put.log" | grep -v '^TEST PASSED' | tee "$out/elan4_put.txt"
+# the put's breakdown and Table 3 are queries on its run (packet 2: the measured put; docs/elan4fab.md)
+erun=$(q "SELECT MAX(run) FROM runs WHERE tool = 'elan4_fabric_sim' AND name = 'demo_elan4_put'")
+[[ -n $erun ]] || die "the elan4 put wrote no run into $db"
+# seed 004 Table 3 (8-byte write, 4,096 nodes, 11 switches, 50 m) beside ours, from the packet,
+# stage and hop rows: the command processor up to the TAIL on the link (injected + flits - 1),
+# the input HEAD in -> memory written, the switch's mean HEAD in -> out, 11 of them, the cable
+table3_sql="WITH p AS (SELECT * FROM packets WHERE run = $erun AND id = 2),
+  k AS (SELECT 1000.0 / clock_mhz AS ns FROM runs WHERE run = $erun),
+  i AS (SELECT (SELECT cycle FROM stages WHERE run = $erun AND packet = 2 AND stage = 'memory written')
+             - (SELECT cycle FROM stages WHERE run = $erun AND packet = 2 AND stage LIKE 'destination input%') AS c),
+  w AS (SELECT AVG(departure - arrival) AS c FROM hops WHERE run = $erun AND packet = 2),
+  t AS (SELECT (p.injected + p.flits - 1 - p.created) * k.ns AS cmd, (p.injected - p.created) * k.ns AS head,
+               i.c * k.ns AS inp, w.c * k.ns AS sw FROM p, k, i, w)
+SELECT 'Elan4 command processor' AS row, 82.5 AS seed_ns, ROUND(cmd, 1) AS netcosim_ns, 'first dword accepted -> TAIL on the link' AS interval FROM t
+UNION ALL SELECT '  (first flit)', 82.5, ROUND(head, 1), 'first dword accepted -> HEAD on the link' FROM t
+UNION ALL SELECT 'Elan4 input', 157.5, ROUND(inp, 1), 'HEAD in -> data on lm_* (TLB hit)' FROM t
+UNION ALL SELECT 'Elite4 switch (per switch)', 21.0, ROUND(sw, 1), 'HEAD in -> HEAD out, mean over the path' FROM t
+UNION ALL SELECT '11 switches (4,096 nodes)', 231.0, ROUND(11 * sw, 1), '11 x ours (extrapolated)' FROM t
+UNION ALL SELECT 'cable (50 m at 4 ns/m)', 200.0, 200.0, 'the same parameter' FROM t
+UNION ALL SELECT 'total, 4,096 nodes', 671.0, ROUND(cmd + inp + 11 * sw + 200, 1), 'sum of the rows' FROM t"
+{
+  echo "8-byte put, node 0 -> node $((nodes - 1)) (run $erun of $db, packet 2)"
+  "$rep" "$db" stages --run="$erun" --packet=2 || die "store_report stages"
+  echo
+  echo "seed 004 Table 3 beside this run (ns at $(q "SELECT clock_mhz FROM runs WHERE run = $erun") MHz)"
+  sqlite3 -batch -bail -column -header "$db" "$table3_sql" || die "the Table 3 query failed"
+} | tee "$out/elan4_put.txt"
+"$rep" "$db" stages --run="$erun" --packet=2 --format=html > "$out/elan4_stages.html" || die "store_report stages html"
+sqlite3 -batch -bail -html -header "$db" "$table3_sql" > "$out/elan4_table3.html" || die "the Table 3 query failed"
 
 # --- 5. a load sweep, all C ---------------------------------------------------------------
 sweep_loads=""
@@ -241,9 +271,13 @@ EOF
   cat "$out/trace.html"
   echo "<h2>An 8-byte put through Elan4 NICs, beside seed 004's Table 3</h2>"
   echo "<p>Node 0 to node $((nodes - 1)); the two NICs (elan4_default) and the switches on the path run as C model and"
-  echo "Verilated RTL in lockstep, every NIC port compared every cycle (docs/elan4fab.md).</p><pre>"
-  esc < "$out/elan4_put.txt"
-  echo "</pre>"
+  echo "Verilated RTL in lockstep, every NIC port compared every cycle (docs/elan4fab.md). Its stages are"
+  echo "rows of <code>demo.db</code> (run $erun, packet 2: <code>store_report demo.db stages --run=$erun --packet=2</code>),"
+  echo "and Table 3 is a query on them (docs/elan4fab.md \"Results in the store\").</p>"
+  cat "$out/elan4_stages.html"
+  echo "<p>Seed 004 Table 3 (8-byte write, 4,096 nodes, 11 switches, 50 m of cable) beside this run, ns:</p><table>"
+  cat "$out/elan4_table3.html"
+  echo "</table>"
   [[ $waves == on ]] && echo "<p>Its path in waveforms (source NIC, each switch, destination NIC; marker: the HEAD):</p><p><img src=\"elan4_put_path.png\" alt=\"the elan4 put's path\"></p>"
   echo "<h2>Run 2: throughput and latency</h2><pre>"
   esc < "$out/summary.txt"

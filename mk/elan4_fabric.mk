@@ -7,7 +7,7 @@
 # Targets:
 #   build/bin/elan4_fabric_sim, build/asan/bin/elan4_fabric_sim
 
-EF_SRC := $(wildcard testbench/elan4fab/*.c) testbench/fabric/e4t_topo.c testbench/bind/fabric_elite4.c \
+EF_SRC := $(wildcard testbench/elan4fab/*.c) testbench/fabric/e4t_topo.c testbench/store/store.c testbench/bind/fabric_elite4.c \
           testbench/bind/elite4.c testbench/bind/elan4.c testbench/rng.c testbench/waves.c $(MODEL_SRC)
 # The NIC's RTL is elan4_default's only; the binding defines every elan4
 # target, so the others are linked as glue without RTL.

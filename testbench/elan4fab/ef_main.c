@@ -21,6 +21,13 @@
  *           counter there, writes it back plus one, releases the lock, for
  *           --rounds acquisitions in all: e4fab.cas_mutex (the lock word only
  *           ever goes 0 -> holder -> 0) and e4fab.cas_count (no update lost).
+ *   getsizes  --src reads 8 B .. --max-bytes of --dst's memory by READ
+ *           (up to 8 dwords each) and by a RUN_DMA it puts into --dst's
+ *           queue page; latency to the last dword written locally:
+ *           e4fab.getsizes_data (every byte, nothing beyond).
+ *   (sizes, dmabw, evrate, isolation: see docs/elan4fab.md.)
+ * --db=PATH: the run, its parameters, the put's packets, hops and stages,
+ * the sweeps' results into the SQLite store (docs/store.md).
  * Every run: e4fab.lockstep / assert:<label> (a node's model vs RTL, or an
  * RTL assertion), fabric.lockstep (a switch), e4fab.errors (no NIC error
  * counter moved, no switch error), e4fab.deadline (the program ended within
@@ -46,6 +53,7 @@
 #include "fabric/fabric_topo.h"
 #include "waves.h"
 #include "fabric/e4t_topo.h"
+#include "store/store.h"
 
 /* --- the address plan every node uses (ours, docs/elan4fab.md "Address plan") --- */
 #define CTX      0x42u
@@ -61,7 +69,7 @@
 #define QBASE    0x00800000u /* queue 0's backing store: class 1 (8 KB) */
 #define QCLASS   1u
 
-enum { T_PUT = 0, T_FADD, T_CAS, T_SIZES, T_DMABW, T_EVRATE, T_ISOLATION, T_N };
+enum { T_PUT = 0, T_FADD, T_CAS, T_SIZES, T_DMABW, T_EVRATE, T_ISOLATION, T_GETSIZES, T_N };
 /* Planted testbench bugs (--tb-bug=NAME): each breaks what one check
  * judges, so the negative proves that check fires (docs/elan4fab.md). */
 enum {
@@ -78,14 +86,17 @@ enum {
   TB_ISO_WANT_OFF,  /* isolation: the first kind's expected code off by one */
   TB_HOST_READS_1,  /* the hosts hold one NIC read at a time (HostReadTags is larger) */
   TB_HOST_NO_ALLOC, /* every growth of a host's queues fails */
+  TB_GET_SHORT,     /* getsizes: every get one dword short (the last READ n - 1, the DMA 8 bytes less) */
+  TB_DB_SKIP_STAGE, /* --db: the measured put's "packet formed" stage is not written */
   TB_N
 };
 static const char *const tb_bug_names[] = {
     "none",         "stamp_late",   "event_count_zero", "fadd_reply_slot", "cas_no_increment",
     "log_no_lm",    "dma_short",    "evr_data",         "get_va",          "reorder_none",
-    "iso_want_off", "host_reads_1", "host_no_alloc"};
+    "iso_want_off", "host_reads_1", "host_no_alloc",    "get_short",       "db_skip_stage"};
 _Static_assert(sizeof tb_bug_names / sizeof tb_bug_names[0] == TB_N, "one name per TB_* bug");
-static const char *const test_names[] = {"put", "fadd", "cas", "sizes", "dmabw", "evrate", "isolation"};
+static const char *const test_names[] = {"put",   "fadd",   "cas",       "sizes",
+                                         "dmabw", "evrate", "isolation", "getsizes"};
 _Static_assert(sizeof test_names / sizeof test_names[0] == T_N, "one name per test");
 
 typedef struct {
@@ -97,7 +108,7 @@ typedef struct {
   bool nic_all, sw_all; /* --nic-all / --sw-all: every instance, not only the path */
   uint64_t seed, cycles;
   double cable_m; /* report only: metres of cable per link for Table 3's rows */
-  const char *name, *out, *trace;
+  const char *name, *out, *trace, *db;
   char expect[160];
   uint64_t expect_cycle;
   bool expect_on;
@@ -130,6 +141,7 @@ typedef struct {
   uint64_t path_cycle[16];
   unsigned npath;
   int iso_node, iso_fault_node; /* isolation: the garbage queue's node, its bad VA's destination (-1: none) */
+  store_t *st;                  /* --db: the run's rows go here (docs/store.md), NULL: none */
 } world_t;
 
 static void failf(world_t *w, uint64_t cycle, const char *id, const char *fmt, ...) {
@@ -175,7 +187,9 @@ static uint64_t lm_heap(world_t *w, unsigned d, uint64_t off) {
 
 /* --- building the fabric --- */
 /* tests between --src and --dst only: their path's instances take --nic / --sw */
-static bool two_ended(unsigned t) { return t == T_PUT || t == T_SIZES || t == T_DMABW || t == T_EVRATE; }
+static bool two_ended(unsigned t) {
+  return t == T_PUT || t == T_SIZES || t == T_DMABW || t == T_EVRATE || t == T_GETSIZES;
+}
 static bool on_path_sw(world_t *w, unsigned s) {
   if (w->c.sw_all) return true;
   if (!two_ended(w->c.test)) return false;
@@ -215,7 +229,8 @@ static int build(world_t *w, char *err, size_t errlen) {
                            .bug = c->nic_bug,
                            .seed = c->seed * 7919u + d,
                            .host_lat = c->host_lat,
-                           .log = c->test == T_PUT || c->test == T_EVRATE ? &w->log : NULL};
+                           .log = c->test == T_PUT || c->test == T_EVRATE || c->test == T_GETSIZES ? &w->log
+                                                                                                   : NULL};
     if (c->trace && pr.mode != EF_NIC_MODEL) {
       snprintf(tpath[d], sizeof tpath[d], "%s/nic%u.fst", c->trace, d);
       pr.trace = tpath[d];
@@ -350,6 +365,97 @@ static uint64_t ev_cycle(world_t *w, unsigned kind, uint32_t inst, uint64_t from
   return i < 0 ? EF_NEVER : w->log.ev[i].cycle;
 }
 
+/* --- the results store (--db; docs/elan4fab.md "Results in the store") --- */
+static void db_result(world_t *w, const char *series, const char *label, double x, const char *x_unit,
+                      double value, const char *unit) {
+  if (w->st && store_result(w->st, &(store_result_t){series, label, x, x_unit, value, unit}))
+    failf(w, w->f.cycle, "store.write", "%s", store_error(w->st));
+}
+static uint64_t db_cyc(uint64_t c) { return c == EF_NEVER ? STORE_NONE : c; }
+static void add_stage(world_t *w, store_stage_t *g, unsigned *ng, uint64_t id, const char *what,
+                      uint32_t inst, int port, uint64_t cycle) {
+  g[*ng] = (store_stage_t){.packet = id,
+                           .idx = *ng,
+                           .stage = what,
+                           .instance = w->f.inst[inst].name,
+                           .port = port,
+                           .cycle = db_cyc(cycle)};
+  (*ng)++;
+}
+/* One packet of test put from the log: its packets row, a hops row per
+ * switch and its named stages in order. s -> d (nodes); t0: its first stage,
+ * `stage0`; cmd: a host command (accepted, formed follow t0); wr_kind /
+ * wr_a: the write of its first data dword at d (EF_EV_LM_WRITE: a dword
+ * address, EF_EV_HM_WRITE: a byte address; EF_EV_N: none); fire: d's
+ * event fires. The measured put's stages are the breakdown printed. */
+static void db_put_packet(world_t *w, uint64_t id, unsigned s, unsigned d, unsigned vc, const char *stage0,
+                          uint64_t t0, bool cmd, unsigned wr_kind, uint64_t wr_a, bool fire) {
+  if (!w->st || w->failed) return;
+  const uint32_t S = w->node0 + s, D = w->node0 + d;
+  const uint64_t head = ev_cycle(w, EF_EV_TX_HEAD, S, t0), tail = ev_cycle(w, EF_EV_TX_TAIL, S, head),
+                 hin = ev_cycle(w, EF_EV_RX_HEAD, D, head), tin = ev_cycle(w, EF_EV_RX_TAIL, D, hin),
+                 ack = ev_cycle(w, EF_EV_RX_TOKEN, S, tin);
+  store_stage_t g[64];
+  store_hop_t hop[16];
+  unsigned ng = 0, nh = 0, tries = 0;
+#define STAGE(what_, inst_, port_, cyc_) add_stage(w, g, &ng, id, what_, inst_, port_, cyc_)
+  STAGE(stage0, S, STORE_NO_PORT, t0);
+  if (cmd) {
+    STAGE("command accepted", S, STORE_NO_PORT, ev_cycle(w, EF_EV_CMD, S, t0));
+    if (!(w->c.tb_bug == TB_DB_SKIP_STAGE && id == 2)) /* planted: a stage not written */
+      STAGE("packet formed", S, STORE_NO_PORT, ev_cycle(w, EF_EV_FORM, S, t0));
+  }
+  STAGE("first flit on the link (HEAD out)", S, STORE_NO_PORT, head);
+  uint64_t wr = EF_NEVER, fired = EF_NEVER;
+  for (size_t i = 0; i < w->log.n; i++) {
+    const ef_event_t *e = &w->log.ev[i];
+    if (e->kind == EF_EV_TX_HEAD && e->inst == S && e->cycle >= head && e->cycle < ack) tries++;
+    if (e->kind == wr_kind && e->inst == D && e->a == wr_a && e->cycle >= hin && wr == EF_NEVER)
+      wr = e->cycle;
+    if (e->kind == EF_EV_FIRE && e->inst == D && e->cycle >= hin && fired == EF_NEVER) fired = e->cycle;
+    if (e->cycle < head || e->cycle > hin || (e->kind != EF_EV_SW_IN && e->kind != EF_EV_SW_OUT) || ng > 58)
+      continue;
+    const bool in = e->kind == EF_EV_SW_IN;
+    STAGE(in ? "switch in (HEAD)" : "switch out (HEAD)", e->inst, e->port, e->cycle);
+    if (in && nh < 16) {
+      hop[nh] = (store_hop_t){.packet = id,
+                              .idx = nh,
+                              .instance = w->f.inst[e->inst].name,
+                              .in_port = e->port,
+                              .out_port = STORE_NO_PORT,
+                              .arrival = e->cycle,
+                              .grant = STORE_NONE, /* the switch's allocation is not observed here */
+                              .departure = STORE_NONE};
+      nh++;
+    } else if (!in && nh && !strcmp(hop[nh - 1].instance, w->f.inst[e->inst].name)) {
+      hop[nh - 1].out_port = e->port;
+      hop[nh - 1].departure = e->cycle;
+    }
+  }
+  STAGE("destination input (HEAD in)", D, STORE_NO_PORT, hin);
+  STAGE("TAIL in", D, STORE_NO_PORT, tin);
+  if (wr_kind != EF_EV_N) STAGE("memory written", D, STORE_NO_PORT, wr);
+  if (fire) STAGE("event fired", D, STORE_NO_PORT, fired);
+  STAGE("ack back at the source (TOKEN in)", S, STORE_NO_PORT, ack);
+#undef STAGE
+  const store_packet_t p = {.id = id,
+                            .src = s,
+                            .dst = d,
+                            .vc = vc,
+                            .flits = head == EF_NEVER || tail == EF_NEVER ? 0 : (unsigned)(tail - head + 1),
+                            .hops = nh,
+                            .tries = tries,
+                            .created = t0,
+                            .injected = db_cyc(head),
+                            .head_rx = db_cyc(hin),
+                            .tail_rx = db_cyc(tin),
+                            .acked = db_cyc(ack)};
+  int e = store_packet(w->st, &p);
+  for (unsigned k = 0; k < nh && !e; k++) e = store_hop(w->st, &hop[k]);
+  for (unsigned k = 0; k < ng && !e; k++) e = store_stage(w->st, &g[k]);
+  if (e) failf(w, w->f.cycle, "store.write", "%s", store_error(w->st));
+}
+
 static int test_put(world_t *w, FILE *rep) {
   cfg_t *c = &w->c;
   ef_host_t *hs = &node(w, c->src)->host;
@@ -363,7 +469,7 @@ static int test_put(world_t *w, FILE *rep) {
   /* cold: the destination's TLB misses */
   const uint64_t cold_data = 0x0123456789ABCDEFull, data = 0x1122334455667788ull;
   put_from = w->f.cycle;
-  ef_put(hs, 0, c->dst, VA_HEAP + 0x100, &cold_data, 1, 0, w->f.cycle);
+  const int op_cold = ef_put(hs, 0, c->dst, VA_HEAP + 0x100, &cold_data, 1, 0, w->f.cycle);
   if (!run_until(w, put_warm_done, NULL)) return 1;
   if (lm_heap(w, c->dst, 0x100) != cold_data)
     failf(w, w->f.cycle, "e4fab.put_data",
@@ -491,6 +597,13 @@ static int test_put(world_t *w, FILE *rep) {
           "Table 3 bound broken: command -> first flit %.1f ns (<= 82.5), input %.1f ns (<= 157.5)",
           ns((double)(head - t0)), in_ns);
   if (w->failed) return 1;
+  /* --db: the cold put (1) and the measured one (2), its stages the breakdown above */
+  const unsigned vst = (unsigned)v->param.VcSten, vrp = (unsigned)v->param.VcReply;
+  db_put_packet(w, 1, c->src, c->dst, vst, "host write arrival (first dword on ht_*)", hs->op[op_cold].accept,
+                true, EF_EV_LM_WRITE, (PA_HEAP + 0x100) / 8, false);
+  db_put_packet(w, 2, c->src, c->dst, vst, "host write arrival (first dword on ht_*)", t0, true,
+                EF_EV_LM_WRITE, want_dw, false);
+  if (w->st) db_result(w, "put8_latency", "STEN", 8, "bytes", (double)(wr - t0), "cycles");
   /* a put with a remote event: the destination's event fires and its host sees the interrupt */
   ef_node_t *nd = node(w, c->dst);
   ef_mem_set(&nd->lm, PA_EV / 8, ef_e0(c->tb_bug == TB_EVENT_COUNT_ZERO ? 0 : -1, 0, 2));
@@ -513,6 +626,8 @@ static int test_put(world_t *w, FILE *rep) {
     failf(w, w->f.cycle, "e4fab.event", "node %u: the put's event did not fire once (fired %s, e0 count %d)",
           c->dst, fire == EF_NEVER ? "never" : "yes", (int)(int32_t)ef_mem_get(&nd->lm, PA_EV / 8));
   if (w->failed) return 1;
+  db_put_packet(w, 3, c->src, c->dst, vst, "host write arrival (first dword on ht_*)", t2, true,
+                EF_EV_LM_WRITE, (PA_HEAP + 0x110) / 8, true);
   fprintf(rep,
           "\n16-byte put with a remote event (E = 1): HEAD in -> event fired %" PRIu64 " cycles (%.1f ns), "
           "-> destination host's interrupt %" PRIu64 " cycles (%.1f ns)\n",
@@ -542,6 +657,11 @@ static int test_put(world_t *w, FILE *rep) {
     }
   if (w->failed) return 1;
   const uint64_t gi = hs->irq[ef_irq_find(hs, get_seen, 2, 0x6E7u)].cycle;
+  /* --db: the get's READ (4) and its reply (5), which starts when the READ's TAIL is in */
+  db_put_packet(w, 4, c->src, c->dst, vst, "host write arrival (first dword on ht_*)", t3, true, EF_EV_N, 0,
+                false);
+  db_put_packet(w, 5, c->dst, c->src, vrp, "the READ's TAIL in", ev_cycle(w, EF_EV_RX_TAIL, D, t3), false,
+                EF_EV_HM_WRITE, HPA_HOST + 0x40, true);
   fprintf(rep,
           "8-byte get from node %u: first dword accepted -> reply in host memory %" PRIu64
           " cycles (%.1f ns), "
@@ -598,6 +718,7 @@ static int test_fadd(world_t *w, FILE *rep) {
             "the %zu-th smallest is 0x%" PRIx64,
             FADD_INIT, total - 1, i, w->got[i]);
   if (w->failed) return 1;
+  db_result(w, "fadd_time", "FADD", (double)total, "atomics", (double)w->f.cycle, "cycles");
   fprintf(rep, "fadd: %u nodes x %u fetch-adds to node 0 in %" PRIu64 " cycles (%.1f us): %.2f M atomics/s\n",
           w->c.nodes, w->c.rounds, w->f.cycle, ns((double)w->f.cycle) / 1000,
           (double)total / (ns((double)w->f.cycle) * 1e-9) / 1e6);
@@ -682,6 +803,7 @@ static int test_cas(world_t *w, FILE *rep) {
           " (an update lost)",
           w->acquisitions, rounds, cnt);
   if (w->failed) return 1;
+  db_result(w, "cas_time", "CAS", (double)rounds, "rounds", (double)w->f.cycle, "cycles");
   fprintf(rep,
           "cas: %u nodes, %" PRIu64 " lock/unlock rounds on node 0 in %" PRIu64
           " cycles (%.1f us), counter %" PRIu64 "\n",
@@ -794,6 +916,8 @@ static int test_sizes(world_t *w, FILE *rep) {
       const uint64_t t = hd->irq[ef_irq_find(hd, wait_seen, 2, wait_cookie)].cycle;
       lat[kind][k] = ns((double)(t - node(w, c->src)->host.op[op].accept));
       check_data(w, c->dst, kind, S, base, "e4fab.sizes_data");
+      db_result(w, "put_latency", kind ? "DMA" : "STEN", S, "bytes",
+                (double)(t - node(w, c->src)->host.op[op].accept), "cycles");
       if (w->failed || !run_until(w, settled, NULL)) return 1;
     }
   fprintf(rep,
@@ -853,6 +977,8 @@ static int test_dmabw(world_t *w, FILE *rep) {
       if (w->failed || !run_until(w, settled, NULL)) return 1;
     }
     fprintf(rep, "%8u %12.0f %14.0f\n", S, bw[0], bw[1]);
+    db_result(w, "dma_bw_oneway", "DMA", S, "bytes", bw[0], "MB/s");
+    db_result(w, "dma_bw_bidir", "DMA", S, "bytes", bw[1], "MB/s");
   }
   fprintf(rep, "seed 004 Fig. 6a: 911 MB/s one-way, 900 MB/s bidirectional (98 %% of the achievable peak)\n");
   return 0;
@@ -926,6 +1052,7 @@ static int test_evrate(world_t *w, FILE *rep) {
   if (w->failed) return 1;
   const double t_all = ns((double)(last_tail - evr_fire)), t_steady = ns((double)(last_head - first_head));
   const double rate = EVR_K / (t_all * 1e-9) / 1e6, steady = (EVR_K - 1) / (t_steady * 1e-9) / 1e6;
+  db_result(w, "event_packet_rate", "COPY", EVR_K, "packets", rate, "Mpackets/s");
   fprintf(rep,
           "\npackets built by the event processor: one SETEVENT from node %u fires a COPY of %u commands "
           "into node %u's "
@@ -937,6 +1064,116 @@ static int test_evrate(world_t *w, FILE *rep) {
           "HEAD to HEAD %.2f M packets/s (seed 004: more than 4 M/s): %s\n",
           first_head - evr_fire, EVR_K, last_tail - evr_fire, t_all, rate, steady,
           rate > 4.0 ? "holds" : "does not hold");
+  return 0;
+}
+
+/* --- test getsizes: get latency vs size (seed 004 Fig. 10b). Node --src
+ * reads `bytes` of node --dst's local memory into its own, two ways:
+ *   READ  ceil(n / 8) READ commands of up to 8 dwords (docs/elan4.md §4.3),
+ *         each with the requester's event (count -k): the replies are
+ *         written by the requester's input processor;
+ *   DMA   RUN_DMA's source is local only (§4.3, dw1), so the requester puts
+ *         a RUN_DMA command (8 dwords, one WRITE) into --dst's queue 0 page
+ *         (space 2, §4.5) and --dst's DMA engine sends the data back, its
+ *         remote event the requester's (ours: a get by a remote DMA).
+ * Latency: the requester's first command dword accepted on ht_* -> the last
+ * dword of the data written on its lm_* (and -> its host's interrupt).
+ * Check e4fab.getsizes_data: every dword, and the dword after the last is
+ * untouched. --- */
+static const uint32_t get_list[] = {8,   16,   24,   32,   40,   48,   56,    64,    256,
+                                    512, 1024, 1536, 2048, 4096, 8192, 16384, 32768, 65536};
+enum { NGET = sizeof get_list / sizeof get_list[0], GET_TO = 0x10000 /* the requester's heap offset */ };
+static uint64_t get_poison(unsigned i) { return 0xBAD0000000000000ull | i; }
+static int test_getsizes(world_t *w, FILE *rep) {
+  const cfg_t *c = &w->c;
+  ef_host_t *h = &node(w, c->src)->host;
+  ef_node_t *nd = node(w, c->dst), *ns_ = node(w, c->src);
+  open_both(w);
+  if (!run_until(w, settled, NULL)) return 1;
+  unsigned qpos = 1; /* --dst's queue 0: its GUARD took position 0 */
+  uint64_t lat[2][NGET], irq[2][NGET];
+  unsigned n_n = 0;
+  /* k = -1: an 8-byte get of each kind first, not measured: both ends'
+     TLBs then hold the pages (the put test's cold put, likewise) */
+  for (int k = -1; k < NGET && (k < 0 || get_list[k] <= c->max_bytes); n_n += k >= 0, k++)
+    for (unsigned kind = 0; kind < 2; kind++) {
+      const uint32_t B = k < 0 ? 8 : get_list[k];
+      const unsigned n = B / 8;
+      /* the source data at --dst, the target poisoned one dword beyond (the fabric is idle) */
+      for (unsigned i = 0; i < n; i++) ef_mem_set(&nd->lm, PA_HEAP / 8 + i, pattern(4 + kind, B, i));
+      for (unsigned i = 0; i <= n; i++) ef_mem_set(&ns_->lm, (PA_HEAP + GET_TO) / 8 + i, get_poison(i));
+      const unsigned sets = kind ? 1 : (n + 7) / 8;
+      wait_node = c->src;
+      wait_seen = h->nirq;
+      wait_cookie = (uint64_t)(kind + 4) << 32 | B;
+      prime(w, c->src, -(int32_t)sets, wait_cookie);
+      w->log.n = 0; /* this get's events only */
+      int op = -1;
+      if (kind == 0) {
+        for (unsigned i = 0; i < n; i += 8) {
+          unsigned m = n - i < 8 ? n - i : 8;
+          if (c->tb_bug == TB_GET_SHORT && i + m == n && m > 1) m--;
+          const int o =
+              ef_get(h, 0, c->dst, VA_HEAP + 8ull * i, m, VA_HEAP + GET_TO + 8ull * i, VA_EV, w->f.cycle);
+          if (op < 0) op = o;
+        }
+      } else {
+        const uint32_t len = B - (c->tb_bug == TB_GET_SHORT && B > 8 ? 8u : 0u);
+        /* RUN_DMA, §4.3: op 5, E (a remote event), dest the requester, imm the byte count */
+        const uint64_t dma[8] = {5u | 1u << 8 | (uint64_t)c->src << 16 | (uint64_t)len << 32,
+                                 VA_HEAP,
+                                 VA_HEAP + GET_TO,
+                                 VA_EV,
+                                 0,
+                                 0,
+                                 0,
+                                 0};
+        op = ef_put(h, 0, c->dst, VA_Q + 8ull * qpos, dma, 8, 0, w->f.cycle);
+        qpos += 8;
+      }
+      if (!run_until(w, irq_arrived, NULL)) return 1;
+      const uint64_t t0 = h->op[op].accept, lo = (PA_HEAP + GET_TO) / 8;
+      uint64_t last = EF_NEVER;
+      for (size_t i = 0; i < w->log.n; i++) {
+        const ef_event_t *e = &w->log.ev[i];
+        if (e->kind == EF_EV_LM_WRITE && e->inst == w->node0 + c->src && e->a >= lo && e->a < lo + n &&
+            (last == EF_NEVER || e->cycle > last))
+          last = e->cycle;
+      }
+      const uint64_t t_irq = h->irq[ef_irq_find(h, wait_seen, 2, wait_cookie)].cycle - t0;
+      for (unsigned i = 0; i <= n && !w->failed; i++) {
+        const uint64_t got = ef_mem_get(&ns_->lm, lo + i),
+                       want = i < n ? pattern(4 + kind, B, i) : get_poison(i);
+        if (got != want)
+          failf(w, w->f.cycle, "e4fab.getsizes_data",
+                "node %u: %s get of %u bytes from node %u: dword %u is 0x%016" PRIx64 ", want 0x%016" PRIx64
+                "%s",
+                c->src, kind ? "DMA" : "READ", B, c->dst, i, got, want, i < n ? "" : " (beyond the get)");
+      }
+      if (!w->failed && last == EF_NEVER)
+        failf(w, w->f.cycle, "e4fab.getsizes_data", "node %u: the %u-byte %s get wrote nothing on lm_*",
+              c->src, B, kind ? "DMA" : "READ");
+      if (w->failed) return 1;
+      if (k >= 0) {
+        lat[kind][k] = last - t0;
+        irq[kind][k] = t_irq;
+        db_result(w, "get_latency", kind ? "DMA" : "READ", B, "bytes", (double)lat[kind][k], "cycles");
+        db_result(w, "get_latency_irq", kind ? "DMA" : "READ", B, "bytes", (double)irq[kind][k], "cycles");
+      }
+      if (!run_until(w, settled, NULL)) return 1;
+    }
+  fprintf(
+      rep,
+      "\nget latency vs size, node %u reads node %u's local memory into its own: first command dword "
+      "accepted -> the last dword written on lm_* (-> the requester host's interrupt); cycles, ns at %.0f "
+      "MHz\n",
+      c->src, c->dst, FABRIC_NOMINAL_MHZ);
+  fprintf(rep, "%8s %8s %9s %9s %8s %9s %9s  %s\n", "bytes", "READ", "ns", "(irq ns)", "DMA", "ns",
+          "(irq ns)", "faster");
+  for (unsigned k = 0; k < n_n; k++)
+    fprintf(rep, "%8u %8" PRIu64 " %9.1f %9.1f %8" PRIu64 " %9.1f %9.1f  %s\n", get_list[k], lat[0][k],
+            ns((double)lat[0][k]), ns((double)irq[0][k]), lat[1][k], ns((double)lat[1][k]),
+            ns((double)irq[1][k]), lat[0][k] <= lat[1][k] ? "READ" : "DMA");
   return 0;
 }
 
@@ -1086,20 +1323,63 @@ static int test_isolation(world_t *w, FILE *rep) {
   return 0;
 }
 
+/* --db: the run's row and its parameters (key/value, docs/store.md) */
+static int db_begin(world_t *w, char *err, size_t len) {
+  const cfg_t *c = &w->c;
+  char name[160];
+  snprintf(name, sizeof name, "%s", c->name ? c->name : "");
+  if (!c->name) snprintf(name, sizeof name, "elan4fab_%s_n%u", test_names[c->test], c->nodes);
+  const store_run_t r = {.name = name,
+                         .tool = "elan4_fabric_sim",
+                         .seed = c->seed,
+                         .nodes = c->nodes,
+                         .clock_mhz = FABRIC_NOMINAL_MHZ,
+                         .window_start = 0,
+                         .window_end = c->cycles};
+  if (store_run_begin(w->st, &r, NULL, err, len)) return -1;
+  store_t *s = w->st;
+  int e = 0;
+  e |= store_param(s, "test", test_names[c->test]);
+  e |= store_paramf(s, "topology", "4-ary %u-tree", w->topo.levels);
+  e |= store_param(s, "switch", "elite4_p8");
+  e |= store_param(s, "nic", "elan4_default");
+  e |= store_paramf(s, "switches", "%u", w->topo.nsw);
+  e |= store_paramf(s, "src", "%u", c->src);
+  e |= store_paramf(s, "dst", "%u", c->dst);
+  e |= store_paramf(s, "rounds", "%u", c->rounds);
+  e |= store_paramf(s, "max_bytes", "%u", c->max_bytes);
+  e |= store_paramf(s, "nic_mode", "%s%s", ef_nic_mode_names[c->nic], c->nic_all ? " (all)" : " (path)");
+  e |= store_paramf(s, "sw_mode", "%s%s", fabric_mode_names[c->sw], c->sw_all ? " (all)" : " (path)");
+  e |= store_paramf(s, "host_lat", "%u", c->host_lat);
+  e |= store_paramf(s, "link_delay", "%u", c->link_delay);
+  e |= store_paramf(s, "cable_m", "%g", c->cable_m);
+  e |= store_paramf(s, "reorder", "%u", c->reorder);
+  e |= store_param(s, "model_bug", c->nic_bug ? elan4_bug_names[c->nic_bug] : "none");
+  e |= store_param(s, "tb_bug", tb_bug_names[c->tb_bug]);
+  e |= store_paramf(s, "cycles_limit", "%" PRIu64, c->cycles);
+  if (e) {
+    snprintf(err, len, "%s", store_error(s));
+    return -1;
+  }
+  return 0;
+}
+
 /* --- command line --- */
 static int usage(int rc) {
   fprintf(
       rc ? stderr : stdout,
-      "usage: elan4_fabric_sim --test=put|fadd|cas|sizes|dmabw|evrate|isolation [--nodes=4|16|64] [--seed=N] "
+      "usage: elan4_fabric_sim --test=put|fadd|cas|sizes|dmabw|evrate|isolation|getsizes [--nodes=4|16|64] "
+      "[--seed=N] "
       "[--cycles=N]\n"
       "         [--src=N --dst=N] [--rounds=N] [--max-bytes=N] [--nic=model|rtl|lockstep] "
       "[--sw=model|rtl|lockstep]\n"
       "         [--nic-all] [--sw-all] [--reorder=W] [--host-lat=N] [--link-delay=N] [--cable-m=M] "
       "[--trace=DIR]\n"
       "         [--inject-bug=NAME] [--tb-bug=NAME] [--expect-fail=check:ID@CYCLE|assert:LABEL@CYCLE] "
-      "[--out=DIR] [--list]\n"
+      "[--out=DIR] [--db=PATH] [--list]\n"
       "put: the path's NICs and switches take --nic / --sw (every one with --nic-all / --sw-all);\n"
-      "fadd, cas: every NIC takes --nic, the switches --sw with --sw-all. docs/elan4fab.md.\n");
+      "fadd, cas: every NIC takes --nic, the switches --sw with --sw-all.\n"
+      "--db=PATH: also write the run into SQLite database PATH (docs/store.md). docs/elan4fab.md.\n");
   return rc;
 }
 static int bad_arg(const char *a, const char *why) {
@@ -1203,6 +1483,8 @@ int main(int argc, char **argv) {
       c->out = val;
     else if (KEY("--name"))
       c->name = val;
+    else if (KEY("--db")) /* the run into this SQLite database (docs/store.md) */
+      c->db = val;
     else if (KEY("--inject-bug")) {
       unsigned b = 1;
       while (elan4_bug_names[b] && strcmp(val, elan4_bug_names[b])) b++;
@@ -1235,9 +1517,20 @@ int main(int argc, char **argv) {
     return bad_arg("--src/--dst", "two different nodes below --nodes");
   printf("seed: %" PRIu64 "\n", c->seed);
   if (c->trace && mkdir(c->trace, 0777) && errno != EEXIST) return bad_arg(c->trace, strerror(errno));
-  char err[512];
+  char err[1200];
+  /* opened before the run: a bad path is a usage error, no verdict */
+  if (c->db && store_open(&w->st, c->db, err, sizeof err)) {
+    fprintf(stderr, "elan4_fabric_sim: error: --db: %s\n", err);
+    return 2;
+  }
   if (build(w, err, sizeof err)) {
     fprintf(stderr, "elan4_fabric_sim: %s\n", err);
+    store_close(w->st);
+    return 2;
+  }
+  if (w->st && db_begin(w, err, sizeof err)) {
+    fprintf(stderr, "elan4_fabric_sim: error: --db: %s\n", err);
+    store_close(w->st);
     return 2;
   }
   w->round = calloc(c->nodes, sizeof *w->round);
@@ -1284,6 +1577,8 @@ int main(int argc, char **argv) {
     test_dmabw(w, rep);
   else if (c->test == T_EVRATE)
     test_evrate(w, rep);
+  else if (c->test == T_GETSIZES)
+    test_getsizes(w, rep);
   else
     test_isolation(w, rep);
   clock_gettime(CLOCK_MONOTONIC, &ts1);
@@ -1304,6 +1599,18 @@ int main(int argc, char **argv) {
             c->reorder);
   }
   if (w->log.oom) failf(w, w->f.cycle, "e4fab.host", "the event log ran out of memory");
+  if (w->st) { /* the run's row: status ok or its first failure; check store.count */
+    char status[1400] = "ok";
+    if (w->failed)
+      snprintf(status, sizeof status, "%s%.60s@%" PRIu64 ": %.600s",
+               strncmp(w->fail_id, "assert:", 7) ? "check:" : "", w->fail_id, w->fail_cycle, w->fail_msg);
+    if (store_run_end(w->st, w->f.cycle, wall, status, err, sizeof err))
+      failf(w, w->f.cycle, strncmp(err, "check:store.count", 17) ? "store.write" : "store.count", "%s", err);
+    else
+      printf("db: %s\n", c->db);
+    store_close(w->st);
+    w->st = NULL;
+  }
   char inst_name[16][32];
   for (unsigned k = 0; k < w->npath; k++)
     snprintf(inst_name[k], sizeof inst_name[k], "%s", w->f.inst[w->path_inst[k]].name);

@@ -15,7 +15,8 @@ static const char schema_sql[] =
     " seed INTEGER NOT NULL, nodes INTEGER NOT NULL, clock_mhz REAL NOT NULL,"
     " window_start INTEGER NOT NULL, window_end INTEGER NOT NULL,"
     " cycles INTEGER, wall_s REAL, status TEXT NOT NULL,"
-    " packets INTEGER NOT NULL DEFAULT 0, hops INTEGER NOT NULL DEFAULT 0, links INTEGER NOT NULL DEFAULT 0);"
+    " packets INTEGER NOT NULL DEFAULT 0, hops INTEGER NOT NULL DEFAULT 0, links INTEGER NOT NULL DEFAULT 0,"
+    " stages INTEGER NOT NULL DEFAULT 0, results INTEGER NOT NULL DEFAULT 0);"
     "CREATE TABLE IF NOT EXISTS params ("
     " run INTEGER NOT NULL REFERENCES runs(run), key TEXT NOT NULL, value TEXT NOT NULL,"
     " PRIMARY KEY (run, key)) WITHOUT ROWID;"
@@ -34,11 +35,20 @@ static const char schema_sql[] =
     " dst TEXT NOT NULL, dst_port INTEGER, class TEXT NOT NULL,"
     " cycle_from INTEGER NOT NULL, cycle_to INTEGER NOT NULL,"
     " flits INTEGER NOT NULL, wait INTEGER, packets INTEGER);"
+    /* version 2: a packet's named stages in order, and measured results of a sweep */
+    "CREATE TABLE IF NOT EXISTS stages ("
+    " run INTEGER NOT NULL, packet INTEGER NOT NULL, idx INTEGER NOT NULL, stage TEXT NOT NULL,"
+    " instance TEXT NOT NULL, port INTEGER, cycle INTEGER,"
+    " PRIMARY KEY (run, packet, idx), FOREIGN KEY (run, packet) REFERENCES packets(run, id)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS results ("
+    " run INTEGER NOT NULL REFERENCES runs(run), idx INTEGER NOT NULL, series TEXT NOT NULL,"
+    " label TEXT NOT NULL, x REAL, x_unit TEXT NOT NULL, value REAL, unit TEXT NOT NULL,"
+    " PRIMARY KEY (run, idx)) WITHOUT ROWID;"
     "CREATE INDEX IF NOT EXISTS packets_created ON packets (run, created);"
     "CREATE INDEX IF NOT EXISTS hops_instance ON hops (run, instance, arrival);"
     "CREATE INDEX IF NOT EXISTS links_run ON links (run, src, src_port);";
 
-enum { ST_PARAM, ST_PACKET, ST_HOP, ST_LINK, ST_N };
+enum { ST_PARAM, ST_PACKET, ST_HOP, ST_LINK, ST_STAGE, ST_RESULT, ST_N };
 static const char *const insert_sql[ST_N] = {
     "INSERT OR REPLACE INTO params (run, key, value) VALUES (?1, ?2, ?3)",
     "INSERT INTO packets (run, id, src, dst, vc, flits, hops, tries, created, injected, head_rx, tail_rx, "
@@ -48,6 +58,9 @@ static const char *const insert_sql[ST_N] = {
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     "INSERT INTO links (run, src, src_port, dst, dst_port, class, cycle_from, cycle_to, flits, wait, packets)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    "INSERT INTO stages (run, packet, idx, stage, instance, port, cycle) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    "INSERT INTO results (run, idx, series, label, x, x_unit, value, unit)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
 };
 
 struct store {
@@ -55,7 +68,7 @@ struct store {
   char path[1024];
   sqlite3_stmt *ins[ST_N];
   int64_t run; /* the open run, 0: none */
-  uint64_t n_packets, n_hops, n_links, n_params;
+  uint64_t n_packets, n_hops, n_links, n_params, n_stages, n_results;
   int bug;
   char err[1800];
 };
@@ -96,7 +109,7 @@ int store_open(store_t **out, const char *path, char *err, size_t len) {
     store_close(s);
     return -1;
   }
-  if (version != 0 && version != STORE_SCHEMA_VERSION) {
+  if (version != 0 && version != 1 && version != STORE_SCHEMA_VERSION) {
     snprintf(err, len, "store: %s: schema version %d, this program writes version %d (docs/store.md)", path,
              version, STORE_SCHEMA_VERSION);
     store_close(s);
@@ -104,7 +117,12 @@ int store_open(store_t **out, const char *path, char *err, size_t len) {
   }
   char ver[64];
   snprintf(ver, sizeof ver, "PRAGMA user_version = %d;", STORE_SCHEMA_VERSION);
+  /* version 1 -> 2: the runs table gains the new tables' row counts; the
+     tables themselves are created by schema_sql (IF NOT EXISTS) */
+  static const char upgrade_1_2[] = "ALTER TABLE runs ADD COLUMN stages INTEGER NOT NULL DEFAULT 0;"
+                                    "ALTER TABLE runs ADD COLUMN results INTEGER NOT NULL DEFAULT 0;";
   if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
+      (version == 1 && sqlite3_exec(s->db, upgrade_1_2, NULL, NULL, NULL) != SQLITE_OK) ||
       sqlite3_exec(s->db, schema_sql, NULL, NULL, NULL) != SQLITE_OK ||
       sqlite3_exec(s->db, ver, NULL, NULL, NULL) != SQLITE_OK ||
       sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
@@ -169,7 +187,7 @@ int store_run_begin(store_t *s, const store_run_t *r, int64_t *run_id, char *err
     return -1;
   }
   s->run = sqlite3_last_insert_rowid(s->db);
-  s->n_packets = s->n_hops = s->n_links = s->n_params = 0;
+  s->n_packets = s->n_hops = s->n_links = s->n_params = s->n_stages = s->n_results = 0;
   if (run_id) *run_id = s->run;
   return 0;
 }
@@ -278,6 +296,36 @@ int store_link(store_t *s, const store_link_t *l) {
   return step_insert(s, ST_LINK, "a link");
 }
 
+int store_stage(store_t *s, const store_stage_t *g) {
+  if (need_run(s)) return -1;
+  s->n_stages++;
+  sqlite3_stmt *st = s->ins[ST_STAGE];
+  sqlite3_bind_int64(st, 1, s->run);
+  sqlite3_bind_int64(st, 2, (sqlite3_int64)g->packet);
+  sqlite3_bind_int(st, 3, (int)g->idx);
+  sqlite3_bind_text(st, 4, g->stage, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 5, g->instance, -1, SQLITE_STATIC);
+  bind_port(st, 6, g->port);
+  bind_u64(st, 7, g->cycle);
+  return step_insert(s, ST_STAGE, "a stage");
+}
+
+int store_result(store_t *s, const store_result_t *r) {
+  if (need_run(s)) return -1;
+  const uint64_t idx = s->n_results++;
+  if (s->bug == STORE_BUG_DROP_RESULT && idx == 1) return 0; /* planted: the row is lost */
+  sqlite3_stmt *st = s->ins[ST_RESULT];
+  sqlite3_bind_int64(st, 1, s->run);
+  sqlite3_bind_int64(st, 2, (sqlite3_int64)idx);
+  sqlite3_bind_text(st, 3, r->series, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 4, r->label, -1, SQLITE_STATIC);
+  sqlite3_bind_double(st, 5, r->x);
+  sqlite3_bind_text(st, 6, r->x_unit ? r->x_unit : "", -1, SQLITE_STATIC);
+  sqlite3_bind_double(st, 7, r->value);
+  sqlite3_bind_text(st, 8, r->unit ? r->unit : "", -1, SQLITE_STATIC);
+  return step_insert(s, ST_RESULT, "a result");
+}
+
 static int64_t count_rows(store_t *s, const char *table) {
   char q[128];
   snprintf(q, sizeof q, "SELECT COUNT(*) FROM %s WHERE run = ?1", table);
@@ -300,7 +348,11 @@ int store_run_end(store_t *s, uint64_t cycles, double wall_s, const char *status
   const struct {
     const char *table;
     uint64_t given;
-  } want[] = {{"packets", s->n_packets}, {"hops", s->n_hops}, {"links", s->n_links}};
+  } want[] = {{"packets", s->n_packets},
+              {"hops", s->n_hops},
+              {"links", s->n_links},
+              {"stages", s->n_stages},
+              {"results", s->n_results}};
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
     int64_t n = count_rows(s, want[i].table);
     if (n < 0 || (uint64_t)n != want[i].given) {
@@ -315,7 +367,7 @@ int store_run_end(store_t *s, uint64_t cycles, double wall_s, const char *status
   int rc =
       sqlite3_prepare_v2(s->db,
                          "UPDATE runs SET cycles = ?2, wall_s = ?3, status = ?4, packets = ?5, hops = ?6,"
-                         " links = ?7 WHERE run = ?1",
+                         " links = ?7, stages = ?8, results = ?9 WHERE run = ?1",
                          -1, &st, NULL);
   if (rc == SQLITE_OK) {
     sqlite3_bind_int64(st, 1, s->run);
@@ -325,6 +377,8 @@ int store_run_end(store_t *s, uint64_t cycles, double wall_s, const char *status
     sqlite3_bind_int64(st, 5, (sqlite3_int64)s->n_packets);
     sqlite3_bind_int64(st, 6, (sqlite3_int64)s->n_hops);
     sqlite3_bind_int64(st, 7, (sqlite3_int64)s->n_links);
+    sqlite3_bind_int64(st, 8, (sqlite3_int64)s->n_stages);
+    sqlite3_bind_int64(st, 9, (sqlite3_int64)s->n_results);
     rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
     sqlite3_finalize(st);
   }
@@ -353,12 +407,13 @@ static void csv_field(FILE *out, const char *v) {
 }
 
 int store_export_csv(store_t *s, const char *table, int64_t run_id, FILE *out, char *err, size_t len) {
-  static const char *const tables[] = {"runs", "params", "packets", "hops", "links"};
-  static const char *const order[] = {"run", "run, key", "run, id", "run, packet, idx", "run, rowid"};
+  static const char *const tables[] = {"runs", "params", "packets", "hops", "links", "stages", "results"};
+  static const char *const order[] = {"run",        "run, key",         "run, id", "run, packet, idx",
+                                      "run, rowid", "run, packet, idx", "run, idx"};
   size_t t = 0;
-  while (t < 5 && strcmp(tables[t], table)) t++;
-  if (t == 5) {
-    snprintf(err, len, "store: no table '%s' (runs, params, packets, hops, links)", table);
+  while (t < 7 && strcmp(tables[t], table)) t++;
+  if (t == 7) {
+    snprintf(err, len, "store: no table '%s' (runs, params, packets, hops, links, stages, results)", table);
     return -1;
   }
   char q[256];

@@ -6,6 +6,7 @@
  *   store_open(&s, "build/demo/runs.db", err, len);   creates the schema if new
  *   store_run_begin(s, &run, err, len);               one transaction per run
  *   store_param(s, "load", "0.3"); store_packet(s, &p); store_hop(s, &h); store_link(s, &l);
+ *   store_stage(s, &g); store_result(s, &r);          a packet's named stages; a sweep's results
  *   store_run_end(s, err, len);                       checks the row counts, commits
  *   store_close(s);                                   rolls back a run not ended
  *
@@ -25,7 +26,7 @@ extern "C" {
 
 #define STORE_NONE           UINT64_MAX /* a stage not reached: NULL in the database */
 #define STORE_NO_PORT        (-1)       /* a port not known: NULL */
-#define STORE_SCHEMA_VERSION 1          /* PRAGMA user_version */
+#define STORE_SCHEMA_VERSION 2          /* PRAGMA user_version (1 is upgraded when opened) */
 
 typedef struct store store_t;
 
@@ -62,8 +63,33 @@ typedef struct {
   uint64_t wait, packets; /* STORE_NONE: the link has no such counter */
 } store_link_t;
 
+/* One named stage of a packet, in order (idx 0 first): any point of its
+ * life a fabric observes (a command accepted, a switch's input, memory
+ * written, an event fired, ...), at an instance ("nic0", "sw12"). */
+typedef struct {
+  uint64_t packet; /* a packet row of the same run */
+  unsigned idx;
+  const char *stage, *instance;
+  int port;       /* STORE_NO_PORT: none */
+  uint64_t cycle; /* STORE_NONE: not reached */
+} store_stage_t;
+
+/* One measured result of a sweep: series (what was measured), label (how,
+ * e.g. a mechanism), x (the swept parameter, in x_unit), value (in unit). */
+typedef struct {
+  const char *series, *label;
+  double x;
+  const char *x_unit;
+  double value;
+  const char *unit;
+} store_result_t;
+
 /* Planted bugs for the negative tests (store_set_bug). */
-enum { STORE_BUG_NONE = 0, STORE_BUG_DROP_ROW = 1 /* the 2nd packet row is not inserted */ };
+enum {
+  STORE_BUG_NONE = 0,
+  STORE_BUG_DROP_ROW = 1,   /* the 2nd packet row is not inserted */
+  STORE_BUG_DROP_RESULT = 2 /* the 2nd result row is not inserted */
+};
 
 int store_open(store_t **s, const char *path, char *err, size_t len);
 void store_close(store_t *s);
@@ -73,6 +99,8 @@ int store_paramf(store_t *s, const char *key, const char *fmt, ...) __attribute_
 int store_packet(store_t *s, const store_packet_t *p);
 int store_hop(store_t *s, const store_hop_t *h);
 int store_link(store_t *s, const store_link_t *l);
+int store_stage(store_t *s, const store_stage_t *g);
+int store_result(store_t *s, const store_result_t *r); /* idx: the run's results in order, from 0 */
 /* Records the cycles run, wall time and status ("ok" or a failure), checks
  * that every row given is in the database (check store.count), commits. */
 int store_run_end(store_t *s, uint64_t cycles, double wall_s, const char *status, char *err, size_t len);
@@ -80,7 +108,7 @@ int store_run_end(store_t *s, uint64_t cycles, double wall_s, const char *status
 const char *store_error(const store_t *s);
 void store_set_bug(store_t *s, int bug);
 
-/* CSV export of one table (runs, params, packets, hops, links) of run
+/* CSV export of one table (runs, params, packets, hops, links, stages, results) of run
  * run_id (0: every run); header row first. 0, or -1 with a message. */
 int store_export_csv(store_t *s, const char *table, int64_t run_id, FILE *out, char *err, size_t len);
 

@@ -5,7 +5,8 @@
  *   store_report DB COMMAND [--run=N] [options]
  *
  * Commands: runs, summary, breakdown, links, pick, trace --packet=ID
- * [--format=text|csv|html], plot latency-hist|throughput-time|sweep|link-class
+ * [--format=text|csv|html], stages --packet=ID [--format=...], results
+ * [--format=...], plot latency-hist|throughput-time|sweep|link-class
  * [--bin=N], csv TABLE, check-csv DIR [--bug=latency_from_injected].
  * --run defaults to the database's last run. check-csv compares the
  * queries' figures with the CSVs the fabric wrote for the same run
@@ -509,12 +510,12 @@ static int cmd_plot(const char *kind, int64_t bin) {
 
 static int cmd_runs(void) {
   sqlite3_stmt *st =
-      query("SELECT run, name, tool, started, seed, nodes, cycles, packets, hops, links, status FROM runs"
-            " WHERE ?1 = ?1 ORDER BY run",
+      query("SELECT run, name, tool, started, seed, nodes, cycles, packets, hops, links, stages,"
+            " results, status FROM runs WHERE ?1 = ?1 ORDER BY run",
             0);
-  printf("run,name,tool,started,seed,nodes,cycles,packets,hops,links,status\n");
+  printf("run,name,tool,started,seed,nodes,cycles,packets,hops,links,stages,results,status\n");
   while (sqlite3_step(st) == SQLITE_ROW) {
-    for (int i = 0; i < 11; i++)
+    for (int i = 0; i < 13; i++)
       printf("%s%s", i ? "," : "",
              sqlite3_column_text(st, i) ? (const char *)sqlite3_column_text(st, i) : "");
     printf("\n");
@@ -523,11 +524,102 @@ static int cmd_runs(void) {
   return 0;
 }
 
+/* A packet's named stages in order (the stages table): each stage's cycle,
+ * and cycles and ns from the first. */
+static int cmd_stages(int64_t id, const char *format) {
+  sqlite3_stmt *st = query("SELECT stage, instance, port, cycle FROM stages WHERE run = ?1 AND packet = ?2"
+                           " ORDER BY idx",
+                           1, id);
+  const bool html = !strcmp(format, "html"), csv = !strcmp(format, "csv");
+  int64_t t0 = -1;
+  unsigned n = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const char *stage = (const char *)sqlite3_column_text(st, 0),
+               *inst = (const char *)sqlite3_column_text(st, 1);
+    char where[64];
+    if (sqlite3_column_type(st, 2) == SQLITE_NULL)
+      snprintf(where, sizeof where, "%s", inst);
+    else
+      snprintf(where, sizeof where, "%s port %d", inst, sqlite3_column_int(st, 2));
+    const bool reached = sqlite3_column_type(st, 3) != SQLITE_NULL;
+    const int64_t c = sqlite3_column_int64(st, 3);
+    if (t0 < 0 && reached) t0 = c;
+    if (!n++) {
+      if (csv)
+        printf("stage,where,cycle,cycles,ns\n");
+      else if (html)
+        printf("<table>\n<tr><th>stage</th><th>where</th><th>cycle</th><th>+cycles</th><th>+ns</th></tr>\n");
+      else
+        printf("packet %" PRId64 " (run %" PRId64 "): its stages, cycles and ns from the first at %.0f MHz\n"
+               "  %-44s %-22s %10s %8s %9s\n",
+               id, run_id, run_mhz, "stage", "where", "cycle", "+cycles", "+ns");
+    }
+    if (!reached) {
+      if (csv)
+        printf("\"%s\",%s,,,\n", stage, where);
+      else if (html)
+        printf("<tr><td>%s</td><td>%s</td><td>-</td><td>-</td><td>-</td></tr>\n", stage, where);
+      else
+        printf("  %-44s %-22s %10s %8s %9s\n", stage, where, "-", "-", "-");
+      continue;
+    }
+    const int64_t d = c - t0;
+    if (csv)
+      printf("\"%s\",%s,%" PRId64 ",%" PRId64 ",%.1f\n", stage, where, c, d, ns((double)d));
+    else if (html)
+      printf("<tr><td>%s</td><td>%s</td><td>%" PRId64 "</td><td>%" PRId64 "</td><td>%.1f</td></tr>\n", stage,
+             where, c, d, ns((double)d));
+    else
+      printf("  %-44s %-22s %10" PRId64 " %8" PRId64 " %9.1f\n", stage, where, c, d, ns((double)d));
+  }
+  sqlite3_finalize(st);
+  if (!n) return usage_error("%s: run %" PRId64 " has no stages of packet %" PRId64, db_path, run_id, id);
+  if (html) printf("</table>\n");
+  return 0;
+}
+
+/* The run's results (a sweep's measurements), one row each, in order. */
+static int cmd_results(const char *format) {
+  sqlite3_stmt *st =
+      query("SELECT series, label, x, x_unit, value, unit FROM results WHERE run = ?1 ORDER BY idx", 0);
+  const bool html = !strcmp(format, "html"), csv = !strcmp(format, "csv");
+  unsigned n = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const char *v[6];
+    for (int i = 0; i < 6; i++)
+      v[i] = sqlite3_column_text(st, i) ? (const char *)sqlite3_column_text(st, i) : "";
+    if (!n++) {
+      if (csv)
+        printf("series,label,x,x_unit,value,unit\n");
+      else if (html)
+        printf("<table>\n<tr><th>series</th><th>label</th><th>x</th><th>value</th></tr>\n");
+      else
+        printf("%-20s %-12s %12s %-6s %14s %s\n", "series", "label", "x", "", "value", "");
+    }
+    const double x = sqlite3_column_double(st, 2), val = sqlite3_column_double(st, 4);
+    if (csv)
+      printf("%s,%s,%s,%s,%s,%s\n", v[0], v[1], v[2], v[3], v[4], v[5]);
+    else if (html)
+      printf("<tr><td>%s</td><td>%s</td><td>%g %s</td><td>%.1f %s</td></tr>\n", v[0], v[1], x, v[3], val,
+             v[5]);
+    else
+      printf("%-20s %-12s %12g %-6s %14.1f %s\n", v[0], v[1], x, v[3], val, v[5]);
+  }
+  sqlite3_finalize(st);
+  if (!n) {
+    fprintf(stderr, "store_report: %s: run %" PRId64 " has no results\n", db_path, run_id);
+    return 1;
+  }
+  if (html) printf("</table>\n");
+  return 0;
+}
+
 static int cmd_csv(const char *table) {
-  static const char *const tables[] = {"runs", "params", "packets", "hops", "links"};
+  static const char *const tables[] = {"runs", "params", "packets", "hops", "links", "stages", "results"};
   size_t t = 0;
-  while (t < 5 && strcmp(tables[t], table)) t++;
-  if (t == 5) return usage_error("csv %s: no such table (runs, params, packets, hops, links)", table);
+  while (t < 7 && strcmp(tables[t], table)) t++;
+  if (t == 7)
+    return usage_error("csv %s: no such table (runs, params, packets, hops, links, stages, results)", table);
   char q[200];
   snprintf(q, sizeof q, "SELECT * FROM %s WHERE run = ?1 ORDER BY %s", table, t == 4 ? "rowid" : "1, 2, 3");
   sqlite3_stmt *st = query(q, 0);
@@ -711,7 +803,9 @@ static void usage(FILE *f) {
           "  pick                         a packet crossing the top of the fabric: its id\n"
           "  trace --packet=ID [--format=text|csv|html]   one packet's per-hop latency breakdown\n"
           "  plot latency-hist|throughput-time|link-class|sweep [--bin=N]   gnuplot data columns\n"
-          "  csv TABLE                    export runs, params, packets, hops or links of the run\n"
+          "  stages --packet=ID [--format=text|csv|html]  one packet's named stages (cycle, +cycles, +ns)\n"
+          "  results [--format=text|csv|html]             the run's results (a sweep's measurements)\n"
+          "  csv TABLE                    export runs, params, packets, hops, links, stages or results\n"
           "  check-csv DIR [--bug=latency_from_injected]   the queries vs the fabric's CSVs in DIR\n"
           "--run=N: the run (default: the last). Schema: docs/store.md.\n"
           "Exit status: 0 ok, 1 a check failed or nothing to report, 2 usage error.\n");
@@ -813,6 +907,10 @@ int main(int argc, char **argv) {
     rc = cmd_pick();
   else if (!strcmp(cmd, "trace"))
     rc = packet < 0 ? usage_error("trace needs --packet=ID") : cmd_trace(packet, format);
+  else if (!strcmp(cmd, "stages"))
+    rc = packet < 0 ? usage_error("stages needs --packet=ID") : cmd_stages(packet, format);
+  else if (!strcmp(cmd, "results"))
+    rc = cmd_results(format);
   else if (!strcmp(cmd, "plot"))
     rc = !pos[2] ? usage_error("plot needs a kind") : cmd_plot(pos[2], bin ? bin : 10);
   else if (!strcmp(cmd, "csv"))

@@ -4,7 +4,7 @@
  * database and reads them back with queries.
  *
  *   store_sim [--test=store_unit] [--seed=N] [--cycles=N] [--out=DIR] [--name=X]
- *             [--inject-bug=drop_row] [--expect-fail=check:ID@0]
+ *             [--inject-bug=drop_row|drop_result] [--expect-fail=check:ID@0]
  *
  * Checks (ids for --expect-fail; the store has no cycles, so @0):
  *   store.count      every row written is in the database (store_run_end's own check)
@@ -12,7 +12,8 @@
  *   store.csv        CSV export: a header and one line per row
  *   store.bad_path   an unwritable path and a file that is not a database are refused with the path named
  *   store.rollback   a run never ended leaves nothing
- * --inject-bug=drop_row loses the 2nd packet row: check store.count must fire.
+ * --inject-bug=drop_row loses the 2nd packet row, drop_result the 2nd result
+ * row: check store.count must fire.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -59,7 +60,8 @@ static int64_t q1(sqlite3 *db, const char *q, int64_t run) {
 /* One run of n random packets; sums of what was written for the round trip. */
 typedef struct {
   int64_t run;
-  uint64_t packets, hops, links, sum_pkt, sum_hop, sum_link;
+  uint64_t packets, hops, links, stages, results, sum_pkt, sum_hop, sum_link, sum_stage;
+  double sum_result;
 } written_t;
 
 static int write_run(store_t *s, cosim_rng_t *r, unsigned n, bool end, written_t *w, char *err, size_t len) {
@@ -110,6 +112,18 @@ static int write_run(store_t *s, cosim_rng_t *r, unsigned n, bool end, written_t
                        .departure = h + 1 == hops && lost ? STORE_NONE : a + 4};
       if (store_hop(s, &x)) break;
       w->hops++;
+      /* the same passage as two named stages (schema version 2) */
+      for (unsigned k = 0; k < 2; k++) {
+        store_stage_t g = {.packet = id,
+                           .idx = 2 * h + k,
+                           .stage = k ? "switch out" : "switch in",
+                           .instance = inst,
+                           .port = k ? x.out_port : x.in_port,
+                           .cycle = k ? x.departure : x.arrival};
+        if (store_stage(s, &g)) break;
+        w->stages++;
+        w->sum_stage += g.cycle == STORE_NONE ? 0 : g.cycle;
+      }
       w->sum_hop += (uint64_t)x.in_port + (x.out_port < 0 ? 0 : (uint64_t)x.out_port) + x.arrival + x.grant +
                     (x.departure == STORE_NONE ? 0 : x.departure);
     }
@@ -131,6 +145,17 @@ static int write_run(store_t *s, cosim_rng_t *r, unsigned n, bool end, written_t
     if (store_link(s, &k)) break;
     w->links++;
     w->sum_link += k.flits + (k.wait == STORE_NONE ? 0 : k.wait) + k.packets + (uint64_t)k.src_port;
+  }
+  for (unsigned k = 0; k < 12; k++) { /* a sweep: 6 sizes x 2 mechanisms */
+    store_result_t x = {.series = "latency",
+                        .label = k % 2 ? "B" : "A",
+                        .x = 8u << (k / 2),
+                        .x_unit = "bytes",
+                        .value = (double)cosim_rng_below(r, 5000) + 0.25,
+                        .unit = "cycles"};
+    if (store_result(s, &x)) break;
+    w->results++;
+    w->sum_result += x.value;
   }
   if (!end) return 0;
   return store_run_end(s, 1234, 0.5, "ok", err, len);
@@ -165,7 +190,7 @@ int main(int argc, char **argv) {
     char *end;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       printf("usage: store_sim [--test=store_unit] [--seed=N] [--cycles=N] [--out=DIR] [--name=X]\n"
-             "                 [--inject-bug=drop_row] [--expect-fail=check:ID@0]\n"
+             "                 [--inject-bug=drop_row|drop_result] [--expect-fail=check:ID@0]\n"
              "The results store's unit test (testbench/store/test_store.c). Exit status: 0 pass, 1 fail, 2 "
              "usage.\n");
       return 0;
@@ -189,8 +214,10 @@ int main(int argc, char **argv) {
       /* the kit's common flags: the store test has no cycles */
     } else if (!strncmp(a, "--inject-bug=", 13)) {
       bug = a + 13;
-      if (strcmp(bug, "drop_row") && strcmp(bug, "none")) {
-        fprintf(stderr, "planted bugs: drop_row\nstore_sim: error: no planted bug '%s' (see --help)\n", bug);
+      if (strcmp(bug, "drop_row") && strcmp(bug, "drop_result") && strcmp(bug, "none")) {
+        fprintf(stderr,
+                "planted bugs: drop_row, drop_result\nstore_sim: error: no planted bug '%s' (see --help)\n",
+                bug);
         return 2;
       }
     } else if (!strncmp(a, "--expect-fail=", 14)) {
@@ -220,6 +247,7 @@ int main(int argc, char **argv) {
     return verdict(expect);
   }
   if (bug && !strcmp(bug, "drop_row")) store_set_bug(s, STORE_BUG_DROP_ROW);
+  if (bug && !strcmp(bug, "drop_result")) store_set_bug(s, STORE_BUG_DROP_RESULT);
   written_t w[2];
   unsigned n[2] = {200 + (unsigned)cosim_rng_below(&r, 100), 50};
   for (int k = 0; k < 2 && !fail_id[0]; k++) {
@@ -232,11 +260,22 @@ int main(int argc, char **argv) {
     int64_t run = w[k].run;
     int64_t np = q1(db, "SELECT COUNT(*) FROM packets WHERE run = ?1", run),
             nh = q1(db, "SELECT COUNT(*) FROM hops WHERE run = ?1", run),
-            nl = q1(db, "SELECT COUNT(*) FROM links WHERE run = ?1", run);
-    check(np == (int64_t)w[k].packets && nh == (int64_t)w[k].hops && nl == (int64_t)w[k].links, "store.count",
-          "run %" PRId64 ": %" PRId64 "/%" PRId64 "/%" PRId64 " packet/hop/link rows (written %" PRIu64
-          "/%" PRIu64 "/%" PRIu64 ")",
-          run, np, nh, nl, w[k].packets, w[k].hops, w[k].links);
+            nl = q1(db, "SELECT COUNT(*) FROM links WHERE run = ?1", run),
+            ng = q1(db, "SELECT COUNT(*) FROM stages WHERE run = ?1", run),
+            nr = q1(db, "SELECT COUNT(*) FROM results WHERE run = ?1", run);
+    check(np == (int64_t)w[k].packets && nh == (int64_t)w[k].hops && nl == (int64_t)w[k].links &&
+              ng == (int64_t)w[k].stages && nr == (int64_t)w[k].results,
+          "store.count",
+          "run %" PRId64 ": %" PRId64 "/%" PRId64 "/%" PRId64 "/%" PRId64 "/%" PRId64
+          " packet/hop/link/stage/result rows (written %" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64
+          "/%" PRIu64 ")",
+          run, np, nh, nl, ng, nr, w[k].packets, w[k].hops, w[k].links, w[k].stages, w[k].results);
+    int64_t sg = q1(db, "SELECT SUM(COALESCE(cycle, 0)) FROM stages WHERE run = ?1", run);
+    int64_t sr4 = q1(db, "SELECT CAST(ROUND(SUM(value) * 4) AS INTEGER) FROM results WHERE run = ?1", run);
+    check(sg == (int64_t)w[k].sum_stage && sr4 == (int64_t)(w[k].sum_result * 4), "store.roundtrip",
+          "run %" PRId64 ": stage cycles sum %" PRId64 " read, %" PRIu64 " written; result values x4 %" PRId64
+          " read, %.0f written",
+          run, sg, w[k].sum_stage, sr4, w[k].sum_result * 4);
     int64_t sp = q1(db,
                     "SELECT SUM(src + dst + vc + hops + created + injected + COALESCE(head_rx, 0) +"
                     " COALESCE(tail_rx, 0) + COALESCE(acked, 0)) FROM packets WHERE run = ?1",

@@ -266,6 +266,7 @@ $(BUILD)/asan/%.o: %.c | $(ALL_PORTS_H)
 
 # waves.c reads and writes FST with GTKWave's fstapi (linked in via verilated_fst_c)
 $(BUILD)/obj/testbench/waves.o $(BUILD)/asan/testbench/waves.o: CFLAGS += -isystem $(VERILATOR_ROOT)/include/gtkwave
+$(BUILD)/cov/obj/testbench/waves.o: COV_CFLAGS += -isystem $(VERILATOR_ROOT)/include/gtkwave
 
 $(BUILD)/bin/gluegen: testbench/gluegen.c testbench/clock.h
 	@mkdir -p $(@D)

@@ -68,7 +68,7 @@ void elan4_cfg_default(elan4_cfg_t *c) {
                      .max_outstanding = 16,
                      .retry_limit = 32,
                      .retry_backoff = 16,
-                     .ack_timeout = 16385,
+                     .ack_timeout = 16384,
                      .tlb_entries = 16,
                      .pt_bits = 10,
                      .desc_base = 0x0,

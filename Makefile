@@ -266,6 +266,7 @@ $(BUILD)/asan/%.o: %.c | $(ALL_PORTS_H)
 
 # waves.c reads and writes FST with GTKWave's fstapi (linked in via verilated_fst_c)
 $(BUILD)/obj/testbench/waves.o $(BUILD)/asan/testbench/waves.o: CFLAGS += -isystem $(VERILATOR_ROOT)/include/gtkwave
+$(BUILD)/cov/obj/testbench/waves.o: COV_CFLAGS += -isystem $(VERILATOR_ROOT)/include/gtkwave
 
 $(BUILD)/bin/gluegen: testbench/gluegen.c testbench/clock.h
 	@mkdir -p $(@D)
@@ -307,7 +308,9 @@ $(foreach b,$(BLOCKS),$(eval $(call BLOCK_RULES,$(b))))
 # --- coverage flavour (make coverage): build/cov/ -----------------------------------
 # The same simulators with Verilator line/toggle/user coverage in the RTL
 # (--coverage, VM_COVERAGE=1: the glue writes one .dat per instance) and gcov
-# in the C (-O0 --coverage, so lines and branches map to the source).
+# in the C (-O0 --coverage, so lines and branches map to the source). The
+# Verilated C++ compiles as two units (VSPLIT), its slow code at -O0: one
+# unit per file took ~15 CPU-s each, 66 files for elan4_default (2026-11-29).
 COV      := $(BUILD)/cov
 COV_CXXFLAGS := $(subst -DVM_COVERAGE=0,-DVM_COVERAGE=1,$(CXXFLAGS))
 COV_CFLAGS   := $(filter-out -O2,$(CFLAGS)) -O0 --coverage
@@ -317,7 +320,7 @@ $(COV)/verilated/$(1)/V$(1)__ALL.a: $(BUILD)/xml/$(1).xml
 	@rm -rf $(COV)/verilated/$(1) && mkdir -p $(COV)/verilated/$(1)
 	@verilator $(VERILATOR_FLAGS) --coverage --prefix V$(1) --top-module $(TOP_$(1)) $(VPARAMS_$(1)) \
 	  -f rtl/$(BLOCK_$(1))/$(BLOCK_$(1)).f -Mdir $(COV)/verilated/$(1)
-	+@$(MAKE) -s -C $(COV)/verilated/$(1) -f V$(1).mk V$(1)__ALL.a OPT_FAST=-O1 OPT_SLOW=-O1 >/dev/null
+	+@$(MAKE) -s -C $(COV)/verilated/$(1) -f V$(1).mk V$(1)__ALL.a OPT_FAST=-O1 OPT_SLOW=-O0 $(VSPLIT) >/dev/null
 $(COV)/obj/glue/$(1)_rtl.o: $(BUILD)/glue/$(1)/$(1)_rtl.cpp $(COV)/verilated/$(1)/V$(1)__ALL.a
 	@mkdir -p $$(@D)
 	@$(CXX) $(COV_CXXFLAGS) -Itestbench -I$(BUILD)/glue/$(1) -I$(COV)/verilated/$(1) -c $$< -o $$@
@@ -329,8 +332,14 @@ $(COV)/obj/vlt/%.o: $(VERILATOR_ROOT)/include/%.cpp testbench/vl_assert.h
 $(COV)/obj/%.o: %.c | $(ALL_PORTS_H)
 	@mkdir -p $(@D)
 	@$(CC) $(COV_CFLAGS) $(INC_ALL) -MMD -MP -c $< -o $@
+# Heavy targets (docs/cosim.md) get no RTL here unless COV_HEAVY=1 (mk/coverage.sh
+# sets it for a tag other than smoke): make test's smoke lines only run their
+# models, as the sanitizer build, and their coverage builds were most of the
+# flavour's (elan4_max: 43 MB of Verilated C++ before --coverage).
+COV_HEAVY ?= 0
+cov_rtl_of = $(if $(and $(filter $(1),$(HEAVY_TARGETS)),$(filter 0,$(COV_HEAVY))),$(BUILD)/obj/glue/$(1)_glue_nortl.o,$(BUILD)/obj/glue/$(1)_glue.o $(COV)/obj/glue/$(1)_rtl.o $(COV)/verilated/$(1)/V$(1)__ALL.a)
 define COV_BLOCK_RULES
-$(COV)/bin/$(1)_sim: $(call c_obj,$(call block_src,$(1)),cov/obj) $(foreach t,$(TARGETS_$(1)),$(BUILD)/obj/glue/$(t)_glue.o $(COV)/obj/glue/$(t)_rtl.o $(COV)/verilated/$(t)/V$(t)__ALL.a) $(patsubst %,$(COV)/obj/vlt/%.o,$(VRUNTIME) verilated_cov) $(BUILD)/obj/vlt/vl_assert.o
+$(COV)/bin/$(1)_sim: $(call c_obj,$(call block_src,$(1)),cov/obj) $(foreach t,$(TARGETS_$(1)),$(call cov_rtl_of,$(t))) $(patsubst %,$(COV)/obj/vlt/%.o,$(VRUNTIME) verilated_cov) $(BUILD)/obj/vlt/vl_assert.o
 	@mkdir -p $$(@D)
 	@echo "  LINK     $$@ (coverage)"
 	@$(CXX) --coverage $$^ $(LDLIBS) -o $$@

@@ -14,6 +14,7 @@ pkgs=(
   zlib1g-dev        # FST writer
   xvfb xauth        # headless GTKWave for make wave-png
   gnuplot-nox       # plots in reports
+  lcov              # make coverage: gcov capture and the HTML report (mk/coverage.sh)
   z3                # SMT solver behind yosys-smtbmc (make formal)
   libsqlite3-dev    # results store (testbench/store/, docs/store.md)
   sqlite3           # the sqlite3 shell, to query a results store by hand

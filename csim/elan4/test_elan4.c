@@ -202,6 +202,29 @@ static void try_bad(tctx_t *t, const elan4_cfg_t *c, const char *field) {
 static void t_params(tctx_t *t) {
   elan4_cfg_t d;
   elan4_cfg_default(&d);
+  /* §2's default column, field by field (elan4_cfg_default is the API's
+     default configuration; no target reads it, so only this sees a change) */
+  static const struct {
+    const char *name;
+    unsigned long long want;
+  } dv[] = {{"NumCq", 8},         {"NumQueues", 64},    {"DepthKb0", 1},       {"DepthKb1", 8},
+            {"DepthKb2", 64},     {"DepthKb3", 512},    {"OooWindow", 16},     {"HeadDwords", 16},
+            {"GapTimeout", 4096}, {"NumNodes", 64},     {"NumVcs", 2},         {"LinkBuf", 8},
+            {"VcSten", 0},        {"VcDma", 1},         {"VcReply", 0},        {"MaxOutstanding", 16},
+            {"RetryLimit", 32},   {"RetryBackoff", 16}, {"AckTimeout", 16384}, {"TlbEntries", 16},
+            {"PtBits", 10},       {"DescBase", 0x0},    {"RtBase", 0x20000},   {"PtBase", 0x40000},
+            {"LmLatency", 2},     {"HostReadTags", 12}, {"ReplySlots", 4},     {"EpFifo", 4},
+            {"DmaQueue", 4},      {"DmaBufDw", 256},    {"IrqDepth", 16},      {"bug", 0}};
+  const unsigned long long got[] = {d.num_cq,      d.num_queues,     d.depth_kb[0], d.depth_kb[1],
+                                    d.depth_kb[2], d.depth_kb[3],    d.ooo_window,  d.head_dwords,
+                                    d.gap_timeout, d.num_nodes,      d.num_vcs,     d.link_buf,
+                                    d.vc_sten,     d.vc_dma,         d.vc_reply,    d.max_outstanding,
+                                    d.retry_limit, d.retry_backoff,  d.ack_timeout, d.tlb_entries,
+                                    d.pt_bits,     d.desc_base,      d.rt_base,     d.pt_base,
+                                    d.lm_latency,  d.host_read_tags, d.reply_slots, d.ep_fifo,
+                                    d.dma_queue,   d.dma_buf_dw,     d.irq_depth,   d.bug};
+  for (unsigned k = 0; k < sizeof dv / sizeof dv[0]; k++)
+    CHECK(t, got[k] == dv[k].want, "default %s = %llu, §2 says %llu", dv[k].name, got[k], dv[k].want);
   GOOD("defaults", (void)0);
   GOOD("min",
        (c_.num_cq = 1, c_.num_queues = 1, c_.depth_kb[0] = 1, c_.depth_kb[1] = 2, c_.depth_kb[2] = 4,
@@ -828,6 +851,29 @@ static void t_reply(tctx_t *t, unsigned bug) {
     bool same = nb == 8 && crc && route == ROUTE5 && h->f[hd].vc == c.vc_reply;
     for (unsigned i = 0; same && i < 8; i++) same = b[i] == want[i];
     CHECK(t, same, "reply: WRITE n 2 to the reply VA with the data, route 5, VC VcReply, CRC");
+  }
+  token(h, c.vc_reply, true);
+  /* the same READ with E (§4.6: a reply event VA after the reply VA): the reply
+     WRITE has E (W0 bit 8) and that event VA as its last dword */
+  const uint64_t eva = 0x0000123400000080ull;
+  const uint32_t rde[8] = {0x01230122u,   5,
+                           (uint32_t)va,  (uint32_t)(va >> 32),
+                           (uint32_t)rva, (uint32_t)(rva >> 32),
+                           (uint32_t)eva, (uint32_t)(eva >> 32)};
+  f0 = h->nf;
+  send_words(h, rde, 8);
+  run(h, 60);
+  hd = find_head(h, f0);
+  CHECK(t, hd >= 0, "a reply packet to the READ with E");
+  if (hd >= 0) {
+    uint32_t route, b[32];
+    bool crc;
+    unsigned nb = packet_at(h, (unsigned)hd, &route, b, &crc);
+    const uint32_t want[10] = {0x01230121u, 3,           0x40,        0x1234, 0x33334444u,
+                               0x11112222u, 0x77778888u, 0x55556666u, 0x80,   0x1234};
+    bool same = nb == 10 && crc && route == ROUTE5;
+    for (unsigned i = 0; same && i < 10; i++) same = b[i] == want[i];
+    CHECK(t, same, "reply to a READ with E: WRITE n 2, E, the data, then the reply event VA (%u words)", nb);
   }
   token(h, c.vc_reply, true);
   /* ATOMICs on dword pa: FADD 1 on 0xFFFFFFFF (carry), CAS hit, CAS miss */

@@ -594,12 +594,14 @@ module elan4_dma #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       dma_queue_bound: assert (!(q_push_i && 32'(dn_q) >= DmaQueue));
+      // the chunk about to start (its size, before room) stays in its page;
+      // checked first: a chunk size past its page may also pass the room
+      // test, which is exact only for legal sizes (<= 64 dwords)
+      if (cs_q == CStart && active && rr_q != c_n)
+        dma_chunk_page_bounded: assert (32'(10'(c_src[12:3] + rr_q[9:0])) + ck_s <= 1024);
       // a chunk starts only with room for it (its own sum, not ck_room)
       if (cs_q == CStart && (mmu_req_o || rd_now))
         dma_buf_bound: assert (rr_q + ck_s - rel_q <= DmaBufDw);
-      // the chunk about to start (its size, before room) stays in its page
-      if (cs_q == CStart && active && rr_q != c_n)
-        dma_chunk_page_bounded: assert (32'(10'(c_src[12:3] + rr_q[9:0])) + ck_s <= 1024);
       if (tx_head_i) begin
         dma_pkt_page_bounded: assert (pm != '0 && pm <= 4'd8 &&
                                       32'(10'(dst_q[12:3] + po[9:0])) + 32'(pm) <= 1024 &&

@@ -27,6 +27,7 @@ static uint32_t chunk_size(const elan4_cfg_t *c, const elan4_dmad_t *d, uint32_t
   const uint32_t cmax = c->dma_buf_dw - 8u < 64u ? c->dma_buf_dw - 8u : 64u;
   return umin(umin(cmax, d->n - r), left_in_page(d->src + 8ull * r));
 }
+/* rel: the oldest packet not yet released (a token's ack is released in the cycle after it) */
 static uint32_t rel_of(const elan4_dma_t *j) { return j->npk ? j->pk[j->pk_head].o : j->onext; }
 
 /* this cycle's DMA: the running one, or the oldest descriptor started now;
@@ -126,6 +127,19 @@ void elan4_dma_cycle(elan4_cyc_t *y) {
       y->push[1] = (elan4_epreq_t){.va_given = true, .ctx = j->d.ctx, .addr = j->d.lev, .inc = 1};
       j->busy = false;
     }
+    goto out;
+  }
+  /* the release (docs/elan4.md §6.8): the acks recorded before this cycle free their packets from the
+     oldest; done when every packet was sent and all are acked */
+  while (j->npk && j->pk[j->pk_head].acked) {
+    j->pk_head = (j->pk_head + 1) % ELAN4_MAX_DMABUF;
+    j->npk--;
+  }
+  if (s->dma.busy && j->onext == j->d.n && !j->npk) {
+    if (j->d.r && c->bug != ELAN4_BUG_DMA_EVENT_LOST)
+      j->push = true; /* presented from the next cycle */
+    else
+      j->busy = false;
     goto out;
   }
   if (y->granted == RQ_DMA) {
@@ -251,17 +265,7 @@ void elan4_dma_token(elan4_cyc_t *y, uint32_t gen, uint32_t o, bool ack) {
   elan4_dmap_t *p = find(j, o);
   if (!p) return;
   if (ack) {
-    p->acked = true;
-    while (j->npk && j->pk[j->pk_head].acked) {
-      j->pk_head = (j->pk_head + 1) % ELAN4_MAX_DMABUF;
-      j->npk--;
-    }
-    if (j->onext == j->d.n && !j->npk) { /* done: every packet acked */
-      if (j->d.r && c->bug != ELAN4_BUG_DMA_EVENT_LOST)
-        j->push = true; /* presented from the next cycle */
-      else
-        j->busy = false;
-    }
+    p->acked = true; /* released in the next cycle (elan4_dma_cycle) */
   } else if (p->tries < c->retry_limit + (c->bug == ELAN4_BUG_DMA_RETRY_EXTRA)) {
     p->tries++;
     p->pending = true;

@@ -12,8 +12,8 @@
  *       source crosses to the next VA page, mapped to a PA elsewhere (the PA
  *       after the first page holds poison). Packets 3, 8, 1 (the last with
  *       the remote event). R = 1: the local event (an INTERRUPT event, count
- *       -1) fires: tr_fire_o T+6+L after the token T acking the last packet
- *       (done in T, the set presented T+1 and pushed, taken T+2 = x, its
+ *       -1) fires: tr_fire_o T+7+L after the token T acking the last packet
+ *       (done in T+1, the set presented T+2 and pushed, taken T+3 = x, its
  *       lookup a hit in x, e0 read granted x+1, data x+2+L, write granted
  *       x+3+L, §6.7/§6.8/§3.5), its e0 write on lm_* in that cycle, and a
  *       cause-2 record L+2 cycles after the e3 read on lm_* (§6.7: raised in
@@ -41,7 +41,7 @@
  *       the queue never enters ERROR.
  *   D7  9 dwords to a destination 2 dwords before its page's end (packets
  *       2, 7) with R = 1 on a second event: the engine works after the three
- *       failures, its event fires at T+6+L.
+ *       failures, its event fires at T+7+L.
  *   D8  4 dwords, one packet, whose first try the neighbour never answers
  *       (no token at all: a late one would be taken as the next packet's,
  *       §6.4): it times out AckTimeout cycles after its TAIL was decided
@@ -51,7 +51,7 @@
  *   D9  5 dwords, R = 1 on an event in a page never looked up, with D10 (11
  *       dwords) waiting in the DMA queue: the event's lookup misses (§6.6:
  *       its result 3 + L cycles after the grant), so tr_fire_o is at
- *       T+9+2L; D10 starts in x = T+2 (§6.8: idle from the cycle after the
+ *       T+10+2L; D10 starts in x = T+3 (§6.8: idle from the cycle after the
  *       push) and its lookup waits behind the event processor's fill.
  *   D11 16 dwords, R = 1, while the neighbour's SETEVENT S0 fires a 64-dword
  *       COPY event and S1..Sk (k = EpFifo - 1, one at a time on VC 0, each
@@ -72,7 +72,7 @@
  * resends; each local source dword read once from its page's PA, none past
  * a page; each host read's address, length, order and tag; no other local
  * write or host request; the counters), elan4.dma_event (tr_fire_o and the
- * e0 write at T+6+L, the cause-2 records, no set of the failing DMAs'
+ * e0 write at T+7+L, the cause-2 records, no set of the failing DMAs'
  * event, the final e0s), elan4.dma_fail (each cause-5 record, its code and
  * cycle; no record or DMA packet the scenario does not predict; the STEN
  * WRITE). */
@@ -666,10 +666,11 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
         g->acked[k.pk] = true;
         bool all = true;
         for (unsigned i = 0; i < d->np; i++) all &= g->acked[i];
-        if (all && d->r && !d->fail) { /* done in t: the event fires at t+6+L (the header's derivation) */
+        if (all && d->r &&
+            !d->fail) { /* released and done in t+1: the event fires at t+7+L (the header's derivation) */
           uint64_t pa;
           xlate(d->lev, &pa);
-          g->fire_due = d->held ? -1 : t + 6 + L + (d->miss ? 3 + L : 0); /* D11: at the COPY's end */
+          g->fire_due = d->held ? -1 : t + 7 + L + (d->miss ? 3 + L : 0); /* D11: at the COPY's end */
           if (d->held) g->held_tok = t;
           g->fire_pa = (uint32_t)pa;
           g->fire_ck = d->ck;
@@ -856,7 +857,7 @@ static bool check(void *ctx, uint64_t cycle, const void *in, const void *out, co
     if (!OUT(tr_fire_o) || t != g->fire_due || OUT(tr_fire_addr_o) != g->fire_pa ||
         !(OUT(lm_valid_o) && OUT(lm_write_o) && 8u * OUT(lm_addr_o) == g->fire_pa))
       return FAIL("elan4.dma_event",
-                  "tr_fire_o %llu (address 0x%llx), want the local event at 0x%x fired in cycle %lld (T+6+L, "
+                  "tr_fire_o %llu (address 0x%llx), want the local event at 0x%x fired in cycle %lld (T+7+L, "
                   "a miss 3+L more)",
                   (unsigned long long)OUT(tr_fire_o), (unsigned long long)OUT(tr_fire_addr_o), g->fire_pa,
                   (long long)g->fire_due);
@@ -974,7 +975,7 @@ COSIM_TEST(elan4_dma_late, .target = &elan4_default_target,
  *       0x18 into its first page, over nine source pages mapped out of order, to a destination at 0x1F0
  *       into its page: every packet is §6.8's next one (split at both sides' pages, at most 8 dwords),
  *       so each dword is delivered once; each source dword read once from its page's PA. R = 1 on an
- *       event in a page never looked up: tr_fire_o at T+9+2L after the token T acking the last packet
+ *       event in a page never looked up: tr_fire_o at T+10+2L after the token T acking the last packet
  *       (D9's derivation above: §6.6's miss, §6.7), the cause-2 record L+2 after the e3 read.
  * Checks: elan4.dma_format (Z1, Z2: the records, the status words, the discards, the WRITE beside),
  * elan4.dma (Z3's packets and source reads), elan4.dma_event (Z3's event, its cycle and record). */
@@ -1218,7 +1219,7 @@ static bool zcheck(void *ctx, uint64_t cycle, const void *in, const void *out, c
     const bool last = g->tq[g->tq_h++ % 128].last;
     if (what == 1) g->wr0_acked = true;
     if (what == 2) g->wr1_acked = true;
-    if (last) g->fire_due = t + 9 + 2 * L; /* a miss: T+9+2L (D9) */
+    if (last) g->fire_due = t + 10 + 2 * L; /* a miss: T+10+2L (D9) */
   }
   /* local memory */
   if (OUT(lm_valid_o)) {
@@ -1287,7 +1288,7 @@ static bool zcheck(void *ctx, uint64_t cycle, const void *in, const void *out, c
     if (!OUT(tr_fire_o) || t != g->fire_due || OUT(tr_fire_addr_o) != ZPEV + 0x100u ||
         !(OUT(lm_valid_o) && OUT(lm_write_o) && 8u * OUT(lm_addr_o) == ZPEV + 0x100u))
       return FAIL("elan4.dma_event",
-                  "tr_fire_o %llu (0x%llx), want Z3's event at 0x%x fired in cycle %lld (T+9+2L, a miss)",
+                  "tr_fire_o %llu (0x%llx), want Z3's event at 0x%x fired in cycle %lld (T+10+2L, a miss)",
                   (unsigned long long)OUT(tr_fire_o), (unsigned long long)OUT(tr_fire_addr_o), ZPEV + 0x100u,
                   (long long)g->fire_due);
     g->fire_due = -1;

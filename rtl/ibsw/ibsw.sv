@@ -127,7 +127,7 @@ module ibsw #(
   logic [5*NIn*LanW-1:0]  f_egr;
   logic [2*NIn*LanW-1:0]  f_kind;
   logic [64*NIn*LanW-1:0] f_data;
-  logic [NIn-1:0]  a_valid, a_init, a_live_head;
+  logic [NIn-1:0]  a_valid, a_init, a_live_cand, a_taken;
   logic [2:0]      a_lane [NIn];
   logic [1:0]      a_kind [NIn];
   logic [63:0]     a_data [NIn];
@@ -216,7 +216,7 @@ module ibsw #(
       .clk_i, .rst_ni,
       .arr_i(a_valid[n]), .arr_lane_i(a_lane[n]), .arr_kind_i(a_kind[n]), .arr_data_i(a_data[n]),
       .arr_init_i(a_init[n]), .route_egr_i(r_egr[n]), .route_err_i(r_err[n]), .route_drop_i(r_drop[n]),
-      .push_live_head_o(a_live_head[n]), .err_o(iu_err[n]), .full_at_start_o(iu_full15[n]),
+      .arr_live_head_o(a_live_cand[n]), .arr_taken_o(a_taken[n]), .err_o(iu_err[n]), .full_at_start_o(iu_full15[n]),
       .wait_o(f_wait[n*LanW +: LanW]), .active_o(f_active[n*LanW +: LanW]),
       .nonempty_o(f_nonempty[n*LanW +: LanW]), .hsent_o(f_hsent[n*LanW +: LanW]),
       .idle_empty_o(f_idle_empty[n*LanW +: LanW]),
@@ -282,15 +282,23 @@ module ibsw #(
   );
 
   // ---- SA per external output, and pend increments. An arrival's pend
-  // increment waits in a register (input n pushed a live HEAD for output o:
-  // lh_q[o][n], the egress compare made beside SA's pop) and is counted by
-  // SA the next cycle: the push depends on SA's pop (space, §5.1 step 3), and
-  // counting after it was 4.05 ns.
+  // increment waits in registers and is counted by SA the next cycle: input n
+  // had a live HEAD for output o (lh_q[o][n], the egress compare made beside
+  // SA's pop) and it was taken (tk_q[n], the space check): the push depends
+  // on SA's pop (space, §5.1 step 3), and counting after it was 4.05 ns;
+  // the space check's register apart from the egress compare's, ANDed after
+  // them, takes the compare and the AND off the pop's path (pop -> space ->
+  // the pend hit was ibsw_p8_w24's worst path, 3,990 ps) *(ours)*.
   logic [NIn-1:0] lh_q [P];
+  logic [NIn-1:0] tk_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) tk_q <= '0;
+    else tk_q <= a_taken;
+  end
   for (genvar i = 0; i < P; i++) begin : gen_lh
     logic [NIn-1:0] lh_d;
     always_comb begin
-      for (int unsigned n = 0; n < NIn; n++) lh_d[n] = a_live_head[n] && 32'(r_egr[n]) == i + 1;
+      for (int unsigned n = 0; n < NIn; n++) lh_d[n] = a_live_cand[n] && 32'(r_egr[n]) == i + 1;
     end
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) lh_q[i] <= '0;
@@ -310,7 +318,7 @@ module ibsw #(
       .busy_i(o_busy[O*LanW +: LanW]), .ready_i(o_ready[O*LanW +: LanW]),
       .hsent_i(x_hsent[O*LanW +: LanW]), .front_drop_i(x_drop[O*LanW +: LanW]),
       .front_kind_i(x_kind[2*O*LanW +: 2*LanW]), .front_data_i(x_data[64*O*LanW +: 64*LanW]),
-      .pend_hit_i(lh_q[i]),
+      .pend_hit_i(lh_q[i] & tk_q),
       .serve_o(o_serve[O*LanW +: LanW]), .close_o(o_close[O*LanW +: LanW]),
       .drained_o(drained_ch[i]), .drain_idle_o(drain_idle[i]),
       .ev_flit_o(sa_flit[i]), .ev_pkt_o(sa_pkt[i]), .ev_wait_o(sa_wait[i]),

@@ -23,7 +23,8 @@ module ibsw_input_unit #(
   input  logic [4:0]        route_egr_i,
   input  logic [3:0]        route_err_i,    // 0 = routed
   input  logic              route_drop_i,   // route_err_i != 0, by a shorter path
-  output logic              push_live_head_o, // pend[route_egr] + 1
+  output logic              arr_live_head_o,  // a live HEAD arrives (taken or not): pend[route_egr] + 1 if taken
+  output logic              arr_taken_o,      // the arrival has space (§5.1 step 3)
   output logic [15:0]       err_o,          // bit k: error k in this cycle
   output logic              full_at_start_o, // lane V full (the SMA pushes only when not)
   // front of each lane, to VA/SA
@@ -127,7 +128,78 @@ module ibsw_input_unit #(
 
   // Arrival (§5.1 steps 3-4). The entry (and its drop mark) does not depend on
   // the space check, which waits for SA's pop: the lane buffer writes it
-  // anyway and only takes it (pointers) if there is space.
+  // anyway and only takes it (pointers) if there is space. The outcome with
+  // space (step 4) and without (step 3) is formed from the arrival and the
+  // lane's registers; SA's pop of the arrival's lane only chooses between
+  // them, last (pop -> space -> error bits, lane state and the pend hit was
+  // the worst path of ibsw_p4 and ibsw_p8_w24, docs/ibsw.md Status) *(ours)*.
+  // Assertion iu_arrival_exact compares it with the per-lane form.
+  logic [LanW-1:0] arr_sel;   // the arrival's lane, one-hot (0 when none)
+  logic            arr_space;  // step 3's check: the lane is not full, or pops now
+  logic [15:0]     arr_ev;     // step 4's error events
+  logic [1:0]      arr_rx, arr_rx_lost; // the lane's receive state after step 4 / step 3
+  logic            arr_live_hd;
+  always_comb begin
+    logic hd, drop, full_sel, pop_sel, any;
+    logic [1:0] rxs_sel;
+    hd = arr_kind_i == KHead;
+    full_sel = 1'b0; pop_sel = 1'b0; rxs_sel = RxIdle; any = 1'b0;
+    for (int unsigned l = 0; l < LanW; l++) begin
+      any = any | (32'(arr_lane_i) == l);
+      arr_sel[l] = arr_i && 32'(arr_lane_i) == l;
+      full_sel = full_sel | (arr_sel[l] & full[l]);
+      pop_sel  = pop_sel | (arr_sel[l] & pop[l]);
+      if (32'(arr_lane_i) == l) rxs_sel = rxs_q[l];
+    end
+    // §5.1 step 4 as if there were space
+    drop = 1'b0; arr_live_hd = 1'b0;
+    arr_ev = '0;
+    arr_rx = rxs_sel;
+    if (arr_init_i && 32'(arr_lane_i) < NumDataVls) begin
+      drop = 1'b1;
+      arr_ev[11] = 1'b1;
+    end else if (hd) begin
+      if (rxs_sel != RxIdle) arr_ev[8] = 1'b1;
+      if (route_drop_i) begin
+        drop = 1'b1;
+        for (int unsigned k = 1; k <= 4; k++) if (32'(route_err_i) == k) arr_ev[k] = 1'b1;
+        arr_rx = RxDrop;
+      end else begin
+        arr_live_hd = 1'b1;
+        arr_rx = RxOpen;
+      end
+    end else if (rxs_sel == RxOpen) begin
+      if (arr_kind_i == KTail) arr_rx = RxIdle;
+    end else if (rxs_sel == RxDrop) begin
+      drop = 1'b1;
+      if (arr_kind_i == KTail) arr_rx = RxIdle;
+    end else begin
+      drop = 1'b1;
+      arr_ev[7] = 1'b1;
+    end
+    // step 3: lost, error 6 and nothing else
+    arr_rx_lost = hd ? RxDrop : (arr_kind_i == KTail ? RxIdle : rxs_sel);
+    // written into the spare slot; taken if there is space
+    push = arr_sel;
+    arr_space = !full_sel || pop_sel;
+    err_o = '0;
+    if (arr_i) err_o = arr_space ? arr_ev : 16'h0040;
+    arr_live_head_o = arr_i && arr_live_hd;
+    arr_taken_o = arr_space;
+    for (int unsigned l = 0; l < LanW; l++)
+      rxs_d[l] = arr_sel[l] ? (arr_space ? arr_rx : arr_rx_lost) : rxs_q[l];
+    // egr as routed whatever the outcome: VA reads it only for a live HEAD (wait_o)
+    push_ent = {drop && any, route_egr_i, arr_kind_i, arr_data_i};
+  end
+
+`ifndef SYNTHESIS
+  // The arrival per lane, as §5.1 reads (the form before the change above),
+  // for iu_arrival_exact
+  logic [LanW-1:0] ref_push;
+  logic [15:0]     ref_err;
+  logic            ref_plh;
+  logic [1:0]      ref_rxs [LanW];
+  logic [EW-1:0]   ref_ent;
   always_comb begin
     logic drop, space, hd, live_hd;
     logic [15:0] ev;
@@ -135,13 +207,12 @@ module ibsw_input_unit #(
     drop = 1'b0; space = 1'b0; hd = 1'b0; live_hd = 1'b0;
     ev = '0;
     rx = RxIdle;
-    push = '0;
-    err_o = '0;
-    push_live_head_o = 1'b0;
-    for (int unsigned k = 0; k < LanW; k++) rxs_d[k] = rxs_q[k];
+    ref_push = '0;
+    ref_err = '0;
+    ref_plh = 1'b0;
+    for (int unsigned k = 0; k < LanW; k++) ref_rxs[k] = rxs_q[k];
     for (int unsigned l = 0; l < LanW; l++) begin
       if (32'(arr_lane_i) == l) begin
-        // §5.1 step 4 as if there were space
         hd = arr_kind_i == KHead;
         live_hd = 1'b0;
         ev = '0;
@@ -169,23 +240,28 @@ module ibsw_input_unit #(
           ev[7] = 1'b1;
         end
         if (arr_i) begin
-          push[l] = 1'b1;   // written into the spare slot; taken if there is space
+          ref_push[l] = 1'b1;
           space = !(full[l] && !pop[l]);
-          if (!space) begin  // step 3: lost, error 6 and nothing else
-            err_o[6] = 1'b1;
-            if (hd) rxs_d[l] = RxDrop;
-            else if (arr_kind_i == KTail) rxs_d[l] = RxIdle;
+          if (!space) begin
+            ref_err[6] = 1'b1;
+            if (hd) ref_rxs[l] = RxDrop;
+            else if (arr_kind_i == KTail) ref_rxs[l] = RxIdle;
           end else begin
-            err_o = ev;
-            rxs_d[l] = rx;
-            push_live_head_o = live_hd;
+            ref_err = ev;
+            ref_rxs[l] = rx;
+            ref_plh = live_hd;
           end
         end
       end
     end
-    // egr as routed whatever the outcome: VA reads it only for a live HEAD (wait_o)
-    push_ent = {drop, route_egr_i, arr_kind_i, arr_data_i};
+    ref_ent = {drop, route_egr_i, arr_kind_i, arr_data_i};
   end
+  always_ff @(posedge clk_i) begin
+    iu_arrival_exact: assert (push == ref_push && err_o == ref_err && (arr_live_head_o && arr_taken_o) == ref_plh &&
+                              push_ent == ref_ent);
+    for (int unsigned l = 0; l < LanW; l++) iu_arrival_rxs_exact: assert (rxs_d[l] == ref_rxs[l]);
+  end
+`endif
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

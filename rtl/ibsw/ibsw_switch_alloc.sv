@@ -67,15 +67,45 @@ module ibsw_switch_alloc #(
     cmax = (l == NumDataVls) ? CW'(Buf15Depth) : CW'(BufDepth);
   endfunction
 
+  // The lane SA serves (§5.4's order: DRAINED, then VL15, then the data
+  // lanes round robin from srr), as one-hot grants: a data lane's grant is its
+  // request and no request ahead of it in the order that starts at srr_q, the
+  // masks of that order from the register alone, so ready -> serve is an
+  // AND-OR with no encode and compare (ready -> SA -> pop -> the space check
+  // was the worst path of ibsw_p4 and ibsw_p8_w24, docs/ibsw.md Status)
+  // *(ours)*. Assertion sa_grant_is_scan compares it with the scan as written.
+  logic [LanW-1:0] req, gnt;
+  logic            drain_now;
   always_comb begin
-    logic found;
-    logic [3:0] nclose;
-    found = 1'b0;
-    nclose = '0;
-    linkup = phys_i == PhLinkUp;
+    logic ahead;
     for (int unsigned l = 0; l < LanW; l++) begin
       full_cred[l] = cred_q[l] == cmax(l);
       has_cred[l]  = cred_q[l] != '0;
+      req[l]       = ready_i[l] && has_cred[l];
+    end
+    drain_now = draining_i && !sent_drained_i && pend_zero && busy_i == '0 && &full_cred;
+    gnt = '0;
+    ahead = 1'b0;
+    if (phys_i == PhLinkUp && slot_i && !drain_now) begin
+      gnt[NumDataVls] = req[NumDataVls];
+      if (!req[NumDataVls] && pstate_i == 3'd4) begin
+        for (int unsigned l = 0; l < NumDataVls; l++) begin
+          ahead = 1'b0;
+          for (int unsigned k = 0; k < NumDataVls; k++) begin
+            if ((32'(srr_q) <= k && k < l) || (l < 32'(srr_q) && (k >= 32'(srr_q) || k < l)))
+              ahead = ahead | req[k];
+          end
+          gnt[l] = req[l] && !ahead;
+        end
+      end
+    end
+  end
+
+  always_comb begin
+    logic [3:0] nclose;
+    nclose = '0;
+    linkup = phys_i == PhLinkUp;
+    for (int unsigned l = 0; l < LanW; l++) begin
       // synthetic close: the front is a HEAD after ours was sent, or drop-marked
       syn[l] = front_drop_i[l] || (front_kind_i[2*l +: 2] == 2'd0 && hsent_i[l]);
     end
@@ -88,36 +118,16 @@ module ibsw_switch_alloc #(
     ev_discard_o = '0;
     st_valid_d = 1'b0; st_kind_d = '0; st_vl_d = '0; st_data_d = '0;
     if (linkup) begin
-      if (slot_i) begin
-        if (draining_i && !sent_drained_i && pend_zero && busy_i == '0 && &full_cred) begin
-          drained_o = 1'b1;
-          st_valid_d = 1'b1; st_kind_d = 2'd3; st_data_d = 64'd3;
-        end else if (ready_i[NumDataVls] && has_cred[NumDataVls]) begin
-          chosen_any = 1'b1;
-          ch = 3'(NumDataVls);
-        end else if (pstate_i == 3'd4) begin
-          for (int unsigned l = 0; l < NumDataVls; l++) begin
-            if (!found && ready_i[l] && has_cred[l] && l >= 32'(srr_q)) begin
-              found = 1'b1;
-              ch = 3'(l);
-            end
-          end
-          for (int unsigned l = 0; l < NumDataVls; l++) begin
-            if (!found && ready_i[l] && has_cred[l] && l < 32'(srr_q)) begin
-              found = 1'b1;
-              ch = 3'(l);
-            end
-          end
-          if (found) begin
-            chosen_any = 1'b1;
-            srr_d = (32'(ch) + 1 == NumDataVls) ? 3'd0 : ch + 3'd1;
-          end
-        end
+      if (slot_i && drain_now) begin
+        drained_o = 1'b1;
+        st_valid_d = 1'b1; st_kind_d = 2'd3; st_data_d = 64'd3;
       end
+      chosen_any = gnt != '0;
+      serve_o    = gnt;
+      consume    = gnt;
       for (int unsigned l = 0; l < LanW; l++) begin
-        if (chosen_any && 32'(ch) == l) begin
-          serve_o[l] = 1'b1;
-          consume[l] = 1'b1;
+        if (gnt[l]) begin
+          ch         = 3'(l);
           st_valid_d = 1'b1;
           st_vl_d    = (l == NumDataVls) ? 4'd15 : 4'(l);
           if (syn[l]) begin
@@ -131,6 +141,7 @@ module ibsw_switch_alloc #(
           end
         end
       end
+      if (gnt[NumDataVls-1:0] != '0) srr_d = (32'(ch) + 1 == NumDataVls) ? 3'd0 : ch + 3'd1;
     end else begin
       serve_o = ready_i;    // sink mode
       if (phys_i == PhPolling || phys_i == PhLer) begin
@@ -256,6 +267,30 @@ module ibsw_switch_alloc #(
   assign out_data_o  = o_data_q;
 
 `ifndef SYNTHESIS
+  // §5.4's choice as a scan (the order's first request), for sa_grant_is_scan
+  logic [LanW-1:0] scan_gnt;
+  always_comb begin
+    logic found;
+    found = 1'b0;
+    scan_gnt = '0;
+    if (linkup && slot_i && !drain_now) begin
+      if (req[NumDataVls]) scan_gnt[NumDataVls] = 1'b1;
+      else if (pstate_i == 3'd4) begin
+        for (int unsigned l = 0; l < NumDataVls; l++) begin
+          if (!found && req[l] && l >= 32'(srr_q)) begin
+            found = 1'b1;
+            scan_gnt[l] = 1'b1;
+          end
+        end
+        for (int unsigned l = 0; l < NumDataVls; l++) begin
+          if (!found && req[l] && l < 32'(srr_q)) begin
+            found = 1'b1;
+            scan_gnt[l] = 1'b1;
+          end
+        end
+      end
+    end
+  end
   logic [5:0] pend_inc;   // Σ pend_hit_i, for the checks
   always_comb begin
     pend_inc = '0;
@@ -263,6 +298,7 @@ module ibsw_switch_alloc #(
   end
   always_ff @(posedge clk_i) begin
     sa_one_flit: assert (!(linkup && !$onehot0(serve_o)));
+    sa_grant_is_scan: assert (gnt == scan_gnt);
     sa_serve_ready: assert ((serve_o & ~ready_i) == '0);
     sa_pend_no_underflow: assert (!(pend_q + 16'(pend_inc) < 16'(pcls_q) + 16'(close_o != '0)));
     sa_pend_q_covers_closes: assert (pend_q >= 16'(pcls_q));

@@ -645,6 +645,19 @@ static bool check_uniform16(const e4t_fabric_t *f, const e4t_result_t *r, char *
   return ok;
 }
 
+/* The scoreboard's verdict, then every packet delivered: the first failure's
+ * id and message (fabric_tree_uniform, fabric64_complement). */
+static bool delivered_all(const e4t_fabric_t *f, const e4t_result_t *r, char *why, size_t len, char *id,
+                          size_t idlen) {
+  const bool ok = !f->sb.failed && r->delivered == r->created;
+  snprintf(id, idlen, "%s", f->sb.failed ? f->sb.fail_id : "fabric.delivered_all");
+  if (f->sb.failed)
+    snprintf(why, len, "%s", f->sb.fail);
+  else if (!ok)
+    snprintf(why, len, "%" PRIu64 " of %" PRIu64 " packets delivered", r->delivered, r->created);
+  return ok;
+}
+
 /* fabric_tree_uniform: the large trees (1,024 and 4,096 nodes), whose longest
  * paths need the counted up tag (docs/elite4.md §3, §11.2). A switch routes
  * TagUpN as TagUp, so the longest path's HEAD takes 5h + 1 cycles as any
@@ -652,12 +665,7 @@ static bool check_uniform16(const e4t_fabric_t *f, const e4t_result_t *r, char *
 static bool check_tree(const e4t_fabric_t *f, const e4t_result_t *r, char *why, size_t len, char *id,
                        size_t idlen) {
   const unsigned L = f->cfg.nbody + 2, H = 2 * f->topo.levels - 1, head = 5 * H + 1;
-  bool ok = !f->sb.failed && r->delivered == r->created;
-  snprintf(id, idlen, "%s", f->sb.failed ? f->sb.fail_id : "fabric.delivered_all");
-  if (f->sb.failed)
-    snprintf(why, len, "%s", f->sb.fail);
-  else if (!ok)
-    snprintf(why, len, "%" PRIu64 " of %" PRIu64 " packets delivered", r->delivered, r->created);
+  bool ok = delivered_all(f, r, why, len, id, idlen);
   printf("check: %-4s scoreboard, switch errors and drain; every packet delivered exactly once (%" PRIu64
          " of %" PRIu64 ")\n",
          ok ? "ok" : "FAIL", r->delivered, r->created);
@@ -679,12 +687,7 @@ static bool check_tree(const e4t_fabric_t *f, const e4t_result_t *r, char *why, 
 
 static bool check_complement64(const e4t_fabric_t *f, const e4t_result_t *r, char *why, size_t len, char *id,
                                size_t idlen) {
-  bool ok = !f->sb.failed && r->delivered == r->created;
-  snprintf(id, idlen, "%s", f->sb.failed ? f->sb.fail_id : "fabric.delivered_all");
-  if (f->sb.failed)
-    snprintf(why, len, "%s", f->sb.fail);
-  else if (!ok)
-    snprintf(why, len, "%" PRIu64 " of %" PRIu64 " packets delivered", r->delivered, r->created);
+  bool ok = delivered_all(f, r, why, len, id, idlen);
   if (ok && busy_share(f) < 0.9) {
     ok = false;
     snprintf(id, idlen, "fabric.busy");

@@ -15,7 +15,7 @@
  *       [--phases=LOAD:CYCLES,...] [--sm-log=0|1] [--sampling=samples|counters]
  *       [--sample-interval=N] [--sm-qd=N]
  *       [--fat2=R,L,S] [--write-ibnd=FILE] [--lft-file=FILE] [--lft-turns=1|0] [--lft-check=1|0]
- *       [--compare-hops=0|1]
+ *       [--compare-hops=0|1] [--min-window=PCT]
  *       [--no-skip] [--inject-bug=NAME] [--expect-fail=check:ID@N]
  *   ibsw_fabric_sim --list | --help
  *
@@ -25,7 +25,8 @@
  * end (ibfab.npb_pattern); throughput is then per rank. Statistics over the last half of the packets (seed 000
  * §4.3.1: 80,000 packets, the last 40,000): throughput = data flits received
  * between the creation of packet N/2 and of packet N, per host and cycle;
- * latency over each host's second half. With --phases (the load changes in
+ * latency over each host's second half. The window's share of the packets is printed
+ * (window_pct=); --min-window=PCT fails a run whose window holds less (check ibfab.window). With --phases (the load changes in
  * phases; hosts stop at the end of the last) the statistics are per phase:
  * throughput and the switches' power, and a `dyn:` summary line. First line `seed: N`; last line
  * `TEST PASSED` or `TEST FAILED: <reason>` after a `rerun:` line. Bad flags:
@@ -85,6 +86,7 @@ typedef struct {
      counts with ours (--compare-hops), the topology file to write (--write-ibnd) */
   const char *lft_file, *write_ibnd;
   unsigned lft_turns, cmp_hops, lft_check;
+  unsigned min_window; /* --min-window: the statistics window's least share of the packets, % (0: any) */
   unsigned fat_r, fat_l, fat_s; /* --fat2=R,L,S: a two-level fat tree instead of the torus (0: torus) */
 } cfg_t;
 
@@ -329,6 +331,7 @@ typedef struct {
   /* statistics */
   bool snap0, snap1;
   uint64_t rx0, rx1, e0, e1, t0, t1, start;
+  uint64_t cr0, cr1; /* packets created at the window's ends */
   char check_id[32]; /* lft.<what> of a table that fails route_lft_check, or osm.hops */
   uint8_t *ours;     /* --lft-file: netcosim's own table, [nsw * nodes] */
   /* --sm=dynamic */
@@ -1393,6 +1396,7 @@ static int run(run_t *R) {
       R->snap0 = true;
       R->t0 = R->f.cycle - 1;
       R->rx0 = R->w.flits_rx;
+      R->cr0 = R->w.created;
       R->e0 = sum_counter(R, FIBSW_CNT_ENERGY);
     }
     /* the window ends when the first host stops creating (every host injects throughout), or
@@ -1401,6 +1405,7 @@ static int run(run_t *R) {
       R->snap1 = true;
       R->t1 = R->f.cycle - 1;
       R->rx1 = R->w.flits_rx;
+      R->cr1 = R->w.created;
       R->e1 = sum_counter(R, FIBSW_CNT_ENERGY);
     }
     if (R->w.delivered != last_seen) last_seen = R->w.delivered, last_progress = f->cycle;
@@ -1441,6 +1446,18 @@ static int run(run_t *R) {
       return 1;
     }
   }
+  /* --min-window: the statistics window (packet N/2 created .. the first host done) must hold
+     that share of the packets created, else a throughput is a reading of a transient (with few
+     packets per host the first host can finish before half of all packets exist: an empty
+     window reads as 0); mk/ibsw-torus-sweep.sh asks for 20 % (ours) */
+  if (!c->nph && 100 * (R->cr1 - R->cr0) < (uint64_t)c->min_window * R->w.total) {
+    ibf_fail(&R->w, f->cycle - 1, "ibfab.window",
+             "the statistics window (cycles %" PRIu64 "..%" PRIu64 ") holds %" PRIu64 " of %" PRIu64
+             " packets created, below --min-window=%u %%: %.1f packets per host are too few for a steady "
+             "state; raise --packets",
+             R->t0, R->t1, R->cr1 - R->cr0, R->w.total, c->min_window, (double)R->w.total / R->nodes);
+    return 1;
+  }
   /* power (§9 / seed Table 1): 43.4 W per switch + 0.95 W per powered port; every port but the
      deactivated ends is LinkUp */
   const uint64_t pw = sum_counter(R, FIBSW_CNT_POWER_MW);
@@ -1458,6 +1475,7 @@ static void report(run_t *R) {
   const cfg_t *c = R->c;
   const ibf_world_t *w = &R->w;
   const uint64_t win = R->t1 > R->t0 ? R->t1 - R->t0 : 0;
+  const double wpct = w->total ? 100.0 * (double)(R->cr1 - R->cr0) / (double)w->total : 0;
   /* per host (uniform, bitrev: every host, as before); per rank for NPB-like traffic */
   const bool npb = R->npb_list != NULL;
   const double thr = win ? (double)(R->rx1 - R->rx0) / win / (npb ? R->senders : R->nodes) : 0;
@@ -1489,13 +1507,15 @@ static void report(run_t *R) {
            w->delivered, w->created, c->nph);
   else
     printf("packets: %" PRIu64 " delivered of %" PRIu64 "; window %" PRIu64 "..%" PRIu64 " (%" PRIu64
-           " cycles: packet N/2 created .. the first host done)\n",
-           w->delivered, w->total, R->t0, R->t1, win);
+           " cycles: packet N/2 created .. the first host done; %.1f %% of the packets created in it)\n",
+           w->delivered, w->total, R->t0, R->t1, win, wpct);
   if (!c->nph) {
     printf("result: traffic=%s routing=%s off=%u load=%.4f throughput=%.4f latency=%.1f latency_max=%" PRIu64
-           " power_w=%.1f power_all_w=%.1f saved_pct=%.2f energy_power_w=%.1f evals=%" PRIu64 "%s%.0u\n",
+           " power_w=%.1f power_all_w=%.1f saved_pct=%.2f energy_power_w=%.1f evals=%" PRIu64
+           " window_pct=%.1f%s%.0u\n",
            tnames[c->traffic], route_lft_algo_names[c->routing], c->off, c->load, thr, lat, w->lat_max, pw,
-           pw_all, 100.0 * (pw_all - pw) / pw_all, epw, R->f.evals, npb ? " ranks=" : "", npb ? c->ranks : 0);
+           pw_all, 100.0 * (pw_all - pw) / pw_all, epw, R->f.evals, wpct, npb ? " ranks=" : "",
+           npb ? c->ranks : 0);
     printf("throughput: %.4f flits/cycle/%s = %.0f MB/s of 2,000 (offered %.4f); latency %.1f cycles = "
            "%.0f ns "
            "(max %" PRIu64 ")\n",
@@ -1574,7 +1594,7 @@ static void usage(FILE *o) {
              "         [--sampling=samples|counters] [--sample-interval=N] [--sm-qd=N]\n"
              "         [--fat2=R,L,S] [--write-ibnd=FILE] [--lft-file=OPENSM_LFTS_DUMP] [--lft-turns=1|0] "
              "[--lft-check=1|0] "
-             "[--compare-hops=0|1]\n"
+             "[--compare-hops=0|1] [--min-window=PCT]\n"
              "         [--inject-bug=NAME] [--expect-fail=check:ID@CYCLE]\n"
              "       ibsw_fabric_sim --list | --help\n"
              "bugs (--inject-bug=NAME: what it plants, the check its negative expects):\n");
@@ -1700,6 +1720,7 @@ int main(int argc, char **argv) {
     NUM("--lft-turns", lft_turns, 0, 1)
     NUM("--lft-check", lft_check, 0, 1)
     NUM("--compare-hops", cmp_hops, 0, 1)
+    NUM("--min-window", min_window, 0, 50)
 #undef NUM
     if (!strncmp(a, "--fat2=", 7)) {
       int n = 0;

@@ -11,11 +11,12 @@
 #   lft.*       the imported table under netcosim's rules (route_lft_check): hole, loop, misroute,
 #               illegal (updn: down->up turn against the ranks from --root; dor: X after Y), cycle
 #   osm.import  ibsw_fabric_sim takes the dump (the GUIDs are this fabric's, every line parses)
-#   osm.hops    updn, dor and ftree: the same switch-to-switch hop count per (switch, host) as
-#               netcosim's own table of that engine (updn from the same root)
+#   osm.hops    updn and dor: the same switch-to-switch hop count per (switch, host) as
+#               netcosim's own table of that engine (updn from the same root); ftree: a minimal
+#               route's hop count (the switches' distance)
 #   ibfab.*     traffic on OpenSM's routes: every packet once, in order, intact (the scoreboard)
-# ftree applies to a fat tree (-- --fat2=R,L,S): its routes climb to any spine, so only the
-# hop count is compared with our up*/down* from --root (a spine).
+# ftree applies to a fat tree (-- --fat2=R,L,S, or a k-ary n-tree -- --tree=K,N): its routes
+# climb to any top switch, so only the hop count is compared, with a minimal route's.
 # minhop has no turn rule of ours: its table is checked for hole, loop, misroute and a cycle only
 # (--turns=0 does the same for updn and dor: the hop comparison without the legality of turns);
 # --check=0 skips the lft.* checks: the traffic alone judges the table (minhop's, on the torus).
@@ -23,7 +24,8 @@
 # entry_back (one imported entry sent back where it came from: lft.illegal; with --turns=0
 # lft.loop), no_dump (OpenSM run
 # without the routing log bit, so it dumps nothing: osm.run), foreign_guid (the first switch block
-# of the dump names a GUID that is not in this fabric: osm.import). Uses the newer of build/asan/bin and
+# of the dump names a GUID that is not in this fabric: osm.import), updn_for_ftree (OpenSM runs
+# updn where ftree was asked: osm.hops on a tree of three levels or more). Uses the newer of build/asan/bin and
 # build/bin (make test builds the first). Cheap: OpenSM takes ~0.3 s, the traffic a few CPU-s.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -55,7 +57,12 @@ done
 [[ $seed =~ ^[0-9]+$ ]] || { echo "opensm-routes: --seed=$seed is not a number" >&2; exit 2; }
 [[ $root =~ ^[0-9]+$ ]] || { echo "opensm-routes: --root=$root is not a number" >&2; exit 2; }
 case $engine in updn | minhop | dor | ftree) ;; *) echo "opensm-routes: --engine=$engine: updn, minhop, dor or ftree" >&2; exit 2 ;; esac
-case $bug in "" | swap_root | entry_back | no_dump | foreign_guid) ;; *) echo "opensm-routes: --bug=$bug: swap_root, entry_back, no_dump or foreign_guid" >&2; exit 2 ;; esac
+case $bug in "" | swap_root | entry_back | no_dump | foreign_guid | updn_for_ftree) ;; *) echo "opensm-routes: --bug=$bug: swap_root, entry_back, no_dump, foreign_guid or updn_for_ftree" >&2; exit 2 ;; esac
+[[ $bug != updn_for_ftree || $engine == ftree ]] || { echo "opensm-routes: --bug=updn_for_ftree goes with --engine=ftree" >&2; exit 2; }
+# updn_for_ftree: OpenSM runs updn from --root where ftree was asked (its routes legal, not minimal
+# beyond two levels): only osm.hops's minimal-route comparison can tell
+osm_engine=$engine
+[[ $bug == updn_for_ftree ]] && osm_engine=updn
 echo "seed: $seed"
 bin=build/bin
 [[ build/asan/bin/ibsw_fabric_sim -nt build/bin/ibsw_fabric_sim ]] && bin=build/asan/bin
@@ -87,8 +94,8 @@ else
   ibsim_pid=$!
   trap 'kill "$ibsim_pid" 2> /dev/null' EXIT # also when regress's timeout stops this script
   sleep 0.3
-  osm_args=(--once -f "$d/osm.log" -D "$verb" -R "$engine")
-  [[ $engine == updn ]] && osm_args+=(-a "$d/roots")
+  osm_args=(--once -f "$d/osm.log" -D "$verb" -R "$osm_engine")
+  [[ $osm_engine == updn ]] && osm_args+=(-a "$d/roots")
   start=$(date +%s%N)
   if ! kill -0 "$ibsim_pid" 2> /dev/null; then
     first="osm.run: ibsim exited at once: $(grep -m1 -i 'panic\|error\|cannot' "$d/ibsim.log")"
@@ -106,7 +113,7 @@ else
   else
     echo "check: ok   osm.run: $(grep -c '^Unicast lids' "$d/opensm-lfts.dump") switch blocks in opensm-lfts.dump"
     cfg=$(grep -m1 'tables configured on all switches' "$d/osm.log" | sed 's/.*osm_ucast_mgr_process: //')
-    if [[ $cfg == "$engine tables configured on all switches" ]]; then
+    if [[ $cfg == "$osm_engine tables configured on all switches" ]]; then
       echo "check: ok   osm.engine: OpenSM says '$cfg'"
     else
       why=$(grep -m1 -i "$engine.*\(fail\|err\|cannot\|not \)" "$d/osm.log" | sed 's/^.*-> //')
@@ -121,8 +128,9 @@ if [[ -z $first ]]; then
   case $engine in
     updn) rules=(--routing=updn --root="$root" --compare-hops=1) ;;
     dor) rules=(--routing=dor --compare-hops=1) ;;
-    # ftree: its routes use every spine, ours one root: no turn rule of ours fits, hops compared
-    ftree) rules=(--routing=updn --root="$root" --compare-hops=1) turns=0 ;;
+    # ftree: its routes use every top switch, ours one root: no turn rule of ours fits; its hops
+    # are compared with a minimal route's (our up*/down* from one root is not minimal beyond two levels)
+    ftree) rules=(--routing=updn --root="$root" --compare-hops=2) turns=0 ;;
     *) rules=(--routing=updn) turns=0 ;; # minhop: no rule of ours to hold it to
   esac
   rules+=("--lft-turns=$turns" "--lft-check=$check")

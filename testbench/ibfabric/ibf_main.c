@@ -14,8 +14,8 @@
  *       [--sm=static|dynamic] [--sm-period=N] [--sm-low=X] [--sm-high=Y]
  *       [--phases=LOAD:CYCLES,...] [--sm-log=0|1] [--sampling=samples|counters]
  *       [--sample-interval=N] [--sm-qd=N]
- *       [--fat2=R,L,S] [--write-ibnd=FILE] [--lft-file=FILE] [--lft-turns=1|0] [--lft-check=1|0]
- *       [--compare-hops=0|1] [--min-window=PCT]
+ *       [--fat2=R,L,S | --tree=K,N] [--write-ibnd=FILE] [--lft-file=FILE] [--lft-turns=1|0] [--lft-check=1|0]
+ *       [--compare-hops=0|1|2] [--min-window=PCT]
  *       [--no-skip] [--inject-bug=NAME] [--expect-fail=check:ID@N]
  *   ibsw_fabric_sim --list | --help
  *
@@ -37,9 +37,11 @@
  * runs on the LFTs of an OpenSM dump (opensm-lfts.dump) instead of ours: route_lft_check with the
  * turn rule of --routing (lft.*; --lft-turns=0: no turn rule; --lft-check=0: no check at all, the
  * traffic alone judges the table), then --compare-hops=1 (osm.hops:
- * the same hop count per (switch, host) as our own --routing table from --root), then traffic.
+ * the same hop count per (switch, host) as our own --routing table from --root; =2: as a minimal
+ * route, for ftree), then traffic.
  * --fat2=R,L,S builds a two-level fat tree (fabric_topo_fat2) instead of the torus, for OpenSM's
- * ftree (up* / down* only; no --off, no SM).
+ * ftree (up* / down* only; no --off, no SM); --tree=K,N a k-ary n-tree (fabric_topo_kary_ntree: k^n
+ * hosts, n levels of k^(n-1) switches of 2k ports), the same restrictions.
  *
  * --routing=updn_mst: up* / down* with --trees=T spanning trees (default --vls), each on its own
  * VLs, LMC = ceil(log2 T) (route_lft.h; docs/ibsw.md §12): every switch's LFT holds each host's
@@ -88,6 +90,7 @@ typedef struct {
   unsigned lft_turns, cmp_hops, lft_check;
   unsigned min_window; /* --min-window: the statistics window's least share of the packets, % (0: any) */
   unsigned fat_r, fat_l, fat_s; /* --fat2=R,L,S: a two-level fat tree instead of the torus (0: torus) */
+  unsigned tree_k, tree_n;      /* --tree=K,N: a k-ary n-tree instead of the torus (0: torus) */
 } cfg_t;
 
 static const struct {
@@ -1017,37 +1020,91 @@ static int import_lfts(run_t *R, const cfg_t *c, char *err, size_t errlen) {
   return 0;
 }
 
-/* --compare-hops: every (switch, host) pair takes as many switch-to-switch hops on OpenSM's table as
- * on ours (the issue's "same hop count per (switch, destination)"). 0, or -1 with the first
- * difference and how many pairs differ in err. */
+/* Switch-to-switch distances over every link (breadth first from each switch), [nsw * nsw]; NULL if
+ * out of memory. --compare-hops=2's reference: a minimal route's hop count. */
+static uint16_t *switch_distances(const fabric_topo_t *t) {
+  const unsigned n = t->nsw;
+  uint16_t *dist = malloc((size_t)n * n * sizeof *dist);
+  unsigned *q = malloc((size_t)n * sizeof *q);
+  if (!dist || !q) {
+    free(dist);
+    free(q);
+    return NULL;
+  }
+  for (unsigned a = 0; a < n; a++) {
+    uint16_t *da = dist + (size_t)a * n;
+    for (unsigned b = 0; b < n; b++) da[b] = UINT16_MAX;
+    unsigned head = 0, tail = 0;
+    da[a] = 0;
+    q[tail++] = a;
+    while (head < tail) {
+      const unsigned s = q[head++];
+      for (unsigned p = 0; p < fabric_topo_nports(t, s); p++) {
+        const fabric_end_t *e = fabric_topo_peer(t, s, p);
+        if (e->kind == FABRIC_END_SWITCH && da[e->id] == UINT16_MAX) {
+          da[e->id] = (uint16_t)(da[s] + 1);
+          q[tail++] = e->id;
+        }
+      }
+    }
+  }
+  free(q);
+  return dist;
+}
+
+/* --compare-hops=1: every (switch, host) pair takes as many switch-to-switch hops on OpenSM's table
+ * as on ours (the issue's "same hop count per (switch, destination)"); =2: as a minimal route (the
+ * switches' distance; OpenSM's ftree on a fat tree, whose routes no single-root table of ours
+ * matches on more than two levels). 0, or -1 with the first difference and how many pairs differ
+ * in err. */
 static int compare_hops(run_t *R, const cfg_t *c, char *err, size_t errlen) {
   unsigned diff = 0, fs = 0, fd = 0;
   int fo = 0, ft = 0;
   uint64_t st = 0;
+  uint16_t *dist = NULL;
+  if (c->cmp_hops == 2 && !(dist = switch_distances(&R->t))) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
   for (unsigned s = 0; s < R->nsw; s++)
     for (unsigned d = 0; d < R->nodes; d++) {
       /* both arrive: route_lft_check passed on each table */
-      const int ho = ibf_osm_hops(&R->t, R->ours, s, d), ht = ibf_osm_hops(&R->t, R->r.lft, s, d);
+      const int ho = dist ? (int)dist[(size_t)s * R->nsw + R->t.node[d].id]
+                          : ibf_osm_hops(&R->t, R->ours, s, d),
+                ht = ibf_osm_hops(&R->t, R->r.lft, s, d);
       st += (unsigned)ht;
       if (ho != ht && !diff++) fs = s, fd = d, fo = ho, ft = ht;
     }
+  free(dist);
   const unsigned np = R->nsw * R->nodes;
   if (diff) {
-    snprintf(err, errlen,
-             "hop counts differ on %u of %u (switch, host) pairs; first: switch %u to LID %u (host %u): "
-             "netcosim %s %d hops, OpenSM's table %d (root %u)",
-             diff, np, fs, fd + 1, fd, route_lft_algo_names[c->routing], fo, ft, c->root);
+    if (c->cmp_hops == 2)
+      snprintf(err, errlen,
+               "hop counts differ on %u of %u (switch, host) pairs; first: switch %u to LID %u (host %u): "
+               "minimal %d hops, OpenSM's table %d",
+               diff, np, fs, fd + 1, fd, fo, ft);
+    else
+      snprintf(err, errlen,
+               "hop counts differ on %u of %u (switch, host) pairs; first: switch %u to LID %u (host %u): "
+               "netcosim %s %d hops, OpenSM's table %d (root %u)",
+               diff, np, fs, fd + 1, fd, route_lft_algo_names[c->routing], fo, ft, c->root);
     return -1;
   }
-  printf("check: ok   osm.hops: all %u (switch, host) pairs take the same hops as netcosim %s from root %u "
-         "(mean %.3f)\n",
-         np, route_lft_algo_names[c->routing], c->root, (double)st / np);
+  if (c->cmp_hops == 2)
+    printf("check: ok   osm.hops: all %u (switch, host) pairs take a minimal route (mean %.3f hops)\n", np,
+           (double)st / np);
+  else
+    printf("check: ok   osm.hops: all %u (switch, host) pairs take the same hops as netcosim %s from root %u "
+           "(mean %.3f)\n",
+           np, route_lft_algo_names[c->routing], c->root, (double)st / np);
   return 0;
 }
 
-/* The torus, or with --fat2 a two-level fat tree (for OpenSM's ftree: fabric_topo.h). */
+/* The torus, or with --fat2 a two-level fat tree, with --tree a k-ary n-tree (for OpenSM's ftree:
+   fabric_topo.h). */
 static int build_topo(fabric_topo_t *t, const cfg_t *c, char *err, size_t errlen) {
   if (c->fat_r) return fabric_topo_fat2(t, c->fat_r, c->fat_l, c->fat_s, err, errlen);
+  if (c->tree_k) return fabric_topo_kary_ntree(t, c->tree_k, c->tree_n, err, errlen);
   return fabric_topo_torus2d(t, c->x, c->y, c->pl, c->hosts, err, errlen);
 }
 
@@ -1484,7 +1541,10 @@ static void report(run_t *R) {
   const double pw = (double)sum_counter(R, FIBSW_CNT_POWER_MW) / 1000.0;
   const double pw_all = (R->nsw * 43400.0 + 950.0 * R->nsw * R->P) / 1000.0;
   const double epw = win ? (double)(R->e1 - R->e0) / win / 1000.0 : 0;
-  if (c->fat_r)
+  if (c->tree_k)
+    printf("fabric: %u-ary %u-tree of %u-port switches, %u switches, %u hosts, routing %s, root %u\n",
+           c->tree_k, c->tree_n, R->P, R->nsw, R->nodes, route_lft_algo_names[c->routing], c->root);
+  else if (c->fat_r)
     printf("fabric: two-level fat tree of %u-port switches, %u leaves, %u spines, %u hosts, routing %s, root "
            "%u\n",
            c->fat_r, c->fat_l, c->fat_s, R->nodes, route_lft_algo_names[c->routing], c->root);
@@ -1592,9 +1652,10 @@ static void usage(FILE *o) {
              "         [--sm=static|dynamic] [--sm-period=N] [--sm-low=X] [--sm-high=Y]\n"
              "         [--phases=LOAD:CYCLES[,LOAD:CYCLES...]] [--sm-log=0|1]\n"
              "         [--sampling=samples|counters] [--sample-interval=N] [--sm-qd=N]\n"
-             "         [--fat2=R,L,S] [--write-ibnd=FILE] [--lft-file=OPENSM_LFTS_DUMP] [--lft-turns=1|0] "
+             "         [--fat2=R,L,S | --tree=K,N] [--write-ibnd=FILE] [--lft-file=OPENSM_LFTS_DUMP] "
+             "[--lft-turns=1|0] "
              "[--lft-check=1|0] "
-             "[--compare-hops=0|1] [--min-window=PCT]\n"
+             "[--compare-hops=0|1|2] [--min-window=PCT]\n"
              "         [--inject-bug=NAME] [--expect-fail=check:ID@CYCLE]\n"
              "       ibsw_fabric_sim --list | --help\n"
              "bugs (--inject-bug=NAME: what it plants, the check its negative expects):\n");
@@ -1719,13 +1780,20 @@ int main(int argc, char **argv) {
     NUM("--cycles", cycles, 1, UINT64_MAX)
     NUM("--lft-turns", lft_turns, 0, 1)
     NUM("--lft-check", lft_check, 0, 1)
-    NUM("--compare-hops", cmp_hops, 0, 1)
+    NUM("--compare-hops", cmp_hops, 0, 2)
     NUM("--min-window", min_window, 0, 50)
 #undef NUM
     if (!strncmp(a, "--fat2=", 7)) {
       int n = 0;
       if (sscanf(v, "%u,%u,%u%n", &c.fat_r, &c.fat_l, &c.fat_s, &n) != 3 || v[n] || !c.fat_r)
         return usage_fail("--fat2 '%s': expected RADIX,LEAVES,SPINES (e.g. 8,8,4)", v);
+      continue;
+    }
+    if (!strncmp(a, "--tree=", 7)) {
+      int n = 0;
+      if (sscanf(v, "%u,%u%n", &c.tree_k, &c.tree_n, &n) != 2 || v[n] || c.tree_k < 2 || c.tree_k > 15 ||
+          c.tree_n < 1 || c.tree_n > 6)
+        return usage_fail("--tree '%s': expected K,N with K 2..15 (2K ports <= 31) and N 1..6 (e.g. 4,3)", v);
       continue;
     }
     if (!strncmp(a, "--lft-file=", 11) || !strncmp(a, "--write-ibnd=", 13)) {
@@ -1851,8 +1919,9 @@ int main(int argc, char **argv) {
   if (c.trees && c.routing != ROUTE_LFT_UPDN_MST) return usage_fail("--trees goes with --routing=updn_mst");
   if (c.trees > c.vls)
     return usage_fail("--trees=%u: at most --vls=%u (one VL per tree at least)", c.trees, c.vls);
-  if (c.routing == ROUTE_LFT_UPDN_MST && (c.sm || c.lft_file || c.fat_r))
-    return usage_fail("--routing=updn_mst goes with none of --sm=dynamic, --lft-file, --fat2 (not done)");
+  if (c.routing == ROUTE_LFT_UPDN_MST && (c.sm || c.lft_file || c.fat_r || c.tree_k))
+    return usage_fail(
+        "--routing=updn_mst goes with none of --sm=dynamic, --lft-file, --fat2, --tree (not done)");
   if (c.routing != ROUTE_LFT_UPDN_MST &&
       (bug_is(&c, "mst_shared_vl") || bug_is(&c, "mst_one_vl") || bug_is(&c, "mst_wrong_vl")))
     return usage_fail("--inject-bug=mst_shared_vl, mst_one_vl and mst_wrong_vl need --routing=updn_mst");
@@ -1880,15 +1949,22 @@ int main(int argc, char **argv) {
     return usage_fail("--inject-bug=samp_no_wait needs --sm=dynamic (and --sampling=samples)");
   if (c.sampling == SAMP_COUNTERS && bug_is(&c, "samp_no_wait"))
     return usage_fail("--inject-bug=samp_no_wait needs --sampling=samples");
-  if (npbt && (c.fat_r || c.sm))
+  if (npbt && (c.fat_r || c.tree_k || c.sm))
     return usage_fail("--traffic=npb_cg|npb_bt goes with the torus and without --sm=dynamic");
   if (!npbt && bug_is(&c, "npb_wrong_partner"))
     return usage_fail("--inject-bug=npb_wrong_partner needs --traffic=npb_cg or npb_bt");
-  if (c.fat_r && (c.routing != ROUTE_LFT_UPDN || c.sm || c.off || c.sample))
-    return usage_fail("--fat2 goes with --routing=updn and none of --sm=dynamic, --off, --sample");
-  const unsigned nsw = c.fat_r ? c.fat_l + c.fat_s : c.x * c.y;
+  if ((c.fat_r || c.tree_k) && (c.routing != ROUTE_LFT_UPDN || c.sm || c.off || c.sample))
+    return usage_fail("--fat2 and --tree go with --routing=updn and none of --sm=dynamic, --off, --sample");
+  if (c.fat_r && c.tree_k) return usage_fail("--fat2 and --tree: one topology at a time");
+  unsigned tree_sw = 0;
+  if (c.tree_k) { /* n levels of k^(n-1) switches */
+    tree_sw = c.tree_n;
+    for (unsigned i = 1; i < c.tree_n; i++) tree_sw *= c.tree_k;
+  }
+  const unsigned nsw = c.fat_r ? c.fat_l + c.fat_s : c.tree_k ? tree_sw : c.x * c.y;
   if (c.root >= nsw) return usage_fail("--root %u: out of range 0..%u", c.root, nsw - 1);
-  if (c.cmp_hops && !c.lft_file) return usage_fail("--compare-hops=1 needs --lft-file (a table to compare)");
+  if (c.cmp_hops && !c.lft_file)
+    return usage_fail("--compare-hops=1|2 needs --lft-file (a table to compare)");
   if ((c.lft_file || c.write_ibnd) && (c.sm || c.off))
     return usage_fail(
         "--lft-file and --write-ibnd go with neither --off nor --sm=dynamic (every link on: the "
@@ -1905,7 +1981,9 @@ int main(int argc, char **argv) {
     fclose(o);
     fabric_topo_free(&t);
     if (wr) return usage_fail("%s", e2);
-    if (c.fat_r)
+    if (c.tree_k)
+      printf("wrote %s: %u-ary %u-tree\n", c.write_ibnd, c.tree_k, c.tree_n);
+    else if (c.fat_r)
       printf("wrote %s: two-level fat tree, radix %u, %u leaves, %u spines\n", c.write_ibnd, c.fat_r, c.fat_l,
              c.fat_s);
     else

@@ -14,7 +14,7 @@
  * the ports; the spec says what happens). The test checks that each case happened as planned
  * (the reference buffer full before the arrival, the pop of t+1 on out_credit_o in t+2: check
  * ibsw.full_pop) and the harness's reference judges the rest (ibsw.err, ibsw.route, ibsw.loss,
- * ibsw.counters). */
+ * ibsw.counters). Negative: ibsw_full_pop_late (case A's flit one cycle after the pop). */
 #include "ibsw_harness.h"
 
 #define FP_SRC   3 /* the sender */
@@ -37,6 +37,7 @@ typedef struct {
   uint64_t t_case[3]; /* each case's arrival cycle */
   unsigned lost_pkt;
   uint64_t t_end;
+  bool late; /* ibsw_full_pop_late: case A's flit a cycle after the pop (ibsw.full_pop must fire) */
 } fp_ctx_t;
 
 static void fp_init_view(void *ctx, cosim_rng_t *rng, const ibsw_view_t *vw) {
@@ -117,7 +118,7 @@ static bool fp_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, 
           x->lost_pkt = x->cur;
         } else {
           fp_credit(x); /* in_credit_i in c: SA may use it in c + 1 (§5.6), the lane pops then */
-          x->t_arr = c + 1;
+          x->t_arr = c + 1 + x->late;
         }
       } else if (x->reached < 3 && p) {
         fp_credit(x); /* one flit further, sent with its credit */
@@ -195,8 +196,17 @@ static bool fp_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
 }
 
 static void fp_init_p4(void *ctx, cosim_rng_t *rng) { fp_init_view(ctx, rng, &ibsw_p4_view); }
+static void fp_init_late(void *ctx, cosim_rng_t *rng) {
+  fp_init_view(ctx, rng, &ibsw_p4_view);
+  ((fp_ctx_t *)ctx)->late = true;
+}
 
 COSIM_TEST(ibsw_full_pop, .target = &ibsw_p4_target,
            .purpose = "an arrival into a full lane in its pop cycle is pushed; without the pop it is lost",
            .ctx_size = sizeof(fp_ctx_t), .init = fp_init_p4, .drive = fp_drive, .check = fp_check,
+           .finish = fp_finish)
+COSIM_TEST(ibsw_full_pop_late, .target = &ibsw_p4_target,
+           .purpose = "ibsw_full_pop with case A's flit a cycle after the pop: the lane is not full then "
+                      "(ibsw.full_pop must fail)",
+           .ctx_size = sizeof(fp_ctx_t), .init = fp_init_late, .drive = fp_drive, .check = fp_check,
            .finish = fp_finish)

@@ -2,13 +2,15 @@
  * lane pops is pushed, not lost; one into a full lane that does not pop is lost (error 6).
  *
  * Port 3 sends 6-flit packets on lane 0 to port 2, whose neighbour keeps its credits, until
- * port 2's neighbour and port 3's lane 0 (BufDepth flits) are full. Then, three times:
+ * port 2's neighbour and port 3's lane 0 (BufDepth flits) are full. Then, four times:
  *  A  the neighbour of port 2 returns one credit in t; §5.6 makes it usable by SA in t+1, which
  *     pops port 3's lane 0 in t+1; port 3's neighbour sends the next flit (a BODY) in t+1 with
  *     no credit: it must be pushed (no event), and the packet delivered intact;
  *  B  the same with a HEAD (a live HEAD taken in its lane's pop cycle: its pend count too);
  *  C  a HEAD into the full lane with no pop: lost, error 6, the lane DROPPING, so the rest of
- *     that packet (sent with credits later) is dropped without an event (§5.1 step 3).
+ *     that packet (sent with credits later) is dropped without an event (§5.1 step 3);
+ *  D  a stray BODY into the full lane, no pop, inside a later packet that is open: lost, error 6,
+ *     the lane stays OPEN (the packet goes on and is delivered whole).
  * A well-behaved sender cannot make A or B (the pop's credit is on out_credit_o only in t+2):
  * the sender breaks the credit rule exactly then, as ibsw_errors' overflow does (reachable from
  * the ports; the spec says what happens). The test checks that each case happened as planned
@@ -22,6 +24,7 @@
 #define FP_LEN   6 /* flits per packet */
 #define FP_NPKT  6
 #define FP_STILL 12 /* cycles with nothing moving: every front HEAD is through route and VA */
+#define FP_NCASE 4
 
 typedef struct {
   ibh_t h;
@@ -32,9 +35,9 @@ typedef struct {
   unsigned debt; /* credits of port FP_SRC lane 0 owed back: flits sent into a pop with none */
   unsigned still;
   uint64_t t_arr; /* the planned arrival cycle of the current case */
-  char kcase;     /* 'A', 'B', 'C' while a case is out, 0 none */
+  char kcase;     /* 'A'..'D' while a case is out, 0 none */
   unsigned reached;
-  uint64_t t_case[3]; /* each case's arrival cycle */
+  uint64_t t_case[FP_NCASE]; /* each case's arrival cycle */
   unsigned lost_pkt;
   uint64_t t_end;
   bool late; /* ibsw_full_pop_late: case A's flit a cycle after the pop (ibsw.full_pop must fire) */
@@ -97,6 +100,10 @@ static bool fp_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, 
       break;
     case 2: { /* fill, then each case once the lane is full and still */
       ibh_pkt_t *p = fp_pkt(x);
+      if (x->kcase == 'D' && c == x->t_arr) { /* a stray BODY, not the stream's: the packet goes on */
+        h->put[FP_SRC] = (ibh_put_t){true, IBH_BODY, 0, 0xD0D0D0D0D0D0D0ull, false, true};
+        break;
+      }
       if (x->kcase && c == x->t_arr) {
         fp_put(x, false, x->kcase == 'C');
         if (x->kcase != 'C') x->debt++;
@@ -110,17 +117,20 @@ static bool fp_drive(void *ctx, uint64_t c, cosim_rng_t *rng, const void *prev, 
       }
       if (!fp_full(x) || ++x->still < FP_STILL) break;
       x->still = 0;
-      unsigned want = x->reached == 0 ? IBH_BODY : IBH_HEAD; /* A a BODY; B, C a HEAD */
-      if (x->reached < 3 && p && p->kind[p->sent] == want) {
+      /* A a BODY, B and C a HEAD next; D inside a packet that is open (not the lost one) */
+      const unsigned want = x->reached == 0 ? IBH_BODY : IBH_HEAD;
+      const bool now =
+          p && (x->reached < 3 ? p->kind[p->sent] == want : p->sent > 0 && x->cur != x->lost_pkt);
+      if (x->reached < FP_NCASE && now) {
         x->kcase = (char)('A' + x->reached);
-        if (x->kcase == 'C') {
+        if (x->kcase >= 'C') {
           x->t_arr = c + 1;
-          x->lost_pkt = x->cur;
+          if (x->kcase == 'C') x->lost_pkt = x->cur;
         } else {
           fp_credit(x); /* in_credit_i in c: SA may use it in c + 1 (§5.6), the lane pops then */
           x->t_arr = c + 1 + x->late;
         }
-      } else if (x->reached < 3 && p) {
+      } else if (x->reached < FP_NCASE && p) {
         fp_credit(x); /* one flit further, sent with its credit */
       } else {
         h->hold_cred[FP_DST] = false; /* the rest drains */
@@ -144,7 +154,7 @@ static bool fp_check(void *ctx, uint64_t c, const void *in, const void *out, cos
   /* the case's own timing first: a miss would show later as some other error */
   if (x->kcase && c == x->t_arr + 1) {
     bool pop = (IBH_GET(h, out.out_credit_o, out, FP_SRC - 1) & 1) != 0;
-    if (pop != (x->kcase != 'C')) {
+    if (pop != (x->kcase < 'C')) {
       cosim_fail(msg, "ibsw.full_pop",
                  "case %c: port %u lane 0 %s in cycle %llu, the cycle of the arrival into its full buffer "
                  "(credit back on port %u in %llu)",
@@ -159,9 +169,9 @@ static bool fp_check(void *ctx, uint64_t c, const void *in, const void *out, cos
   if (!ibh_check(h, c, in, out, msg)) return false;
   if (x->kcase && c == x->t_arr) {
     /* the reference after this cycle's pops of c-1 and arrivals: full before, one more now (A, B),
-     * or still full (C: lost) */
+     * or still full (C, D: lost) */
     unsigned pops_c1 = (unsigned)(IBH_GET(h, out.out_credit_o, out, FP_SRC - 1) & 1);
-    unsigned want = h->depth[0] + (x->kcase != 'C');
+    unsigned want = h->depth[0] + (x->kcase < 'C');
     if (before - pops_c1 != h->depth[0] || h->fq_n[FP_SRC][0] != want) {
       cosim_fail(msg, "ibsw.full_pop",
                  "case %c in cycle %llu: port %u lane 0 held %u of %u before the arrival, %u after (%u)",
@@ -177,9 +187,9 @@ static bool fp_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
   fp_ctx_t *x = ctx;
   ibh_t *h = &x->h;
   (void)cycles;
-  if (x->reached < 3 || x->phase < 3 || !x->t_end) {
+  if (x->reached < FP_NCASE || x->phase < 3 || !x->t_end) {
     cosim_fail(msg, "ibsw.full_pop",
-               "the test did not reach its end (%u of 3 cases, phase %u): too few cycles", x->reached,
+               "the test did not reach its end (%u of 4 cases, phase %u): too few cycles", x->reached,
                x->phase);
     return false;
   }
@@ -189,9 +199,10 @@ static bool fp_finish(void *ctx, uint64_t cycles, cosim_msg_t *msg) {
     return false;
   }
   printf("ibsw_full_pop: a BODY (cycle %llu) and a HEAD (%llu) pushed into a full lane in its pop cycle, a "
-         "HEAD lost into it without one (%llu, packet %u dropped), %llu packets delivered\n",
+         "HEAD (%llu, packet %u dropped) and a BODY inside an open packet (%llu) lost into it without one, "
+         "%llu packets delivered\n",
          (unsigned long long)x->t_case[0], (unsigned long long)x->t_case[1], (unsigned long long)x->t_case[2],
-         x->lost_pkt, (unsigned long long)h->delivered);
+         x->lost_pkt, (unsigned long long)x->t_case[3], (unsigned long long)h->delivered);
   return ibh_finish(h, msg);
 }
 

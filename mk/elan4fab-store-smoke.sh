@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The elan4 fabric's runs in the results store (regress/testlist:
-# elan4fab_store_smoke, elan4fab_store_agree_neg; docs/elan4fab.md "Results in the store"):
+# elan4fab_store_smoke, elan4fab_store_agree_neg, elan4fab_store_rows_neg; docs/elan4fab.md "Results in the store"):
 #   e4fab.bad_db    --db= a path that cannot be a database: usage error (exit 2), the path named, no verdict
 #   e4fab.db_rows   put, sizes, getsizes and dmabw on 4 nodes into one database (a temporary path):
 #                   one run row each (tool, seed, nodes, clock, status ok, the test as a parameter);
@@ -9,16 +9,18 @@
 #   e4fab.db_agree  the queries give what the simulator printed: the measured put's stages
 #                   (store_report stages --packet=2) are its printed breakdown, stage by stage, and
 #                   getsizes' result rows are its printed table, cycle for cycle
-#   mk/elan4fab-store-smoke.sh [--bug=db_skip_stage --expect-fail=check:e4fab.db_agree] [--seed=N --out=D --name=X]
-# --bug=db_skip_stage plants a testbench bug in the simulator (--tb-bug=db_skip_stage: the
-# measured put's "packet formed" stage is not written to the database): check e4fab.db_agree
-# must fire. Uses $NETCOSIM_BIN_DIR (regress), else the newer of build/asan/bin and build/bin.
+#   mk/elan4fab-store-smoke.sh [--bug=B --expect-fail=check:ID] [--seed=N --out=D --name=X]
+# --bug=B plants a testbench bug in the simulator: db_skip_stage (--tb-bug=db_skip_stage on the
+# put run: the measured put's "packet formed" stage is not written to the database) must fire
+# e4fab.db_agree; db_skip_result (--tb-bug=db_skip_result on the sizes run: its first DMA
+# result row is not written) must fire e4fab.db_rows.
+# Uses $NETCOSIM_BIN_DIR (regress), else the newer of build/asan/bin and build/bin.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seed=1 out=build/elan4fab-store-smoke name=elan4fab_store_smoke bug="" expect=""
 for a in "$@"; do
   case $a in
-    --bug=db_skip_stage) bug=${a#--bug=} ;; --expect-fail=check:*) expect=${a#--expect-fail=check:} expect=${expect%@0} ;;
+    --bug=db_skip_stage | --bug=db_skip_result) bug=${a#--bug=} ;; --expect-fail=check:*) expect=${a#--expect-fail=check:} expect=${expect%@0} ;;
     --seed=*) seed=${a#--seed=} ;; --out=*) out=${a#--out=} ;; --name=*) name=${a#--name=} ;;
     -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "elan4fab-store-smoke: unknown argument '$a'" >&2; exit 2 ;;
@@ -55,11 +57,12 @@ else
 fi
 
 # four runs into one database
-tb=()
-[[ $bug == db_skip_stage ]] && tb=(--tb-bug=db_skip_stage)
+tbp="" tbs=""
+[[ $bug == db_skip_stage ]] && tbp=--tb-bug=db_skip_stage
+[[ $bug == db_skip_result ]] && tbs=--tb-bug=db_skip_result
 runs=(
-  "put --test=put --nodes=4 --dst=1 --nic=lockstep --sw=lockstep ${tb[*]}"
-  "sizes --test=sizes --nodes=4 --dst=1 --max-bytes=256"
+  "put --test=put --nodes=4 --dst=1 --nic=lockstep --sw=lockstep $tbp"
+  "sizes --test=sizes --nodes=4 --dst=1 --max-bytes=256 $tbs"
   "getsizes --test=getsizes --nodes=4 --dst=1 --max-bytes=256"
   "dmabw --test=dmabw --nodes=4 --dst=1 --rounds=2 --max-bytes=1024"
 )

@@ -25,6 +25,12 @@ typedef struct {
   uint32_t data;
 } flit_t;
 
+/* a host read taken on hm_*: answered one dword a cycle from ans_at on (never unless a test sets
+   it), data HOSTD(its byte address) */
+typedef struct {
+  uint8_t tag, len, sent;
+  uint64_t addr, at, ans_at;
+} hreq_t;
 typedef struct {
   elan4_t m;
   uint64_t *mem;
@@ -50,7 +56,10 @@ typedef struct {
   unsigned nack_q;
   uint64_t rdata;
   bool rvalid;
+  hreq_t hr[16]; /* host reads taken on hm_* */
+  unsigned nhr;
 } h_t;
+#define HOSTD(a) (0xF00D000000000000ull | (uint64_t)(a) >> 3)
 
 static void h_init(h_t *h, const elan4_cfg_t *c) {
   memset(h, 0, sizeof *h);
@@ -86,6 +95,13 @@ static void step(h_t *h) {
     h->nack_q--;
   }
   h->credit_back = 0;
+  for (unsigned r = 0; r < h->nhr; r++)
+    if (h->hr[r].ans_at <= h->cyc && h->hr[r].sent < h->hr[r].len) {
+      in.hm_rvalid = true;
+      in.hm_rtag = h->hr[r].tag;
+      in.hm_rdata = HOSTD(h->hr[r].addr + 8u * h->hr[r].sent++);
+      break;
+    }
   elan4_eval(&h->m, &in, &h->out);
   const elan4_out_t *o = &h->out;
   h->accepted = in.ht_valid && o->ht_ready;
@@ -102,6 +118,8 @@ static void step(h_t *h) {
     h->rd_due[(h->cyc + h->m.cfg.lm_latency) % 16] = true;
     h->rd_addr[(h->cyc + h->m.cfg.lm_latency) % 16] = o->lm_addr;
   }
+  if (o->hm_valid && !o->hm_write && in.hm_ready && h->nhr < 16)
+    h->hr[h->nhr++] = (hreq_t){o->hm_tag, o->hm_len, 0, o->hm_addr, h->cyc, UINT64_MAX};
   if (o->out_valid && h->nf < MAXF) h->f[h->nf++] = (flit_t){h->cyc, o->out_kind, o->out_vc, o->out_data};
   if (o->out_valid && o->out_kind != ELAN4_TOKEN) h->credit_back |= (uint8_t)(1u << o->out_vc);
   if (o->out_valid && o->out_kind == ELAN4_TAIL && h->auto_ack && h->nack_q < 64) {
@@ -978,6 +996,87 @@ static void t_dma(tctx_t *t, unsigned bug) {
   free(h);
 }
 
+/* §6.8, §6.9: a DMA that fails with code 3 (its retries used up) while one of its host reads, on a
+   tag other than 0, is out: the read keeps its tag and its late data is discarded, not taken by the
+   DMA behind it. RetryLimit 0: the first nack fails it. The source starts 2 dwords before a host
+   page's end: two host reads (2 and 8 dwords); the first is held until the second is taken (tag 1,
+   the lowest free, §5.1 rule 5), then answered; the second only after the failure, while the next
+   DMA (8 dwords from local memory) runs. */
+static void t_dma_fail_tags(tctx_t *t) {
+  elan4_cfg_t c;
+  elan4_cfg_default(&c);
+  c.retry_limit = 0;
+  h_t *h = malloc(sizeof *h);
+  h_init(h, &c);
+  h->in.hm_ready = true;
+  const uint64_t hs = 0x00007F000000E000ull, ls = 0x00007F0000020000ull, hpa = 0x7000000u;
+  put_pte(h, 0x123, hs, hpa, 0, 3);
+  put_pte(h, 0x123, hs + 0x2000, hpa + 0x10000, 0, 3);
+  put_pte(h, 0x123, ls, 0x364000, 1, 3);
+  for (unsigned i = 0; i < 8; i++) h->mem[0x364000u / 8u + i] = 0x2000000000ull + i;
+  open_q(h, 0, QBASE, 0x123);
+  const unsigned f0 = h->nf, i0 = h->nirq;
+  const uint64_t dy = 0x0000555500000000ull, dz = 0x0000555500004000ull;
+  const uint64_t y[8] = {0x50005ull | (uint64_t)(8 * 10) << 32, hs + 0x1FF0, dy, 0, 0, 0, 0, 0};
+  const uint64_t z[8] = {0x50005ull | (uint64_t)(8 * 8) << 32, ls, dz, 0, 0, 0, 0, 0};
+  for (unsigned k = 0; k < 8; k++) qwrite(h, 0, 1 + k, y[k]);
+  for (unsigned k = 0; k < 8; k++) qwrite(h, 0, 9 + k, z[k]);
+  for (unsigned k = 0; k < 400 && h->nhr < 2; k++) step(h);
+  const bool two = h->nhr == 2 && h->hr[0].tag == 0 && h->hr[0].len == 2 && h->hr[0].addr == hpa + 0x1FF0 &&
+                   h->hr[1].tag == 1 && h->hr[1].len == 8 && h->hr[1].addr == hpa + 0x10000;
+  CHECK(t, two, "the failing DMA's two host reads: 2 dwords on tag 0, then 8 on tag 1 (%u reads, tags %u %u)",
+        h->nhr, h->hr[0].tag, h->hr[1].tag);
+  if (two) {
+    h->hr[0].ans_at = h->cyc;
+    int tl = -1; /* its first packet's TAIL, nacked: code 3 */
+    for (unsigned k = 0; k < 400 && tl < 0; k++) {
+      step(h);
+      for (unsigned i = f0; i < h->nf && tl < 0; i++)
+        if (h->f[i].kind == ELAN4_TAIL) tl = (int)i;
+    }
+    token(h, c.vc_dma, false);
+    for (unsigned k = 0; k < 100 && h->nirq == i0; k++) step(h);
+    CHECK(t,
+          tl >= 0 && h->nirq == i0 + 1 && h->irq[i0].cause == 5 && h->irq[i0].info == 0 &&
+              h->irq[i0].data == 3,
+          "its first packet nacked: code 3 (cause 5, queue 0)");
+    h->hr[1].ans_at = h->cyc; /* the tag-1 read's data, while the next DMA runs */
+    h->auto_ack = true;
+    run(h, 600);
+  }
+  unsigned got[8] = {0}, pkts = 0;
+  bool ok = two;
+  for (int i = find_head(h, f0); i >= 0 && two; i = find_head(h, (unsigned)i + 1)) {
+    uint32_t route, b[32];
+    bool crc;
+    const unsigned nb = packet_at(h, (unsigned)i, &route, b, &crc), m = (b[0] >> 4) & 15u;
+    const uint64_t va = b[2] | (uint64_t)b[3] << 32;
+    ok = ok && crc && nb == 4 + 2 * m;
+    if (pkts++ == 0) { /* the failing DMA's: the host's data */
+      ok = ok && va == dy && m == 2;
+      for (unsigned k = 0; k < m && k < 2; k++)
+        ok = ok && (b[4 + 2 * k] | (uint64_t)b[5 + 2 * k] << 32) == HOSTD(hpa + 0x1FF0 + 8u * k);
+      continue;
+    }
+    const unsigned o = (unsigned)((va - dz) / 8u);
+    ok = ok && va >= dz && o + m <= 8;
+    for (unsigned k = 0; k < m && o + k < 8; k++) {
+      got[o + k]++;
+      ok = ok && (b[4 + 2 * k] | (uint64_t)b[5 + 2 * k] << 32) == 0x2000000000ull + o + k;
+    }
+  }
+  bool once = two;
+  for (unsigned i = 0; i < 8; i++) once = once && got[i] == 1;
+  CHECK(t, ok && once,
+        "the next DMA's packets carry its own 8 dwords, once each; the late tag-1 data "
+        "went nowhere (%u packets)",
+        pkts);
+  CHECK(t, two && h->hr[1].sent == 8 && h->out.cnt[ELAN4_CNT_PROTO_ERR] == 0,
+        "the late read answered in full on its tag, no protocol error");
+  h_free(h);
+  free(h);
+}
+
 /* §6.2: three queues on two slots: victims, spills (d1 in local memory),
    reloads with the positions kept, the commands still right */
 static void t_cache(tctx_t *t, unsigned bug) {
@@ -1183,6 +1282,7 @@ int main(int argc, char **argv) {
   t_event(&t, 0);
   t_reply(&t, 0);
   t_dma(&t, 0);
+  t_dma_fail_tags(&t);
   t_cache(&t, 0);
   t_intake(&t);
   for (unsigned k = 0; k < 4; k++) t_fuzz(&t, seed * 1000003u + k, 20000);

@@ -14,7 +14,7 @@
 #                                                             `make unit`, hence of `make test`)
 
 CPHS_DIR  := testbench/experiments/cp_hotspot
-CPHS_SRC  := $(wildcard $(CPHS_DIR)/*.c) testbench/rng.c $(MODEL_SRC) testbench/bind/cp.c
+CPHS_SRC  := $(wildcard $(CPHS_DIR)/*.c) testbench/rng.c testbench/store/store.c $(MODEL_SRC) testbench/bind/cp.c
 # The CP through target cp_exp (the binding defines every cp target, so all of
 # them are linked): generated glue (C), the C++ shims and the Verilated models.
 CPHS_GLUE := $(foreach t,$(TARGETS_cp),$(BUILD)/obj/glue/$(t)_glue.o) $(cp_RTL_OBJ) $(VRUNTIME_OBJ)

@@ -6,7 +6,8 @@
 # The reaction point's unit tests (csim/cp/test_cp_rp.c) are built by the
 # generic unit-test rules. Targets:
 #   build/bin/cp_hotspot_sim, build/asan/bin/cp_hotspot_sim   the experiment binary
-#   make cp-hotspot [SCALE=full|short MATRIX=seed|full]       the matrix, summary.csv and plots
+#   make cp-hotspot [SCALE=full|short MATRIX=seed|full]       the matrix into cp_hotspot.db (SQLite);
+#                                                             summary.csv, table and plots as queries
 #   make cp-hotspot-bench                                     simulated s per wall s, N = 16..256
 #   make cp-hotspot-checks                                    the named checks and their negatives
 #   make cp-hotspot-inputs                                    bad scenario files/flags must exit 2

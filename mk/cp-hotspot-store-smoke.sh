@@ -16,7 +16,7 @@
 # writes each bin at its start time (hotspot.db_agree must fire). Uses $NETCOSIM_BIN_DIR
 # (regress), else the newer of build/asan/bin and build/bin.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 seed=1 out=build/cp-hotspot-store-smoke name=cp_hotspot_store_smoke bug="" expect=""
 for a in "$@"; do
   case $a in
@@ -49,7 +49,7 @@ x() { DB=$db mk/cp-hotspot.sh csv "$@"; } # the experiment's own export queries
 
 # a short hotspot: [2, 8) ms of 10 ms; steady state [5, 8) ms
 T_END=10 N=16
-short=(--n=$N --scale=short --warmup_ms=1 --hot_start_ms=2 --hot_end_ms=8 --t_end_ms=$T_END)
+short=("--n=$N" --scale=short --warmup_ms=1 --hot_start_ms=2 --hot_end_ms=8 "--t_end_ms=$T_END")
 
 # hotspot.bad_db: a usage error, the path named, no verdict line
 bad=/nonexistent-dir/netcosim/cphs.db

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Seed 001's ECM/E2CM hotspot experiment: the matrix, its summary and plots.
 #
-#   mk/cp-hotspot.sh [run]     the matrix (below), 2 runs in parallel; writes
-#                              build/reports/cp_hotspot/summary.csv and plots/*.svg
-#   mk/cp-hotspot.sh plot      only redraw the plots from existing runs
+#   mk/cp-hotspot.sh [run]     the matrix (below), 2 runs in parallel, every run into one
+#                              SQLite store, build/reports/cp_hotspot/cp_hotspot.db
+#                              (docs/store.md); then summary.csv (a CSV export of a query
+#                              on it), a table and plots/*.svg (queries on it too)
+#   mk/cp-hotspot.sh plot      only redo summary.csv, the table and the plots from the database
+#   mk/cp-hotspot.sh csv summary|timeseries|flows|params [RUN]
+#                              CSV export of a query (summary: the latest run of each name,
+#                              else of RUN: a run id or a run name, its latest run)
 #   mk/cp-hotspot.sh bench     simulation speed, CM none (and ECM), N = 16..256:
 #                              events/s and simulated s per wall s -> bench.csv
 #   mk/cp-hotspot.sh checks    the named checks, then their negatives (must fail)
@@ -20,7 +25,8 @@
 #   MATRIX=full  every combination CM x PAUSE x arrivals x N (200 runs; N = 256 bursty
 #                runs are the long pole)
 #   NS, CMS, ARRS, PAUSES   override the lists (e.g. NS="16 32" CMS="none ecm")
-#   OUT=build/reports/cp_hotspot
+#   OUT=build/reports/cp_hotspot  DB=$OUT/cp_hotspot.db (kept across matrices: each run adds a
+#                run row; the exports take the latest run of each name)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-build/bin/cp_hotspot_sim}
@@ -30,6 +36,7 @@ MODE=${MODE:-model}
 SCALE=${SCALE:-full}
 MATRIX=${MATRIX:-seed}
 OUT=${OUT:-build/reports/cp_hotspot}
+DB=${DB:-$OUT/cp_hotspot.db}
 what=${1:-run}
 
 ALL_NS="16 32 64 128 256"
@@ -59,45 +66,145 @@ matrix() { # prints "n arr pause cm" lines
 
 run_one() { # n arr pause cm
   local name; name=$(run_name "$@")
-  local dir="$OUT/$name"
+  local dir="$OUT/$name" r
   mkdir -p "$dir"
   if "$BIN" --n="$1" --arrivals="$2" --pause="$3" --cm="$4" --scale="$SCALE" --seed="$SEED" \
-       --mode="$MODE" --out="$dir" > "$dir/log" 2>&1; then
-    echo "  ok    $name ($(awk '/^wall_s:/{print $2}' "$dir/log") s)"
+       --mode="$MODE" --out="$dir" --db="$DB" > "$dir/log" 2>&1; then
+    r="ok    $name ($(awk '/^wall_s:/{print $2}' "$dir/log") s)"
   else
-    echo "  FAIL  $name: $(tail -1 "$dir/log")"
+    r="FAIL  $name: $(tail -1 "$dir/log")"
   fi
+  # progress: run k of n, elapsed, and what is left at the mean rate so far
+  local k el; k=$({ flock 9; echo >> "$PROG"; wc -l < "$PROG"; } 9> "$PROG.lock")
+  el=$(($(date +%s) - T0))
+  printf '  [%d/%d, %d s, ~%d s left] %s\n' "$k" "$TOTAL" "$el" $((el * (TOTAL - k) / k)) "$r"
 }
 export -f run_one run_name
-export BIN SEED MODE SCALE OUT
+export BIN SEED MODE SCALE OUT DB
 
-summary() {
-  local out="$OUT/summary.csv" first=1
-  : > "$out"
-  while read -r n a p c; do
-    local f="$OUT/$(run_name "$n" "$a" "$p" "$c")/summary.csv"
-    [[ -f $f ]] || continue
-    if [[ $first -eq 1 ]]; then head -1 "$f" >> "$out"; first=0; fi
-    tail -n +2 "$f" >> "$out"
-  done < <(matrix)
-  echo "summary: $out ($(($(wc -l < "$out") - 1)) runs)"
+# --- the results store: every export, table and plot is a query on $DB ---------
+q() { sqlite3 -batch -bail "$DB" "$@"; }
+need_db() {
+  command -v sqlite3 > /dev/null || { echo "cp-hotspot: the sqlite3 shell is missing (make deps)" >&2; exit 2; }
+  [[ -f $DB ]] || { echo "cp-hotspot: no database $DB (mk/cp-hotspot.sh run writes it)" >&2; exit 2; }
 }
 
-# One SVG: metric vs time, one curve per run. args: file title ylabel expr dir:label...
+# summary.csv's figures, as cphs_summary_csv_row prints them (column:printf format);
+# the text columns name .. seed come from the run's params, digest from result.digest
+SUMMARY_COLS="tp_aggr_pre:%.6f tp_aggr_ss:%.6f tp_hot_hot:%.6f tp_hot_ss:%.6f q_ss_mean:%.1f q_ss_bin_min:%.1f
+  q_ss_bin_max:%.1f q_ss_min:%.0f q_ss_max:%.0f q_peak:%.0f flow_mean:%.1f flow_min:%.1f flow_max:%.1f
+  flow_in_band:%.4f drops:%d drops_hot:%d lost_frac:%.6f recovery_ms:%.1f bcn_neg:%d bcn_pos:%d bcn_max:%d
+  fbcn:%d limiters_created:%d frames_gen:%d frames_out:%d cp_cycles:%d digest: events:%d wall_s:%.3f
+  events_per_s:%.0f sim_s_per_wall_s:%.6f egress_peak:%.0f egress_drops:%d xoffs:%d xons:%d xoff_occ_min:%.0f
+  xoff_occ_max:%.0f xon_occ_min:%.0f xon_occ_max:%.0f quench_hot_flows:%d quench_hot_frac:%.6f
+  quench_cold_frac:%.6f lim_peak:%d lim_refused:%d"
+# timeseries.csv's columns after t_ms (cphs_ts_cols)
+TS_COLS="tp_aggr:%.6f tp_hot:%.6f q_hot_mean:%.1f q_hot_min:%.0f q_hot_max:%.0f q_hot_end:%.0f drops_cum:%.0f
+  lost_cum_bytes:%.0f lost_frac:%.6f bcn_neg:%.0f bcn_pos:%.0f bcn_max:%.0f fbcn:%.0f pauses:%.0f limiters:%.0f"
+
+# The run id of a selector: a number is a run id, else the latest run of that name.
+run_id() {
+  if [[ $1 =~ ^[0-9]+$ ]]; then echo "$1"; return; fi
+  [[ $1 =~ ^[A-Za-z0-9_.@/-]+$ ]] || { echo "cp-hotspot: '$1' is not a run id or name" >&2; exit 2; }
+  local r; r=$(q "SELECT MAX(run) FROM runs WHERE name = '$1'")
+  [[ -n $r ]] || { echo "cp-hotspot: no run named '$1' in $DB" >&2; exit 2; }
+  echo "$r"
+}
+param() { echo "(SELECT value FROM params WHERE run = r.run AND key = '$1')"; }
+
+# summary.csv: one row per run (the latest of each name; NAMES="a b ...": only those;
+# RUN=N: only run N), in
+# the matrix's order: N, arrivals (Bernoulli, then by burst length), PAUSE off/on, CM
+csv_summary() {
+  local hdr="name,n,arrivals,pause,cm,mode,seed" row c col fmt arr
+  arr="CASE WHEN $(param arrivals) = 'bernoulli' THEN 'bern' ELSE 'b' || substr($(param arrivals), 8) END"
+  row="r.name || ',' || $(param n) || ',' || $arr || ',' || $(param pause) || ',' || $(param cm) || ',' ||
+       $(param mode) || ',' || $(param seed)"
+  for c in $SUMMARY_COLS; do
+    col=${c%%:*} fmt=${c#*:}
+    hdr+=",$col"
+    if [[ $col == digest ]]; then
+      row+=" || ',' || $(param result.digest)"
+    else
+      row+=" || ',' || printf('$fmt', MAX(CASE WHEN s.series = '$col' THEN s.value END))"
+    fi
+  done
+  local only="AND r.run IN (SELECT MAX(run) FROM runs GROUP BY name)"
+  [[ -n ${NAMES:-} ]] && only+=" AND r.name IN ('$(sed "s/ /','/g" <<< "$NAMES")')"
+  [[ -n ${RUN:-} ]] && only="AND r.run = $RUN"
+  echo "$hdr"
+  q "SELECT $row FROM runs r JOIN results s ON s.run = r.run AND s.label = 'summary'
+     WHERE r.tool = 'cp_hotspot_sim' $only
+     GROUP BY r.run
+     ORDER BY CAST($(param n) AS INTEGER), $arr = 'bern' DESC, CAST(substr($(param arrivals), 8) AS REAL),
+       $(param pause), CASE $(param cm) WHEN 'none' THEN 0 WHEN 'ecm' THEN 1 WHEN 'e2cm' THEN 2 ELSE 3 END, r.name"
+}
+
+# timeseries.csv of one run: the "bin" rows, one line per bin
+csv_timeseries() {
+  local run; run=$(run_id "$1")
+  local hdr="t_ms" row="printf('%.3f', x)" c col fmt
+  for c in $TS_COLS; do
+    col=${c%%:*} fmt=${c#*:}
+    hdr+=",$col"
+    row+=" || ',' || printf('$fmt', MAX(CASE WHEN series = '$col' THEN value END))"
+  done
+  echo "$hdr"
+  q "SELECT $row FROM results WHERE run = $run AND label = 'bin' GROUP BY x ORDER BY x"
+}
+
+csv_flows() {
+  local run; run=$(run_id "$1")
+  echo "src,hot_queue_bytes_mean"
+  q "SELECT printf('%d,%.1f', x, value) FROM results WHERE run = $run AND label = 'flow' ORDER BY x"
+}
+
+csv_params() { # key = value lines, as params.scn (sorted by key)
+  local run; run=$(run_id "$1")
+  q "SELECT key || ' = ' || value FROM params WHERE run = $run ORDER BY key"
+}
+
+# The seed's figures per run, as a table (a query).
+table() {
+  local only=""
+  [[ -n ${NAMES:-} ]] && only="AND r.name IN ('$(sed "s/ /','/g" <<< "$NAMES")')"
+  f() { echo "(SELECT value FROM results WHERE run = r.run AND label = 'summary' AND series = '$1')"; }
+  q -header -column "SELECT r.name AS run, printf('%.4f', $(f tp_aggr_ss)) AS tp_aggr_ss,
+      printf('%.4f', $(f tp_hot_ss)) AS tp_hot_ss, printf('%.1f', $(f q_ss_mean) / 1024) AS q_ss_kb,
+      printf('%d', $(f drops)) AS drops, printf('%.4f', $(f lost_frac)) AS lost_frac,
+      printf('%.1f', $(f recovery_ms)) AS recovery_ms, r.status AS status
+    FROM runs r WHERE r.tool = 'cp_hotspot_sim' AND r.run IN (SELECT MAX(run) FROM runs GROUP BY name) $only
+    ORDER BY r.name"
+}
+
+matrix_names() { matrix | while read -r n a p c; do run_name "$n" "$a" "$p" "$c"; done | tr '\n' ' ' | sed 's/ $//'; }
+
+summary() {
+  local out="$OUT/summary.csv"
+  need_db
+  NAMES=$(matrix_names) csv_summary > "$out"
+  echo "summary: $out ($(($(wc -l < "$out") - 1)) runs; a query on $DB)"
+  NAMES=$(matrix_names) table > "$OUT/table.txt"
+  cat "$OUT/table.txt"
+}
+
+# One SVG: metric vs time, one curve per run (its latest in the database), each curve a
+# query on the run's "bin" rows. args: file title ylabel series divisor name|label...
 plot() {
-  local file=$1 title=$2 ylabel=$3 expr=$4; shift 4
-  local curves=() d l
-  for dl in "$@"; do
-    d=${dl%%|*}; l=${dl#*|}
-    [[ -f $d/timeseries.csv ]] && curves+=("'$d/timeseries.csv' using (column('t_ms')/1000):($expr) with lines lw 1.5 title '$l'")
+  local file=$1 title=$2 ylabel=$3 series=$4 div=$5; shift 5
+  local curves=() name l k=0 dat
+  for nl in "$@"; do
+    name=${nl%%|*}; l=${nl#*|}
+    dat="$PD_TMP/c$k.dat"; k=$((k + 1))
+    q -separator ' ' "SELECT x / 1000.0, value / $div FROM results WHERE label = 'bin' AND series = '$series'
+      AND run = (SELECT MAX(run) FROM runs WHERE name = '$name') ORDER BY x" > "$dat"
+    [[ -s $dat ]] && curves+=("'$dat' using 1:2 with lines lw 1.5 title '$l'")
   done
   [[ ${#curves[@]} -gt 0 ]] || return 0
   local IFS=,
   gnuplot <<EOF
 set terminal svg size 900,480 dynamic font 'sans,12' noenhanced
 set output '$file'
-set datafile separator ','
-set key autotitle columnhead
 set title '$title' noenhanced
 set xlabel 'time [s]'
 set ylabel '$ylabel'
@@ -109,30 +216,33 @@ EOF
 
 plots() {
   local pd="$OUT/plots"
+  need_db
   mkdir -p "$pd"
-  local metrics=("tp_aggr|TP_aggr (of N x Rlink)|column('tp_aggr')"
-                 "tp_hot|TP_hot (of Rlink)|column('tp_hot')"
-                 "q_hot|Q_hot [KB]|column('q_hot_mean')/1024"
-                 "drops|frame drops (cumulative)|column('drops_cum')")
+  PD_TMP=$(mktemp -d); trap 'rm -rf "$PD_TMP"' RETURN
+  # key|ylabel|series|divisor
+  local metrics=("tp_aggr|TP_aggr (of N x Rlink)|tp_aggr|1"
+                 "tp_hot|TP_hot (of Rlink)|tp_hot|1"
+                 "q_hot|Q_hot [KB]|q_hot_mean|1024"
+                 "drops|frame drops (cumulative)|drops_cum|1")
   local count=0
   # Per (N, PAUSE, arrivals): one curve per CM scheme (the seed's figures).
   while read -r n a p; do
     local av=$a; [[ $a == bernoulli ]] && av=bern || av=b${a#bursty:}
     local curves=()
-    for c in ${CMS:-$ALL_CMS}; do curves+=("$OUT/$(run_name "$n" "$a" "$p" "$c")|$c"); done
+    for c in ${CMS:-$ALL_CMS}; do curves+=("$(run_name "$n" "$a" "$p" "$c")|$c"); done
     for m in "${metrics[@]}"; do
-      IFS='|' read -r key ylabel expr <<< "$m"
-      plot "$pd/n${n}_${av}_pause${p}_$key.svg" "N = $n, $a, PAUSE $p: $key" "$ylabel" "$expr" "${curves[@]}"
+      IFS='|' read -r key ylabel series div <<< "$m"
+      plot "$pd/n${n}_${av}_pause${p}_$key.svg" "N = $n, $a, PAUSE $p: $key" "$ylabel" "$series" "$div" "${curves[@]}"
       count=$((count + 1))
     done
   done < <(matrix | awk '{print $1, $2, $3}' | sort -u)
   # Large-configuration view: Bernoulli, per (CM, PAUSE), one curve per N.
   for c in ${CMS:-$ALL_CMS}; do for p in ${PAUSES:-$ALL_PAUSES}; do
     local curves=()
-    for n in ${NS:-$ALL_NS}; do curves+=("$OUT/$(run_name "$n" bernoulli "$p" "$c")|N = $n"); done
+    for n in ${NS:-$ALL_NS}; do curves+=("$(run_name "$n" bernoulli "$p" "$c")|N = $n"); done
     for m in "${metrics[@]}"; do
-      IFS='|' read -r key ylabel expr <<< "$m"
-      plot "$pd/byN_bern_pause${p}_${c}_$key.svg" "Bernoulli, PAUSE $p, $c: $key vs N" "$ylabel" "$expr" "${curves[@]}"
+      IFS='|' read -r key ylabel series div <<< "$m"
+      plot "$pd/byN_bern_pause${p}_${c}_$key.svg" "Bernoulli, PAUSE $p, $c: $key vs N" "$ylabel" "$series" "$div" "${curves[@]}"
     done
   done; done
   echo "plots: $pd ($(ls "$pd" | wc -l) SVG files)"
@@ -141,10 +251,15 @@ plots() {
 case $what in
 run)
   need_bin
+  command -v sqlite3 > /dev/null || { echo "cp-hotspot: the sqlite3 shell is missing (make deps)" >&2; exit 2; }
   mkdir -p "$OUT"
-  echo "cp-hotspot: MATRIX=$MATRIX SCALE=$SCALE MODE=$MODE SEED=$SEED, $(matrix | wc -l) runs, $JOBS at a time"
+  TOTAL=$(matrix | wc -l) T0=$(date +%s) PROG="$OUT/.progress"
+  : > "$PROG"
+  export TOTAL T0 PROG
+  echo "cp-hotspot: MATRIX=$MATRIX SCALE=$SCALE MODE=$MODE SEED=$SEED, $TOTAL runs, $JOBS at a time, into $DB"
   # Largest N first so the long runs overlap.
   matrix | sort -k1,1nr | xargs -P "$JOBS" -L 1 bash -c 'run_one "$@"' _
+  rm -f "$PROG" "$PROG.lock"
   summary
   plots
   ;;
@@ -261,6 +376,10 @@ inputs)
   refuse trace           "--trace: no waveform from this binary" --trace
   refuse bad-quench      "--quench=all: quench: 'all' is not flow or node" --quench=all
   refuse rtt-too-long    "--adapter_rtt_us: adapter_rtt_us: 200 us leaves no room for the watermarks" --adapter_rtt_us=200
+  refuse bad-db          "--db=$T/no/such/dir/x.db: store: .*cannot open or create the database" --db="$T/no/such/dir/x.db"
+  refuse not-a-db        "--db=$T/binary.scn: store: .*not a readable SQLite database" --db="$T/binary.scn"
+  refuse tb-bug-no-db    "--tb-bug=db_skip_bin: cannot act without --db" --tb-bug=db_skip_bin
+  refuse tb-bug-unknown  "--tb-bug=nope: no such testbench bug" --tb-bug=nope --db="$T/x.db"
   # the sanitizer build (make unit's BIN) has no RTL of the heavy cp_exp
   if [[ $BIN == */asan/* ]]; then
     refuse no-rtl-here     "--mode: mode = rtl: this simulator was built without cp_exp's RTL" --cm=ecm --mode=rtl
@@ -275,6 +394,15 @@ inputs)
   echo "cp-hotspot inputs: $pass passed, $fail failed"
   [[ $fail -eq 0 ]]
   ;;
+csv)
+  need_db
+  case ${2:-} in
+    summary) if [[ -n ${3:-} ]]; then RUN=$(run_id "$3") csv_summary; else csv_summary; fi ;;
+    timeseries | flows | params) [[ -n ${3:-} ]] || { echo "cp-hotspot: csv $2 needs a run (id or name)" >&2; exit 2; }
+      "csv_$2" "$3" ;;
+    *) echo "usage: mk/cp-hotspot.sh csv summary|timeseries|flows|params [RUN]" >&2; exit 2 ;;
+  esac
+  ;;
 *)
-  echo "usage: mk/cp-hotspot.sh [run|plot|bench|checks|inputs]"; exit 2 ;;
+  echo "usage: mk/cp-hotspot.sh [run|plot|csv|bench|checks|inputs]"; exit 2 ;;
 esac

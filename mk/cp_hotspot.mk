@@ -6,7 +6,8 @@
 # The reaction point's unit tests (csim/cp/test_cp_rp.c) are built by the
 # generic unit-test rules. Targets:
 #   build/bin/cp_hotspot_sim, build/asan/bin/cp_hotspot_sim   the experiment binary
-#   make cp-hotspot [SCALE=full|short MATRIX=seed|full]       the matrix, summary.csv and plots
+#   make cp-hotspot [SCALE=full|short MATRIX=seed|full]       the matrix into cp_hotspot.db (SQLite);
+#                                                             summary.csv, table and plots as queries
 #   make cp-hotspot-bench                                     simulated s per wall s, N = 16..256
 #   make cp-hotspot-checks                                    the named checks and their negatives
 #   make cp-hotspot-inputs                                    bad scenario files/flags must exit 2
@@ -14,7 +15,7 @@
 #                                                             `make unit`, hence of `make test`)
 
 CPHS_DIR  := testbench/experiments/cp_hotspot
-CPHS_SRC  := $(wildcard $(CPHS_DIR)/*.c) testbench/rng.c $(MODEL_SRC) testbench/bind/cp.c
+CPHS_SRC  := $(wildcard $(CPHS_DIR)/*.c) testbench/rng.c testbench/store/store.c $(MODEL_SRC) testbench/bind/cp.c
 # The CP through target cp_exp (the binding defines every cp target, so all of
 # them are linked): generated glue (C), the C++ shims and the Verilated models.
 CPHS_GLUE := $(foreach t,$(TARGETS_cp),$(BUILD)/obj/glue/$(t)_glue.o) $(cp_RTL_OBJ) $(VRUNTIME_OBJ)

@@ -21,6 +21,7 @@
 
 #include "cphs_check.h"
 #include "cphs_cp.h"
+#include "cphs_db.h"
 #include "cphs_params.h"
 #include "cphs_sim.h"
 #include "cphs_stats.h"
@@ -136,6 +137,13 @@ static void help(void) {
          "  --out=DIR            output directory (default build/reports/cp_hotspot/<run name>)\n"
          "  --name=NAME          the regression's test name: the rerun line becomes\n"
          "                       `make sim T=NAME SEED=N`\n"
+         "  --db=PATH            also write the run into the SQLite results store PATH\n"
+         "                       (docs/store.md; created if new, its directory must exist):\n"
+         "                       run row, every parameter, the summary, the 1-ms time series\n"
+         "                       and the per-flow occupancies as results rows (docs/cp.md 14)\n"
+         "  --tb-bug=NAME        a planted testbench bug in what --db writes, for the store\n"
+         "                       smoke's negatives: db_skip_bin (each series' last bin left\n"
+         "                       out), db_bin_start (bins written at their start time)\n"
          "  --cycles=N           accepted from the regression runner and ignored (a run's\n"
          "                       length is its t_end_ms); a note says so\n"
          "  --trace[=FILE]       refused (exit 2): this binary simulates frames, and its\n"
@@ -213,15 +221,43 @@ static int run_once(const cphs_params_t *p, const char *dir, cphs_result_t *r) {
 
 /* The flags this binary reads itself (everything else is --<scenario key>=<value>). */
 static const char *const run_flags[] = {
-    "--test=",        "--scenario=", "--out=",    "--name=", "--inject-bug=",
-    "--expect-fail=", "--seed=",     "--cycles=", NULL};
+    "--test=",   "--scenario=", "--out=",    "--name=", "--inject-bug=", "--expect-fail=", "--seed=",
+    "--cycles=", "--db=",       "--tb-bug=", NULL};
+
+/* --db: open before the run (a bad path is bad input), closed at exit (a run
+ * not ended is rolled back). */
+static store_t *db;
+static const char *db_path;
+static void close_db(void) {
+  store_close(db);
+  db = NULL;
+}
+
+/* Write a finished run into the store; a failure to write fails the run. */
+static int db_write(const cphs_params_t *p, const char *suffix, const cphs_result_t *r, const cphs_fail_t *f,
+                    int bug) {
+  if (!db) return 0;
+  cphs_params_t q = *p;
+  if (suffix) snprintf(q.name, sizeof q.name, "%.80s/%s", p->name, suffix);
+  char status[700] = "ok", err[2000];
+  if (f)
+    snprintf(status, sizeof status, "%s%s@%.12g: %s", strncmp(f->id, "assert:", 7) ? "check:" : "", f->id,
+             f->at_ms, f->text);
+  int64_t run;
+  if (cphs_db_write(db, &q, r, status, bug, &run, err, sizeof err)) {
+    fprintf(stderr, "cp_hotspot: %s\n", err);
+    return -1;
+  }
+  printf("db: %s run %" PRId64 " (%s)\n", db_path, run, q.name);
+  return 0;
+}
 
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   cphs_params_t p;
   cphs_params_default(&p);
-  const char *val[8] = {0}; /* run_flags' values */
-  enum { A_TEST, A_SCEN, A_OUT, A_NAME, A_BUG, A_EXPECT, A_SEED, A_CYCLES };
+  const char *val[10] = {0}; /* run_flags' values */
+  enum { A_TEST, A_SCEN, A_OUT, A_NAME, A_BUG, A_EXPECT, A_SEED, A_CYCLES, A_DB, A_TBBUG };
   char err[700];
 
   /* First pass: help, the run-level flags, and the shape of everything else. */
@@ -384,6 +420,22 @@ int main(int argc, char **argv) {
     }
   }
 
+  int tb_bug = 0;
+  if (val[A_TBBUG]) {
+    tb_bug = cphs_db_bug(val[A_TBBUG]);
+    if (!tb_bug)
+      return usage_error("--tb-bug=%s: no such testbench bug (db_skip_bin, db_bin_start)", val[A_TBBUG]);
+    if (!val[A_DB])
+      return usage_error("--tb-bug=%s: cannot act without --db (it plants a bug in what --db writes)",
+                         val[A_TBBUG]);
+  }
+  if (val[A_DB]) {
+    char e[1900];
+    if (store_open(&db, val[A_DB], e, sizeof e)) return usage_error("--db=%s: %s", val[A_DB], e);
+    db_path = val[A_DB];
+    atexit(close_db);
+  }
+
   /* The run. From here on, failures are the design's (exit 1). */
   printf("seed: %" PRIu64 "\n", seed);
   if (val[A_CYCLES])
@@ -448,6 +500,12 @@ int main(int argc, char **argv) {
       ok = false;
     }
     fl.at_ms = rr.assert_label[0] ? assert_ms(rr.assert_ps) : t_end;
+    if (db_write(&pm, "model", &rm, ok ? NULL : &fl, tb_bug) ||
+        db_write(&pr, "rtl", &rr, ok ? NULL : &fl, tb_bug)) {
+      cphs_result_free(&rm);
+      cphs_result_free(&rr);
+      return verdict_fail("%s", "the runs could not be written to the results store (message above)");
+    }
     printf("check: %-4s %-24s model and RTL summaries and CP output digests identical (%016" PRIx64
            " / %016" PRIx64 ")\n",
            ok ? "ok" : "FAIL", CPHS_ID_MODEL_VS_RTL, rm.sum.digest, rr.sum.digest);
@@ -472,6 +530,10 @@ int main(int argc, char **argv) {
     ok = false;
   } else {
     ok = cphs_check_run(&p, &r.stats, &r.sum, &fl);
+  }
+  if (db_write(&p, NULL, &r, ok ? NULL : &fl, tb_bug)) {
+    cphs_result_free(&r);
+    return verdict_fail("%s", "the run could not be written to the results store (message above)");
   }
   cphs_result_free(&r);
   return verdict(ok ? NULL : &fl, xid, exp_ms);

@@ -545,32 +545,61 @@ int cphs_params_check(const cphs_params_t *p, char *err, size_t errlen) {
 }
 #undef BAD
 
-void cphs_params_dump(const cphs_params_t *p, FILE *f) {
-  char a[32];
-  cphs_arr_name(p, a, sizeof a);
-  fprintf(f, "name = %s\nscale = %s\n", p->name, p->scale);
-  fprintf(f, "cm = %s\npause = %s\n", cphs_cm_name(p->cm), p->pause ? "on" : "off");
-  if (p->arr == CPHS_ARR_BERNOULLI)
-    fprintf(f, "arrivals = bernoulli\n");
-  else
-    fprintf(f, "arrivals = bursty:%g\n", p->burst_us);
-  fprintf(f, "mode = %s\n", p->rtl ? "rtl" : "model");
-  fprintf(f, "adapter_pause = %s\nquench = %s\n", p->adapter_pause ? "on" : "off",
-          p->quench == CPHS_QUENCH_FLOW ? "flow" : "node");
+/* The text of every key's value, in keys[] order: one formatter for the
+ * scenario file (dump) and the results store's params (cphs_db.c). */
+void cphs_params_each(const cphs_params_t *p, void (*fn)(void *ctx, const char *key, const char *value),
+                      void *ctx) {
   static const char *const abug[] = {"none", "xoff_late", "xon_early"};
-  fprintf(f, "adapter_bug = %s\n", abug[p->adapter_bug]);
+  static const char *const chk[] = {"none",         "drops",  "band",   "flows",
+                                    "model_vs_rtl", "egress", "quench", "limiters"};
+  char v[128]; /* the longest: name (96) */
   for (size_t k = 0; k < NKEYS; k++) {
-    if (keys[k].kind == K_STR) continue;
-    const void *v = (const char *)p + keys[k].off;
-    fprintf(f, "%s = ", keys[k].key);
+    const char *key = keys[k].key;
+    const void *f = (const char *)p + keys[k].off;
     switch (keys[k].kind) {
-      case K_DBL: fprintf(f, "%.17g\n", *(const double *)v / keys[k].scale); break;
-      case K_BOOL: fprintf(f, "%d\n", *(const bool *)v); break;
-      case K_U32: fprintf(f, "%.17g\n", *(const uint32_t *)v / keys[k].scale); break;
-      case K_UINT: fprintf(f, "%.17g\n", *(const unsigned *)v / keys[k].scale); break;
-      case K_U64: fprintf(f, "%" PRIu64 "\n", *(const uint64_t *)v); break;
-      case K_PS: fprintf(f, "%.17g\n", (double)*(const uint64_t *)v / keys[k].scale); break;
-      case K_STR: break;
+      case K_STR:
+        if (!strcmp(key, "name"))
+          snprintf(v, sizeof v, "%s", p->name);
+        else if (!strcmp(key, "scale"))
+          snprintf(v, sizeof v, "%s", p->scale);
+        else if (!strcmp(key, "cm"))
+          snprintf(v, sizeof v, "%s", cphs_cm_name(p->cm));
+        else if (!strcmp(key, "pause"))
+          snprintf(v, sizeof v, "%s", p->pause ? "on" : "off");
+        else if (!strcmp(key, "arrivals")) {
+          if (p->arr == CPHS_ARR_BERNOULLI)
+            snprintf(v, sizeof v, "bernoulli");
+          else
+            snprintf(v, sizeof v, "bursty:%g", p->burst_us);
+        } else if (!strcmp(key, "mode"))
+          snprintf(v, sizeof v, "%s", p->rtl ? "rtl" : "model");
+        else if (!strcmp(key, "check"))
+          snprintf(v, sizeof v, "%s", chk[p->check]);
+        else if (!strcmp(key, "inject_bug"))
+          snprintf(v, sizeof v, "%s", p->inject_bug && p->inject_bug_name[0] ? p->inject_bug_name : "none");
+        else if (!strcmp(key, "adapter_pause"))
+          snprintf(v, sizeof v, "%s", p->adapter_pause ? "on" : "off");
+        else if (!strcmp(key, "quench"))
+          snprintf(v, sizeof v, "%s", p->quench == CPHS_QUENCH_FLOW ? "flow" : "node");
+        else if (!strcmp(key, "adapter_bug"))
+          snprintf(v, sizeof v, "%s", abug[p->adapter_bug]);
+        else
+          snprintf(v, sizeof v, "?");
+        break;
+      case K_DBL: snprintf(v, sizeof v, "%.17g", *(const double *)f / keys[k].scale); break;
+      case K_BOOL: snprintf(v, sizeof v, "%d", *(const bool *)f); break;
+      case K_U32: snprintf(v, sizeof v, "%.17g", *(const uint32_t *)f / keys[k].scale); break;
+      case K_UINT: snprintf(v, sizeof v, "%.17g", *(const unsigned *)f / keys[k].scale); break;
+      case K_U64: snprintf(v, sizeof v, "%" PRIu64, *(const uint64_t *)f); break;
+      case K_PS: snprintf(v, sizeof v, "%.17g", (double)*(const uint64_t *)f / keys[k].scale); break;
     }
+    fn(ctx, key, v);
   }
 }
+
+static void dump_line(void *ctx, const char *key, const char *value) {
+  /* check and inject_bug stay out of params.scn: a re-run of the file is a plain run (as before) */
+  if (strcmp(key, "check") && strcmp(key, "inject_bug")) fprintf((FILE *)ctx, "%s = %s\n", key, value);
+}
+
+void cphs_params_dump(const cphs_params_t *p, FILE *f) { cphs_params_each(p, dump_line, f); }

@@ -126,6 +126,10 @@ const char *cphs_cm_name(cphs_cm_t cm);
 void cphs_arr_name(const cphs_params_t *p, char *buf, size_t len);
 /* One "key = value" line per parameter, as a scenario file would hold them. */
 void cphs_params_dump(const cphs_params_t *p, FILE *f);
+/* Every key with its value as text (what a scenario file would hold; check and
+   inject_bug too, "none" when unset), in the keys' order. */
+void cphs_params_each(const cphs_params_t *p, void (*fn)(void *ctx, const char *key, const char *value),
+                      void *ctx);
 
 #ifdef __cplusplus
 }

@@ -246,28 +246,61 @@ int cphs_summary_same(const cphs_summary_t *a, const cphs_summary_t *b, char *wh
   return 1;
 }
 
-void cphs_timeseries_csv(FILE *f, const cphs_stats_t *s) {
+const cphs_ts_col_t cphs_ts_cols[CPHS_TS_COLS] = {
+    {"tp_aggr", "of N*Rlink", "%.6f"}, {"tp_hot", "of Rlink", "%.6f"},  {"q_hot_mean", "B", "%.1f"},
+    {"q_hot_min", "B", "%.0f"},        {"q_hot_max", "B", "%.0f"},      {"q_hot_end", "B", "%.0f"},
+    {"drops_cum", "frames", "%.0f"},   {"lost_cum_bytes", "B", "%.0f"}, {"lost_frac", "fraction", "%.6f"},
+    {"bcn_neg", "BCNs", "%.0f"},       {"bcn_pos", "BCNs", "%.0f"},     {"bcn_max", "BCNs", "%.0f"},
+    {"fbcn", "BCNs", "%.0f"},          {"pauses", "PAUSEs", "%.0f"},    {"limiters", "limiters", "%.0f"},
+};
+
+double cphs_ts_values(const cphs_stats_t *s, uint64_t b, uint64_t cum[2], double v[CPHS_TS_COLS]) {
   const cphs_params_t *p = s->p;
-  fprintf(f, "t_ms,tp_aggr,tp_hot,q_hot_mean,q_hot_min,q_hot_max,q_hot_end,drops_cum,lost_cum_bytes,"
-             "lost_frac,bcn_neg,bcn_pos,bcn_max,fbcn,pauses,limiters\n");
-  uint64_t drops = 0, lost = 0;
+  const cphs_bin_t *x = &s->bin[b];
+  const double bp = (double)p->bin_ps;
+  cum[0] += x->drops;
+  cum[1] += x->lost;
+  v[0] = (double)x->tx_all * 8e12 / ((double)p->n * p->rlink * bp);
+  v[1] = (double)x->tx_hot * 8e12 / (p->rlink * bp);
+  v[2] = (double)x->q_int / bp;
+  v[3] = x->q_min;
+  v[4] = x->q_max;
+  v[5] = x->q_end;
+  v[6] = (double)cum[0];
+  v[7] = (double)cum[1];
+  v[8] = x->accepted + x->lost ? (double)x->lost / (double)(x->accepted + x->lost) : 0.0;
+  v[9] = x->bcn_neg;
+  v[10] = x->bcn_pos;
+  v[11] = x->bcn_max;
+  v[12] = x->fbcn;
+  v[13] = x->pauses;
+  v[14] = x->limiters;
+  return (double)((b + 1) * p->bin_ps) / 1e9;
+}
+
+void cphs_timeseries_csv(FILE *f, const cphs_stats_t *s) {
+  fprintf(f, "t_ms");
+  for (int c = 0; c < CPHS_TS_COLS; c++) fprintf(f, ",%s", cphs_ts_cols[c].name);
+  fprintf(f, "\n");
+  uint64_t cum[2] = {0, 0};
+  double v[CPHS_TS_COLS];
   for (uint64_t b = 0; b < s->nbins; b++) {
-    const cphs_bin_t *x = &s->bin[b];
-    drops += x->drops;
-    lost += x->lost;
-    double bp = (double)p->bin_ps;
-    fprintf(f, "%.3f,%.6f,%.6f,%.1f,%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%.6f,%u,%u,%u,%u,%u,%u\n",
-            (double)((b + 1) * p->bin_ps) / 1e9, (double)x->tx_all * 8e12 / ((double)p->n * p->rlink * bp),
-            (double)x->tx_hot * 8e12 / (p->rlink * bp), (double)x->q_int / bp, x->q_min, x->q_max, x->q_end,
-            drops, lost, x->accepted + x->lost ? (double)x->lost / (double)(x->accepted + x->lost) : 0.0,
-            x->bcn_neg, x->bcn_pos, x->bcn_max, x->fbcn, x->pauses, x->limiters);
+    fprintf(f, "%.3f", cphs_ts_values(s, b, cum, v));
+    for (int c = 0; c < CPHS_TS_COLS; c++) {
+      fputc(',', f);
+      fprintf(f, cphs_ts_cols[c].fmt, v[c]);
+    }
+    fputc('\n', f);
   }
+}
+
+double cphs_flow_mean(const cphs_stats_t *s, unsigned src) {
+  return (double)s->flow_int[src] / (double)(s->win1 - s->win0);
 }
 
 void cphs_flows_csv(FILE *f, const cphs_stats_t *s) {
   const cphs_params_t *p = s->p;
-  const double ww = (double)(s->win1 - s->win0);
   fprintf(f, "src,hot_queue_bytes_mean\n");
   for (unsigned i = 0; i < p->n; i++)
-    if (i != p->hot) fprintf(f, "%u,%.1f\n", i, (double)s->flow_int[i] / ww);
+    if (i != p->hot) fprintf(f, "%u,%.1f\n", i, cphs_flow_mean(s, i));
 }

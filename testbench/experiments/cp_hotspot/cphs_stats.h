@@ -117,8 +117,20 @@ void cphs_summary_csv_row(FILE *f, const cphs_summary_t *s);
 /* The fields that must match between model and RTL runs (not the cost). */
 int cphs_summary_same(const cphs_summary_t *a, const cphs_summary_t *b, char *why, size_t len);
 void cphs_timeseries_csv(FILE *f, const cphs_stats_t *s);
+/* The time series' columns after t_ms: name, unit, printf format of a double
+   (timeseries.csv and the results store's "bin" rows, cphs_db.c). */
+#define CPHS_TS_COLS 15
+typedef struct {
+  const char *name, *unit, *fmt;
+} cphs_ts_col_t;
+extern const cphs_ts_col_t cphs_ts_cols[CPHS_TS_COLS];
+/* Bin b's values; cum (drops, lost bytes; start at 0) carries the cumulative
+   columns, so call for b = 0, 1, ... in order. Returns the bin's end, ms. */
+double cphs_ts_values(const cphs_stats_t *s, uint64_t b, uint64_t cum[2], double v[CPHS_TS_COLS]);
 /* One row per source: its steady-state mean occupancy of the hot queue. */
 void cphs_flows_csv(FILE *f, const cphs_stats_t *s);
+/* Source src's steady-state mean bytes in the hot queue (flows.csv's value). */
+double cphs_flow_mean(const cphs_stats_t *s, unsigned src);
 
 #ifdef __cplusplus
 }

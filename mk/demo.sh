@@ -3,6 +3,7 @@
 #
 #   mk/demo.sh [--nodes=64|16] [--load=X] [--cycles=N] [--seed=N] [--out=DIR] [--no-build]
 #              [--bin-dir=DIR] [--sweep=on|off] [--waves=on|off] [--model-bug=NAME]
+#              [--put4096=on|off]
 #
 # 1. installs what is missing (make deps) and builds the fabric and the report tool;
 # 2. runs the fat tree with every switch a C model into a SQLite database,
@@ -18,6 +19,9 @@
 #    database, its stage breakdown and seed 004's Table 3 beside it as
 #    queries on its rows (build/bin/elan4_fabric_sim --db, docs/elan4fab.md),
 #    with its waveforms (source NIC, switches, destination NIC) when --waves=on;
+#    with --put4096=on (the default at 64 nodes) the same put also runs across
+#    seed 004's 4,096-node machine (4,096 NIC models, 11 switches; ~25 CPU-s,
+#    1.2 GB) and Table 3's 11-switch rows are that run's, not extrapolated;
 # 5. a load sweep (all C, shorter) for the throughput/latency curves;
 # 6. writes DIR/index.html: the breakdown table, gnuplot plots made from
 #    queries, and a waveform PNG of the packet's path (each RTL switch's FST,
@@ -35,13 +39,13 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-nodes=64 load=0.3 cycles=10000 seed=1 out=build/demo build=1 bin="" sweep=on waves=on bug=none
+nodes=64 load=0.3 cycles=10000 seed=1 out=build/demo build=1 bin="" sweep=on waves=on bug=none put4096=""
 for a in "$@"; do
   case $a in
     --nodes=*) nodes=${a#*=} ;; --load=*) load=${a#*=} ;; --cycles=*) cycles=${a#*=} ;;
     --seed=*) seed=${a#*=} ;; --out=*) out=${a#*=} ;; --no-build) build=0 ;;
     --bin-dir=*) bin=${a#*=} build=0 ;; --sweep=*) sweep=${a#*=} ;; --waves=*) waves=${a#*=} ;;
-    --model-bug=*) bug=${a#*=} ;;
+    --model-bug=*) bug=${a#*=} ;; --put4096=*) put4096=${a#*=} ;;
     -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "demo: unknown argument '$a' (see --help)" >&2; exit 2 ;;
   esac
@@ -51,6 +55,8 @@ case $nodes in 16 | 64) ;; *) echo "demo: --nodes=$nodes: 16 or 64" >&2; exit 2 
 [[ $cycles =~ ^[0-9]+$ ]] && ((cycles >= 1000)) || { echo "demo: --cycles=$cycles: at least 1000" >&2; exit 2; }
 [[ $load =~ ^(0?\.[0-9]+|1(\.0*)?)$ ]] || { echo "demo: --load=$load: a number in (0, 1]" >&2; exit 2; }
 case $sweep$waves in onon | onoff | offon | offoff) ;; *) echo "demo: --sweep and --waves: on or off" >&2; exit 2 ;; esac
+[[ -z $put4096 ]] && { put4096=off; [[ $nodes == 64 ]] && put4096=on; }
+case $put4096 in on | off) ;; *) echo "demo: --put4096=$put4096: on or off" >&2; exit 2 ;; esac
 
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; } # seconds from $1 to $2
 t0=$(date +%s.%N)
@@ -120,6 +126,18 @@ ef_trace=()
 # the put's breakdown and Table 3 are queries on its run (packet 2: the measured put; docs/elan4fab.md)
 erun=$(q "SELECT MAX(run) FROM runs WHERE tool = 'elan4_fabric_sim' AND name = 'demo_elan4_put'")
 [[ -n $erun ]] || die "the elan4 put wrote no run into $db"
+# the same put on seed 004's 4,096 nodes (4-ary 6-tree, 11 switches): every NIC the elan4 model
+# (elan4_default's, NumNodes 4,096: no RTL target has it), every switch the elite4 model
+krun=""
+if [[ $put4096 == on ]]; then
+  step "elan4: the same put across 4,096 nodes (4,096 NIC models, 11 switches on the path; ~25 CPU-s, 1.2 GB)"
+  "$ef" --test=put --nodes=4096 --seed="$seed" --name=demo_elan4_put4096 --db="$db" > "$out/runs/elan4_put4096.log" 2>&1 ||
+    die "the 4,096-node elan4 put failed (log: $out/runs/elan4_put4096.log)"
+  krun=$(q "SELECT MAX(run) FROM runs WHERE tool = 'elan4_fabric_sim' AND name = 'demo_elan4_put4096'")
+  [[ -n $krun ]] || die "the 4,096-node put wrote no run into $db"
+  [[ $(q "SELECT COUNT(*) FROM hops WHERE run = $krun AND packet = 2") == 11 ]] ||
+    die "the 4,096-node put's packet did not cross 11 switches (run $krun of $db)"
+fi
 # seed 004 Table 3 (8-byte write, 4,096 nodes, 11 switches, 50 m) beside ours, from the packet,
 # stage and hop rows: the command processor up to the TAIL on the link (injected + flits - 1),
 # the input HEAD in -> memory written, the switch's mean HEAD in -> out, 11 of them, the cable
@@ -137,6 +155,16 @@ UNION ALL SELECT 'Elite4 switch (per switch)', 21.0, ROUND(sw, 1), 'HEAD in -> H
 UNION ALL SELECT '11 switches (4,096 nodes)', 231.0, ROUND(11 * sw, 1), '11 x ours (extrapolated)' FROM t
 UNION ALL SELECT 'cable (50 m at 4 ns/m)', 200.0, 200.0, 'the same parameter' FROM t
 UNION ALL SELECT 'total, 4,096 nodes', 671.0, ROUND(cmd + inp + 11 * sw + 200, 1), 'sum of the rows' FROM t"
+# with the 4,096-node run: its own 11 switches (HEAD in -> out, summed over the path) and total
+[[ -n $krun ]] && table3_sql="$table3_sql
+UNION ALL SELECT '11 switches, run on 4,096 nodes', 231.0, ROUND(SUM(departure - arrival) * (SELECT 1000.0 / clock_mhz FROM runs WHERE run = $krun), 1),
+  'run $krun: its 11 switches, HEAD in -> out summed' FROM hops WHERE run = $krun AND packet = 2
+UNION ALL SELECT 'total, run on 4,096 nodes', 671.0, ROUND(((p.injected + p.flits - 1 - p.created)
+  + (SELECT cycle FROM stages WHERE run = $krun AND packet = 2 AND stage = 'memory written')
+  - (SELECT cycle FROM stages WHERE run = $krun AND packet = 2 AND stage LIKE 'destination input%')
+  + (SELECT SUM(departure - arrival) FROM hops WHERE run = $krun AND packet = 2))
+  * (SELECT 1000.0 / clock_mhz FROM runs WHERE run = $krun) + 200, 1), 'run $krun: its rows + 50 m of cable'
+  FROM packets p WHERE p.run = $krun AND p.id = 2"
 {
   echo "8-byte put, node 0 -> node $((nodes - 1)) (run $erun of $db, packet 2)"
   "$rep" "$db" stages --run="$erun" --packet=2 || die "store_report stages"

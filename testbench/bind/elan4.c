@@ -181,6 +181,23 @@ static void e4n_scramble(void *p, uint64_t seed) {
 }
 
 ELAN4_DEFAULT_BIND_TARGET(e4n)
+
+/* elan4_default's model with NumNodes replaced, for fabrics larger than its 64 nodes (the elan4
+   fabric's 256..4,096-node trees: no RTL target has those parameters, so the model alone). The
+   ports are elan4_default's (node_i is 12 bits for every NumNodes), so the target's other model
+   ops serve it. One NumNodes per process: the view is static. NULL if num_nodes is out of the
+   spec's range 2..4096, differs from an earlier call's, or elan4_init refuses. */
+void *elan4_default_model_nodes(unsigned num_nodes, unsigned bug) {
+  static elan4_view_t view;
+  static unsigned view_nodes;
+  if (num_nodes < 2 || num_nodes > 4096 || (view_nodes && view_nodes != num_nodes)) return NULL;
+  if (!view_nodes) {
+    view = elan4_default_view;
+    view.param.NumNodes = num_nodes;
+    view_nodes = num_nodes;
+  }
+  return e4n_create(&view, bug);
+}
 ELAN4_MIN_BIND_TARGET(e4n)
 ELAN4_MAX_BIND_TARGET(e4n)
 ELAN4_ONEVC_BIND_TARGET(e4n)

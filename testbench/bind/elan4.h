@@ -13,6 +13,9 @@
 #include "elan4_onevc_ports.h"
 
 extern const cosim_target_t elan4_default_target;
+/* elan4_default's model with NumNodes = num_nodes (2..4096), driven by elan4_default_target's
+   model ops; NULL if refused (testbench/bind/elan4.c). */
+void *elan4_default_model_nodes(unsigned num_nodes, unsigned bug);
 extern const cosim_target_t elan4_min_target;
 extern const cosim_target_t elan4_max_target;
 extern const cosim_target_t elan4_onevc_target;

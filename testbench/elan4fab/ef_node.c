@@ -36,8 +36,15 @@ static void *node_create(const void *params, unsigned index, char *err, size_t e
   n->mode = pr->mode;
   n->log = pr->log;
   ef_host_init(&n->host, pr->node, pr->host_lat);
+  const bool big = pr->num_nodes > elan4_default_view.param.NumNodes;
+  if (big && pr->mode != EF_NIC_MODEL) {
+    snprintf(err, errlen, "node %u: %u nodes: the elan4 RTL (elan4_default) has NumNodes %llu; model only",
+             pr->node, pr->num_nodes, elan4_default_view.param.NumNodes);
+    node_destroy(n);
+    return NULL;
+  }
   if (pr->mode != EF_NIC_RTL) {
-    if (!(n->m = t->model.create(pr->bug))) {
+    if (!(n->m = big ? elan4_default_model_nodes(pr->num_nodes, pr->bug) : t->model.create(pr->bug))) {
       snprintf(err, errlen, "node %u: the elan4 model refused its parameters", pr->node);
       node_destroy(n);
       return NULL;

@@ -33,11 +33,13 @@ extern const char *const ef_nic_mode_names[3];
 typedef struct {
   unsigned node;
   ef_nic_mode_t mode;
-  unsigned bug;      /* elan4 planted model bug (elan4_bug_names), model side */
-  uint64_t seed;     /* scramble (model) / initial registers (RTL) */
-  unsigned host_lat; /* host read latency, cycles */
-  const char *trace; /* RTL / lockstep: an FST of the NIC from cycle 0, or NULL */
-  ef_log_t *log;     /* or NULL */
+  unsigned bug;       /* elan4 planted model bug (elan4_bug_names), model side */
+  uint64_t seed;      /* scramble (model) / initial registers (RTL) */
+  unsigned host_lat;  /* host read latency, cycles */
+  const char *trace;  /* RTL / lockstep: an FST of the NIC from cycle 0, or NULL */
+  ef_log_t *log;      /* or NULL */
+  unsigned num_nodes; /* the fabric's nodes: above elan4_default's NumNodes (64) the model alone,
+                         with NumNodes = num_nodes (elan4_default_model_nodes) */
 } ef_node_params_t;
 
 typedef struct {

@@ -204,6 +204,7 @@ typedef struct {
   uint64_t tokp;     /* tokp[k] is valid */
   uint64_t obusy;    /* ost[k] is BUSY */
   uint64_t ofree;    /* ost[k] is FREE */
+  uint64_t ev;       /* bit p: ev[p] (registered error/wait events, 5.7) is not all 0 */
 } elite4_act_t;
 
 /* Every register of the switch (section 5, "State"). Per-(port, VC) arrays are indexed

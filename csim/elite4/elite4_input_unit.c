@@ -42,6 +42,10 @@ void elite4_act_scan(const elite4_state_t *s, unsigned nivc, elite4_act_t *a) {
     if (ost == ELITE4_OST_BUSY) a->obusy |= bit;
     if (ost == ELITE4_OST_FREE) a->ofree |= bit;
   }
+  for (unsigned p = 0; p < nivc / s->num_vcs; p++) {
+    const elite4_ev_t *e = &s->ev[p];
+    if (e->n_err | e->n_crc | e->wait) a->ev |= UINT64_C(1) << p;
+  }
 }
 
 void elite4_input_front(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_work_t *w) {
@@ -233,7 +237,7 @@ void elite4_input_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const e
              common_fifo semantics (accepted if not full or popped this cycle). */
     const bool push = (w->push & bit) != 0;
     if (push || pop || s->buf[k].overflow || s->buf[k].underflow) {
-      const uint32_t entry[2] = {in->data[i], w->in_kind[i]};
+      const uint32_t entry[2] = {in->data[i], push ? w->in_kind[i] : 0u}; /* used if push */
       const common_fifo_in_t fi = {.push = push, .push_data = entry, .pop = pop};
       common_fifo_out_t fo;
       common_fifo_eval(&s->buf_cfg, &s->buf[k], &fi, &fo, &nx->buf[k]);

@@ -205,6 +205,9 @@ typedef struct {
   uint64_t obusy;    /* ost[k] is BUSY */
   uint64_t ofree;    /* ost[k] is FREE */
   uint64_t ev;       /* bit p: ev[p] (registered error/wait events, 5.7) is not all 0 */
+  uint64_t sel;      /* bit o: sel[o] is valid (ST fills output register o) */
+  uint64_t tin;      /* bit p: tin[p] is valid (a token for T1) */
+  uint64_t cflag;    /* bit o: cred[o] has an underflow/overflow/bad_vc pulse to clear */
 } elite4_act_t;
 
 /* Every register of the switch (section 5, "State"). Per-(port, VC) arrays are indexed
@@ -263,8 +266,11 @@ typedef struct {
   elite4_upsel_t upsel[ELITE4_MAX_VCS];
   unsigned uptr[ELITE4_MAX_VCS];
   elite4_ev_t ev[ELITE4_MAX_PORTS];
-  elite4_out_t r;   /* output registers' */
-  elite4_act_t act; /* act' */
+  uint32_t cnt_touched; /* bit p: port p's counters and err_code in r are next values
+                           (committed); elsewhere they hold and r's are not written. A switch
+                           of more than 8 ports writes and commits them all. */
+  elite4_out_t r;       /* output registers' */
+  elite4_act_t act;     /* act' */
 } elite4_next_t;
 
 /* Validate cfg, allocate the per-(port, VC) state, reset. 0, -EINVAL (bad cfg, one line

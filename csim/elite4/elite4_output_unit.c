@@ -20,10 +20,10 @@ void elite4_output_tokens(const elite4_cfg_t *cfg, const elite4_state_t *s, elit
   w->tok_freed = 0;
   w->tok_early = 0;
 
-  for (unsigned o = 0; o < w->np; o++) {
+  for (uint64_t m = s->act.tin; m != 0; m &= m - 1u) { /* the valid tin[o] */
+    const unsigned o = (unsigned)__builtin_ctzll(m);
     /* T1: the token that arrived on port o last cycle (tin); it belongs to the packet
            that left through o. */
-    if (!s->tin[o].valid) continue;
     const unsigned v = s->tin[o].vc & w->vm;
     const bool ack = s->tin[o].ack;
     const elite4_ovc_t *ov = &s->ovc[o * V + v];
@@ -124,6 +124,7 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
 
   /* Per output port: the credit counter (5.7). */
   nx->cred_touched = 0;
+  nx->act.cflag = 0; /* a counter that is not evaluated has no pulse (it would be) */
   for (unsigned o = 0; o < P; o++) {
     const int k = w->data_ivc[o];
     /* Each sending VC consumes one credit of (o, v); in_credit_i returns them.
@@ -132,7 +133,7 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
     uint32_t ret = (uint32_t)cr[0] | (uint32_t)cr[1] << 1;
     if (V == 4u) ret |= (uint32_t)cr[2] << 2 | (uint32_t)cr[3] << 3;
     const common_credit_counter_state_t *cs = &s->cred[o];
-    if ((k >= 0) | (ret != 0) | (cs->overflow != 0) | (cs->underflow != 0) | cs->bad_vc) {
+    if ((k >= 0) | (ret != 0) | ((s->act.cflag >> o) & 1u)) {
       const common_credit_counter_in_t ci = {.init = false,
                                              .consume = k >= 0,
                                              .consume_vc = k >= 0 ? (unsigned)k & w->vm : 0u,
@@ -140,6 +141,8 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
       common_credit_counter_out_t co;
       common_credit_counter_eval(&s->cred_cfg, cs, &ci, &co, &nx->cred[o]);
       nx->cred_touched |= 1u << o;
+      const common_credit_counter_next_t *cn = &nx->cred[o];
+      if (cn->underflow | cn->overflow | cn->bad_vc) nx->act.cflag |= UINT64_C(1) << o;
       /* A return that finds BufDepth with no consume is ignored: error 6 at port o
                in this cycle, one event per VC. */
       for (uint32_t m = nx->cred[o].overflow; m != 0; m &= m - 1u) elite4_error(w, o, ELITE4_ERR_LOST);

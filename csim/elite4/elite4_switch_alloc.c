@@ -106,9 +106,11 @@ void elite4_switch_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite
   }
 
   /* sel[o] for ST: the token, or the staged flit of (i, v), or nothing (cleared above). */
+  nx->act.sel = 0;
   for (uint32_t mo = outs; mo != 0; mo &= mo - 1u) {
     const unsigned o = (unsigned)__builtin_ctz(mo);
     elite4_sel_t *sl = &nx->sel[o];
+    if (w->tok_vc[o] >= 0 || w->data_ivc[o] >= 0) nx->act.sel |= UINT64_C(1) << o;
     if (w->tok_vc[o] >= 0) {
       const unsigned v = (unsigned)w->tok_vc[o];
       *sl = (elite4_sel_t){true, true, s->tokp[(o << vs) | v].ack, 0, (uint8_t)v};

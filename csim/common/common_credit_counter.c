@@ -59,8 +59,10 @@ void common_credit_counter_eval(const common_credit_counter_cfg_t *cfg,
   out->bad_vc = s->bad_vc;
 
   /* Default: hold every count, no pulses. */
-  memset(nx, 0, sizeof(*nx));
   memcpy(nx->cnt, s->cnt, sizeof(nx->cnt));
+  nx->underflow = 0;
+  nx->overflow = 0;
+  nx->bad_vc = false;
 
   /* init_i: reload every VC to MaxCredits; consume/return ignored, no error pulses. */
   if (in->init) {

@@ -55,15 +55,10 @@ _Static_assert(ELITE4_FSZ(valid) + ELITE4_FSZ(kind) + ELITE4_FSZ(vc) + ELITE4_FS
                    sizeof(elite4_out_t),
                "out_half must name every field of elite4_out_t");
 
-/* The two groups of fields out_half takes: the flit and pulse fields, which the top
-   clears every cycle, and the counters with err_code, which hold unless a port has an
-   event (committed only at those ports, nx->cnt_touched). */
-enum { OUT_FLITS = 1, OUT_CNTS = 2, OUT_ALL = 3 };
-
-/* always inlined: every call has constant s, from and groups, so the branches fold and
-   the copies are a few vector moves (ours, speed only) */
+/* always inlined: every call has constant s and from, so the branches fold and the
+   copies are a few vector moves (ours, speed only) */
 static inline __attribute__((always_inline)) void out_half(elite4_out_t *d, const elite4_out_t *s,
-                                                           unsigned from, unsigned groups) {
+                                                           unsigned from) {
 #define ELITE4_HALF_OF(f)                                              \
   do {                                                                 \
     if (s != NULL)                                                     \
@@ -71,16 +66,13 @@ static inline __attribute__((always_inline)) void out_half(elite4_out_t *d, cons
     else                                                               \
       memset(&d->f[from], 0, ELITE4_HALF * sizeof(d->f[0]));           \
   } while (0)
-  if (groups & OUT_FLITS) {
-    ELITE4_HALF_OF(valid);
-    ELITE4_HALF_OF(kind);
-    ELITE4_HALF_OF(vc);
-    ELITE4_HALF_OF(data);
-    ELITE4_HALF_OF(credit);
-    ELITE4_HALF_OF(alloc);
-    ELITE4_HALF_OF(err);
-  }
-  if (!(groups & OUT_CNTS)) return;
+  ELITE4_HALF_OF(valid);
+  ELITE4_HALF_OF(kind);
+  ELITE4_HALF_OF(vc);
+  ELITE4_HALF_OF(data);
+  ELITE4_HALF_OF(credit);
+  ELITE4_HALF_OF(alloc);
+  ELITE4_HALF_OF(err);
   ELITE4_HALF_OF(err_code);
   ELITE4_HALF_OF(cnt_xmit_flits);
   ELITE4_HALF_OF(cnt_rcv_flits);
@@ -186,8 +178,8 @@ void elite4_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_
   /* Section 4: every output is a register (ports >= num_ports read 0). */
   const bool lo = cfg->num_ports <= ELITE4_HALF;
   if (lo) {
-    out_half(out, &s->r, 0, OUT_ALL);
-    out_half(out, NULL, ELITE4_HALF, OUT_ALL);
+    out_half(out, &s->r, 0);
+    out_half(out, NULL, ELITE4_HALF);
   } else {
     *out = s->r;
   }
@@ -214,7 +206,7 @@ void elite4_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_
 
   /* Output registers default to 0 (no flit, no pulses); the units fill them in. */
   if (lo)
-    out_half(&nx->r, NULL, 0, OUT_FLITS); /* ports >= 8 are not committed; counters: below */
+    out_half(&nx->r, NULL, 0); /* ports >= 8 are not committed */
   else
     memset(&nx->r, 0, sizeof(nx->r));
 
@@ -264,22 +256,9 @@ void elite4_commit(const elite4_cfg_t *cfg, elite4_state_t *s, const elite4_next
     const unsigned o = (unsigned)__builtin_ctz(m);
     common_rr_arbiter_commit(&s->rr_cfg, &s->rr[o], &nx->rr[o]);
   }
-  if (cfg->num_ports <= ELITE4_HALF) {
-    out_half(&s->r, &nx->r, 0, OUT_FLITS); /* ports >= 8 stay 0 from reset */
-    /* the counters and err_code only where they may have changed; elsewhere they hold */
-    for (uint32_t m = nx->cnt_touched; m != 0; m &= m - 1u) {
-      const unsigned p = (unsigned)__builtin_ctz(m);
-      s->r.err_code[p] = nx->r.err_code[p];
-      s->r.cnt_xmit_flits[p] = nx->r.cnt_xmit_flits[p];
-      s->r.cnt_rcv_flits[p] = nx->r.cnt_rcv_flits[p];
-      s->r.cnt_xmit_pkts[p] = nx->r.cnt_xmit_pkts[p];
-      s->r.cnt_rcv_pkts[p] = nx->r.cnt_rcv_pkts[p];
-      s->r.cnt_xmit_wait[p] = nx->r.cnt_xmit_wait[p];
-      s->r.cnt_errors[p] = nx->r.cnt_errors[p];
-      s->r.cnt_crc_errors[p] = nx->r.cnt_crc_errors[p];
-    }
-  } else {
+  if (cfg->num_ports <= ELITE4_HALF)
+    out_half(&s->r, &nx->r, 0); /* ports >= 8 stay 0 from reset */
+  else
     s->r = nx->r;
-  }
   s->act = nx->act;
 }

@@ -266,11 +266,8 @@ typedef struct {
   elite4_upsel_t upsel[ELITE4_MAX_VCS];
   unsigned uptr[ELITE4_MAX_VCS];
   elite4_ev_t ev[ELITE4_MAX_PORTS];
-  uint32_t cnt_touched; /* bit p: port p's counters and err_code in r are next values
-                           (committed); elsewhere they hold and r's are not written. A switch
-                           of more than 8 ports writes and commits them all. */
-  elite4_out_t r;       /* output registers' */
-  elite4_act_t act;     /* act' */
+  elite4_out_t r;   /* output registers' */
+  elite4_act_t act; /* act' */
 } elite4_next_t;
 
 /* Validate cfg, allocate the per-(port, VC) state, reset. 0, -EINVAL (bad cfg, one line

@@ -16,31 +16,37 @@ void elite4_counters_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, cons
                           elite4_next_t *nx) {
   const elite4_out_t *c = &s->r;
   elite4_out_t *n = &nx->r; /* out_valid/kind' already hold the flit ST put in the register; err' is 0 */
-  /* Every counter and err_code holds unless an event of its port adds to it: the next
-     values are written (from the holds) and committed only at the ports with an arrival,
-     a flit sent or registered error/wait events to count (docs/elite4.md section 7.1). A
-     switch of more than 8 ports copies every port. */
-  const bool early = cfg->bug == ELITE4_BUG_ERR_GROUP_EARLY;
-  uint32_t wait = 0; /* XmitWait this cycle, below */
-  for (uint32_t m = w->waiting; m != 0; m &= m - 1u) {
-    const unsigned p = (unsigned)__builtin_ctz(m);
-    if (w->data_ivc[p] < 0) wait |= 1u << p;
-  }
-  const uint32_t evs = w->err_ports | wait; /* ports with events this cycle */
-  const uint32_t counted = early ? evs : (uint32_t)s->act.ev;
-  const uint32_t touched =
-      w->np <= ELITE4_MAX_PORTS / 2u ? w->in_valid | w->xmit | counted : elite4_port_mask(w->np);
-  nx->cnt_touched = touched;
-  for (uint32_t m = touched; m != 0; m &= m - 1u) {
-    const unsigned p = (unsigned)__builtin_ctz(m);
-    n->cnt_rcv_flits[p] = c->cnt_rcv_flits[p];
-    n->cnt_rcv_pkts[p] = c->cnt_rcv_pkts[p];
-    n->cnt_xmit_flits[p] = c->cnt_xmit_flits[p];
-    n->cnt_xmit_pkts[p] = c->cnt_xmit_pkts[p];
-    n->cnt_xmit_wait[p] = c->cnt_xmit_wait[p];
-    n->cnt_errors[p] = c->cnt_errors[p];
-    n->cnt_crc_errors[p] = c->cnt_crc_errors[p];
-    n->err_code[p] = c->err_code[p];
+  /* Every counter and err_code holds unless an event of its port adds to it: the holds are
+     copied, the increments visit only the ports with an event (docs/elite4.md section 7.1). */
+  const unsigned H = ELITE4_MAX_PORTS / 2u;
+  if (w->np <= H) {
+    /* ports 0..7 as fixed-size moves (no library call), then ports np..7 back to 0 (the
+       top cleared them and nothing else writes them) */
+#define ELITE4_HOLD(f) memcpy(n->f, c->f, H * sizeof(n->f[0]))
+    ELITE4_HOLD(cnt_rcv_flits);
+    ELITE4_HOLD(cnt_rcv_pkts);
+    ELITE4_HOLD(cnt_xmit_flits);
+    ELITE4_HOLD(cnt_xmit_pkts);
+    ELITE4_HOLD(cnt_xmit_wait);
+    ELITE4_HOLD(cnt_errors);
+    ELITE4_HOLD(cnt_crc_errors);
+    ELITE4_HOLD(err_code);
+#undef ELITE4_HOLD
+    for (unsigned p = w->np; p < H; p++) {
+      n->cnt_rcv_flits[p] = n->cnt_rcv_pkts[p] = n->cnt_xmit_flits[p] = n->cnt_xmit_pkts[p] = 0;
+      n->cnt_xmit_wait[p] = n->cnt_errors[p] = n->cnt_crc_errors[p] = n->err_code[p] = 0;
+    }
+  } else {
+    for (unsigned p = 0; p < w->np; p++) {
+      n->cnt_rcv_flits[p] = c->cnt_rcv_flits[p];
+      n->cnt_rcv_pkts[p] = c->cnt_rcv_pkts[p];
+      n->cnt_xmit_flits[p] = c->cnt_xmit_flits[p];
+      n->cnt_xmit_pkts[p] = c->cnt_xmit_pkts[p];
+      n->cnt_xmit_wait[p] = c->cnt_xmit_wait[p];
+      n->cnt_errors[p] = c->cnt_errors[p];
+      n->cnt_crc_errors[p] = c->cnt_crc_errors[p];
+      n->err_code[p] = c->err_code[p];
+    }
   }
   /* Every valid arrival, accepted or not, tokens too; a TAIL arrival is a packet. */
   for (uint32_t m = w->in_valid; m != 0; m &= m - 1u) {
@@ -61,6 +67,12 @@ void elite4_counters_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, cons
      with data, and SA sends no data flit on p (a token chosen instead counts as no data
      flit). */
   memset(nx->ev, 0, w->np * sizeof(nx->ev[0]));
+  uint32_t wait = 0;
+  for (uint32_t m = w->waiting; m != 0; m &= m - 1u) {
+    const unsigned p = (unsigned)__builtin_ctz(m);
+    if (w->data_ivc[p] < 0) wait |= 1u << p;
+  }
+  const uint32_t evs = w->err_ports | wait;
   for (uint32_t m = evs; m != 0; m &= m - 1u) {
     const unsigned p = (unsigned)__builtin_ctz(m);
     elite4_ev_t *e = &nx->ev[p];
@@ -76,8 +88,9 @@ void elite4_counters_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, cons
   /* The group is counted from last cycle's registered events (planted bug
      elite4_err_group_one_cycle_early: from this cycle's, i.e. shown at t+1); only the
      ports whose events are not all 0 (act.ev) count anything, err' stays 0 elsewhere. */
-  for (uint32_t m = counted; m != 0; m &= m - 1u) {
-    const unsigned p = (unsigned)__builtin_ctz(m);
+  const bool early = cfg->bug == ELITE4_BUG_ERR_GROUP_EARLY;
+  for (uint64_t m = early ? evs : s->act.ev; m != 0; m &= m - 1u) {
+    const unsigned p = (unsigned)__builtin_ctzll(m);
     const elite4_ev_t *g = early ? &nx->ev[p] : &s->ev[p];
     n->cnt_xmit_wait[p] += g->wait;
     /* Several error events in one cycle count separately. */

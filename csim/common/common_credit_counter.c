@@ -12,9 +12,7 @@ const char *const common_credit_counter_bug_names[] = {"none", "credit_return_lo
 
 /* VcW = max(1, $clog2(NumVcs)): the width of the consume_vc_i port. */
 static unsigned vc_width(unsigned num_vcs) {
-  unsigned w = 0;
-  while ((1u << w) < num_vcs) w++;
-  return w < 1u ? 1u : w;
+  return num_vcs <= 2u ? 1u : 32u - (unsigned)__builtin_clz(num_vcs - 1u); /* ceil(log2) */
 }
 
 /* One bit per VC: the width of the return_i port. */
@@ -61,8 +59,10 @@ void common_credit_counter_eval(const common_credit_counter_cfg_t *cfg,
   out->bad_vc = s->bad_vc;
 
   /* Default: hold every count, no pulses. */
-  memset(nx, 0, sizeof(*nx));
   memcpy(nx->cnt, s->cnt, sizeof(nx->cnt));
+  nx->underflow = 0;
+  nx->overflow = 0;
+  nx->bad_vc = false;
 
   /* init_i: reload every VC to MaxCredits; consume/return ignored, no error pulses. */
   if (in->init) {
@@ -77,8 +77,11 @@ void common_credit_counter_eval(const common_credit_counter_cfg_t *cfg,
   /* consume_vc_i >= NumVcs: no VC consumes, bad_vc_o' = 1. */
   nx->bad_vc = in->consume && vc >= cfg->num_vcs;
 
-  for (unsigned v = 0; v < cfg->num_vcs; v++) {
-    const bool cons = in->consume && vc == v;
+  /* Only the consumed VC and the returned ones can change; the others hold (above). */
+  const uint32_t cons_bit = in->consume && vc < cfg->num_vcs ? 1u << vc : 0u;
+  for (uint32_t m = returns | cons_bit; m != 0; m &= m - 1u) {
+    const unsigned v = (unsigned)__builtin_ctz(m);
+    const bool cons = (cons_bit >> v) & 1u;
     bool ret = (returns >> v) & 1u;
     /* Planted bug credit_return_lost: the return is dropped when a consume hits the
            same VC, so the pair decrements instead of holding. */

@@ -91,7 +91,8 @@ void common_fifo_eval(const common_fifo_cfg_t *cfg, const common_fifo_state_t *s
   /* Copy the data now: the caller's buffer is only valid during eval. */
   memset(nx->push_data, 0, sizeof(nx->push_data));
   if (push_ok) {
-    memcpy(nx->push_data, in->push_data, words * sizeof(uint32_t));
+    /* a word at a time: entries are a few words, a library memcpy call costs more */
+    for (unsigned k = 0; k < words; k++) nx->push_data[k] = in->push_data[k];
     nx->push_data[words - 1u] &= top_word_mask(cfg->width);
   }
 }
@@ -101,7 +102,8 @@ void common_fifo_commit(const common_fifo_cfg_t *cfg, common_fifo_state_t *s, co
 
   /* When full + pop + push, wr == rd: the new entry takes the slot the head leaves. */
   if (nx->push_ok) {
-    memcpy(&s->mem[(size_t)s->wr * words], nx->push_data, words * sizeof(uint32_t));
+    uint32_t *e = &s->mem[(size_t)s->wr * words]; /* a word at a time, as in eval */
+    for (unsigned k = 0; k < words; k++) e[k] = nx->push_data[k];
     s->wr = next_slot(s->wr, cfg->depth);
   }
   if (nx->pop_ok) s->rd = next_slot(s->rd, cfg->depth);

@@ -42,14 +42,13 @@ void common_rr_arbiter_eval(const common_rr_arbiter_cfg_t *cfg, const common_rr_
 
   /* grant = the first index in the order ptr, ptr+1, ..., NumReq-1, 0, ..., ptr-1
        whose req_i bit is 1. Combinational: depends on this cycle's req_i. */
-  unsigned grant = 0;
-  for (unsigned k = 0; k < cfg->num_req; k++) {
-    unsigned i = (s->ptr + k) % cfg->num_req;
-    if ((req >> i) & 1u) {
-      grant = i;
-      break;
-    }
-  }
+  const unsigned n = cfg->num_req;
+  /* The order starts at ptr mod NumReq (a ptr beyond NumReq - 1, from a raw start, wraps
+     as the index does); the first in it is the lowest request at or after the start, else
+     the lowest request: a mask and a count of trailing zeros, no division per index. */
+  const unsigned start = s->ptr < n ? s->ptr : s->ptr % n;
+  const uint64_t at_or_after = req & ~((UINT64_C(1) << start) - 1u); /* start <= 63 */
+  const unsigned grant = req == 0 ? 0u : (unsigned)__builtin_ctzll(at_or_after != 0 ? at_or_after : req);
 
   out->gnt_valid = req != 0;
   out->gnt = out->gnt_valid ? UINT64_C(1) << grant : 0;
@@ -59,7 +58,7 @@ void common_rr_arbiter_eval(const common_rr_arbiter_cfg_t *cfg, const common_rr_
        arb_no_rotate: never advance. */
   nx->ptr = s->ptr;
   if (out->gnt_valid && in->ack && cfg->bug != COMMON_RR_ARBITER_BUG_NO_ROTATE)
-    nx->ptr = (grant + 1u) % cfg->num_req;
+    nx->ptr = grant + 1u == n ? 0u : grant + 1u; /* grant < NumReq */
 }
 
 void common_rr_arbiter_commit(const common_rr_arbiter_cfg_t *cfg, common_rr_arbiter_state_t *s,

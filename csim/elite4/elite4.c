@@ -196,15 +196,13 @@ void elite4_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_
   w.in_valid = 0;
   w.push = 0;
   for (unsigned p = 0; p < w.np; p++) {
+    if (!in->valid[p]) continue; /* in_kind/in_vc are read only where in_valid */
     w.in_kind[p] = (uint8_t)(in->kind[p] & 0x3u);
     w.in_vc[p] = (uint8_t)(in->vc[p] & (w.nv - 1u));
-    if (in->valid[p]) {
-      w.in_valid |= 1u << p;
-      if (w.in_kind[p] != ELITE4_TOKEN) w.push |= UINT64_C(1) << ((p << w.vs) | w.in_vc[p]);
-    }
-    w.err[p] = (elite4_errs_t){0, 0};
-    w.crc_err[p] = 0;
+    w.in_valid |= 1u << p;
+    if (w.in_kind[p] != ELITE4_TOKEN) w.push |= UINT64_C(1) << ((p << w.vs) | w.in_vc[p]);
   }
+  w.err_ports = 0; /* err[p] and crc_err[p] are written at a port's first event */
 
   /* Output registers default to 0 (no flit, no pulses); the units fill them in. */
   if (lo)
@@ -219,7 +217,7 @@ void elite4_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const elite4_
   elite4_switch_alloc(cfg, s, &w, nx);
   elite4_input_eval(cfg, s, in, &w, nx);
   elite4_output_eval(cfg, s, in, &w, nx);
-  elite4_crossbar(cfg, s, nx);
+  w.xmit = elite4_crossbar(cfg, s, nx);
   elite4_counters_eval(cfg, s, &w, nx);
 }
 

@@ -204,6 +204,10 @@ typedef struct {
   uint64_t tokp;     /* tokp[k] is valid */
   uint64_t obusy;    /* ost[k] is BUSY */
   uint64_t ofree;    /* ost[k] is FREE */
+  uint64_t ev;       /* bit p: ev[p] (registered error/wait events, 5.7) is not all 0 */
+  uint64_t sel;      /* bit o: sel[o] is valid (ST fills output register o) */
+  uint64_t tin;      /* bit p: tin[p] is valid (a token for T1) */
+  uint64_t cflag;    /* bit o: cred[o] has an underflow/overflow/bad_vc pulse to clear */
 } elite4_act_t;
 
 /* Every register of the switch (section 5, "State"). Per-(port, VC) arrays are indexed

@@ -54,32 +54,50 @@ void elite4_counters_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, cons
     n->cnt_rcv_flits[p]++;
     if (w->in_kind[p] == ELITE4_TAIL) n->cnt_rcv_pkts[p]++;
   }
-  for (unsigned p = 0; p < w->np; p++) {
-    /* Every flit sent, tokens too; every TAIL sent, synthetic ones too. */
-    if (n->valid[p]) {
-      n->cnt_xmit_flits[p]++;
-      if (n->kind[p] == ELITE4_TAIL) n->cnt_xmit_pkts[p]++;
-    }
+  /* Every flit sent (the output registers ST filled), tokens too; every TAIL sent,
+     synthetic ones too. */
+  for (uint32_t m = w->xmit; m != 0; m &= m - 1u) {
+    const unsigned p = (unsigned)__builtin_ctz(m);
+    n->cnt_xmit_flits[p]++;
+    if (n->kind[p] == ELITE4_TAIL) n->cnt_xmit_pkts[p]++;
+  }
 
-    /* This cycle's events of the error and wait group, registered. XmitWait (SA): a BUSY
-           VC of p has its owner ACTIVE with data, and SA sends no data flit on p (a token
-           chosen instead counts as no data flit). */
+  /* This cycle's events of the error and wait group, registered: 0 except at the ports
+     with an error event or XmitWait. XmitWait (SA): a BUSY VC of p has its owner ACTIVE
+     with data, and SA sends no data flit on p (a token chosen instead counts as no data
+     flit). */
+  memset(nx->ev, 0, w->np * sizeof(nx->ev[0]));
+  uint32_t wait = 0;
+  for (uint32_t m = w->waiting; m != 0; m &= m - 1u) {
+    const unsigned p = (unsigned)__builtin_ctz(m);
+    if (w->data_ivc[p] < 0) wait |= 1u << p;
+  }
+  const uint32_t evs = w->err_ports | wait;
+  for (uint32_t m = evs; m != 0; m &= m - 1u) {
+    const unsigned p = (unsigned)__builtin_ctz(m);
     elite4_ev_t *e = &nx->ev[p];
-    e->n_err = w->err[p].n;
-    e->code = w->err[p].n != 0 ? w->err[p].code : 0;
-    e->n_crc = w->crc_err[p];
-    e->wait = ((w->waiting >> p) & 1u) & (w->data_ivc[p] < 0);
+    if ((w->err_ports >> p) & 1u) {
+      e->n_err = w->err[p].n;
+      e->code = w->err[p].n != 0 ? w->err[p].code : 0;
+      e->n_crc = w->crc_err[p];
+    }
+    e->wait = (wait >> p) & 1u;
+  }
+  nx->act.ev = evs; /* every port in err_ports has n_err >= 1 */
 
-    /* The group is counted from last cycle's registered events (planted bug
-           elite4_err_group_one_cycle_early: from this cycle's, i.e. shown at t+1). */
-    const elite4_ev_t *g = cfg->bug == ELITE4_BUG_ERR_GROUP_EARLY ? e : &s->ev[p];
-    if ((g->n_err | g->n_crc | g->wait) == 0) continue; /* nothing to count; err' stays 0 */
+  /* The group is counted from last cycle's registered events (planted bug
+     elite4_err_group_one_cycle_early: from this cycle's, i.e. shown at t+1); only the
+     ports whose events are not all 0 (act.ev) count anything, err' stays 0 elsewhere. */
+  const bool early = cfg->bug == ELITE4_BUG_ERR_GROUP_EARLY;
+  for (uint64_t m = early ? evs : s->act.ev; m != 0; m &= m - 1u) {
+    const unsigned p = (unsigned)__builtin_ctzll(m);
+    const elite4_ev_t *g = early ? &nx->ev[p] : &s->ev[p];
     n->cnt_xmit_wait[p] += g->wait;
     /* Several error events in one cycle count separately. */
     n->cnt_errors[p] += g->n_err;
     n->cnt_crc_errors[p] += g->n_crc;
     /* err_o pulses for a cycle with any event; err_code_o holds the lowest code of that
-           cycle until the port's next error. */
+       cycle until the port's next error. */
     if (g->n_err != 0) {
       n->err[p] = true;
       n->err_code[p] = g->code;

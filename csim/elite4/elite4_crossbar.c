@@ -9,12 +9,14 @@
  */
 #include "elite4_internal.h"
 
-void elite4_crossbar(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_next_t *nx) {
+uint32_t elite4_crossbar(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_next_t *nx) {
   const unsigned V = cfg->num_vcs;
-  elite4_out_t *r = &nx->r; /* flit fields cleared by the top */
-  for (unsigned o = 0; o < cfg->num_ports; o++) {
+  elite4_out_t *r = &nx->r;                            /* flit fields cleared by the top */
+  uint32_t filled = 0;                                 /* for the counters (5.7): the flits sent */
+  for (uint64_t m = s->act.sel; m != 0; m &= m - 1u) { /* the valid sel[o] */
+    const unsigned o = (unsigned)__builtin_ctzll(m);
     const elite4_sel_t *sl = &s->sel[o];
-    if (!sl->valid) continue;
+    filled |= 1u << o;
     if (sl->token) {
       r->valid[o] = true;
       r->kind[o] = ELITE4_TOKEN;
@@ -29,4 +31,5 @@ void elite4_crossbar(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_ne
     r->data[o] = st->data;
     if (cfg->bug == ELITE4_BUG_VC_SWAP) r->vc[o] ^= 1u; /* planted bug: the packet leaves on the other VC */
   }
+  return filled;
 }

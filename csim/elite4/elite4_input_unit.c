@@ -42,6 +42,15 @@ void elite4_act_scan(const elite4_state_t *s, unsigned nivc, elite4_act_t *a) {
     if (ost == ELITE4_OST_BUSY) a->obusy |= bit;
     if (ost == ELITE4_OST_FREE) a->ofree |= bit;
   }
+  for (unsigned p = 0; p < nivc / s->num_vcs; p++) {
+    const uint64_t bit = UINT64_C(1) << p;
+    const elite4_ev_t *e = &s->ev[p];
+    const common_credit_counter_state_t *cs = &s->cred[p];
+    if (e->n_err | e->n_crc | e->wait) a->ev |= bit;
+    if (s->sel[p].valid) a->sel |= bit;
+    if (s->tin[p].valid) a->tin |= bit;
+    if (cs->underflow | cs->overflow | cs->bad_vc) a->cflag |= bit;
+  }
 }
 
 void elite4_input_front(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_work_t *w) {
@@ -124,10 +133,13 @@ void elite4_input_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const e
 
   /* Section 5.1: tin <- the TOKEN arriving on port p (processed by T1 next cycle). */
   memset(nx->tin, 0, sizeof(nx->tin));
+  nx->act.tin = 0;
   for (uint32_t m = w->in_valid; m != 0; m &= m - 1u) {
     const unsigned p = (unsigned)__builtin_ctz(m);
-    if (w->in_kind[p] == ELITE4_TOKEN)
+    if (w->in_kind[p] == ELITE4_TOKEN) {
       nx->tin[p] = (elite4_tin_t){true, w->in_vc[p], (in->data[p] & 1u) != 0};
+      nx->act.tin |= UINT64_C(1) << p;
+    }
   }
 
   /* Every input VC holds its registers and stages nothing, except those with work: a
@@ -233,7 +245,7 @@ void elite4_input_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const e
              common_fifo semantics (accepted if not full or popped this cycle). */
     const bool push = (w->push & bit) != 0;
     if (push || pop || s->buf[k].overflow || s->buf[k].underflow) {
-      const uint32_t entry[2] = {in->data[i], w->in_kind[i]};
+      const uint32_t entry[2] = {in->data[i], push ? w->in_kind[i] : 0u}; /* used if push */
       const common_fifo_in_t fi = {.push = push, .push_data = entry, .pop = pop};
       common_fifo_out_t fo;
       common_fifo_eval(&s->buf_cfg, &s->buf[k], &fi, &fo, &nx->buf[k]);

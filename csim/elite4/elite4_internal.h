@@ -85,6 +85,7 @@ typedef struct {
   /* SA (5.5) */
   int8_t tok_vc[ELITE4_MAX_PORTS];   /* VC of the token chosen for o, -1 = none */
   int8_t data_ivc[ELITE4_MAX_PORTS]; /* input VC k whose flit o takes, -1 = none */
+  uint64_t tok_sent;                 /* bit o*V+v: the token o sends (tok_vc[o] = v) */
   uint64_t send;                     /* bit k: input VC k sends (is staged) this cycle */
   uint32_t waiting;                  /* bit o: a BUSY VC of o has data (XmitWait) */
 
@@ -93,7 +94,12 @@ typedef struct {
   uint64_t tok_new;     /* bit k: a token becomes owed upstream ... */
   uint64_t tok_new_ack; /* ... with this ack bit */
 
-  /* error events and CRC mismatches per port */
+  /* ST: the output registers the crossbar fills (bit o) */
+  uint32_t xmit;
+
+  /* error events and CRC mismatches per port, meaningful where err_ports (the ports with
+     an error event this cycle; written on a port's first event, elite4_error) */
+  uint32_t err_ports;
   elite4_errs_t err[ELITE4_MAX_PORTS];
   uint8_t crc_err[ELITE4_MAX_PORTS];
 } elite4_work_t;
@@ -101,6 +107,11 @@ typedef struct {
 /* Record one error event with this code at port p (section 6). */
 static inline void elite4_error(elite4_work_t *w, unsigned p, unsigned code) {
   elite4_errs_t *e = &w->err[p];
+  if (!((w->err_ports >> p) & 1u)) { /* the port's first event this cycle */
+    w->err_ports |= 1u << p;
+    *e = (elite4_errs_t){0, 0};
+    w->crc_err[p] = 0;
+  }
   if (e->n == 0 || code < e->code) e->code = (uint8_t)code;
   e->n++;
 }
@@ -162,8 +173,8 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
 
 /* ---- elite4_crossbar.c (5.6 ST) --------------------------------------------------- */
 
-/* The output registers' flits from sel and stg. */
-void elite4_crossbar(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_next_t *nx);
+/* The output registers' flits from sel and stg. Returns the outputs it fills (bit o). */
+uint32_t elite4_crossbar(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_next_t *nx);
 
 /* ---- elite4_counters.c (5.7) ------------------------------------------------------ */
 

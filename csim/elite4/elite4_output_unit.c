@@ -20,10 +20,10 @@ void elite4_output_tokens(const elite4_cfg_t *cfg, const elite4_state_t *s, elit
   w->tok_freed = 0;
   w->tok_early = 0;
 
-  for (unsigned o = 0; o < w->np; o++) {
+  for (uint64_t m = s->act.tin; m != 0; m &= m - 1u) { /* the valid tin[o] */
+    const unsigned o = (unsigned)__builtin_ctzll(m);
     /* T1: the token that arrived on port o last cycle (tin); it belongs to the packet
            that left through o. */
-    if (!s->tin[o].valid) continue;
     const unsigned v = s->tin[o].vc & w->vm;
     const bool ack = s->tin[o].ack;
     const elite4_ovc_t *ov = &s->ovc[o * V + v];
@@ -101,9 +101,7 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
   /* Tokens owed upstream (5.2, 5.3, 5.5): the one sent this cycle is cleared; a new one
        (combined token or illegal-route nack) is lost with error 6 at port i if one is
        still pending and not sent in this cycle. */
-  uint64_t sent = 0; /* the tokens SA sends this cycle */
-  for (unsigned o = 0; o < P; o++)
-    if (w->tok_vc[o] >= 0) sent |= UINT64_C(1) << (o * V + (unsigned)w->tok_vc[o]);
+  const uint64_t sent = w->tok_sent;    /* the tokens SA sends this cycle */
   nx->tokp_touched = sent | w->tok_new; /* the others hold */
   for (uint64_t m = nx->tokp_touched; m != 0; m &= m - 1u) {
     const unsigned k = (unsigned)__builtin_ctzll(m);
@@ -126,14 +124,16 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
 
   /* Per output port: the credit counter (5.7). */
   nx->cred_touched = 0;
+  nx->act.cflag = 0; /* a counter that is not evaluated has no pulse (it would be) */
   for (unsigned o = 0; o < P; o++) {
     const int k = w->data_ivc[o];
     /* Each sending VC consumes one credit of (o, v); in_credit_i returns them.
            Evaluated only when something happens (or an error pulse must clear). */
-    uint32_t ret = 0;
-    for (unsigned v = 0; v < V; v++) ret |= (uint32_t)in->credit[o][v] << v; /* no branch per bit */
+    const bool *cr = in->credit[o]; /* V is 2 or 4: unrolled, no branch per bit */
+    uint32_t ret = (uint32_t)cr[0] | (uint32_t)cr[1] << 1;
+    if (V == 4u) ret |= (uint32_t)cr[2] << 2 | (uint32_t)cr[3] << 3;
     const common_credit_counter_state_t *cs = &s->cred[o];
-    if ((k >= 0) | (ret != 0) | (cs->overflow != 0) | (cs->underflow != 0) | cs->bad_vc) {
+    if ((k >= 0) | (ret != 0) | ((s->act.cflag >> o) & 1u)) {
       const common_credit_counter_in_t ci = {.init = false,
                                              .consume = k >= 0,
                                              .consume_vc = k >= 0 ? (unsigned)k & w->vm : 0u,
@@ -141,6 +141,8 @@ void elite4_output_eval(const elite4_cfg_t *cfg, const elite4_state_t *s, const 
       common_credit_counter_out_t co;
       common_credit_counter_eval(&s->cred_cfg, cs, &ci, &co, &nx->cred[o]);
       nx->cred_touched |= 1u << o;
+      const common_credit_counter_next_t *cn = &nx->cred[o];
+      if (cn->underflow | cn->overflow | cn->bad_vc) nx->act.cflag |= UINT64_C(1) << o;
       /* A return that finds BufDepth with no consume is ignored: error 6 at port o
                in this cycle, one event per VC. */
       for (uint32_t m = nx->cred[o].overflow; m != 0; m &= m - 1u) elite4_error(w, o, ELITE4_ERR_LOST);

@@ -35,6 +35,7 @@ void elite4_switch_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite
   uint32_t chose = 0;
   w->send = 0;
   w->waiting = 0;
+  w->tok_sent = 0;
   nx->rr_touched = 0;
   memset(w->tok_vc, -1, sizeof(w->tok_vc));
   memset(w->data_ivc, -1, sizeof(w->data_ivc));
@@ -50,7 +51,10 @@ void elite4_switch_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite
 
     /* 1. A pending token owed upstream on port o: the lowest VC goes, no data flit. */
     const uint32_t tv = (uint32_t)(w->tokp_v >> (o << vs)) & vbits;
-    if (tv != 0) w->tok_vc[o] = (int8_t)__builtin_ctz(tv);
+    if (tv != 0) {
+      w->tok_vc[o] = (int8_t)__builtin_ctz(tv);
+      w->tok_sent |= UINT64_C(1) << ((o << vs) | (unsigned)__builtin_ctz(tv));
+    }
 
     /* 2. Candidates: (o, v) BUSY with owner i, (i, v) ready. */
     uint32_t cand = 0, bcand = 0;
@@ -102,9 +106,11 @@ void elite4_switch_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite
   }
 
   /* sel[o] for ST: the token, or the staged flit of (i, v), or nothing (cleared above). */
+  nx->act.sel = 0;
   for (uint32_t mo = outs; mo != 0; mo &= mo - 1u) {
     const unsigned o = (unsigned)__builtin_ctz(mo);
     elite4_sel_t *sl = &nx->sel[o];
+    if (w->tok_vc[o] >= 0 || w->data_ivc[o] >= 0) nx->act.sel |= UINT64_C(1) << o;
     if (w->tok_vc[o] >= 0) {
       const unsigned v = (unsigned)w->tok_vc[o];
       *sl = (elite4_sel_t){true, true, s->tokp[(o << vs) | v].ack, 0, (uint8_t)v};

@@ -30,13 +30,13 @@ void elite4_vc_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_wo
 
   for (; vcs != 0; vcs &= vcs - 1u) {
     const unsigned v = (unsigned)__builtin_ctz(vcs);
-    uint32_t free_ports = 0; /* (o, v) FREE in the registered state */
-    for (unsigned o = 0; o < P; o++)
-      if ((w->ofree >> (o * V + v)) & 1u) free_ports |= 1u << o;
+    /* (o, v) FREE in the registered state, looked up only for the outputs asked for */
+#define ELITE4_FREE(o) ((w->ofree >> ((o)*V + v)) & 1u)
 
     /* Requests of VC v: req_of[o] = inputs asking for (o, v) (unicast and adaptive). */
     uint32_t req_of[ELITE4_MAX_PORTS] = {0};
     uint32_t adaptive = 0; /* inputs whose request is the adaptive choice */
+    uint32_t asked = 0;    /* outputs with a request (bit o: req_of[o] != 0) */
     int leader = -1;
     for (uint64_t m = w->req_mask; m != 0; m &= m - 1u) {
       const unsigned k = (unsigned)__builtin_ctzll(m), i = k >> w->vs;
@@ -46,8 +46,10 @@ void elite4_vc_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_wo
         if (leader < 0) leader = (int)i;
       } else if (q->kind == ELITE4_REQ_PORTS) {
         req_of[__builtin_ctz(q->ports)] |= 1u << i;
+        asked |= 1u << __builtin_ctz(q->ports);
       } else if (s->upsel[v].valid && s->upsel[v].port < P) { /* ELITE4_REQ_UP */
         req_of[s->upsel[v].port] |= 1u << i;
+        asked |= 1u << s->upsel[v].port;
         adaptive |= 1u << i;
       }
     }
@@ -58,7 +60,9 @@ void elite4_vc_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_wo
       const unsigned k = ((unsigned)leader << w->vs) | v;
       const uint32_t range = w->req[k].ports;
       reserved = range;
-      if ((range & ~free_ports) == 0) {
+      bool all_free = true;
+      for (uint32_t m = range; m != 0 && all_free; m &= m - 1u) all_free = ELITE4_FREE(__builtin_ctz(m));
+      if (all_free) {
         w->grant[k] = range;
         w->granted |= UINT64_C(1) << k;
         for (uint32_t m = range; m != 0; m &= m - 1u) {
@@ -70,11 +74,9 @@ void elite4_vc_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_wo
     }
 
     /* 2. Unicast and adaptive: a round robin per FREE, unreserved output VC. */
-    uint32_t asked = 0; /* outputs with a request */
-    for (unsigned o = 0; o < P; o++)
-      if (req_of[o] != 0) asked |= 1u << o;
-    for (uint32_t mo = asked & free_ports & ~reserved; mo != 0; mo &= mo - 1u) {
+    for (uint32_t mo = asked & ~reserved; mo != 0; mo &= mo - 1u) {
       const unsigned o = (unsigned)__builtin_ctz(mo);
+      if (!ELITE4_FREE(o)) continue;
       const uint32_t rq = req_of[o];
       const unsigned ptr = s->vrr[o * V + v];
       const uint32_t at_or_after = rq & ~((1u << ptr) - 1u); /* ptr <= P - 1 < 32 */
@@ -90,3 +92,4 @@ void elite4_vc_alloc(const elite4_cfg_t *cfg, const elite4_state_t *s, elite4_wo
     }
   }
 }
+#undef ELITE4_FREE

@@ -22,7 +22,9 @@ TIMING_MARGIN_PCT ?= 10
 #             training counter) before those paths were retimed, 3,990 ps
 #             after (SA -> pop -> the registered arrivals of pend; i2r 3,694
 #             into the LFT's flag register), 3,768 ps after three more (the pop's
-#             consequences; i2r 3,464); ibsw_p2_max timed out (2,700 s, before
+#             consequences; i2r 3,464), 3,624 ps after two more (ready from
+#             registered flags; 24 ps over: pend = 0 -> drain -> SA -> pop;
+#             i2r 3,385); ibsw_p2_max timed out (2,700 s, before
 #             abc); ibsw_p24 and ibsw_p31 are not measured (docs/timing.md).
 #   elan4_*:  elan4_min fails, 9.3 ns (docs/elan4.md "RTL status": the queue cache's
 #             ready path and arrival checks, 8.8 ns in the module; the event processor's

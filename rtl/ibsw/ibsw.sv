@@ -123,7 +123,7 @@ module ibsw #(
   logic [15:0] pi_status [P];
 
   // ---- inputs n = 0..P (0 = SMA responses): flat per (n, l) at n*LanW + l
-  logic [NIn*LanW-1:0]    f_wait, f_active, f_nonempty, f_hsent, f_idle_empty, f_drop, f_gnt, f_serve, f_pop;
+  logic [NIn*LanW-1:0]    f_wait, f_active, f_nonempty, f_ane, f_hsent, f_idle_empty, f_drop, f_gnt, f_serve, f_pop;
   logic [5*NIn*LanW-1:0]  f_egr;
   logic [2*NIn*LanW-1:0]  f_kind;
   logic [64*NIn*LanW-1:0] f_data;
@@ -218,7 +218,7 @@ module ibsw #(
       .arr_init_i(a_init[n]), .route_egr_i(r_egr[n]), .route_err_i(r_err[n]), .route_drop_i(r_drop[n]),
       .arr_live_head_o(a_live_cand[n]), .arr_taken_o(a_taken[n]), .err_o(iu_err[n]), .full_at_start_o(iu_full15[n]),
       .wait_o(f_wait[n*LanW +: LanW]), .active_o(f_active[n*LanW +: LanW]),
-      .nonempty_o(f_nonempty[n*LanW +: LanW]), .hsent_o(f_hsent[n*LanW +: LanW]),
+      .nonempty_o(f_nonempty[n*LanW +: LanW]), .ane_o(f_ane[n*LanW +: LanW]), .hsent_o(f_hsent[n*LanW +: LanW]),
       .idle_empty_o(f_idle_empty[n*LanW +: LanW]),
       .front_egr_o(f_egr[5*n*LanW +: 5*LanW]), .front_drop_o(f_drop[n*LanW +: LanW]),
       .front_kind_o(f_kind[2*n*LanW +: 2*LanW]), .front_data_o(f_data[64*n*LanW +: 64*LanW]),
@@ -229,12 +229,14 @@ module ibsw #(
   // ---- VA (§5.4): output lanes (o, l), o = 0 only for lane V; index o*LanW + l
   logic [NIn*LanW-1:0]     o_busy, o_close, o_serve, o_ready;
   logic [5*NIn*LanW-1:0]   o_owner;
+  logic [NIn*NIn*LanW-1:0] o_owner_oh;   // [(o*LanW + l)*NIn + n]
   logic [NIn*NIn*LanW-1:0] o_gnt;   // [(o*LanW + l)*NIn + n]
   for (genvar o = 0; o < NIn; o++) begin : gen_va_o
     for (genvar l = 0; l < LanW; l++) begin : gen_va_l
       if (o == 0 && l < V) begin : gen_none
         assign o_busy[o*LanW + l] = 1'b0;
         assign o_owner[5*(o*LanW + l) +: 5] = '0;
+        assign o_owner_oh[(o*LanW + l)*NIn +: NIn] = '0;
         assign o_gnt[(o*LanW + l)*NIn +: NIn] = '0;
       end else begin : gen_va
         logic [NIn-1:0] req;
@@ -244,7 +246,7 @@ module ibsw #(
         ibsw_vl_alloc #(.NumPorts(P)) u_va (
           .clk_i, .rst_ni, .req_i(req), .enable_i((o != 0) || sma_idle), .close_i(o_close[o*LanW + l]),
           .gnt_o(o_gnt[(o*LanW + l)*NIn +: NIn]), .busy_o(o_busy[o*LanW + l]),
-          .owner_o(o_owner[5*(o*LanW + l) +: 5])
+          .owner_o(o_owner[5*(o*LanW + l) +: 5]), .owner_oh_o(o_owner_oh[(o*LanW + l)*NIn +: NIn])
         );
       end
     end
@@ -275,8 +277,8 @@ module ibsw #(
   logic [2*NIn*LanW-1:0]  x_kind;
   logic [64*NIn*LanW-1:0] x_data;
   ibsw_crossbar #(.NumPorts(P), .NumDataVls(V)) u_xbar (
-    .busy_i(o_busy), .owner_i(o_owner),
-    .active_i(f_active), .nonempty_i(f_nonempty), .hsent_i(f_hsent), .drop_i(f_drop),
+    .busy_i(o_busy), .owner_i(o_owner), .owner_oh_i(o_owner_oh),
+    .ane_i(f_ane), .hsent_i(f_hsent), .drop_i(f_drop),
     .kind_i(f_kind), .data_i(f_data),
     .ready_o(o_ready), .hsent_o(x_hsent), .drop_o(x_drop), .kind_o(x_kind), .data_o(x_data)
   );
@@ -503,6 +505,23 @@ module ibsw #(
     for (int unsigned n = 0; n < NIn; n++) begin
       ib_route_drop_is_err: assert (r_drop[n] == (r_err[n] != 4'd0));
     end
+  end
+  // the crossbar's ready (registered "ACTIVE and not empty" through the
+  // one-hot owner) is §5.4's: BUSY, the owner's lane ACTIVE and its buffer
+  // not empty, read through the owner's index
+  logic [NIn*LanW-1:0] ref_ready;
+  always_comb begin
+    for (int unsigned o = 0; o < NIn; o++) begin
+      for (int unsigned l = 0; l < LanW; l++) begin
+        logic [4:0] w;
+        w = o_owner[5*(o*LanW + l) +: 5];
+        ref_ready[o*LanW + l] = o_busy[o*LanW + l] && 32'(w) < NIn &&
+                                f_active[32'(w)*LanW + l] && f_nonempty[32'(w)*LanW + l];
+      end
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    xb_ready_exact: assert (o_ready == ref_ready);
   end
 `endif
 endmodule

@@ -31,6 +31,7 @@ module ibsw_input_unit #(
   output logic [LanW-1:0]   wait_o,
   output logic [LanW-1:0]   active_o,
   output logic [LanW-1:0]   nonempty_o,
+  output logic [LanW-1:0]   ane_o,          // ACTIVE and not empty, from a register (= active_o & nonempty_o)
   output logic [LanW-1:0]   hsent_o,
   output logic [LanW-1:0]   idle_empty_o,
   output logic [5*LanW-1:0] front_egr_o,
@@ -59,7 +60,8 @@ module ibsw_input_unit #(
   logic [7:0] rc_q [LanW];
   logic [7:0] rc_d [LanW];
   logic [LanW-1:0] hsent_q, hsent_d;
-  logic [LanW-1:0] push, full, empty, pop;
+  logic [LanW-1:0] push, full, empty, pop, ne_next;
+  logic [LanW-1:0] ane_q, ane_d;
   logic [EW-1:0]   push_ent;
   logic [EW-1:0]   front [LanW];
 
@@ -68,6 +70,7 @@ module ibsw_input_unit #(
       assign front[l] = '0;
       assign full[l]  = 1'b1;
       assign empty[l] = 1'b1;
+      assign ne_next[l] = 1'b0;
       logic unused_push;
       assign unused_push = push[l];   // input 0 never pushes data lanes
     end else begin : gen_buf
@@ -75,7 +78,7 @@ module ibsw_input_unit #(
       ibsw_lane_buf #(.Width(EW), .Depth(Depth)) u_buf (
         .clk_i, .rst_ni,
         .push_i(push[l]), .push_data_i(push_ent), .pop_i(pop[l]),
-        .pop_data_o(front[l]), .full_o(full[l]), .empty_o(empty[l])
+        .pop_data_o(front[l]), .full_o(full[l]), .empty_o(empty[l]), .nonempty_next_o(ne_next[l])
       );
     end
   end
@@ -124,6 +127,15 @@ module ibsw_input_unit #(
         end
       endcase
     end
+  end
+
+  // "ACTIVE and not empty" of the next cycle, registered: the crossbar's
+  // ready reads it through the owner (one-hot) instead of the count's compare
+  // and the lane state through the owner's index (count -> crossbar -> SA ->
+  // pop -> the arrival's receive state was ibsw_p8_w24's worst path, 3,768 ps,
+  // docs/ibsw.md Status) *(ours)*. Assertion xb_ready_exact (ibsw.sv).
+  always_comb begin
+    for (int unsigned l = 0; l < LanW; l++) ane_d[l] = ist_d[l] == IActive && ne_next[l];
   end
 
   // Arrival (§5.1 steps 3-4). The entry (and its drop mark) does not depend on
@@ -271,6 +283,7 @@ module ibsw_input_unit #(
         rc_q[l]  <= '0;
       end
       hsent_q <= '0;
+      ane_q   <= '0;
     end else begin
       for (int unsigned l = 0; l < LanW; l++) begin
         rxs_q[l] <= rxs_d[l];
@@ -278,6 +291,7 @@ module ibsw_input_unit #(
         rc_q[l]  <= rc_d[l];
       end
       hsent_q <= hsent_d;
+      ane_q   <= ane_d;
     end
   end
 
@@ -294,6 +308,7 @@ module ibsw_input_unit #(
     end
   end
   assign hsent_o = hsent_q;
+  assign ane_o   = ane_q;
   assign pop_o = pop;
   assign full_at_start_o = full[NumDataVls];
 

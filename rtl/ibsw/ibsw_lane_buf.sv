@@ -18,7 +18,8 @@ module ibsw_lane_buf #(
   input  logic             pop_i,
   output logic [Width-1:0] pop_data_o,
   output logic             full_o,
-  output logic             empty_o
+  output logic             empty_o,
+  output logic             nonempty_next_o  // the count after this cycle is not 0
 );
   if (Depth < 2 || Depth > 256) begin : gen_depth_check
     $error("ibsw_lane_buf: Depth must be 2..256");
@@ -46,6 +47,10 @@ module ibsw_lane_buf #(
   assign wr_pop   = push_i ? inc(wr_q) : wr_q;
   assign wr_keep  = (push_i && cnt_q != CntW'(Depth)) ? inc(wr_q) : wr_q;
   assign cnt_d    = pop_ok ? cnt_pop : cnt_keep;
+  // not empty next cycle, each case's answer from the registers and the push,
+  // the pop choosing last (the input unit registers "ACTIVE and not empty"
+  // for the crossbar, docs/ibsw.md Status) *(ours)*
+  assign nonempty_next_o = pop_ok ? (push_i || cnt_q != CntW'(1)) : (push_i || cnt_q != '0);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -60,6 +60,11 @@ module ibsw_switch_alloc #(
   logic [3:0]    st_vl_q, st_vl_d, o_vl_q;
   logic [63:0]   st_data_q, st_data_d, o_data_q;
   logic [LanW-1:0] full_cred, has_cred, consume, syn;
+  // cred_q != 0 and cred_q == max, each its own register: SA's request and
+  // the drain condition read flags, not 9-bit compares (a credit counter ->
+  // SA -> pop chain was among ibsw_p8_w24's worst, docs/ibsw.md Status)
+  // *(ours)*. Assertion sa_cred_flags_exact.
+  logic [LanW-1:0] hc_q, hc_d, fc_q, fc_d;
   logic          linkup, chosen_any;
   logic [2:0]    ch;
 
@@ -79,8 +84,8 @@ module ibsw_switch_alloc #(
   always_comb begin
     logic ahead;
     for (int unsigned l = 0; l < LanW; l++) begin
-      full_cred[l] = cred_q[l] == cmax(l);
-      has_cred[l]  = cred_q[l] != '0;
+      full_cred[l] = fc_q[l];
+      has_cred[l]  = hc_q[l];
       req[l]       = ready_i[l] && has_cred[l];
     end
     drain_now = draining_i && !sent_drained_i && pend_zero && busy_i == '0 && &full_cred;
@@ -242,11 +247,23 @@ module ibsw_switch_alloc #(
       if (l < NumDataVls) qdepth_o = qdepth_o + 32'(cmax(l)) - 32'(cred_q[l]);
     end
   end
+  // the flags of cred_d, SA's consume choosing last between the two cases
+  always_comb begin
+    logic cr, inc;
+    for (int unsigned l = 0; l < LanW; l++) begin
+      cr  = linkup && in_credit_i[l];
+      inc = cr && !fc_q[l];   // a return without a consume counts up (not full)
+      hc_d[l] = cred_init_i || (consume[l] ? (cr ? hc_q[l] : cred_q[l] != CW'(1)) : (inc || hc_q[l]));
+      fc_d[l] = cred_init_i || (consume[l] ? (cr && fc_q[l]) : (inc ? cred_q[l] == cmax(l) - 1'b1 : fc_q[l]));
+    end
+  end
   assign drain_idle_o = pend_zero && busy_i == '0 && &full_cred;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int unsigned l = 0; l < LanW; l++) cred_q[l] <= cmax(l);
+      hc_q <= '1;
+      fc_q <= '1;
       pend_q <= '0;
       pcls_q <= '0;
       srr_q <= '0;
@@ -254,6 +271,8 @@ module ibsw_switch_alloc #(
       o_valid_q <= 1'b0; o_kind_q <= '0; o_vl_q <= '0; o_data_q <= '0;
     end else begin
       for (int unsigned l = 0; l < LanW; l++) cred_q[l] <= cred_d[l];
+      hc_q <= hc_d;
+      fc_q <= fc_d;
       pend_q <= pend_d;
       pcls_q <= pcls_d;
       srr_q <= srr_d;
@@ -291,6 +310,13 @@ module ibsw_switch_alloc #(
       end
     end
   end
+  logic [LanW-1:0] has_cred_ref, full_cred_ref;   // the flags from the counters
+  always_comb begin
+    for (int unsigned l = 0; l < LanW; l++) begin
+      has_cred_ref[l]  = cred_q[l] != '0;
+      full_cred_ref[l] = cred_q[l] == cmax(l);
+    end
+  end
   logic [5:0] pend_inc;   // Σ pend_hit_i, for the checks
   always_comb begin
     pend_inc = '0;
@@ -308,6 +334,7 @@ module ibsw_switch_alloc #(
       sa_cred_le_max: assert (cred_q[l] <= cmax(l));
       sa_consume_has_credit: assert (!(consume[l] && cred_q[l] == '0));
     end
+    sa_cred_flags_exact: assert (hc_q == has_cred_ref && fc_q == full_cred_ref);
   end
 `endif
 endmodule

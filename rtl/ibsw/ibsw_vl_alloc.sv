@@ -13,11 +13,13 @@ module ibsw_vl_alloc #(
   input  logic           close_i,    // SA ends the circuit (TAIL or synthetic close)
   output logic [NIn-1:0] gnt_o,
   output logic           busy_o,
-  output logic [4:0]     owner_o
+  output logic [4:0]     owner_o,
+  output logic [NIn-1:0] owner_oh_o  // owner_o one-hot, its own register (the crossbar's ready)
 );
   logic       busy_q;
   logic [4:0] owner_q, vrr_q, vrr_d, owner_d;
   logic       found;
+  logic [NIn-1:0] owner_oh_q;
 
   // Built for depth, as elite4's elite4_va_arbiter (the scan over 9 inputs was
   // 4.16 ns in ibsw_p8_w24, docs/ibsw.md Status) *(ours)*: the registered
@@ -57,16 +59,19 @@ module ibsw_vl_alloc #(
     if (!rst_ni) begin
       busy_q  <= 1'b0;
       owner_q <= '0;
+      owner_oh_q <= NIn'(1);
       vrr_q   <= '0;
     end else begin
       if (found) busy_q <= 1'b1;
       else if (close_i) busy_q <= 1'b0;
       owner_q <= owner_d;
+      if (found) owner_oh_q <= win;
       vrr_q   <= vrr_d;
     end
   end
   assign busy_o  = busy_q;
   assign owner_o = owner_q;
+  assign owner_oh_o = owner_oh_q;
 
 `ifndef SYNTHESIS
   // §5.4's scan as written: the first requester at or after vrr, then from 0

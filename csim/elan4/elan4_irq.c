@@ -28,6 +28,7 @@ void elan4_irq_cnt_cycle(elan4_cyc_t *y) {
         cyc_count(y, ELAN4_CNT_IRQ_LOST);
         continue;
       }
+      cyc_dirty(y, ELAN4_DIRTY_IRQ);
       n->irq[(n->irq_head + n->n_irq) % ELAN4_MAX_IRQ] = y->irq[src][i];
       n->n_irq++;
       pushed++;

@@ -258,8 +258,11 @@ static void lm_arbitrate(elan4_cyc_t *y) {
          offsetof(elan4_state_t, b) - offsetof(elan4_state_t, a))
 static void state_copy(const elan4_cfg_t *c, elan4_state_t *n, const elan4_state_t *s, uint64_t stale) {
   memcpy(n, s, offsetof(elan4_state_t, slot));
-  for (unsigned k = 0; k < c->num_cq; k++)
-    memcpy(&n->slot[k], &s->slot[k], (stale >> k) & 1u ? sizeof s->slot[k] : offsetof(elan4_slot_t, have));
+  for (unsigned k = 0; k < c->num_cq; k++) /* constant sizes: the header's copy is inlined */
+    if ((stale >> k) & 1u)
+      memcpy(&n->slot[k], &s->slot[k], sizeof s->slot[k]);
+    else
+      memcpy(&n->slot[k], &s->slot[k], offsetof(elan4_slot_t, have));
   COPY_SPAN(cp_rr, resend);
   memcpy(n->resend, s->resend, s->n_resend * sizeof *s->resend);
   COPY_SPAN(n_resend, outst);

@@ -34,16 +34,20 @@ static uint32_t rel_of(const elan4_dma_t *j, const elan4_dmap_t *pk) {
 
 /* this cycle's DMA: the running one, or the oldest descriptor started now;
    a chunk is started when the previous one's requests are all granted and the
-   buffer has room. Only j's fields before its packet ring are set (the ring
-   and the buffer are read from s->dma; elan4_dma_cycle's j is nx's own, which
-   starts as a copy of s->dma). */
-#define DMA_HEAD offsetof(elan4_dma_t, pk)
+   buffer has room. Only j's fields before its packet ring and the ring's
+   pk_head and npk are set (the ring and the buffer are read from s->dma;
+   elan4_dma_cycle's j is nx's own, which starts as a copy of s->dma). */
+static void view_head(const elan4_dma_t *a, elan4_dma_t *j) {
+  memcpy(j, a, offsetof(elan4_dma_t, pk));
+  j->pk_head = a->pk_head;
+  j->npk = a->npk;
+}
 static bool view(const elan4_cfg_t *c, const elan4_state_t *s, elan4_dma_t *j) {
   if (s->dma.busy) {
-    memcpy(j, &s->dma, DMA_HEAD);
+    view_head(&s->dma, j);
   } else {
     if (!s->n_dmaq) return false;
-    memcpy(j, &s->dma, DMA_HEAD);
+    view_head(&s->dma, j);
     j->busy = true;
     j->push = false;
     j->gen = s->dma.gen + 1;
@@ -68,7 +72,7 @@ static bool view(const elan4_cfg_t *c, const elan4_state_t *s, elan4_dma_t *j) {
 void elan4_dma_present(elan4_cyc_t *y) {
   const elan4_cfg_t *c = y->c;
   const elan4_state_t *s = y->s;
-  elan4_dma_t v; /* only its fields before the packet ring are set and read */
+  elan4_dma_t v; /* only the fields view sets are read */
   if (!view(c, s, &v)) return;
   if (v.push) {
     if (s->n_epf + 1u < c->ep_fifo) y->dma_pushes = true;

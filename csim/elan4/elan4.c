@@ -277,6 +277,8 @@ static void state_copy(const elan4_cfg_t *c, elan4_state_t *n, const elan4_state
   memcpy(b, a, offsetof(elan4_dma_t, pk));
   for (uint32_t i = 0; i < a->npk; i++)
     b->pk[(a->pk_head + i) % ELAN4_MAX_DMABUF] = a->pk[(a->pk_head + i) % ELAN4_MAX_DMABUF];
+  b->pk_head = a->pk_head;
+  b->npk = a->npk;
   if (stale & ELAN4_DIRTY_DMABUF) memcpy(b->buf, a->buf, c->dma_buf_dw * sizeof a->buf[0]);
   memcpy(b->discard_tag, a->discard_tag, sizeof a->discard_tag);
   COPY_SPAN(tlb_repl, tlb);

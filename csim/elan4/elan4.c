@@ -161,6 +161,7 @@ void elan4_reset(elan4_t *m) {
     m->s->r.irq_data = keep.irq_data;
   }
   *m->nx = *m->s;
+  m->stale = 0;
 }
 
 void elan4_free(elan4_t *m) { (void)m; }
@@ -188,6 +189,7 @@ static void enter_error(elan4_cyc_t *y, unsigned k) {
   q->refill_f = 0;
   q->gap_cnt = 0;
   q->gen++;
+  cyc_dirty_slot(y, k);
   memset(q->have, 0, sizeof q->have);
   uint64_t data = (uint64_t)q->code | (uint64_t)(q->epos & ELAN4_POS_MASK) << 8;
   if (y->c->bug == ELAN4_BUG_IRQ_CODE_SWAPPED) data = (uint64_t)(q->epos & 0xFFu) | (uint64_t)q->code << 8;
@@ -244,20 +246,32 @@ static void lm_arbitrate(elan4_cyc_t *y) {
  * §2's maxima (110 KB); copying all of it every cycle was two thirds of the
  * model's time, so only what the parameters use and the live parts of the
  * lists and rings are copied: entries past a list's count, or outside a
- * ring's live window, are never read before they are written (a speed-up
- * only; the lockstep against the RTL is the evidence it changes nothing). */
+ * ring's live window, are never read before they are written. The large
+ * arrays few cycles write (each slot's intake and head buffers, the TLB, the
+ * reply slots, the interrupt ring, the DMA buffer) are copied only when the
+ * previous eval wrote them into the buffer that is now current (`stale`, the
+ * regions of elan4_cyc_t.dirty): the other buffer still holds them as they
+ * were. A speed-up only; the lockstep against the RTL is the evidence it
+ * changes nothing. */
 #define COPY_SPAN(a, b)                                                                        \
   memcpy((char *)n + offsetof(elan4_state_t, a), (const char *)s + offsetof(elan4_state_t, a), \
          offsetof(elan4_state_t, b) - offsetof(elan4_state_t, a))
-static void state_copy(const elan4_cfg_t *c, elan4_state_t *n, const elan4_state_t *s) {
+static void state_copy(const elan4_cfg_t *c, elan4_state_t *n, const elan4_state_t *s, uint64_t stale) {
   memcpy(n, s, offsetof(elan4_state_t, slot));
-  memcpy(n->slot, s->slot, c->num_cq * sizeof *s->slot);
+  for (unsigned k = 0; k < c->num_cq; k++) /* constant sizes: the header's copy is inlined */
+    if ((stale >> k) & 1u)
+      memcpy(&n->slot[k], &s->slot[k], sizeof s->slot[k]);
+    else
+      memcpy(&n->slot[k], &s->slot[k], offsetof(elan4_slot_t, have));
   COPY_SPAN(cp_rr, resend);
   memcpy(n->resend, s->resend, s->n_resend * sizeof *s->resend);
   COPY_SPAN(n_resend, outst);
   for (unsigned v = 0; v < c->num_vcs; v++)
     memcpy(n->outst[v], s->outst[v], s->n_outst[v] * sizeof s->outst[v][0]);
-  COPY_SPAN(n_outst, dma);
+  COPY_SPAN(n_outst, epf);
+  memcpy(n->epf, s->epf, s->n_epf * sizeof *s->epf);
+  COPY_SPAN(n_epf, dmaq);
+  memcpy(n->dmaq, s->dmaq, s->n_dmaq * sizeof *s->dmaq);
   const elan4_dma_t *a = &s->dma;
   elan4_dma_t *b = &n->dma;
   memcpy(b, a, offsetof(elan4_dma_t, pk));
@@ -265,10 +279,16 @@ static void state_copy(const elan4_cfg_t *c, elan4_state_t *n, const elan4_state
     b->pk[(a->pk_head + i) % ELAN4_MAX_DMABUF] = a->pk[(a->pk_head + i) % ELAN4_MAX_DMABUF];
   b->pk_head = a->pk_head;
   b->npk = a->npk;
-  memcpy(b->buf, a->buf, c->dma_buf_dw * sizeof a->buf[0]);
+  if (stale & ELAN4_DIRTY_DMABUF) memcpy(b->buf, a->buf, c->dma_buf_dw * sizeof a->buf[0]);
   memcpy(b->discard_tag, a->discard_tag, sizeof a->discard_tag);
-  COPY_SPAN(tlb_repl, cnt);
-  memcpy(n->cnt, s->cnt, sizeof s->cnt);
+  COPY_SPAN(tlb_repl, tlb);
+  if (stale & ELAN4_DIRTY_TLB) memcpy(n->tlb, s->tlb, c->tlb_entries * sizeof *s->tlb);
+  COPY_SPAN(fill, rs);
+  if (stale & ELAN4_DIRTY_RS) memcpy(n->rs, s->rs, c->reply_slots * sizeof *s->rs);
+  COPY_SPAN(rp_order, irq);
+  if (stale & ELAN4_DIRTY_IRQ) memcpy(n->irq, s->irq, sizeof s->irq);
+  memcpy((char *)n + offsetof(elan4_state_t, irq_head), (const char *)s + offsetof(elan4_state_t, irq_head),
+         sizeof *s - offsetof(elan4_state_t, irq_head));
 }
 #undef COPY_SPAN
 
@@ -276,7 +296,7 @@ void elan4_eval(elan4_t *m, const elan4_in_t *in, elan4_out_t *out) {
   const elan4_cfg_t *c = &m->cfg;
   const elan4_state_t *s = m->s;
   elan4_state_t *n = m->nx;
-  state_copy(c, n, s);
+  state_copy(c, n, s, m->stale);
   n->cyc = s->cyc + 1;
 
   /* outputs: registers of the previous cycle; ht_ready_o from start-of-cycle state */
@@ -318,7 +338,7 @@ void elan4_eval(elan4_t *m, const elan4_in_t *in, elan4_out_t *out) {
   out->tr_fire_addr = s->r.tr_fire_addr;
 
   elan4_cyc_t y;
-  memset(&y, 0, sizeof y);
+  memset(&y, 0, offsetof(elan4_cyc_t, irq));
   y.c = c;
   y.s = s;
   y.nx = n;
@@ -395,6 +415,7 @@ void elan4_eval(elan4_t *m, const elan4_in_t *in, elan4_out_t *out) {
   n->n_resend = (uint8_t)w;
   update_fp(&y);
   elan4_irq_cnt_cycle(&y);
+  m->stale = y.dirty;
 }
 
 /* the clock edge: the next state becomes current (the buffers swap; eval

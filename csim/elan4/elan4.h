@@ -222,6 +222,8 @@ typedef struct {
   uint8_t refill_f; /* refill reads granted, data not yet arrived */
   uint32_t gap_cnt; /* consecutive cycles holding an out-of-order dword */
   bool late;        /* planted bug empty_extra_cycle: a drained dword's hend step is pending */
+  /* the intake and head buffers stay last: a cycle that writes none of them
+     does not copy them (elan4_cyc_t.dirty) */
   bool have[ELAN4_IBUF];
   uint64_t ibuf[ELAN4_IBUF];     /* by position mod ELAN4_IBUF: [dp, wp) in order, >= wp held out of order */
   uint64_t head[ELAN4_MAX_HEAD]; /* by position mod ELAN4_MAX_HEAD: [rp, hend) */
@@ -508,10 +510,17 @@ typedef struct {
 } elan4_state_t;
 
 /* s: the registers; nx: the next state eval builds; commit swaps them. An
-   elan4_t is not copied by value (the pointers name its own buffers). */
+   elan4_t is not copied by value (the pointers name its own buffers).
+   The large arrays that few cycles write are copied into nx only when the
+   other buffer's copy is stale: bit k is slot k's have/ibuf/head. */
+#define ELAN4_DIRTY_TLB    (1ull << 32)
+#define ELAN4_DIRTY_RS     (1ull << 33)
+#define ELAN4_DIRTY_IRQ    (1ull << 34)
+#define ELAN4_DIRTY_DMABUF (1ull << 35)
 typedef struct {
   elan4_cfg_t cfg;
   elan4_state_t *s, *nx;
+  uint64_t stale; /* ELAN4_DIRTY_* regions where *nx is not yet a copy of *s (elan4.c) */
   elan4_state_t buf[2];
 } elan4_t;
 

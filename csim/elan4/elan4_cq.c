@@ -160,6 +160,7 @@ static void arrive(elan4_cyc_t *y, unsigned k, unsigned kidx, uint64_t data, uin
     cyc_qerr(y, IS_CQ, k, ELAN4_E_DUP, p);
     return;
   }
+  cyc_dirty_slot(y, k);
   n->have[p % ELAN4_IBUF] = true;
   n->ibuf[p % ELAN4_IBUF] = data;
   if (p == q->wp) {
@@ -229,6 +230,7 @@ static void install(elan4_cyc_t *y, uint64_t d1) {
   const elan4_pio_t *p = &y->s->pio;
   elan4_slot_t *n = &y->nx->slot[p->victim];
   uint32_t gen = n->gen + 1;
+  cyc_dirty_slot(y, p->victim);
   memset(n, 0, sizeof *n);
   n->used = n->ever = true;
   n->gen = gen;
@@ -297,6 +299,7 @@ static void pio_cycle(elan4_cyc_t *y) {
     }
     case PIO_TLBFLUSH: /* at the end of the first cycle with no MMU fill in progress */
       if (s->fill.active) break;
+      cyc_dirty(y, ELAN4_DIRTY_TLB);
       for (unsigned e = 0; e < ELAN4_MAX_TLB; e++) n->tlb[e].valid = false;
       n->tlb_repl = 0;
       n->pio.kind = PIO_NONE;
@@ -385,6 +388,7 @@ void elan4_cq_cycle(elan4_cyc_t *y) {
   } else if (y->granted == RQ_CQ && y->cq_what == 3) {
     const elan4_slot_t *o = &s->slot[y->cq_slot];
     elan4_slot_t *q = &n->slot[y->cq_slot];
+    cyc_dirty_slot(y, y->cq_slot);
     q->dp = pos_add(o->dp, 1);
     q->have[o->dp % ELAN4_IBUF] = false;
     if (o->hend == o->dp && pos_sub(o->hend, o->rp) < c->head_dwords && !o->late) {
@@ -399,6 +403,7 @@ void elan4_cq_cycle(elan4_cyc_t *y) {
   if (y->rd_due && y->rd.owner == LMR_REFILL) {
     elan4_slot_t *q = &n->slot[y->rd.slot];
     if (q->used && q->gen == y->rd.gen && q->state == ELAN4_Q_OK) {
+      cyc_dirty_slot(y, y->rd.slot);
       q->head[y->rd.pos % ELAN4_MAX_HEAD] = y->rd_data;
       q->hend = pos_add(q->hend, 1);
       q->refill_f--;
@@ -413,6 +418,7 @@ void elan4_cq_reinit(elan4_cyc_t *y) {
   unsigned code, st = cqctl_state(y->c, y->cqctl_val, &code);
   uint32_t gen = q->gen + 1;
   uint16_t qid = q->q;
+  cyc_dirty_slot(y, (unsigned)y->cqctl_slot);
   memset(q, 0, sizeof *q);
   q->used = q->ever = true;
   q->q = qid;

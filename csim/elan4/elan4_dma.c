@@ -5,7 +5,7 @@
  * failure codes 1 (route), 2 (source translation), 3 (retry limit). */
 #include "elan4_internal.h"
 
-#include <stdlib.h>
+#include <stddef.h>
 
 #define ROUTE_POS 0xFFFFFFFFu
 
@@ -28,17 +28,26 @@ static uint32_t chunk_size(const elan4_cfg_t *c, const elan4_dmad_t *d, uint32_t
   return umin(umin(cmax, d->n - r), left_in_page(d->src + 8ull * r));
 }
 /* rel: the oldest packet not yet released (a token's ack is released in the cycle after it) */
-static uint32_t rel_of(const elan4_dma_t *j) { return j->npk ? j->pk[j->pk_head].o : j->onext; }
+static uint32_t rel_of(const elan4_dma_t *j, const elan4_dmap_t *pk) {
+  return j->npk ? pk[j->pk_head].o : j->onext;
+}
 
 /* this cycle's DMA: the running one, or the oldest descriptor started now;
    a chunk is started when the previous one's requests are all granted and the
-   buffer has room */
+   buffer has room. Only j's fields before its packet ring and the ring's
+   pk_head and npk are set (the ring and the buffer are read from s->dma;
+   elan4_dma_cycle's j is nx's own, which starts as a copy of s->dma). */
+static void view_head(const elan4_dma_t *a, elan4_dma_t *j) {
+  memcpy(j, a, offsetof(elan4_dma_t, pk));
+  j->pk_head = a->pk_head;
+  j->npk = a->npk;
+}
 static bool view(const elan4_cfg_t *c, const elan4_state_t *s, elan4_dma_t *j) {
   if (s->dma.busy) {
-    memcpy(j, &s->dma, sizeof *j);
+    view_head(&s->dma, j);
   } else {
     if (!s->n_dmaq) return false;
-    memcpy(j, &s->dma, sizeof *j);
+    view_head(&s->dma, j);
     j->busy = true;
     j->push = false;
     j->gen = s->dma.gen + 1;
@@ -48,7 +57,7 @@ static bool view(const elan4_cfg_t *c, const elan4_state_t *s, elan4_dma_t *j) {
   }
   if (!j->push && !j->ck_on && j->rnext < j->d.n) {
     const uint32_t sz = chunk_size(c, &j->d, j->rnext);
-    if (j->rnext + sz - rel_of(j) <= c->dma_buf_dw) {
+    if (j->rnext + sz - rel_of(j, s->dma.pk) <= c->dma_buf_dw) {
       j->ck_on = true;
       j->ck_r = j->rnext;
       j->ck_s = sz;
@@ -63,7 +72,7 @@ static bool view(const elan4_cfg_t *c, const elan4_state_t *s, elan4_dma_t *j) {
 void elan4_dma_present(elan4_cyc_t *y) {
   const elan4_cfg_t *c = y->c;
   const elan4_state_t *s = y->s;
-  elan4_dma_t v;
+  elan4_dma_t v; /* only the fields view sets are read */
   if (!view(c, s, &v)) return;
   if (v.push) {
     if (s->n_epf + 1u < c->ep_fifo) y->dma_pushes = true;
@@ -104,19 +113,14 @@ void elan4_dma_cycle(elan4_cyc_t *y) {
   const elan4_cfg_t *c = y->c;
   const elan4_state_t *s = y->s;
   elan4_state_t *n = y->nx;
-  elan4_dma_t *j = malloc(sizeof *j);
-  if (!j) return;
+  elan4_dma_t *j = &n->dma; /* in place: nx's DMA starts as a copy of s's */
   /* host data of a failed DMA's reads, discarded */
   bool hm_mine = y->hm_rd_due && y->hm_rd_owner == 3;
   if (hm_mine && s->dma.discard_tag[y->hm_rd_tag]) {
     hm_mine = false;
     if (!n->tag_busy[y->hm_rd_tag]) n->dma.discard_tag[y->hm_rd_tag] = false;
   }
-  if (!view(c, s, j)) {
-    free(j);
-    return;
-  }
-  for (unsigned t = 0; t < 16; t++) j->discard_tag[t] = n->dma.discard_tag[t];
+  if (!view(c, s, j)) return;
   if (!s->dma.busy) { /* started now: leaves the DMA queue */
     for (unsigned i = 0; i + 1 < n->n_dmaq; i++) n->dmaq[i] = n->dmaq[i + 1];
     n->n_dmaq--;
@@ -127,7 +131,7 @@ void elan4_dma_cycle(elan4_cyc_t *y) {
       y->push[1] = (elan4_epreq_t){.va_given = true, .ctx = j->d.ctx, .addr = j->d.lev, .inc = 1};
       j->busy = false;
     }
-    goto out;
+    return;
   }
   /* the release (docs/elan4.md §6.8): the acks recorded before this cycle free their packets from the
      oldest; done when every packet was sent and all are acked */
@@ -140,7 +144,7 @@ void elan4_dma_cycle(elan4_cyc_t *y) {
       j->push = true; /* presented from the next cycle */
     else
       j->busy = false;
-    goto out;
+    return;
   }
   if (y->granted == RQ_DMA) {
     if (!j->route_asked) {
@@ -165,7 +169,7 @@ void elan4_dma_cycle(elan4_cyc_t *y) {
       const unsigned sp = (unsigned)((y->look_res[2].p0 >> 3) & 3u);
       if (!y->look_res[2].ok || sp > 1) {
         fail(y, j, 2);
-        goto out;
+        return;
       }
       j->xs = y->look_res[2];
       j->ck_looked = true;
@@ -177,22 +181,21 @@ void elan4_dma_cycle(elan4_cyc_t *y) {
     if (y->rd.pos == ROUTE_POS) {
       if (!((y->rd_data >> 32) & 1u)) {
         fail(y, j, 1);
-        goto out;
+        return;
       }
       j->route_in = true;
       j->route = (uint32_t)y->rd_data;
     } else {
+      cyc_dirty(y, ELAN4_DIRTY_DMABUF);
       j->buf[j->arr % c->dma_buf_dw] = y->rd_data;
       j->arr++;
     }
   }
   if (hm_mine) {
+    cyc_dirty(y, ELAN4_DIRTY_DMABUF);
     j->buf[j->arr % c->dma_buf_dw] = y->hm_rd_data;
     j->arr++;
   }
-out:
-  n->dma = *j;
-  free(j);
 }
 
 /* the packet the DMA asks the link for: 1 = a resend (its ring index in *o), 2 = a new one */

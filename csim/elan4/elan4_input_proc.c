@@ -219,6 +219,7 @@ void elan4_ip_cycle(elan4_cyc_t *y) {
         token(y, false);
         return;
       }
+      cyc_dirty(y, ELAN4_DIRTY_RS);
       n->rs[k] = (elan4_rslot_t){true,
                                  ip->kind,
                                  ip->kind == K_READ ? ip->n : 1,
@@ -249,6 +250,7 @@ void elan4_ip_cycle(elan4_cyc_t *y) {
       if (!data) return;
       const uint64_t old = y->rd_due && y->rd.owner == LMR_IP ? y->rd_data : y->hm_rd_data;
       n->ip.wait = false;
+      cyc_dirty(y, ELAN4_DIRTY_RS);
       n->rs[ip->rslot].old = old;
       n->rs[ip->rslot].data[0] = old;
       n->rs[ip->rslot].have_old = true;

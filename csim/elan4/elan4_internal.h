@@ -71,14 +71,19 @@ typedef struct {
   bool rp_tok_v, rp_tok_ack;
   uint8_t rp_tok_slot;
   uint32_t inc[ELAN4_NCNT];
-  elan4_irq_t irq[IS_N][IRQ_PER_SRC];
   unsigned n_irq[IS_N];
+  uint64_t dirty; /* ELAN4_DIRTY_* regions of nx written this cycle (bit k: slot k's buffers) */
+  /* last: elan4_eval zeroes what is before it (an entry is read only below its n_irq) */
+  elan4_irq_t irq[IS_N][IRQ_PER_SRC];
 } elan4_cyc_t;
 
 static inline uint32_t pos_add(uint32_t a, uint32_t b) { return (a + b) & ELAN4_POS_MASK; }
 static inline uint32_t pos_sub(uint32_t a, uint32_t b) { return (a - b) & ELAN4_POS_MASK; }
 
 static inline void cyc_count(elan4_cyc_t *y, unsigned k) { y->inc[k]++; }
+/* Every write into one of nx's lazily copied regions marks it first. */
+static inline void cyc_dirty(elan4_cyc_t *y, uint64_t region) { y->dirty |= region; }
+static inline void cyc_dirty_slot(elan4_cyc_t *y, unsigned k) { y->dirty |= 1ull << k; }
 static inline void cyc_irq(elan4_cyc_t *y, unsigned src, unsigned cause, uint16_t info, uint64_t data) {
   if (y->n_irq[src] < IRQ_PER_SRC) y->irq[src][y->n_irq[src]++] = (elan4_irq_t){(uint8_t)cause, info, data};
 }

@@ -28,13 +28,12 @@ void elan4_irq_cnt_cycle(elan4_cyc_t *y) {
         cyc_count(y, ELAN4_CNT_IRQ_LOST);
         continue;
       }
+      cyc_dirty(y, ELAN4_DIRTY_IRQ);
       n->irq[(n->irq_head + n->n_irq) % ELAN4_MAX_IRQ] = y->irq[src][i];
       n->n_irq++;
       pushed++;
     }
   /* an event of cycle t is in the value shown in t+2 */
-  for (unsigned k = 0; k < ELAN4_NCNT; k++) {
-    n->r.cnt_shown[k] = s->cnt[k];
-    n->cnt[k] = s->cnt[k] + y->inc[k];
-  }
+  memcpy(n->r.cnt_shown, s->cnt, sizeof s->cnt);
+  for (unsigned k = 0; k < ELAN4_NCNT; k++) n->cnt[k] = s->cnt[k] + y->inc[k];
 }

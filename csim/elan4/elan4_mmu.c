@@ -49,6 +49,7 @@ void elan4_mmu_cycle(elan4_cyc_t *y) {
           e = s->tlb_repl;
           n->tlb_repl = (uint8_t)((s->tlb_repl + 1u) % c->tlb_entries);
         }
+        cyc_dirty(y, ELAN4_DIRTY_TLB);
         n->tlb[e] = (elan4_tlbe_t){true, p0, p1};
         r = (elan4_xlate_t){true, p0, p1};
       }

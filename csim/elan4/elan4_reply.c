@@ -62,6 +62,7 @@ static void gather_cycle(elan4_cyc_t *y) {
   }
   const elan4_rslot_t *r = &s->rs[g->slot];
   elan4_rslot_t *nr = &n->rs[g->slot];
+  cyc_dirty(y, ELAN4_DIRTY_RS);
   if (y->granted == RQ_RP) {
     const bool route = r->kind == 2 ? g->narr == r->n : r->have_old;
     lmr_tag(y, LMR_RP, g->slot, 0, route ? ROUTE_POS : g->nread);
@@ -131,6 +132,7 @@ static void rp_token_apply(elan4_cyc_t *y, unsigned slot, bool ack) {
   const elan4_cfg_t *c = y->c;
   const elan4_rslot_t *r = &y->s->rs[slot];
   elan4_state_t *n = y->nx;
+  cyc_dirty(y, ELAN4_DIRTY_RS);
   if (ack) {
     n->rs[slot].used = false;
   } else if (r->tries < c->retry_limit) {

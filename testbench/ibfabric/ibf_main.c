@@ -61,11 +61,13 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <assert.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bind/fabric_ibsw.h"
 #include "fabric/core/route_lft.h"
@@ -1271,7 +1273,13 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, unsigned sw, char *err,
     if (d == 0) R->host0 = id;
   }
   if (fabric_topo_wire(&R->f, &R->t, 0, R->nsw, 0, c->lat, err, errlen)) return -1;
-  if (c->waves && sw != FABRIC_MODEL && fabric_trace(&R->f, c->waves, err, errlen) < 0) return -1;
+  if (c->waves && sw != FABRIC_MODEL) {
+    if (mkdir(c->waves, 0777) && errno != EEXIST) {
+      snprintf(err, errlen, "--waves=%s: cannot create the directory", c->waves);
+      return -1;
+    }
+    if (fabric_trace(&R->f, c->waves, err, errlen) < 0) return -1;
+  }
   /* the tables, through the configuration channel (IBA port = topology port + 1); with LMC > 0
      node d's LID base + j is tree (j mod T)'s (j >= T: LIDs of the range no flow uses, still routed) */
   for (unsigned s = 0; s < R->nsw; s++) {

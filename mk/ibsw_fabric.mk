@@ -1,8 +1,9 @@
-# ibsw fabrics: 2-D tori of ibsw switches (the C model) with IB host
+# ibsw fabrics: 2-D tori and trees of ibsw switches (the C model; on ibsw_p4's parameters also
+# the Verilated RTL or both in lockstep, --sw) with IB host
 # endpoints on the generic fabric core, LFT routing (up*/down*, dimension
 # order) and links deactivated by the SM's MADs (docs/ibsw.md §12, "In a
 # fabric: status"). Included by the top Makefile after BLOCK_RULES (it uses
-# BUILD, CC, CXX, LDLIBS, MODEL_SRC, c_obj).
+# BUILD, CC, CXX, LDLIBS, MODEL_SRC, VRUNTIME_OBJ, c_obj).
 # Targets:
 #   build/bin/ibsw_fabric_sim, build/asan/bin/ibsw_fabric_sim   the driver
 #   make ibsw-torus-sweep   throughput and power vs deactivated links (mk/ibsw-torus-sweep.sh)
@@ -22,14 +23,23 @@ $(BUILD)/ibf/asan/%.o: %.c
 	@$(CC) $(CFLAGS) $(ASANFLAGS) -Itestbench -Icsim -MMD -MP -c $< -o $@
 -include $(shell find $(BUILD)/ibf -name '*.d' 2>/dev/null)
 
-$(BUILD)/bin/ibsw_fabric_sim: $(call c_obj,$(IBF_SRC),ibf/obj)
+# The switch's RTL side (--sw=rtl|lockstep): target ibsw_p4 only, in both flavours (the heavy
+# ibsw targets never: docs/cosim.md). fabric_ibsw.c reads its generated ports header.
+IBF_RTL := $(BUILD)/obj/glue/ibsw_p4_glue.o $(BUILD)/obj/glue/ibsw_p4_rtl.o \
+           $(BUILD)/verilated/ibsw_p4/Vibsw_p4__ALL.a $(VRUNTIME_OBJ)
+$(BUILD)/ibf/obj/testbench/bind/fabric_ibsw.o $(BUILD)/ibf/asan/testbench/bind/fabric_ibsw.o: \
+    CFLAGS += -I$(BUILD)/glue/ibsw_p4
+$(BUILD)/ibf/obj/testbench/bind/fabric_ibsw.o $(BUILD)/ibf/asan/testbench/bind/fabric_ibsw.o: \
+    | $(BUILD)/glue/ibsw_p4/ibsw_p4_ports.h
+
+$(BUILD)/bin/ibsw_fabric_sim: $(call c_obj,$(IBF_SRC),ibf/obj) $(IBF_RTL)
 	@mkdir -p $(@D)
 	@echo "  LINK     $@"
-	@$(CC) $^ -lm -o $@
-$(BUILD)/asan/bin/ibsw_fabric_sim: $(call c_obj,$(IBF_SRC),ibf/asan)
+	@$(CXX) $^ $(LDLIBS) -o $@
+$(BUILD)/asan/bin/ibsw_fabric_sim: $(call c_obj,$(IBF_SRC),ibf/asan) $(IBF_RTL)
 	@mkdir -p $(@D)
 	@echo "  LINK     $@ (ASan+UBSan)"
-	@$(CC) -fsanitize=address,undefined $^ -lm -o $@
+	@$(CXX) -fsanitize=address,undefined $^ $(LDLIBS) -o $@
 
 IBF_SIMS      := $(BUILD)/bin/ibsw_fabric_sim
 IBF_ASAN_SIMS := $(BUILD)/asan/bin/ibsw_fabric_sim

@@ -13,8 +13,15 @@
  * or 0xFF) and "lft_top" (value = LinearFDBTop), queued and driven on the
  * configuration port of §5.7, one write per cycle.
  *
- * Model only: the 24-port RTL is far too heavy to Verilate for a fabric
- * (docs/ibsw.md "Status"), and a small-target RTL side is not written yet.
+ * RTL side: the Verilated target ibsw_p4 (rtl/ibsw/ibsw.cosim: 4 ports,
+ * 2 data VLs, BufDepth = Buf15Depth = 4, RouteCycles 5, WakeCycles 4, one
+ * LFT block, counters 8/16 bits, BootActive 0) through its generated glue,
+ * for the type (4, 2) only and only with exactly those parameters
+ * (fibsw_rtl_check); the same configuration writes on cfg_*_i, counters
+ * from the cnt_*_o / ext_*_o / power / state outputs, an FST by
+ * fabric_trace, SystemVerilog assertion failures as the fabric's
+ * assert:<label>. The RTL is never skipped (no quiet()). The larger targets
+ * are too heavy to Verilate for a fabric (docs/ibsw.md "Status").
  *
  * quiet() is §12's list: nothing buffered, staged or in an output register,
  * every lane IDLE (front and arrival framing), every output lane FREE, no
@@ -51,6 +58,7 @@ enum {
 typedef struct {
   ibsw_cfg_t cfg;     /* the switch's parameters (ibsw_init checks them) */
   unsigned quiet_bug; /* FIBSW_BUG_QUIET_LIES or 0 */
+  uint64_t seed;      /* RTL: + the instance index draws its registers' start values */
 } fibsw_params_t;
 
 /* The instance type for P ports and V data VLs (one per (P, V), kept for
@@ -58,6 +66,9 @@ typedef struct {
 const fabric_type_t *fibsw_type(unsigned ports, unsigned vls, char *err, size_t errlen);
 /* The port kind of that V (hosts use it too). */
 const fabric_port_kind_t *fibsw_port_kind(unsigned vls);
+/* 0 when cfg equals the RTL target's parameters (an RTL or lockstep
+ * instance can be made), else -1 with the first field that differs in err. */
+int fibsw_rtl_check(const ibsw_cfg_t *cfg, char *err, size_t errlen);
 /* Counter id by name, -1 if none. */
 int fibsw_counter_id(const char *name);
 

@@ -16,6 +16,7 @@
  *       [--sample-interval=N] [--sm-qd=N]
  *       [--fat2=R,L,S | --tree=K,N] [--write-ibnd=FILE] [--lft-file=FILE] [--lft-turns=1|0] [--lft-check=1|0]
  *       [--compare-hops=0|1|2] [--min-window=PCT]
+ *       [--sw=model|rtl|lockstep] [--waves=DIR]
  *       [--no-skip] [--inject-bug=NAME] [--expect-fail=check:ID@N]
  *   ibsw_fabric_sim --list | --help
  *
@@ -47,14 +48,26 @@
  * VLs, LMC = ceil(log2 T) (route_lft.h; docs/ibsw.md §12): every switch's LFT holds each host's
  * 2^LMC LIDs, the hosts send each flow to its tree's LID on its tree's VL. Static SM only (no
  * --sm=dynamic, no --lft-file).
+ *
+ * --sw=rtl|lockstep: every switch is the Verilated RTL of target ibsw_p4, or the model and that
+ * RTL compared every cycle (check fabric.lockstep names the switch, port and cycle of the first
+ * difference; an RTL assertion fails as assert:<label>); --waves=DIR writes DIR/sw<k>.fst of
+ * each. Only on ibsw_p4's parameters (4-port switches, e.g. --tree=2,2; --vls=2 --buf=4
+ * --route-cycles=5 --wake-cycles=4 --boot-active=0), else refused (exit 2): any --sw and
+ * --test=rtl_vs_model also give the switches (and hosts) VL15 buffers of 4, counters of 8/16
+ * bits and one LFT block, ibsw_p4's. --test=rtl_vs_model runs the flags given with model
+ * switches, then with RTL switches, and compares the output digests (every flit and error of
+ * every instance in every cycle; check ibfab.rtl_vs_model).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <assert.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bind/fabric_ibsw.h"
 #include "fabric/core/route_lft.h"
@@ -91,6 +104,9 @@ typedef struct {
   unsigned min_window; /* --min-window: the statistics window's least share of the packets, % (0: any) */
   unsigned fat_r, fat_l, fat_s; /* --fat2=R,L,S: a two-level fat tree instead of the torus (0: torus) */
   unsigned tree_k, tree_n;      /* --tree=K,N: a k-ary n-tree instead of the torus (0: torus) */
+  unsigned sw;                  /* --sw: fabric_mode_t of every switch */
+  bool p4;                      /* the switches on ibsw_p4's parameters (--sw given, rtl_vs_model) */
+  const char *waves;            /* --waves=DIR: an FST per RTL switch */
 } cfg_t;
 
 static const struct {
@@ -109,6 +125,8 @@ static const struct {
                 "                 low, high, low: links go off, come back and go off again, nothing lost"},
     {"dynamic_skip", "the dynamic run with and without skipping: identical output digests (hosts held by\n"
                      "                 the fence, phases of load)"},
+    {"rtl_vs_model", "the flags given with model switches, then with RTL switches (ibsw_p4): identical\n"
+                     "                 output digests"},
     {"run", "one run with the flags given (the default)"},
 };
 
@@ -129,6 +147,8 @@ static const bug_t bugs[] = {
     {"host_skips_training", BUG_HOST, IBF_BUG_SKIP_TRAINING, "ibfab.link", "hosts are LinkUp at once"},
     {"power_counts_disabled", BUG_SWITCH, IBSW_BUG_POWER_COUNTS_DISABLED, "ibfab.power",
      "the meter counts Disabled ports"},
+    {"route_cycles_short", BUG_SWITCH, IBSW_BUG_ROUTE_CYCLES_SHORT, "fabric.lockstep",
+     "the switch model routes a cycle early (--sw=lockstep: the model's only)"},
     {"quiet_lies", BUG_BIND, FIBSW_BUG_QUIET_LIES, "ibfab.skip_vs_noskip", "quiet() sees buffers only"},
     {"lft_wrong", BUG_DRIVER, 0, "ibfab.misroute", "one LFT entry sends a LID to another host"},
     {"lft_top_low", BUG_DRIVER, 0, "ibfab.switch_err", "LinearFDBTop one too low"},
@@ -323,6 +343,8 @@ typedef struct {
   /* SM */
   smop_t *ops;
   unsigned nops, cur, nset_off; /* done when cur == nops */
+  unsigned uncabled;            /* trained bring-up: ports without a cable, which the SM disables */
+  uint64_t last_busy;           /* the last cycle after which some link carried something */
   bool waiting;
   uint16_t tid;
   uint64_t sent_at, op_at, mads, sm_from;
@@ -1108,7 +1130,7 @@ static int build_topo(fabric_topo_t *t, const cfg_t *c, char *err, size_t errlen
   return fabric_topo_torus2d(t, c->x, c->y, c->pl, c->hosts, err, errlen);
 }
 
-static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errlen) {
+static int setup(run_t *R, const cfg_t *c, bool no_skip, unsigned sw, char *err, size_t errlen) {
   memset(R, 0, sizeof *R);
   R->c = c;
   if (build_topo(&R->t, c, err, errlen)) return -1;
@@ -1165,27 +1187,36 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
   R->w.no_vl_check = bug_is(c, "mst_one_vl"); /* planted: the deadlock must be what catches it */
   fabric_init(&R->f);
   R->f.no_skip = no_skip;
-  R->f.digest_on = !strcmp(c->test, "skip_vs_noskip") || !strcmp(c->test, "dynamic_skip");
+  R->f.digest_on = !strcmp(c->test, "skip_vs_noskip") || !strcmp(c->test, "dynamic_skip") ||
+                   !strcmp(c->test, "rtl_vs_model");
   const fabric_type_t *st = fibsw_type(R->P, c->vls, err, errlen), *ht = ibf_host_type(c->vls, err, errlen);
   if (!st || !ht) return -1;
   ibsw_cfg_t *sc = &R->sp.cfg;
   *sc = (ibsw_cfg_t){.num_ports = R->P,
                      .num_data_vls = c->vls,
                      .buf_depth = c->buf,
-                     .buf15_depth = 8,
+                     .buf15_depth = c->p4 ? 4 : 8,
                      .route_cycles = c->rcycles,
                      .wake_cycles = c->wake,
                      .lft_blocks = (route_lft_top(&R->r) + 1 + 63) / 64,
                      .link_speed = 3,
-                     .cnt_w = 32,
-                     .ext_w = 64,
+                     .cnt_w = c->p4 ? 8 : 32,
+                     .ext_w = c->p4 ? 16 : 64,
                      .boot_active = c->boot,
                      .bug = bug_code(c, BUG_SWITCH)};
   R->sp.quiet_bug = bug_code(c, BUG_BIND);
+  R->sp.seed = c->seed;
+  if (c->p4) { /* the RTL target's parameters, or no run (exit 2) */
+    char why[200];
+    if (fibsw_rtl_check(sc, why, sizeof why)) {
+      snprintf(err, errlen, "--sw / --test=rtl_vs_model: %s", why);
+      return -1;
+    }
+  }
   char name[32];
   for (unsigned s = 0; s < R->nsw; s++) {
     snprintf(name, sizeof name, "sw%u", s);
-    if (fabric_add(&R->f, st, FABRIC_MODEL, name, &R->sp, err, errlen) == FABRIC_NONE) return -1;
+    if (fabric_add(&R->f, st, (fabric_mode_t)sw, name, &R->sp, err, errlen) == FABRIC_NONE) return -1;
   }
   R->hp = calloc(R->nodes, sizeof *R->hp);
   const bool npb = c->traffic == IBF_NPB_CG || c->traffic == IBF_NPB_BT;
@@ -1217,7 +1248,7 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
                                    R->nodes,
                                    c->vls,
                                    c->buf,
-                                   8,
+                                   c->p4 ? 4 : 8,
                                    c->len,
                                    c->boot,
                                    c->wake,
@@ -1242,6 +1273,13 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
     if (d == 0) R->host0 = id;
   }
   if (fabric_topo_wire(&R->f, &R->t, 0, R->nsw, 0, c->lat, err, errlen)) return -1;
+  if (c->waves && sw != FABRIC_MODEL) {
+    if (mkdir(c->waves, 0777) && errno != EEXIST) {
+      snprintf(err, errlen, "--waves=%s: cannot create the directory", c->waves);
+      return -1;
+    }
+    if (fabric_trace(&R->f, c->waves, err, errlen) < 0) return -1;
+  }
   /* the tables, through the configuration channel (IBA port = topology port + 1); with LMC > 0
      node d's LID base + j is tree (j mod T)'s (j >= T: LIDs of the range no flow uses, still routed) */
   for (unsigned s = 0; s < R->nsw; s++) {
@@ -1258,15 +1296,22 @@ static int setup(run_t *R, const cfg_t *c, bool no_skip, char *err, size_t errle
   R->f.observer_ctx = R;
   /* the SM's work: every deactivated end, and the directed-route tree over the active links */
   const unsigned train = !c->boot;
-  R->ops = calloc((size_t)3 * R->nsw * R->P * train + 4 * c->off + 1, sizeof *R->ops);
+  R->ops = calloc((size_t)5 * R->nsw * R->P * train + 4 * c->off + 1, sizeof *R->ops);
+  /* a port without a cable (a tree's top switches) never trains and would poll for ever (the
+     switch never quiet): with the trained bring-up the SM disables it (ours) */
+#define UNCABLED(s, q) (train && fabric_topo_peer(&R->t, s, q)->kind == FABRIC_END_NONE)
   for (unsigned k = OP_GET_UP; train && k <= OP_SET_ACT; k++)
     for (unsigned s = 0; s < R->nsw; s++)
-      for (unsigned q = 0; q < R->P; q++) R->ops[R->nops++] = (smop_t){s, q + 1, k};
+      for (unsigned q = 0; q < R->P; q++)
+        if (!UNCABLED(s, q)) R->ops[R->nops++] = (smop_t){s, q + 1, k};
   R->nset_off = R->nops;
   for (unsigned k = OP_SET_OFF; k <= OP_GET_OFF; k++)
     for (unsigned s = 0; s < R->nsw; s++)
       for (unsigned q = 0; q < R->P; q++)
-        if (R->off[(size_t)s * R->P + q]) R->ops[R->nops++] = (smop_t){s, q + 1, k};
+        if (R->off[(size_t)s * R->P + q] || UNCABLED(s, q)) R->ops[R->nops++] = (smop_t){s, q + 1, k};
+  for (unsigned s = 0; s < R->nsw; s++)
+    for (unsigned q = 0; q < R->P; q++) R->uncabled += UNCABLED(s, q);
+#undef UNCABLED
   R->smp = calloc((size_t)R->nsw * R->P + 1, sizeof *R->smp);
   for (unsigned s = 0; c->sample && s < R->nsw; s++)
     for (unsigned q = 0; q < R->P; q++)
@@ -1386,6 +1431,41 @@ static uint64_t sum_counter(run_t *R, unsigned id) {
   return t;
 }
 
+/* After a step: any link carrying something? (drained()) */
+static void note_busy(run_t *R) {
+  for (uint32_t l = 0; l < R->f.nlink; l++)
+    if (R->f.link[l].sent != R->f.link[l].taken) {
+      R->last_busy = R->f.cycle;
+      return;
+    }
+}
+
+/* Nothing left anywhere. Model switches: fabric_idle (every instance quiet, no link busy). RTL
+   switches have no quiet() (the RTL is never skipped), so with ibsw_p4's parameters (--sw,
+   rtl_vs_model) every run, model ones too, ends by what can be seen (ours): no link has carried
+   anything for DRAIN_SILENCE cycles (more than any silent stretch of a switch that still holds work
+   with its links empty: RouteCycles 5, WakeCycles 4), and every instance that has a model (hosts,
+   model and lockstep switches) is quiet: the model run of rtl_vs_model thus checks the rule. */
+#define DRAIN_SILENCE 64u
+static bool drained(run_t *R) {
+  fabric_t *f = &R->f;
+  if (!R->c->p4) return fabric_idle(f);
+  for (uint32_t l = 0; l < f->nlink; l++)
+    if (f->link[l].sent != f->link[l].taken) return false;
+  if (f->cycle < R->last_busy + DRAIN_SILENCE) return false;
+  for (uint32_t i = 0; i < f->ninst; i++) {
+    const fabric_inst_t *x = &f->inst[i];
+    if (x->m && (!x->type->model->quiet || !x->type->model->quiet(x->m))) return false;
+  }
+  return true;
+}
+
+/* A skipping (model) run must not jump over the end of the silence drained() waits for. */
+static uint64_t drain_limit(const run_t *R, uint64_t lim) {
+  const uint64_t e = R->last_busy + DRAIN_SILENCE;
+  return R->c->p4 && R->f.cycle < e && e < lim ? e : lim;
+}
+
 static bool hosts_up(run_t *R) {
   for (unsigned d = 0; d < R->nodes; d++)
     if (!ibf_host_link_up(R->f.inst[R->nsw + d].m)) return false;
@@ -1397,14 +1477,16 @@ static int run(run_t *R) {
   fabric_t *f = &R->f;
   const cfg_t *c = R->c;
   /* bring-up: the SM's MADs and the table writes, then traffic */
-  while (!R->w.failed && (R->cur != R->nops || !fabric_idle(f) || !hosts_up(R))) {
+  while (!R->w.failed && !f->failed && (R->cur != R->nops || !drained(R) || !hosts_up(R))) {
     if (f->cycle >= c->cycles) {
       ibf_fail(&R->w, f->cycle, "ibfab.timeout", "the SM had not finished by cycle %" PRIu64, c->cycles);
       break;
     }
     sm_step(R);
-    fabric_step(f, c->cycles);
+    fabric_step(f, drain_limit(R, c->cycles));
+    note_busy(R);
   }
+  if (f->failed) ibf_fail(&R->w, f->fail_cycle, f->fail_check, "%s", f->fail_msg); /* a lockstep's */
   if (R->w.failed) return 1;
   R->start = f->cycle;
   R->bring_mads = R->mads;
@@ -1426,8 +1508,8 @@ static int run(run_t *R) {
     }
     const bool gen_over = c->nph ? now > R->traffic_end : R->w.created == c->packets;
     if (c->nph ? gen_over && R->w.delivered == R->w.created && R->d.state == DS_SAMPLE && !R->d.njob &&
-                     !R->d.out && fabric_idle(f)
-               : R->w.created == c->packets && fabric_idle(f))
+                     !R->d.out && drained(R)
+               : R->w.created == c->packets && drained(R))
       break;
     if (f->cycle >= c->cycles) {
       ibf_fail(&R->w, f->cycle, "ibfab.timeout",
@@ -1448,7 +1530,8 @@ static int run(run_t *R) {
       if (b < lim) lim = b;
     }
     if (lim <= f->cycle) lim = f->cycle + 1;
-    fabric_step(f, lim);
+    fabric_step(f, drain_limit(R, lim));
+    note_busy(R);
     if (!R->snap0 && R->w.half_cycle != FABRIC_NEVER) {
       R->snap0 = true;
       R->t0 = R->f.cycle - 1;
@@ -1519,7 +1602,7 @@ static int run(run_t *R) {
      deactivated ends is LinkUp */
   const uint64_t pw = sum_counter(R, FIBSW_CNT_POWER_MW);
   const unsigned noff = c->sm ? R->d.links_off : c->off;
-  const uint64_t want = (uint64_t)R->nsw * 43400 + (uint64_t)950 * (R->nsw * R->P - 2 * noff);
+  const uint64_t want = (uint64_t)R->nsw * 43400 + (uint64_t)950 * (R->nsw * R->P - 2 * noff - R->uncabled);
   if (pw != want) {
     ibf_fail(&R->w, f->cycle - 1, "ibfab.power", "switches draw %" PRIu64 " mW, Table 1 gives %" PRIu64 " mW",
              pw, want);
@@ -1642,23 +1725,25 @@ static void report(run_t *R) {
 }
 
 static void usage(FILE *o) {
-  fprintf(o, "usage: ibsw_fabric_sim [--test=NAME] [--seed=N] [--cycles=N] [--x=4] [--y=4] [--parallel=2] "
-             "[--hosts=16]\n"
-             "         [--vls=4] [--len=32] [--traffic=uniform|bitrev|npb_cg|npb_bt] [--ranks=16] [--load=X] "
-             "[--packets=N] "
-             "[--routing=updn|dor|updn_mst] [--trees=T]\n"
-             "         [--off=K] [--root=S] [--link-latency=N] [--route-cycles=R] [--buf=N] [--no-skip]\n"
-             "         [--boot-active=1|0] [--wake-cycles=W] [--sample=0|1]\n"
-             "         [--sm=static|dynamic] [--sm-period=N] [--sm-low=X] [--sm-high=Y]\n"
-             "         [--phases=LOAD:CYCLES[,LOAD:CYCLES...]] [--sm-log=0|1]\n"
-             "         [--sampling=samples|counters] [--sample-interval=N] [--sm-qd=N]\n"
-             "         [--fat2=R,L,S | --tree=K,N] [--write-ibnd=FILE] [--lft-file=OPENSM_LFTS_DUMP] "
-             "[--lft-turns=1|0] "
-             "[--lft-check=1|0] "
-             "[--compare-hops=0|1|2] [--min-window=PCT]\n"
-             "         [--inject-bug=NAME] [--expect-fail=check:ID@CYCLE]\n"
-             "       ibsw_fabric_sim --list | --help\n"
-             "bugs (--inject-bug=NAME: what it plants, the check its negative expects):\n");
+  fprintf(
+      o,
+      "usage: ibsw_fabric_sim [--test=NAME] [--seed=N] [--cycles=N] [--x=4] [--y=4] [--parallel=2] "
+      "[--hosts=16]\n"
+      "         [--vls=4] [--len=32] [--traffic=uniform|bitrev|npb_cg|npb_bt] [--ranks=16] [--load=X] "
+      "[--packets=N] "
+      "[--routing=updn|dor|updn_mst] [--trees=T]\n"
+      "         [--off=K] [--root=S] [--link-latency=N] [--route-cycles=R] [--buf=N] [--no-skip]\n"
+      "         [--boot-active=1|0] [--wake-cycles=W] [--sample=0|1]\n"
+      "         [--sm=static|dynamic] [--sm-period=N] [--sm-low=X] [--sm-high=Y]\n"
+      "         [--phases=LOAD:CYCLES[,LOAD:CYCLES...]] [--sm-log=0|1]\n"
+      "         [--sampling=samples|counters] [--sample-interval=N] [--sm-qd=N]\n"
+      "         [--fat2=R,L,S | --tree=K,N] [--write-ibnd=FILE] [--lft-file=OPENSM_LFTS_DUMP] "
+      "[--lft-turns=1|0] "
+      "[--lft-check=1|0] "
+      "[--compare-hops=0|1|2] [--min-window=PCT]\n"
+      "         [--sw=model|rtl|lockstep] [--waves=DIR] [--inject-bug=NAME] [--expect-fail=check:ID@CYCLE]\n"
+      "       ibsw_fabric_sim --list | --help\n"
+      "bugs (--inject-bug=NAME: what it plants, the check its negative expects):\n");
   for (size_t i = 1; i < NBUGS; i++)
     fprintf(o, "  %-22s %s (%s)\n", bugs[i].name, bugs[i].what, bugs[i].check);
 }
@@ -1811,6 +1896,19 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(a, "--no-skip")) {
       c.no_skip = true;
+      continue;
+    }
+    if (!strncmp(a, "--sw=", 5)) {
+      unsigned m = 0;
+      while (m < 3 && strcmp(v, fabric_mode_names[m])) m++;
+      if (m == 3) return usage_fail("--sw '%s': expected model, rtl or lockstep", v);
+      c.sw = m;
+      c.p4 = true;
+      continue;
+    }
+    if (!strncmp(a, "--waves=", 8)) {
+      if (!*v) return usage_fail("--waves: expected a directory");
+      c.waves = v;
       continue;
     }
     if (!strncmp(a, "--load=", 7)) {
@@ -1994,7 +2092,15 @@ int main(int argc, char **argv) {
 
   char err[512];
   static run_t A, B;
-  int rc = setup(&A, &c, c.no_skip, err, sizeof err);
+  const bool rvm = !strcmp(c.test, "rtl_vs_model");
+  if (rvm) {
+    if (c.sw) return usage_fail("--test=rtl_vs_model runs both (no --sw)");
+    c.p4 = true;
+  }
+  if (c.waves && c.sw == FABRIC_MODEL && !rvm) return usage_fail("--waves goes with --sw=rtl or lockstep");
+  if (c.p4 && c.no_skip)
+    return usage_fail("--no-skip: not with --sw or --test=rtl_vs_model (RTL is never skipped)");
+  int rc = setup(&A, &c, c.no_skip, c.sw, err, sizeof err);
   if (rc == -2) return verdict(false, &c, A.check_id, 0, err);
   if (rc) {
     teardown(&A);
@@ -2003,7 +2109,7 @@ int main(int argc, char **argv) {
   int bad = run(&A);
   if (!bad || (c.sm && !strcmp(A.w.fail_check, "ibfab.sm_transitions"))) report(&A);
   if (!bad && (!strcmp(c.test, "skip_vs_noskip") || !strcmp(c.test, "dynamic_skip"))) {
-    if (setup(&B, &c, true, err, sizeof err)) return usage_fail("%s", err);
+    if (setup(&B, &c, true, c.sw, err, sizeof err)) return usage_fail("%s", err);
     int bad2 = run(&B);
     uint64_t dc = 0;
     bool diff = fabric_digest_diff(&A.f, &B.f, &dc);
@@ -2024,6 +2130,28 @@ int main(int argc, char **argv) {
   } else if (!bad) {
     printf("check: ok   every packet delivered once, in order, intact, to its host; no switch error; power "
            "as Table 1\n");
+    if (rvm) { /* the same run with RTL switches: every output of every cycle the same */
+      if (setup(&B, &c, c.no_skip, FABRIC_RTL, err, sizeof err)) return usage_fail("%s", err);
+      int bad2 = run(&B);
+      uint64_t dc = 0;
+      bool diff = fabric_digest_diff(&A.f, &B.f, &dc);
+      if (bad2) {
+        ibf_fail(&A.w, B.w.fail_cycle, B.w.fail_check, "RTL switches: %s", B.w.fail_msg);
+      } else if (diff || A.f.cycle != B.f.cycle) {
+        if (!diff) dc = A.f.cycle < B.f.cycle ? A.f.cycle : B.f.cycle;
+        ibf_fail(&A.w, dc, "ibfab.rtl_vs_model",
+                 "model and RTL switches: outputs differ from cycle %" PRIu64 " (end %" PRIu64 " vs %" PRIu64
+                 ")",
+                 dc, A.f.cycle, B.f.cycle);
+      } else {
+        report(&B);
+        printf("check: ok   model vs RTL switches (ibsw_p4): identical output digests over %" PRIu64
+               " cycles (digest %016" PRIx64 ")\n",
+               A.f.cycle, A.f.digest);
+      }
+      bad = A.w.failed;
+      teardown(&B);
+    }
   }
   char why[400];
   snprintf(why, sizeof why, "%s", A.w.fail_msg);

@@ -229,16 +229,10 @@ module elan4_cq_cache #(
     assign fd_o1 = oppos_q[39:20] + depth_dw(cls_q);
     assign fd_rp = rp_q + depth_dw(cls_q);
     // (the adds below on log-depth adders, timing)
-    logic unused_rl_co, unused_rpl_co, unused_wpa_co, unused_rmi_co;
+    logic unused_wpa_co, unused_rmi_co;
     logic [19:0] rp_len;
     logic [6:0]  hav;           // hend - rp
     assign hav = hc_q - 7'(rf_q);
-    cp_ks_add #(.W(20), .Keep(1)) u_rl (
-      .a_i (fd_rp), .b_i (20'(cp_len_i)), .ci_i (1'b0), .s_o (fd_rl), .co_o (unused_rl_co)
-    );
-    cp_ks_add #(.W(20), .Keep(1)) u_rpl (
-      .a_i (rp_q), .b_i (20'(cp_len_i)), .ci_i (1'b0), .s_o (rp_len), .co_o (unused_rpl_co)
-    );
     logic        to_head;       // a drained dword also enters the head buffer
     logic [2:0]  ep_d;
     logic [1:0]  out_d;
@@ -333,12 +327,12 @@ module elan4_cq_cache #(
     // less wp + scan (B: wp as it moves if the arrival at wp passes; room
     // matters only in OK), the arrival's, token and accept decisions
     // choosing after the subtractions (timing). Each is a sum of registers
-    // (and cp_len_i, scan) through full adders into one carry tree:
+    // (and scan) through full adders into one carry tree:
     // pos + DepthDw - wp - scan = pos + DepthDw + ~wp + ~scan + 2, with
-    // pos = oppos 0, oppos 1, rp, and rp + len for fd_rl.
+    // pos = oppos 0, oppos 1, rp; the rp + len candidates are these + len (below).
     logic [19:0] nwp, nsc, dd;
     logic [19:0] ra_o0, ra_o1, ra_rp, ra_rl, rb_o0, rb_o1, rb_rp, rb_rl;
-    logic [7:0]  unused_rm_co;
+    logic [5:0]  unused_rm_co;
     assign nwp = ~wp_q;
     assign nsc = ~{12'd0, scan_i};
     assign dd  = depth_dw(cls_q);
@@ -350,33 +344,45 @@ module elan4_cq_cache #(
     function automatic logic [39:0] csa2(input logic [38:0] v, input logic c0, input logic [19:0] z);
       csa2 = csa(v[19:0], {v[38:20], c0}, z);
     endfunction
-    logic [39:0] c_o0, c_o1, c_rp, c_rl, b_o0, b_o1, b_rp, b_rl;
+    logic [39:0] c_o0, c_o1, c_rp, b_o0, b_o1, b_rp;
     assign c_o0  = csa(oppos_q[19:0], dd, nwp);
     assign c_o1  = csa(oppos_q[39:20], dd, nwp);
     assign c_rp  = csa(rp_q, dd, nwp);
-    assign c_rl  = csa2(c_rp[38:0], 1'b0, 20'(cp_len_i));
     assign b_o0  = csa2(c_o0[38:0], 1'b1, nsc);
     assign b_o1  = csa2(c_o1[38:0], 1'b1, nsc);
     assign b_rp  = csa2(c_rp[38:0], 1'b1, nsc);
-    assign b_rl  = csa2(c_rl[38:0], 1'b1, nsc);
     cp_ks_add #(.W(20), .Keep(1)) u_ra0 (.a_i (c_o0[19:0]), .b_i ({c_o0[38:20], 1'b0}), .ci_i (1'b1),
                                          .s_o (ra_o0), .co_o (unused_rm_co[0]));
     cp_ks_add #(.W(20), .Keep(1)) u_ra1 (.a_i (c_o1[19:0]), .b_i ({c_o1[38:20], 1'b0}), .ci_i (1'b1),
                                          .s_o (ra_o1), .co_o (unused_rm_co[1]));
     cp_ks_add #(.W(20), .Keep(1)) u_ra2 (.a_i (c_rp[19:0]), .b_i ({c_rp[38:20], 1'b0}), .ci_i (1'b1),
                                          .s_o (ra_rp), .co_o (unused_rm_co[2]));
-    cp_ks_add #(.W(20), .Keep(1)) u_ra3 (.a_i (c_rl[19:0]), .b_i ({c_rl[38:20], 1'b0}), .ci_i (1'b1),
-                                         .s_o (ra_rl), .co_o (unused_rm_co[3]));
     cp_ks_add #(.W(20), .Keep(1)) u_rb0 (.a_i (b_o0[19:0]), .b_i ({b_o0[38:20], 1'b0}), .ci_i (1'b1),
-                                         .s_o (rb_o0), .co_o (unused_rm_co[4]));
+                                         .s_o (rb_o0), .co_o (unused_rm_co[3]));
     cp_ks_add #(.W(20), .Keep(1)) u_rb1 (.a_i (b_o1[19:0]), .b_i ({b_o1[38:20], 1'b0}), .ci_i (1'b1),
-                                         .s_o (rb_o1), .co_o (unused_rm_co[5]));
+                                         .s_o (rb_o1), .co_o (unused_rm_co[4]));
     cp_ks_add #(.W(20), .Keep(1)) u_rb2 (.a_i (b_rp[19:0]), .b_i ({b_rp[38:20], 1'b0}), .ci_i (1'b1),
-                                         .s_o (rb_rp), .co_o (unused_rm_co[6]));
-    cp_ks_add #(.W(20), .Keep(1)) u_rb3 (.a_i (b_rl[19:0]), .b_i ({b_rl[38:20], 1'b0}), .ci_i (1'b1),
-                                         .s_o (rb_rl), .co_o (unused_rm_co[7]));
+                                         .s_o (rb_rp), .co_o (unused_rm_co[5]));
+    // x + len for x = rp, fd_rp, ra_rp, rb_rp (ra_rl = ra_rp + len and
+    // rb_rl = rb_rp + len modulo 2^20): len is 4 bits, so each is a
+    // carry-select sum, the low 4 bits + len choosing between the upper 16
+    // bits and the upper 16 bits + 1, both formed from registers before
+    // the CP's len arrives (timing)
+    logic [4*20-1:0] xs, xl;
+    assign xs = {rb_rp, ra_rp, fd_rp, rp_q};
+    for (genvar c = 0; c < 4; c++) begin : g_cs
+      logic [15:0] hi1;
+      logic [4:0]  lo;
+      logic        unused_hi_co;
+      cp_ks_add #(.W(16), .Keep(1)) u_hi (
+        .a_i (xs[c*20+4 +: 16]), .b_i (16'd0), .ci_i (1'b1), .s_o (hi1), .co_o (unused_hi_co)
+      );
+      assign lo = {1'b0, xs[c*20 +: 4]} + {1'b0, cp_len_i};
+      assign xl[c*20 +: 20] = {lo[4] ? hi1 : xs[c*20+4 +: 16], lo[3:0]};
+    end
+    assign {rb_rl, ra_rl, fd_rl, rp_len} = xl;
     logic unused_csa;
-    assign unused_csa = ^{c_o0[39], c_o1[39], c_rp[39], c_rl[39], b_o0[39], b_o1[39], b_rp[39], b_rl[39]};
+    assign unused_csa = ^{c_o0[39], c_o1[39], c_rp[39], b_o0[39], b_o1[39], b_rp[39]};
     // an install's: its rp + DepthDw - its wp
     assign fd_in = lm_rd_data_i[51:32] + depth_dw(d0_q[32:31]);
     cp_ks_add #(.W(20), .Keep(1)) u_rmi (

@@ -218,24 +218,21 @@ module elan4_cq_cache #(
         if (!seen && !val_q[RW'(wp_q[RW-1:0] + RW'(i))]) begin seen = 1'b1; scan_i = 8'(i); end
       end
     end
-    logic [19:0] fpd_d, fpd_n;  // fpd_n: the next fpd unless the slot enters ERROR
-    logic [19:0] room_d, room_n, wp_adv, fd_in, rm_in;
-    logic        fp_sh, fp_p0;  // entry 1 moved up; a packet entered entry 0
+    logic [19:0] fpd_d, fpd_n, fpd_a;  // _n, _a: the next fpd without, with an accept
+    logic [19:0] room_d, room_n, room_a, wp_adv, fd_in, rm_in;
+    logic [1:0]  opv_a, out_a;
+    logic [39:0] oppos_a;
+    logic [6:0]  hc_a;
+    logic        fp_sh;         // entry 1 moved up (a token acked entry 0)
     logic [19:0] fd_o0, fd_o1, fd_rp, fd_rl;
     assign fd_o0 = oppos_q[19:0] + depth_dw(cls_q);
     assign fd_o1 = oppos_q[39:20] + depth_dw(cls_q);
     assign fd_rp = rp_q + depth_dw(cls_q);
     // (the adds below on log-depth adders, timing)
-    logic unused_rl_co, unused_rpl_co, unused_wpa_co, unused_rmi_co;
+    logic unused_wpa_co, unused_rmi_co;
     logic [19:0] rp_len;
     logic [6:0]  hav;           // hend - rp
     assign hav = hc_q - 7'(rf_q);
-    cp_ks_add #(.W(20), .Keep(1)) u_rl (
-      .a_i (fd_rp), .b_i (20'(cp_len_i)), .ci_i (1'b0), .s_o (fd_rl), .co_o (unused_rl_co)
-    );
-    cp_ks_add #(.W(20), .Keep(1)) u_rpl (
-      .a_i (rp_q), .b_i (20'(cp_len_i)), .ci_i (1'b0), .s_o (rp_len), .co_o (unused_rpl_co)
-    );
     logic        to_head;       // a drained dword also enters the head buffer
     logic [2:0]  ep_d;
     logic [1:0]  out_d;
@@ -247,7 +244,7 @@ module elan4_cq_cache #(
     logic [Hb*64-1:0]   head_d;
 
     logic        here_arr, here_ri, here_inst, here_drain, here_refill, here_ret;
-    logic        here_acc, here_cperr, here_sterr, here_tkack, here_tkfail;
+    logic        here_acc, acc_x, here_cperr, here_sterr, here_tkack, here_tkfail;
     logic [19:0] fp_c;
     logic        ooo_c;
     logic        gap_to;
@@ -263,6 +260,7 @@ module elan4_cq_cache #(
     assign here_ret    = lm_rd_v_i && lm_rd_tag_i[TagW-1 -: 2] == TkRefill &&
                          lm_rd_tag_i[3 +: SW] == SW'(s) && lm_rd_tag_i[2:0] == ep_q;
     assign here_acc    = cp_acc_v_i && cp_slot_i == SW'(s);
+    assign acc_x       = here_acc && !here_ri && !here_inst;
     assign here_cperr  = cp_err_v_i && cp_slot_i == SW'(s);
     assign here_sterr  = st_err_v_i && st_err_slot_i == SW'(s);
     assign here_tkack  = tk_ack_v_i && tk_ack_slot_i == SW'(s);
@@ -329,12 +327,12 @@ module elan4_cq_cache #(
     // less wp + scan (B: wp as it moves if the arrival at wp passes; room
     // matters only in OK), the arrival's, token and accept decisions
     // choosing after the subtractions (timing). Each is a sum of registers
-    // (and cp_len_i, scan) through full adders into one carry tree:
+    // (and scan) through full adders into one carry tree:
     // pos + DepthDw - wp - scan = pos + DepthDw + ~wp + ~scan + 2, with
-    // pos = oppos 0, oppos 1, rp, and rp + len for fd_rl.
+    // pos = oppos 0, oppos 1, rp; the rp + len candidates are these + len (below).
     logic [19:0] nwp, nsc, dd;
     logic [19:0] ra_o0, ra_o1, ra_rp, ra_rl, rb_o0, rb_o1, rb_rp, rb_rl;
-    logic [7:0]  unused_rm_co;
+    logic [5:0]  unused_rm_co;
     assign nwp = ~wp_q;
     assign nsc = ~{12'd0, scan_i};
     assign dd  = depth_dw(cls_q);
@@ -346,33 +344,45 @@ module elan4_cq_cache #(
     function automatic logic [39:0] csa2(input logic [38:0] v, input logic c0, input logic [19:0] z);
       csa2 = csa(v[19:0], {v[38:20], c0}, z);
     endfunction
-    logic [39:0] c_o0, c_o1, c_rp, c_rl, b_o0, b_o1, b_rp, b_rl;
+    logic [39:0] c_o0, c_o1, c_rp, b_o0, b_o1, b_rp;
     assign c_o0  = csa(oppos_q[19:0], dd, nwp);
     assign c_o1  = csa(oppos_q[39:20], dd, nwp);
     assign c_rp  = csa(rp_q, dd, nwp);
-    assign c_rl  = csa2(c_rp[38:0], 1'b0, 20'(cp_len_i));
     assign b_o0  = csa2(c_o0[38:0], 1'b1, nsc);
     assign b_o1  = csa2(c_o1[38:0], 1'b1, nsc);
     assign b_rp  = csa2(c_rp[38:0], 1'b1, nsc);
-    assign b_rl  = csa2(c_rl[38:0], 1'b1, nsc);
     cp_ks_add #(.W(20), .Keep(1)) u_ra0 (.a_i (c_o0[19:0]), .b_i ({c_o0[38:20], 1'b0}), .ci_i (1'b1),
                                          .s_o (ra_o0), .co_o (unused_rm_co[0]));
     cp_ks_add #(.W(20), .Keep(1)) u_ra1 (.a_i (c_o1[19:0]), .b_i ({c_o1[38:20], 1'b0}), .ci_i (1'b1),
                                          .s_o (ra_o1), .co_o (unused_rm_co[1]));
     cp_ks_add #(.W(20), .Keep(1)) u_ra2 (.a_i (c_rp[19:0]), .b_i ({c_rp[38:20], 1'b0}), .ci_i (1'b1),
                                          .s_o (ra_rp), .co_o (unused_rm_co[2]));
-    cp_ks_add #(.W(20), .Keep(1)) u_ra3 (.a_i (c_rl[19:0]), .b_i ({c_rl[38:20], 1'b0}), .ci_i (1'b1),
-                                         .s_o (ra_rl), .co_o (unused_rm_co[3]));
     cp_ks_add #(.W(20), .Keep(1)) u_rb0 (.a_i (b_o0[19:0]), .b_i ({b_o0[38:20], 1'b0}), .ci_i (1'b1),
-                                         .s_o (rb_o0), .co_o (unused_rm_co[4]));
+                                         .s_o (rb_o0), .co_o (unused_rm_co[3]));
     cp_ks_add #(.W(20), .Keep(1)) u_rb1 (.a_i (b_o1[19:0]), .b_i ({b_o1[38:20], 1'b0}), .ci_i (1'b1),
-                                         .s_o (rb_o1), .co_o (unused_rm_co[5]));
+                                         .s_o (rb_o1), .co_o (unused_rm_co[4]));
     cp_ks_add #(.W(20), .Keep(1)) u_rb2 (.a_i (b_rp[19:0]), .b_i ({b_rp[38:20], 1'b0}), .ci_i (1'b1),
-                                         .s_o (rb_rp), .co_o (unused_rm_co[6]));
-    cp_ks_add #(.W(20), .Keep(1)) u_rb3 (.a_i (b_rl[19:0]), .b_i ({b_rl[38:20], 1'b0}), .ci_i (1'b1),
-                                         .s_o (rb_rl), .co_o (unused_rm_co[7]));
+                                         .s_o (rb_rp), .co_o (unused_rm_co[5]));
+    // x + len for x = rp, fd_rp, ra_rp, rb_rp (ra_rl = ra_rp + len and
+    // rb_rl = rb_rp + len modulo 2^20): len is 4 bits, so each is a
+    // carry-select sum, the low 4 bits + len choosing between the upper 16
+    // bits and the upper 16 bits + 1, both formed from registers before
+    // the CP's len arrives (timing)
+    logic [4*20-1:0] xs, xl;
+    assign xs = {rb_rp, ra_rp, fd_rp, rp_q};
+    for (genvar c = 0; c < 4; c++) begin : g_cs
+      logic [15:0] hi1;
+      logic [4:0]  lo;
+      logic        unused_hi_co;
+      cp_ks_add #(.W(16), .Keep(1)) u_hi (
+        .a_i (xs[c*20+4 +: 16]), .b_i (16'd0), .ci_i (1'b1), .s_o (hi1), .co_o (unused_hi_co)
+      );
+      assign lo = {1'b0, xs[c*20 +: 4]} + {1'b0, cp_len_i};
+      assign xl[c*20 +: 20] = {lo[4] ? hi1 : xs[c*20+4 +: 16], lo[3:0]};
+    end
+    assign {rb_rl, ra_rl, fd_rl, rp_len} = xl;
     logic unused_csa;
-    assign unused_csa = ^{c_o0[39], c_o1[39], c_rp[39], c_rl[39], b_o0[39], b_o1[39], b_rp[39], b_rl[39]};
+    assign unused_csa = ^{c_o0[39], c_o1[39], c_rp[39], b_o0[39], b_o1[39], b_rp[39]};
     // an install's: its rp + DepthDw - its wp
     assign fd_in = lm_rd_data_i[51:32] + depth_dw(d0_q[32:31]);
     cp_ks_add #(.W(20), .Keep(1)) u_rmi (
@@ -386,9 +396,10 @@ module elan4_cq_cache #(
     assign e_cp[s]  = ok && here_cperr;
     assign e_st[s]  = ok && here_sterr;
     assign e_tk[s]  = ok && here_tkfail;
-    // enter_e: the entries decided early (not by the arrival's checks)
-    assign enter_e  = e_gap[s] || e_cp[s] || e_st[s] || e_tk[s];
-    assign enter[s] = enter_e || e_arr[s];
+    // enter_e: the entries decided early (not by the arrival's checks or
+    // the CP's, which come late: timing)
+    assign enter_e  = e_gap[s] || e_st[s] || e_tk[s];
+    assign enter[s] = enter_e || e_arr[s] || e_cp[s];
     assign e_arr_code[s*8 +: 8]  = gap_to ? 8'd12 : a_code;
     assign e_arr_pos[s*20 +: 20] = gap_to ? wp_q : a_pos;
     assign discard[s] = here_arr && st_q != StOk;
@@ -399,7 +410,7 @@ module elan4_cq_cache #(
       base_d = base_q; cls_d = cls_q; ctx_d = ctx_q; en_d = en_q;
       rf_d = rf_q; ep_d = ep_q; out_d = out_q; opv_d = opv_q; oppos_d = oppos_q;
       gap_d = gap_q; val_d = val_q; ring_d = ring_q; head_d = head_q;
-      adv_acc = 1'b0; fp_sh = 1'b0; fp_p0 = 1'b0;
+      adv_acc = 1'b0; fp_sh = 1'b0;
 
       if (st_q == StOk) gap_d = ooo_c ? gap_q + 1'b1 : '0;
       // arrival. The dword and its held bit are written whatever the
@@ -431,27 +442,31 @@ module elan4_cq_cache #(
         head_d[32'(hend_q[HW-1:0])*64 +: 64] = lm_rd_data_i;
         hend_d = hend_q + 1'b1;
       end
-      // command accepted; packets in flight
-      if (here_acc) rp_d = rp_len;
+      // packets in flight; the CP's accept is applied last, below
       if (here_tkack) begin
         // the younger entry moves up when the older one is acknowledged
         if (opv_q[0] && oppos_q[19:0] == tk_ack_pos_i) begin
           opv_d = {1'b0, opv_q[1]}; oppos_d[19:0] = oppos_q[39:20]; fp_sh = 1'b1;
         end else if (opv_q[1] && oppos_q[39:20] == tk_ack_pos_i) opv_d[1] = 1'b0;
       end
-      if (here_acc && cp_sten_i) begin
-        if (!opv_d[0]) begin opv_d[0] = 1'b1; oppos_d[19:0] = rp_q; fp_p0 = 1'b1; end
-        else begin opv_d[1] = 1'b1; oppos_d[39:20] = rp_q; end
-      end
-      out_d = out_q + 2'(here_acc && cp_sten_i) - 2'(here_tkack);
+      // an accepted STEN command's packet joins as the younger entry
+      opv_a = opv_d; oppos_a = oppos_d;
+      if (!opv_d[0]) begin opv_a[0] = 1'b1; oppos_a[19:0] = rp_q; end
+      else begin opv_a[1] = 1'b1; oppos_a[39:20] = rp_q; end
+      out_a = out_q + 2'd1 - 2'(here_tkack);
+      out_d = out_q - 2'(here_tkack);
       // fpd follows fp without the ERROR entry (it matters only in OK, and a
       // slot leaves ERROR only by a restart, which sets it below): the new fp
       // is one of four positions, each + DepthDw formed from registers
-      // beside the token and accept decisions (timing)
-      fpd_n = !opv_d[0] ? (here_acc ? fd_rl : fd_rp) : fp_p0 ? fd_rp : fp_sh ? fd_o1 : fd_o0;
-      room_n = adv_pre
-             ? (!opv_d[0] ? (here_acc ? rb_rl : rb_rp) : fp_p0 ? rb_rp : fp_sh ? rb_o1 : rb_o0)
-             : (!opv_d[0] ? (here_acc ? ra_rl : ra_rp) : fp_p0 ? ra_rp : fp_sh ? ra_o1 : ra_o0);
+      // beside the token and accept decisions (timing). Without an accept
+      // (_n) and with one (_a): a STEN command's packet becomes fp = rp when
+      // none is outstanding, another command moves fp to rp + len
+      fpd_n  = !opv_d[0] ? fd_rp : fp_sh ? fd_o1 : fd_o0;
+      fpd_a  = !opv_d[0] ? (cp_sten_i ? fd_rp : fd_rl) : fp_sh ? fd_o1 : fd_o0;
+      room_n = adv_pre ? (!opv_d[0] ? rb_rp : fp_sh ? rb_o1 : rb_o0)
+                       : (!opv_d[0] ? ra_rp : fp_sh ? ra_o1 : ra_o0);
+      room_a = adv_pre ? (!opv_d[0] ? (cp_sten_i ? rb_rp : rb_rl) : fp_sh ? rb_o1 : rb_o0)
+                       : (!opv_d[0] ? (cp_sten_i ? ra_rp : ra_rl) : fp_sh ? ra_o1 : ra_o0);
 
       // entering ERROR: wp frozen, packets abandoned (§6.2, §7). What the
       // status word, the spill and eviction see (state, code, error
@@ -513,8 +528,20 @@ module elan4_cq_cache #(
       dw_d = (enter_e || st_q == StErr || here_ri || here_inst) ? 8'd0
            : adv_pre ? dw_adv : dw_q - 8'(here_drain);
       // hf - rp: hend = rp at every restart (error, CQCTL, install)
+      hc_a = hc_q + 7'(here_refill || to_head) - 7'(cp_len_i);
       hc_d = (enter_e || st_q == StErr || here_ri || here_inst) ? 7'd0
-           : hc_q + 7'(here_refill || to_head) - (here_acc ? 7'(cp_len_i) : 7'd0);
+           : hc_q + 7'(here_refill || to_head);
+      // the CP's accept chooses last (timing: it is decided in the CP from
+      // the head view, after everything else this cycle sees). An accept
+      // needs OK; an early entry, a CQCTL or an install in the same cycle
+      // wins over it as above (fpd and room ignore the entries)
+      if (acc_x) begin fpd_d = fpd_a; room_d = room_a; end
+      if (here_acc && !here_ri && cp_sten_i) oppos_d = oppos_a;
+      if (acc_x && !enter_e) begin
+        rp_d = rp_len; hc_d = hc_a;
+        if (cp_sten_i) opv_d = opv_a;
+        if (cp_sten_i && !enter[s]) out_d = out_a;
+      end
     end
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -558,8 +585,20 @@ module elan4_cq_cache #(
     assign s_avail_o[s*7 +: 7] = 7'(hend_q - rp_q);
     assign s_wprp_o[s*20 +: 20] = wp_q - rp_q;
     assign s_out_o[s*2 +: 2]  = out_q;
+    // the head view: the buffer rotated by rp's index, HW levels of 2:1
+    // multiplexers each selected by one bit of rp, instead of 11 indexed
+    // reads at rp + i (an add and a decode before each; timing: the CP's
+    // checks and accept start here)
+    logic [Hb*64-1:0] hrot;     // dword j = head dword at (rp + j) mod Hb
+    always_comb begin
+      hrot = head_q;
+      for (int unsigned b = 0; b < HW; b++) begin
+        // rotate down by 2^b dwords when bit b of rp is set
+        if (rp_q[b]) hrot = (hrot >> (64 << b)) | (hrot << (64 * (Hb - (1 << b))));
+      end
+    end
     for (genvar i = 0; i < 11; i++) begin : g_h
-      assign s_head_o[(s*11 + i)*64 +: 64] = head_q[32'(HW'(rp_q[HW-1:0] + HW'(i)))*64 +: 64];
+      assign s_head_o[(s*11 + i)*64 +: 64] = hrot[i*64 +: 64];
     end
     // evictable (§6.2 step 1), start-of-cycle
     logic job_here;

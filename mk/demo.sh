@@ -20,7 +20,7 @@
 #    queries on its rows (build/bin/elan4_fabric_sim --db, docs/elan4fab.md),
 #    with its waveforms (source NIC, switches, destination NIC) when --waves=on;
 #    with --put4096=on (the default at 64 nodes) the same put also runs across
-#    seed 004's 4,096-node machine (4,096 NIC models, 11 switches; ~25 CPU-s,
+#    seed 004's 4,096-node machine (4,096 NIC models, 11 switches; ~16 CPU-s,
 #    1.2 GB) and Table 3's 11-switch rows are that run's, not extrapolated;
 # 5. a load sweep (all C, shorter) for the throughput/latency curves;
 # 6. writes DIR/index.html: the breakdown table, gnuplot plots made from
@@ -130,7 +130,7 @@ erun=$(q "SELECT MAX(run) FROM runs WHERE tool = 'elan4_fabric_sim' AND name = '
 # (elan4_default's, NumNodes 4,096: no RTL target has it), every switch the elite4 model
 krun=""
 if [[ $put4096 == on ]]; then
-  step "elan4: the same put across 4,096 nodes (4,096 NIC models, 11 switches on the path; ~25 CPU-s, 1.2 GB)"
+  step "elan4: the same put across 4,096 nodes (4,096 NIC models, 11 switches on the path; ~16 CPU-s, 1.2 GB)"
   "$ef" --test=put --nodes=4096 --seed="$seed" --name=demo_elan4_put4096 --db="$db" > "$out/runs/elan4_put4096.log" 2>&1 ||
     die "the 4,096-node elan4 put failed (log: $out/runs/elan4_put4096.log)"
   krun=$(q "SELECT MAX(run) FROM runs WHERE tool = 'elan4_fabric_sim' AND name = 'demo_elan4_put4096'")

@@ -10,7 +10,7 @@
 module elite4_event_counter #(
   parameter int unsigned EarlyW = 4,   // bits of the early event count
   parameter int unsigned LateW  = 1,   // late events, one bit each
-  parameter bit          HiReg  = 1'b0, // keep high part + 1 in a register (for the latest events)
+  parameter bit          HiReg  = 1'b0, // the carry into a register, applied a cycle later (the latest events)
   localparam int unsigned LoW   = 6
 ) (
   input  logic              clk_i,
@@ -33,12 +33,12 @@ module elite4_event_counter #(
   logic [NW-1:0]   late_n;
   logic [LateW:0]  carry_if;   // carry_if[k]: the low part carries if k late events
   logic            carry;
-  logic [31-LoW:0] hi_inc, hi_inc_q;
+  logic [31-LoW:0] hi_inc;
 
   always_comb begin
     // from registers and early events, in parallel with SA
     lo_base = {1'b0, count_q[LoW-1:0]} + (LoW+1)'(early_i);
-    hi_inc  = HiReg ? hi_inc_q : count_q[31:LoW] + 1'b1;
+    hi_inc  = count_q[31:LoW] + 1'b1;
     for (int unsigned k = 0; k <= LateW; k++) carry_if[k] = 32'(lo_base) + k >= (1 << LoW);
     // late: count them, then choose the precomputed carry
     late_n = '0;
@@ -54,19 +54,30 @@ module elite4_event_counter #(
     else         count_q <= count_d;
   end
 
-  // With HiReg the carry only selects between two registers: hi_inc_q always
-  // holds the high part + 1 (its own +1 is computed from registers too).
+  // With HiReg the carry ends at one flip-flop (ours, docs/elite4.md §10): it
+  // is registered and applied to the high part in the next cycle, from
+  // registers only; until then the high part shown is the high part + 1,
+  // kept in a register (hi_inc_q), so count_o is the same in every cycle.
   if (HiReg) begin : gen_hi_reg
-    logic [31-LoW:0] hi_inc2;
-    assign hi_inc2 = hi_inc_q + 1'b1;
+    logic            carry_q;
+    logic [31-LoW:0] hi_q, hi_inc_q, hi_now;
+    assign hi_now = carry_q ? hi_inc_q : hi_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni)    hi_inc_q <= 1;
-      else if (carry) hi_inc_q <= hi_inc2;
+      if (!rst_ni) begin
+        carry_q <= 1'b0; hi_q <= '0; hi_inc_q <= 1;
+      end else begin
+        carry_q <= carry;
+        if (carry_q) begin
+          hi_q     <= hi_inc_q;
+          hi_inc_q <= hi_inc_q + 1'b1;
+        end
+      end
     end
+    assign count_o = {hi_now, count_q[LoW-1:0]};
+    logic unused_hi;
+    assign unused_hi = ^{count_q[31:LoW], hi_inc};
   end else begin : gen_no_hi_reg
-    assign hi_inc_q = '0;
+    assign count_o = count_q;
   end
-
-  assign count_o = count_q;
 
 endmodule

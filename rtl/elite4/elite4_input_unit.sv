@@ -143,16 +143,19 @@ module elite4_input_unit #(
           end else if (fv[v] && !head) begin
             pop[v] = 1'b1; ev_nopkt_o[v] = 1'b1;
           end
-          if (grant_i[v]) begin
-            ist_d[v*2 +: 2] = elite4_pkg::InActive;
-            outs_d[v*NumPorts +: NumPorts] = up[v] ? upsel_i[v*NumPorts +: NumPorts]
-                                                   : fmask[v*NumPorts +: NumPorts];
-            pend_d[v*NumPorts +: NumPorts] = outs_d[v*NumPorts +: NumPorts];
-            bcast_d[v] = bc[v];
-            upn_d[v]   = upn[v];
-            hsent_d[v] = 1'b0;
-            ack_d[v]   = 1'b1;
-          end
+          // §5.4's grant loads the circuit's fields; they are read only in
+          // ACTIVE and WAIT_TOKEN, so an IDLE VC loads them every cycle and
+          // the grant only moves the state: the grant's fan-out is two state
+          // bits and ready, not the masks (docs/elite4.md §10; ours).
+          // iu_idle_preload checks the fields against the grant's values.
+          outs_d[v*NumPorts +: NumPorts] = up[v] ? upsel_i[v*NumPorts +: NumPorts]
+                                                 : fmask[v*NumPorts +: NumPorts];
+          pend_d[v*NumPorts +: NumPorts] = outs_d[v*NumPorts +: NumPorts];
+          bcast_d[v] = bc[v];
+          upn_d[v]   = upn[v];
+          hsent_d[v] = 1'b0;
+          ack_d[v]   = 1'b1;
+          if (grant_i[v]) ist_d[v*2 +: 2] = elite4_pkg::InActive;
         end
         elite4_pkg::InDrop: begin
           if (fv[v] && head) begin
@@ -255,8 +258,10 @@ module elite4_input_unit #(
     for (int unsigned v = 0; v < NumVcs; v++) begin
       if (sv_q[v] && sk_q[v*2 +: 2] == elite4_pkg::KindBody) crc_d[v*32 +: 32] = crc_nxt[v*32 +: 32];
       if (sv_q[v] && sk_q[v*2 +: 2] == elite4_pkg::KindTail && !ssyn_q[v] && sbad_q[v]) ev_crc_o[v] = 1'b1;
-      if (grant_i[v]) crc_d[v*32 +: 32] = 32'hFFFFFFFF;
-      // a grant and a staged TAIL never meet on one VC (IDLE vs ACTIVE), so
+      // a new packet's CRC starts at the grant; IDLE loads it every cycle
+      // (read only in ACTIVE, and no BODY is staged while IDLE)
+      if (ist_q[v*2 +: 2] == elite4_pkg::InIdle) crc_d[v*32 +: 32] = 32'hFFFFFFFF;
+      // a grant (IDLE) and a staged TAIL (ACTIVE) never meet on one VC, so
       // the register ST reads in the next cycle is the CRC fed (or not) by
       // the staged BODY alone
       sbad_d[v] = fdata[v*32 +: 32] != ~((sv_q[v] && sk_q[v*2 +: 2] == elite4_pkg::KindBody)
@@ -294,9 +299,38 @@ module elite4_input_unit #(
       a_ready[v] = a_wait[v] && all_cred;
     end
   end
+  // the circuit's fields, loaded every IDLE cycle, are in the cycle after a
+  // grant what §5.4's grant sets (the reference form: loaded at the grant)
+  logic [NumVcs-1:0]          a_gnt_q, a_bc_q, a_upn_q, a_load;
+  logic [NumVcs*NumPorts-1:0] a_outs_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) a_gnt_q <= '0;
+    else         a_gnt_q <= grant_i;
+  end
+  always_ff @(posedge clk_i) begin
+    for (int unsigned v = 0; v < NumVcs; v++) begin
+      if (grant_i[v]) begin
+        a_outs_q[v*NumPorts +: NumPorts] <= up[v] ? upsel_i[v*NumPorts +: NumPorts]
+                                                  : fmask[v*NumPorts +: NumPorts];
+        a_bc_q[v]  <= bc[v];
+        a_upn_q[v] <= upn[v];
+      end
+    end
+  end
+  always_comb begin
+    for (int unsigned v = 0; v < NumVcs; v++) begin
+      a_load[v] = !a_gnt_q[v] ||
+                  (ist_q[v*2 +: 2] == elite4_pkg::InActive &&
+                   outs_q[v*NumPorts +: NumPorts] == a_outs_q[v*NumPorts +: NumPorts] &&
+                   pend_q[v*NumPorts +: NumPorts] == a_outs_q[v*NumPorts +: NumPorts] &&
+                   bcast_q[v] == a_bc_q[v] && upn_q[v] == a_upn_q[v] &&
+                   !hsent_q[v] && ack_q[v] && crc_q[v*32 +: 32] == 32'hFFFFFFFF);
+    end
+  end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       iu_ready_exact: assert (ready_q == a_ready && wait_q == a_wait);
+      iu_idle_preload: assert (a_load == '1);
     end
   end
 `endif

@@ -19,8 +19,8 @@ module elite4_up_select #(
   output logic [NumPorts-1:0] sel_o        // one-hot
 );
 
-  logic [PortW-1:0]    ptr_q, ptr_d, port_q;
-  logic                valid_q, valid_d;
+  logic [PortW-1:0]    ptr_q, ptr, port_q, pnext_q, pnext_d;
+  logic                valid_q, valid_d, gr_q;
   logic [NumPorts-1:0] sel_q, sel_d, up, c_empty, c_avail, c_any, at_or_after;
 
   // first set bit of c at or after the pointer, wrapping (one-hot)
@@ -41,7 +41,7 @@ module elite4_up_select #(
   always_comb begin
     for (int unsigned o = 0; o < NumPorts; o++) begin
       up[o]          = UpMask[o];
-      at_or_after[o] = o >= 32'(ptr_q);
+      at_or_after[o] = o >= 32'(ptr);
     end
     c_any   = up & free_i;
     c_empty = c_any & empty_i;
@@ -53,15 +53,19 @@ module elite4_up_select #(
     // the port granted is the registered choice (used by VA this cycle)
     port_q = '0;
     for (int unsigned o = 0; o < NumPorts; o++) if (sel_q[o]) port_q = PortW'(o);
-    ptr_d = ptr_q;
-    if (granted_i) ptr_d = (32'(port_q) == NumPorts - 1) ? '0 : port_q + 1'b1;
+    // the pointer past it, from registers only; VA's late grant only goes
+    // into a flip-flop (gr_q) and moves the pointer in the next cycle, where
+    // ptr is ptr_q or, after a grant, the pointer past that grant's port
+    // (pnext_q): the same pointer in every cycle (ours, docs/elite4.md §10)
+    pnext_d = (32'(port_q) == NumPorts - 1) ? '0 : port_q + 1'b1;
   end
+  assign ptr = gr_q ? pnext_q : ptr_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ptr_q <= '0; valid_q <= 1'b0; sel_q <= '0;
+      ptr_q <= '0; valid_q <= 1'b0; sel_q <= '0; gr_q <= 1'b0; pnext_q <= '0;
     end else begin
-      ptr_q <= ptr_d; valid_q <= valid_d; sel_q <= sel_d;
+      ptr_q <= ptr; valid_q <= valid_d; sel_q <= sel_d; gr_q <= granted_i; pnext_q <= pnext_d;
     end
   end
 

@@ -92,8 +92,10 @@ module elite4_vc_alloc #(
       take_o[o] = won[o] || (lgrant && lmask[o]);
       take_bcast_o[o] = lgrant && lmask[o];
       owner_o[o*NumPorts +: NumPorts] = won[o] ? gnt[o*NumPorts +: NumPorts] : leader;
+      // a grant implies a request, so won's "some request" term is left
+      // out of the input's grant (one level off the path to the input unit)
       for (int unsigned i = 0; i < NumPorts; i++) begin
-        if (won[o] && gnt[o*NumPorts+i]) begin
+        if (gnt[o*NumPorts+i] && free_i[o] && !lmask[o]) begin
           grant_o[i] = 1'b1;
           if (up_i[i]) up_granted_o = 1'b1;
         end

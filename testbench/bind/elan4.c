@@ -10,18 +10,59 @@
  * store of that integer, its width's bits masked exactly as cosim_lane_get /
  * cosim_lane_set do (the bits around it kept). cnt_o's lanes are words. A
  * target whose ports are not all of that kind keeps the lane accessors. */
-#define E4N_INS(X)                                                                                          \
-  X(ht_valid_i)                                                                                             \
-  X(ht_write_i) X(ht_addr_i) X(ht_data_i) X(ht_be_i) X(ht_tag_i) X(hm_ready_i) X(hm_rvalid_i) X(hm_rdata_i) \
-      X(hm_rtag_i) X(lm_rvalid_i) X(lm_rdata_i) X(in_valid_i) X(in_kind_i) X(in_vc_i) X(in_data_i)          \
-          X(in_credit_i) X(node_i)
-#define E4N_OUTS(X)                                                                                          \
-  X(ht_ready_o)                                                                                              \
-  X(ht_rvalid_o) X(ht_rdata_o) X(ht_rtag_o) X(hm_valid_o) X(hm_write_o) X(hm_addr_o) X(hm_data_o) X(hm_be_o) \
-      X(hm_len_o) X(hm_tag_o) X(lm_valid_o) X(lm_write_o) X(lm_addr_o) X(lm_wdata_o) X(lm_be_o)              \
-          X(out_valid_o) X(out_kind_o) X(out_vc_o) X(out_data_o) X(out_credit_o) X(irq_valid_o)              \
-              X(irq_cause_o) X(irq_info_o) X(irq_data_o) X(tr_cmd_o) X(tr_cmd_q_o) X(tr_form_o)              \
-                  X(tr_form_q_o) X(tr_fire_o) X(tr_fire_addr_o)
+/* clang-format off: one port per line (clang-format reflows these lists differently between passes) */
+#define E4N_INS(X) \
+  X(ht_valid_i)    \
+  X(ht_write_i)    \
+  X(ht_addr_i)     \
+  X(ht_data_i)     \
+  X(ht_be_i)       \
+  X(ht_tag_i)      \
+  X(hm_ready_i)    \
+  X(hm_rvalid_i)   \
+  X(hm_rdata_i)    \
+  X(hm_rtag_i)     \
+  X(lm_rvalid_i)   \
+  X(lm_rdata_i)    \
+  X(in_valid_i)    \
+  X(in_kind_i)     \
+  X(in_vc_i)       \
+  X(in_data_i)     \
+  X(in_credit_i)   \
+  X(node_i)
+#define E4N_OUTS(X) \
+  X(ht_ready_o)     \
+  X(ht_rvalid_o)    \
+  X(ht_rdata_o)     \
+  X(ht_rtag_o)      \
+  X(hm_valid_o)     \
+  X(hm_write_o)     \
+  X(hm_addr_o)      \
+  X(hm_data_o)      \
+  X(hm_be_o)        \
+  X(hm_len_o)       \
+  X(hm_tag_o)       \
+  X(lm_valid_o)     \
+  X(lm_write_o)     \
+  X(lm_addr_o)      \
+  X(lm_wdata_o)     \
+  X(lm_be_o)        \
+  X(out_valid_o)    \
+  X(out_kind_o)     \
+  X(out_vc_o)       \
+  X(out_data_o)     \
+  X(out_credit_o)   \
+  X(irq_valid_o)    \
+  X(irq_cause_o)    \
+  X(irq_info_o)     \
+  X(irq_data_o)     \
+  X(tr_cmd_o)       \
+  X(tr_cmd_q_o)     \
+  X(tr_form_o)      \
+  X(tr_form_q_o)    \
+  X(tr_fire_o)      \
+  X(tr_fire_addr_o)
+/* clang-format on */
 #define E4N_ENUM(p) E4N_##p,
 enum { E4N_INS(E4N_ENUM) E4N_NIN };
 enum { E4N_OUTS(E4N_ENUM) E4N_NOUT };

@@ -1724,6 +1724,26 @@ static void report(run_t *R) {
            R->util_n ? R->util_sum / R->util_n : 0.0, R->util_low, R->util_high);
 }
 
+/* Runs B (set up as A's run in another way: without skipping, with RTL switches) and fails A with
+ * check `id` from the first cycle their output digests differ, or with B's own failure (`what`:
+ * which way B was run). true if they are the same. */
+static bool same_as_first(run_t *A, run_t *B, const char *what, const char *id) {
+  const int bad = run(B);
+  uint64_t dc = 0;
+  const bool diff = fabric_digest_diff(&A->f, &B->f, &dc);
+  if (bad) {
+    ibf_fail(&A->w, B->w.fail_cycle, B->w.fail_check, "%s: %s", what, B->w.fail_msg);
+    return false;
+  }
+  if (diff || A->f.cycle != B->f.cycle) {
+    if (!diff) dc = A->f.cycle < B->f.cycle ? A->f.cycle : B->f.cycle;
+    ibf_fail(&A->w, dc, id, "%s: outputs differ from cycle %" PRIu64 " (end %" PRIu64 " vs %" PRIu64 ")",
+             what, dc, A->f.cycle, B->f.cycle);
+    return false;
+  }
+  return true;
+}
+
 static void usage(FILE *o) {
   fprintf(
       o,
@@ -2110,21 +2130,10 @@ int main(int argc, char **argv) {
   if (!bad || (c.sm && !strcmp(A.w.fail_check, "ibfab.sm_transitions"))) report(&A);
   if (!bad && (!strcmp(c.test, "skip_vs_noskip") || !strcmp(c.test, "dynamic_skip"))) {
     if (setup(&B, &c, true, c.sw, err, sizeof err)) return usage_fail("%s", err);
-    int bad2 = run(&B);
-    uint64_t dc = 0;
-    bool diff = fabric_digest_diff(&A.f, &B.f, &dc);
-    if (bad2) {
-      ibf_fail(&A.w, B.w.fail_cycle, B.w.fail_check, "without skipping: %s", B.w.fail_msg);
-    } else if (diff || A.f.cycle != B.f.cycle) {
-      if (!diff) dc = A.f.cycle < B.f.cycle ? A.f.cycle : B.f.cycle;
-      ibf_fail(&A.w, dc, "ibfab.skip_vs_noskip",
-               "outputs differ from cycle %" PRIu64 " (end %" PRIu64 " vs %" PRIu64 ")", dc, A.f.cycle,
-               B.f.cycle);
-    } else {
+    if (same_as_first(&A, &B, "without skipping", "ibfab.skip_vs_noskip"))
       printf("check: ok   skip vs no skip: identical output digests over %" PRIu64
              " cycles; evaluations %" PRIu64 " vs %" PRIu64 "\n",
              A.f.cycle, A.f.evals, B.f.evals);
-    }
     bad = A.w.failed;
     teardown(&B);
   } else if (!bad) {
@@ -2132,18 +2141,7 @@ int main(int argc, char **argv) {
            "as Table 1\n");
     if (rvm) { /* the same run with RTL switches: every output of every cycle the same */
       if (setup(&B, &c, c.no_skip, FABRIC_RTL, err, sizeof err)) return usage_fail("%s", err);
-      int bad2 = run(&B);
-      uint64_t dc = 0;
-      bool diff = fabric_digest_diff(&A.f, &B.f, &dc);
-      if (bad2) {
-        ibf_fail(&A.w, B.w.fail_cycle, B.w.fail_check, "RTL switches: %s", B.w.fail_msg);
-      } else if (diff || A.f.cycle != B.f.cycle) {
-        if (!diff) dc = A.f.cycle < B.f.cycle ? A.f.cycle : B.f.cycle;
-        ibf_fail(&A.w, dc, "ibfab.rtl_vs_model",
-                 "model and RTL switches: outputs differ from cycle %" PRIu64 " (end %" PRIu64 " vs %" PRIu64
-                 ")",
-                 dc, A.f.cycle, B.f.cycle);
-      } else {
+      if (same_as_first(&A, &B, "RTL switches", "ibfab.rtl_vs_model")) {
         report(&B);
         printf("check: ok   model vs RTL switches (ibsw_p4): identical output digests over %" PRIu64
                " cycles (digest %016" PRIx64 ")\n",
